@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# Build the practice-world contract and its manifest template.
+#
+#   contracts/practice_world.cairo  ──starknet-compile 2.1.0──▶  abi/practice_world.sierra.json
+#                                   ──tools/casm-hash──────────▶  abi/practice_world.compiled_class_hash
+#                                   ──python3──────────────────▶  abi/practice_world.json (Dojo-style manifest)
+#
+# The Cairo 2.1.0 compiler comes from the PyPI sdist cairo-lang==0.12.3 (the only registry package that
+# ships a static starknet-compile together with a complete core library). It is cached outside the repo
+# in ${LS_CACHE_DIR:-$HOME/.cache/loot-survivor-mcp}/cairo-2.1.0 and never committed. Idempotent: every
+# step is skipped when its result is already present.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CACHE_DIR="${LS_CACHE_DIR:-$HOME/.cache/loot-survivor-mcp}"
+TOOLS="$CACHE_DIR/cairo-2.1.0"
+SDIST_SHA256="651abdaa5f911d1d8f5605749e3540e7fc4efb7fb625925e5a499c4ca04fcc85"
+SDIST_NAME="cairo-lang-0.12.3.zip"
+COMPILER_DIR_IN_SDIST="cairo-lang-0.12.3/starkware/starknet/compiler/v1/sierra-compiler-major-1"
+
+SOURCE="$ROOT/contracts/practice_world.cairo"
+OUT_DIR="$ROOT/abi"
+SIERRA="$OUT_DIR/practice_world.sierra.json"
+HASH_FILE="$OUT_DIR/practice_world.compiled_class_hash"
+MANIFEST="$OUT_DIR/practice_world.json"
+CASM_HASH_MANIFEST="$ROOT/tools/casm-hash/Cargo.toml"
+CASM_HASH_BIN="$ROOT/tools/casm-hash/target/release/casm-hash"
+
+log() { printf 'build-contracts: %s\n' "$*" >&2; }
+
+# 1. Fetch and unpack the Cairo 2.1.0 compiler (once).
+install_compiler() {
+    if [[ -x "$TOOLS/bin/starknet-compile" && -d "$TOOLS/corelib/src" ]]; then
+        return
+    fi
+    mkdir -p "$CACHE_DIR/downloads"
+    local sdist="$CACHE_DIR/downloads/$SDIST_NAME"
+    if [[ ! -f "$sdist" ]]; then
+        log "downloading cairo-lang==0.12.3 sdist from PyPI"
+        python3 -m pip download --no-deps --no-binary :all: cairo-lang==0.12.3 \
+            -d "$CACHE_DIR/downloads" -q
+    fi
+    local actual
+    actual="$(sha256sum "$sdist" | cut -d' ' -f1)"
+    if [[ "$actual" != "$SDIST_SHA256" ]]; then
+        log "sha256 mismatch for $sdist: got $actual, want $SDIST_SHA256"
+        rm -f "$sdist"
+        exit 1
+    fi
+    log "extracting the Cairo 2.1.0 compiler into $TOOLS"
+    local tmp
+    tmp="$(mktemp -d)"
+    python3 - "$sdist" "$tmp" "$COMPILER_DIR_IN_SDIST" <<'PY'
+import sys, zipfile
+sdist, dest, prefix = sys.argv[1], sys.argv[2], sys.argv[3] + "/"
+with zipfile.ZipFile(sdist) as z:
+    members = [n for n in z.namelist()
+               if n.startswith(prefix + "bin/") or n.startswith(prefix + "corelib/")]
+    if not members:
+        sys.exit("compiler not found in " + sdist)
+    z.extractall(dest, members)
+PY
+    rm -rf "$TOOLS"
+    mkdir -p "$(dirname "$TOOLS")"
+    mv "$tmp/$COMPILER_DIR_IN_SDIST" "$TOOLS"
+    rm -rf "$tmp"
+    chmod +x "$TOOLS"/bin/*
+}
+
+# 2. Compile the contract to Sierra (only when the source is newer than the output).
+compile_sierra() {
+    mkdir -p "$OUT_DIR"
+    if [[ -f "$SIERRA" && "$SIERRA" -nt "$SOURCE" ]]; then
+        return
+    fi
+    log "compiling contracts/practice_world.cairo"
+    "$TOOLS/bin/starknet-compile" --single-file "$SOURCE" "$SIERRA.tmp"
+    python3 - "$SIERRA.tmp" <<'PY'
+import json, sys
+cls = json.load(open(sys.argv[1]))
+if not cls["entry_points_by_type"]["EXTERNAL"]:
+    sys.exit("no external entry points: use #[external(v0)]")
+PY
+    mv "$SIERRA.tmp" "$SIERRA"
+}
+
+# 3. Blake2s compiled class hash, as starknet-devnet 0.10.1 (cairo-lang 2.19.4) computes it.
+compute_class_hash() {
+    if [[ -f "$HASH_FILE" && "$HASH_FILE" -nt "$SIERRA" ]]; then
+        return
+    fi
+    if [[ ! -x "$CASM_HASH_BIN" || "$CASM_HASH_BIN" -ot "$ROOT/tools/casm-hash/src/main.rs" ]]; then
+        log "building tools/casm-hash (a few minutes the first time)"
+        cargo build --release --quiet --manifest-path "$CASM_HASH_MANIFEST"
+    fi
+    log "computing the compiled class hash"
+    "$CASM_HASH_BIN" "$SIERRA" > "$HASH_FILE.tmp"
+    mv "$HASH_FILE.tmp" "$HASH_FILE"
+}
+
+# 4. Dojo-format manifest template: the four ls_0_0_9 tags all point at this one contract.
+write_manifest() {
+    python3 - "$SIERRA" "$MANIFEST" <<'PY'
+import json, sys
+sierra_path, out_path = sys.argv[1], sys.argv[2]
+abi = json.load(open(sierra_path))["abi"]
+if isinstance(abi, str):
+    abi = json.loads(abi)
+
+# Which functions each Dojo tag serves (names as in the mainnet ls_0_0_9 manifest).
+TAGS = {
+    "ls_0_0_9-game_systems": ["start_game", "explore", "attack", "flee", "equip", "drop",
+                              "buy_items", "select_stat_upgrades", "get_game_state"],
+    "ls_0_0_9-adventurer_systems": ["get_adventurer", "get_bag"],
+    "ls_0_0_9-game_token_systems": ["mint_game", "token_address", "owner_of"],
+    "ls_0_0_9-settings_systems": ["game_settings"],
+}
+
+def functions(entries):
+    for entry in entries:
+        if entry["type"] == "function":
+            yield entry["name"]
+        elif entry["type"] == "interface":
+            yield from functions(entry["items"])
+
+available = set(functions(abi))
+for tag, names in TAGS.items():
+    missing = [n for n in names if n not in available]
+    if missing:
+        sys.exit(f"{tag}: functions missing from the ABI: {missing}")
+
+manifest = {
+    "world": {
+        "name": "Loot Survivor practice world",
+        "namespace": "ls_0_0_9",
+        "class_hash": None,
+        "address": None,
+        "abi": abi,
+    },
+    "contracts": [
+        {"tag": tag, "address": None, "class_hash": None, "abi": abi, "systems": names}
+        for tag, names in TAGS.items()
+    ],
+    "events": [
+        {"tag": "ls_0_0_9-GameEvent",
+         "selector": "0x53f716bb3e8a7730e612809aa0416ce2cbf4aff462e4784d5f2f29d5e96605c"},
+    ],
+}
+with open(out_path + ".tmp", "w") as f:
+    json.dump(manifest, f, indent=2)
+    f.write("\n")
+PY
+    mv "$MANIFEST.tmp" "$MANIFEST"
+}
+
+install_compiler
+compile_sierra
+compute_class_hash
+write_manifest
+log "done: $(cat "$HASH_FILE")"

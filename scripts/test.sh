@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The project's test command: installs what the tests need (starknet-devnet, the Python MCP
+# client) into the cache outside the repo, then runs every test: unit tests, the interface check,
+# and the games played on a real devnet by rmcp's client and by the Python `mcp` client.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-devnet.sh >/dev/null
+scripts/setup-python-client.sh >/dev/null
+if [ -z "${LS_MAINNET_MANIFEST:-}" ] && [ -f ../shared/data/manifests/manifest_mainnet.json ]; then
+  LS_MAINNET_MANIFEST="$(cd ../shared/data/manifests && pwd)/manifest_mainnet.json"
+  export LS_MAINNET_MANIFEST
+fi
+cargo test --locked "$@"

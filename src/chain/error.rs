@@ -1,0 +1,128 @@
+//! Errors of the chain layer, classified so the MCP edge can map them once to the tool taxonomy.
+
+use starknet::core::types::{ContractExecutionError, Felt, StarknetError};
+use starknet::providers::ProviderError;
+
+use super::revert::{Revert, classify};
+
+/// What went wrong talking to the chain.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ChainError {
+    /// Settings or manifest problems found at start.
+    #[error("{0}")]
+    Config(String),
+    /// The node could not be reached or answered with an error unrelated to the game.
+    #[error("RPC error: {0}")]
+    Rpc(String),
+    /// The node is not the network the profile expects.
+    #[error("{0}")]
+    WrongNetwork(String),
+    /// The game refused the action, at simulation (`tx_hash` None, no fee) or on chain.
+    #[error("the game reverted the action: {}", revert.reason)]
+    Revert {
+        /// The decoded reason and code.
+        revert: Revert,
+        /// The transaction hash when the revert happened on chain.
+        tx_hash: Option<Felt>,
+    },
+    /// The transaction was sent but did not reach the requested status in time.
+    #[error("transaction {tx_hash:#x} not confirmed in time (last status: {last_status})")]
+    Timeout {
+        /// The sent transaction.
+        tx_hash: Felt,
+        /// The last status the node reported.
+        last_status: String,
+    },
+    /// A response could not be decoded.
+    #[error("cannot decode the node's answer: {0}")]
+    Decode(String),
+    /// The wallet failed to sign.
+    #[error("signing failed: {0}")]
+    Signing(String),
+}
+
+impl ChainError {
+    /// Classifies a provider error: contract failures become reverts, the rest RPC errors.
+    pub fn from_provider(e: &ProviderError) -> Self {
+        match e {
+            ProviderError::StarknetError(StarknetError::TransactionExecutionError(data)) => {
+                Self::revert(&execution_text(&data.execution_error))
+            }
+            ProviderError::StarknetError(StarknetError::ContractError(data)) => {
+                Self::revert(&execution_text(&data.revert_error))
+            }
+            other => {
+                let text = redact_urls(&other.to_string());
+                let revert = classify(&text);
+                if revert.code != "UNKNOWN_REVERT" {
+                    Self::Revert {
+                        revert,
+                        tx_hash: None,
+                    }
+                } else {
+                    Self::Rpc(text)
+                }
+            }
+        }
+    }
+
+    fn revert(text: &str) -> Self {
+        Self::Revert {
+            revert: classify(text),
+            tx_hash: None,
+        }
+    }
+}
+
+/// The innermost message of a nested contract execution error.
+fn execution_text(e: &ContractExecutionError) -> String {
+    match e {
+        ContractExecutionError::Message(m) => m.clone(),
+        ContractExecutionError::Nested(inner) => execution_text(&inner.error),
+    }
+}
+
+/// Replaces URLs in a message (RPC URLs may embed API keys) with a placeholder.
+pub fn redact_urls(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find("http") {
+        let tail = &rest[i..];
+        if tail.starts_with("http://") || tail.starts_with("https://") {
+            out.push_str(&rest[..i]);
+            out.push_str("<rpc-url>");
+            let end = tail
+                .find(|c: char| c.is_whitespace() || c == ')' || c == '"' || c == '\'')
+                .unwrap_or(tail.len());
+            rest = &tail[end..];
+        } else {
+            out.push_str(&rest[..i + 4]);
+            rest = &rest[i + 4..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_are_redacted() {
+        let s = redact_urls(
+            "error sending request for url (https://rpc.example/v0_9/SECRETKEY): timeout; http",
+        );
+        assert!(!s.contains("SECRETKEY"), "{s}");
+        assert!(s.contains("<rpc-url>"), "{s}");
+        assert!(s.ends_with("http"), "{s}");
+    }
+
+    #[test]
+    fn nested_execution_errors_yield_the_inner_reason() {
+        let inner = ContractExecutionError::Message(
+            "(0x4e6f7420696e20626174746c65 ('Not in battle'))".into(),
+        );
+        assert!(execution_text(&inner).contains("Not in battle"));
+    }
+}

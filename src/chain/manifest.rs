@@ -1,0 +1,127 @@
+//! Dojo-format manifests: the addresses of the game's contracts by tag, read at start and written
+//! by `devnet deploy`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::Value;
+use starknet::core::types::Felt;
+
+use super::ChainError;
+use crate::config::parse_felt;
+
+/// The contract tags the server needs, by suffix.
+pub const REQUIRED_TAGS: &[&str] = &[
+    "game_systems",
+    "adventurer_systems",
+    "game_token_systems",
+    "settings_systems",
+];
+
+/// Addresses of the game's contracts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameAddresses {
+    /// The Dojo world (emitter of game events on Dojo deployments).
+    pub world: Option<Felt>,
+    /// `*-game_systems`.
+    pub game_systems: Felt,
+    /// `*-adventurer_systems`.
+    pub adventurer_systems: Felt,
+    /// `*-game_token_systems`.
+    pub game_token_systems: Felt,
+    /// `*-settings_systems`.
+    pub settings_systems: Felt,
+}
+
+impl GameAddresses {
+    /// Builds the addresses from a tag-suffix map; every required tag must be present.
+    pub fn from_map(map: &BTreeMap<String, Felt>) -> Result<Self, ChainError> {
+        let get = |k: &str| {
+            map.get(k)
+                .copied()
+                .ok_or_else(|| ChainError::Config(format!("no address for the {k} contract")))
+        };
+        Ok(Self {
+            world: map.get("world").copied(),
+            game_systems: get("game_systems")?,
+            adventurer_systems: get("adventurer_systems")?,
+            game_token_systems: get("game_token_systems")?,
+            settings_systems: get("settings_systems")?,
+        })
+    }
+
+    /// Every address allowed to emit game events for this deployment.
+    pub fn event_emitters(&self) -> Vec<Felt> {
+        let mut v = vec![self.game_systems];
+        v.extend(self.world);
+        v
+    }
+}
+
+/// Reads a Dojo manifest (`world` + `contracts[]` with `tag` and `address`) into a tag-suffix map.
+pub fn read_manifest(path: &Path) -> Result<BTreeMap<String, Felt>, ChainError> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        ChainError::Config(format!(
+            "cannot read the manifest {}: {e}; deploy the practice world first \
+             (`loot-survivor-mcp devnet up`)",
+            path.display()
+        ))
+    })?;
+    let v: Value = serde_json::from_str(&text)
+        .map_err(|e| ChainError::Config(format!("manifest {} is not JSON: {e}", path.display())))?;
+    let mut out = BTreeMap::new();
+    if let Some(addr) = v["world"]["address"].as_str() {
+        out.insert("world".to_string(), felt(addr, "world.address")?);
+    }
+    for c in v["contracts"].as_array().into_iter().flatten() {
+        let (Some(tag), Some(addr)) = (c["tag"].as_str(), c["address"].as_str()) else {
+            continue;
+        };
+        let suffix = tag.rsplit_once('-').map_or(tag, |(_, s)| s);
+        out.insert(suffix.to_string(), felt(addr, tag)?);
+    }
+    Ok(out)
+}
+
+fn felt(s: &str, what: &str) -> Result<Felt, ChainError> {
+    parse_felt(s).map_err(|e| ChainError::Config(format!("manifest {what}: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_addresses_by_tag_suffix() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.json");
+        let contracts: Vec<Value> = REQUIRED_TAGS
+            .iter()
+            .enumerate()
+            .map(|(i, t)| serde_json::json!({"tag": format!("ls_0_0_9-{t}"), "address": format!("0x{:x}", i + 1)}))
+            .collect();
+        std::fs::write(
+            &path,
+            serde_json::json!({"world": {"address": "0x99"}, "contracts": contracts}).to_string(),
+        )
+        .unwrap();
+        let map = read_manifest(&path).unwrap();
+        let a = GameAddresses::from_map(&map).unwrap();
+        assert_eq!(a.world, Some(Felt::from(0x99u32)));
+        assert_eq!(a.game_systems, Felt::ONE);
+        assert_eq!(a.settings_systems, Felt::from(4u8));
+    }
+
+    #[test]
+    fn missing_manifest_says_how_to_deploy() {
+        let e = read_manifest(Path::new("/nonexistent/m.json")).unwrap_err();
+        assert!(e.to_string().contains("devnet up"), "{e}");
+    }
+
+    #[test]
+    fn missing_tag_is_an_error() {
+        let map = BTreeMap::from([("game_systems".to_string(), Felt::ONE)]);
+        let e = GameAddresses::from_map(&map).unwrap_err();
+        assert!(e.to_string().contains("adventurer_systems"), "{e}");
+    }
+}

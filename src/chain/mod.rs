@@ -1,0 +1,16 @@
+//! Starknet I/O: the provider, the generated bindings, transaction submission and receipts, and
+//! the decoding of receipt events into game events.
+
+pub mod bindings;
+mod client;
+mod convert;
+pub mod deploy;
+mod error;
+pub mod manifest;
+pub mod revert;
+mod submit;
+
+pub use client::{ChainClient, ConnectOptions, GameAction, TxReport, WriteOptions};
+pub use error::{ChainError, redact_urls};
+pub use manifest::GameAddresses;
+pub use submit::Confirm;

@@ -1,0 +1,427 @@
+//! Layered settings: built-in `config/default.toml` and `config/<profile>.toml`, then an optional
+//! on-disk config directory, then `LS_*` environment variables, then CLI overrides.
+//!
+//! The profile files are compiled into the binary so the server runs from any working directory
+//! (MCP clients rarely start it in the repo); `--config-dir` or `LS_CONFIG_DIR` layers files on top.
+//! Unknown keys and bad values are errors at start, never silently ignored.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use config::{Config, File, FileFormat};
+use secrecy::SecretString;
+use serde::Deserialize;
+use starknet::core::types::Felt;
+use url::Url;
+
+/// Profiles known to the server, with their built-in settings.
+pub const PROFILES: &[(&str, &str)] = &[
+    ("devnet", include_str!("../config/devnet.toml")),
+    ("katana", include_str!("../config/katana.toml")),
+    ("sepolia", include_str!("../config/sepolia.toml")),
+    ("mainnet", include_str!("../config/mainnet.toml")),
+];
+
+const DEFAULT_TOML: &str = include_str!("../config/default.toml");
+
+/// Plain environment variables that map onto one settings key (besides the generic `LS_A__B` form).
+const ENV_ALIASES: &[(&str, &str)] = &[
+    ("STARKNET_RPC_URL", "chain.rpc_url"),
+    ("LS_TORII_URL", "torii.url"),
+    ("LS_ACCOUNT_ADDRESS", "wallet.account_address"),
+    ("LS_PRIVATE_KEY_FILE", "wallet.private_key_file"),
+    ("LS_MANIFEST", "chain.manifest"),
+];
+
+/// Why the settings could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The profile name is not one of [`PROFILES`].
+    #[error("unknown profile '{0}'; choose one of: devnet, katana, sepolia, mainnet")]
+    UnknownProfile(String),
+    /// A source could not be read or a key is unknown or has the wrong type.
+    #[error("invalid configuration: {0}")]
+    Invalid(String),
+}
+
+impl From<config::ConfigError> for ConfigError {
+    fn from(e: config::ConfigError) -> Self {
+        ConfigError::Invalid(e.to_string())
+    }
+}
+
+/// All settings of one server run.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// The chain profile in force (`devnet`, `katana`, `sepolia`, `mainnet`).
+    pub profile: String,
+    /// MCP server behaviour.
+    pub server: ServerSettings,
+    /// Node, contracts and network identity.
+    pub chain: ChainSettings,
+    /// The signing account.
+    pub wallet: WalletSettings,
+    /// Transaction submission and confirmation.
+    pub tx: TxSettings,
+    /// The Torii indexer.
+    pub torii: ToriiSettings,
+}
+
+/// MCP server behaviour.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerSettings {
+    /// Reject tool arguments with keys the tool does not define.
+    pub strict: bool,
+}
+
+/// Node, contracts and network identity.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChainSettings {
+    /// JSON-RPC endpoint of the node.
+    pub rpc_url: Url,
+    /// Chain id the node must report (short string such as `SN_SEPOLIA`, or hex).
+    pub chain_id: String,
+    /// RPC spec versions accepted from the node (prefix match, e.g. `0.9` or `0.10`).
+    pub spec_versions: Vec<String>,
+    /// Dojo manifest with the deployed addresses (relative paths resolve against the project home).
+    pub manifest: Option<PathBuf>,
+    /// Contract addresses by tag suffix, used when no manifest is given (and overriding it).
+    #[serde(default)]
+    pub contracts: HashMap<String, String>,
+    /// Game settings id passed to `mint_game`.
+    pub settings_id: u32,
+    /// Whether randomness-consuming actions need Cartridge VRF (mainnet and Sepolia).
+    pub vrf: bool,
+    /// Per-request timeout for reads, in milliseconds.
+    pub request_timeout_ms: u64,
+}
+
+/// The signing account. Keys are never stored here except public development keys.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WalletSettings {
+    /// Account contract address (hex).
+    pub account_address: Option<String>,
+    /// File holding the private key (hex), read at start.
+    pub private_key_file: Option<PathBuf>,
+    /// A key written in the profile itself: only allowed for the public dev keys of local devnets.
+    pub dev_private_key: Option<SecretString>,
+}
+
+/// Transaction submission and confirmation.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TxSettings {
+    /// How long a write waits for its receipt, in milliseconds.
+    pub timeout_ms: u64,
+    /// Receipt polling interval, in milliseconds.
+    pub poll_interval_ms: u64,
+    /// Safety factor applied to the estimated gas amounts and prices.
+    pub fee_multiplier: f64,
+}
+
+/// The Torii indexer.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToriiSettings {
+    /// Base URL (GraphQL at `/graphql`, SQL at `/sql`).
+    pub url: Option<Url>,
+}
+
+/// Where settings come from, besides the built-in profiles.
+#[derive(Debug, Default, Clone)]
+pub struct LoadOptions {
+    /// Profile chosen on the command line (wins over `LS_CHAIN`).
+    pub profile: Option<String>,
+    /// Directory with `default.toml` / `<profile>.toml` layered over the built-in ones.
+    pub config_dir: Option<PathBuf>,
+    /// The process environment (or a test's).
+    pub env: HashMap<String, String>,
+    /// `key=value` overrides from the command line; they win over everything.
+    pub overrides: Vec<(String, String)>,
+}
+
+impl LoadOptions {
+    /// Options from the real process environment.
+    pub fn from_process_env() -> Self {
+        Self {
+            env: std::env::vars().collect(),
+            ..Self::default()
+        }
+    }
+}
+
+impl Settings {
+    /// Loads and validates the settings.
+    pub fn load(opts: &LoadOptions) -> Result<Self, ConfigError> {
+        let profile = opts
+            .profile
+            .clone()
+            .or_else(|| opts.env.get("LS_CHAIN").cloned())
+            .unwrap_or_else(|| default_profile().to_string());
+        let builtin = PROFILES
+            .iter()
+            .find(|(name, _)| *name == profile)
+            .ok_or_else(|| ConfigError::UnknownProfile(profile.clone()))?
+            .1;
+
+        let mut b = Config::builder()
+            .add_source(File::from_str(DEFAULT_TOML, FileFormat::Toml))
+            .add_source(File::from_str(builtin, FileFormat::Toml));
+        if let Some(dir) = opts
+            .config_dir
+            .clone()
+            .or_else(|| opts.env.get("LS_CONFIG_DIR").map(PathBuf::from))
+        {
+            b = b
+                .add_source(File::from(dir.join("default.toml")).required(false))
+                .add_source(File::from(dir.join(format!("{profile}.toml"))).required(false));
+        }
+        for (key, value) in env_overrides(&opts.env) {
+            b = b.set_override(key, value)?;
+        }
+        for (key, value) in &opts.overrides {
+            b = b.set_override(key.as_str(), value.as_str())?;
+        }
+        b = b.set_override("profile", profile.as_str())?;
+        let settings: Settings = b.build()?.try_deserialize()?;
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        if let Some(addr) = &self.wallet.account_address {
+            parse_felt(addr)
+                .map_err(|e| ConfigError::Invalid(format!("wallet.account_address: {e}")))?;
+        }
+        for (tag, addr) in &self.chain.contracts {
+            parse_felt(addr)
+                .map_err(|e| ConfigError::Invalid(format!("chain.contracts.{tag}: {e}")))?;
+        }
+        if self.wallet.dev_private_key.is_some() && !self.is_local_devnet() {
+            return Err(ConfigError::Invalid(format!(
+                "wallet.dev_private_key is only allowed on local devnet profiles, not '{}'",
+                self.profile
+            )));
+        }
+        if self.tx.timeout_ms == 0 || self.tx.poll_interval_ms == 0 {
+            return Err(ConfigError::Invalid(
+                "tx.timeout_ms and tx.poll_interval_ms must be positive".into(),
+            ));
+        }
+        if !(1.0..=10.0).contains(&self.tx.fee_multiplier) {
+            return Err(ConfigError::Invalid(
+                "tx.fee_multiplier must be between 1.0 and 10.0".into(),
+            ));
+        }
+        if self.chain.manifest.is_none() && self.chain.contracts.is_empty() {
+            return Err(ConfigError::Invalid(
+                "set chain.manifest or chain.contracts for this profile".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether the profile targets a local development node.
+    pub fn is_local_devnet(&self) -> bool {
+        matches!(self.profile.as_str(), "devnet" | "katana")
+    }
+
+    /// The manifest path, resolved against the project home when relative.
+    pub fn manifest_path(&self) -> Option<PathBuf> {
+        self.chain.manifest.as_ref().map(|p| resolve_home(p))
+    }
+
+    /// The expected chain id as a felt.
+    pub fn expected_chain_id(&self) -> Result<Felt, ConfigError> {
+        parse_chain_id(&self.chain.chain_id)
+    }
+}
+
+/// The profile used when none is chosen.
+pub fn default_profile() -> &'static str {
+    "devnet"
+}
+
+/// Resolves a relative path against `LS_HOME`, else the directory the crate was built from.
+pub fn resolve_home(p: &Path) -> PathBuf {
+    if p.is_absolute() {
+        return p.to_path_buf();
+    }
+    project_home().join(p)
+}
+
+/// The project home: `LS_HOME` if set, else the source directory of this build.
+pub fn project_home() -> PathBuf {
+    std::env::var_os("LS_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
+}
+
+/// Parses a hex (`0x…`) or decimal felt.
+pub fn parse_felt(s: &str) -> Result<Felt, String> {
+    let s = s.trim();
+    let parsed = if let Some(hex) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        if hex.is_empty() || hex.len() > 64 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Err(format!("'{s}' is not a hex felt"));
+        }
+        Felt::from_hex(s)
+    } else {
+        if s.is_empty() || !s.chars().all(|c| c.is_ascii_digit()) {
+            return Err(format!("'{s}' is not a felt (use 0x-hex or decimal)"));
+        }
+        Felt::from_dec_str(s)
+    };
+    parsed.map_err(|_| format!("'{s}' is out of the felt range"))
+}
+
+/// Parses a chain id given as a short string (`SN_MAIN`) or hex.
+pub fn parse_chain_id(s: &str) -> Result<Felt, ConfigError> {
+    if s.starts_with("0x") {
+        return parse_felt(s).map_err(ConfigError::Invalid);
+    }
+    starknet::core::utils::cairo_short_string_to_felt(s)
+        .map_err(|_| ConfigError::Invalid(format!("chain id '{s}' is not a short string")))
+}
+
+fn env_overrides(env: &HashMap<String, String>) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = ENV_ALIASES
+        .iter()
+        .filter_map(|(var, key)| env.get(*var).map(|v| (key.to_string(), v.clone())))
+        .collect();
+    let mut generic: Vec<(String, String)> = env
+        .iter()
+        .filter_map(|(k, v)| {
+            let rest = k.strip_prefix("LS_")?;
+            rest.contains("__")
+                .then(|| (rest.to_lowercase().replace("__", "."), v.clone()))
+        })
+        .collect();
+    generic.sort();
+    out.extend(generic);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(profile: Option<&str>, env: &[(&str, &str)]) -> Result<Settings, ConfigError> {
+        Settings::load(&LoadOptions {
+            profile: profile.map(String::from),
+            env: env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            ..LoadOptions::default()
+        })
+    }
+
+    #[test]
+    fn devnet_profile_loads_without_edits() {
+        let s = load(Some("devnet"), &[]).unwrap();
+        assert_eq!(s.profile, "devnet");
+        assert_eq!(s.chain.rpc_url.as_str(), "http://127.0.0.1:5050/");
+        assert!(s.wallet.account_address.is_some());
+        assert!(
+            s.manifest_path()
+                .unwrap()
+                .ends_with("abi/manifest_devnet.json")
+        );
+    }
+
+    #[test]
+    fn every_profile_loads() {
+        for (name, _) in PROFILES {
+            let s = load(Some(name), &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(s.profile, *name);
+        }
+    }
+
+    #[test]
+    fn mainnet_has_reference_addresses_and_vrf() {
+        let s = load(Some("mainnet"), &[]).unwrap();
+        assert!(s.chain.vrf);
+        assert_eq!(
+            parse_felt(&s.chain.contracts["game_systems"]).unwrap(),
+            Felt::from_hex("0x6f7c4350d6d5ee926b3ac4fa0c9c351055456e75c92227468d84232fc493a9c")
+                .unwrap()
+        );
+        assert_eq!(
+            s.expected_chain_id().unwrap(),
+            starknet::core::chain_id::MAINNET
+        );
+    }
+
+    #[test]
+    fn ls_chain_selects_the_profile_and_cli_wins() {
+        assert_eq!(
+            load(None, &[("LS_CHAIN", "katana")]).unwrap().profile,
+            "katana"
+        );
+        assert_eq!(
+            load(Some("devnet"), &[("LS_CHAIN", "katana")])
+                .unwrap()
+                .profile,
+            "devnet"
+        );
+    }
+
+    #[test]
+    fn unknown_profile_is_an_error() {
+        let e = load(Some("moonnet"), &[]).unwrap_err();
+        assert!(matches!(e, ConfigError::UnknownProfile(_)), "{e}");
+    }
+
+    #[test]
+    fn env_overrides_nested_keys_and_aliases() {
+        let s = load(
+            Some("devnet"),
+            &[
+                ("LS_TX__TIMEOUT_MS", "5000"),
+                ("STARKNET_RPC_URL", "http://127.0.0.1:6000"),
+                ("LS_SERVER__STRICT", "true"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(s.tx.timeout_ms, 5000);
+        assert_eq!(s.chain.rpc_url.port(), Some(6000));
+        assert!(s.server.strict);
+    }
+
+    #[test]
+    fn unknown_keys_are_rejected() {
+        let e = load(Some("devnet"), &[("LS_TX__TIMEOUT_SECONDS", "5")]).unwrap_err();
+        assert!(e.to_string().contains("timeout_seconds"), "{e}");
+    }
+
+    #[test]
+    fn bad_values_are_rejected() {
+        let e = load(Some("devnet"), &[("LS_TX__TIMEOUT_MS", "soon")]).unwrap_err();
+        assert!(e.to_string().contains("timeout_ms"), "{e}");
+        let e = load(Some("devnet"), &[("STARKNET_RPC_URL", "not a url")]).unwrap_err();
+        assert!(e.to_string().contains("rpc_url"), "{e}");
+        let e = load(Some("devnet"), &[("LS_ACCOUNT_ADDRESS", "0xZZ")]).unwrap_err();
+        assert!(e.to_string().contains("account_address"), "{e}");
+    }
+
+    #[test]
+    fn dev_keys_are_refused_on_public_networks() {
+        let e = load(Some("sepolia"), &[("LS_WALLET__DEV_PRIVATE_KEY", "0x1234")]).unwrap_err();
+        assert!(e.to_string().contains("dev_private_key"), "{e}");
+        assert!(!e.to_string().contains("0x1234"), "the key leaked: {e}");
+    }
+
+    #[test]
+    fn felts_parse_strictly() {
+        assert_eq!(parse_felt("0x10").unwrap(), Felt::from(16u8));
+        assert_eq!(parse_felt("16").unwrap(), Felt::from(16u8));
+        assert!(parse_felt("").is_err());
+        assert!(parse_felt("0x").is_err());
+        assert!(parse_felt("-1").is_err());
+        assert!(parse_felt(&format!("0x{}", "f".repeat(64))).is_err());
+    }
+}

@@ -1,0 +1,27 @@
+//! Pure game layer for Death Mountain / Loot Survivor 2 (`ls_0_0_9`): data models and their felt
+//! encodings, event decoding, rules, catalogue, phase/legal actions and the agent-facing view.
+//! No I/O, no async: everything here is deterministic and unit-tested (see game.md §3–§5).
+
+pub mod catalogue;
+pub mod combat;
+pub mod events;
+pub mod felt;
+pub mod model;
+pub mod pack;
+pub mod phase;
+pub mod random;
+pub mod rules;
+pub mod view;
+
+pub use catalogue::{BeastInfo, ItemInfo, ItemType, ObstacleInfo, Slot, Tier};
+pub use combat::{BattlePreview, battle_preview};
+pub use events::{
+    EVENT_EMITTED_SELECTOR, GAME_EVENT_SELECTOR, GameEvent, GameEventDetails, decode_game_event,
+    decode_game_events,
+};
+pub use felt::{DecodeError, FeltReader};
+pub use model::{
+    Adventurer, Bag, BeastEvent, Equipment, GameState, Item, ItemPurchase, SpecialPowers, Stats,
+};
+pub use phase::{LegalAction, Phase, legal_actions, phase};
+pub use view::{AdventurerView, adventurer_view};

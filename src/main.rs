@@ -1,0 +1,267 @@
+//! `loot-survivor-mcp`: the MCP server (stdio) and the devnet helpers.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use clap::{Args as ClapArgs, Parser, Subcommand};
+use loot_survivor_mcp::chain::deploy::{Artifacts, deploy_practice_world};
+use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
+use loot_survivor_mcp::chain::{ChainClient, ConnectOptions};
+use loot_survivor_mcp::config::{self, LoadOptions, Settings, parse_felt};
+use loot_survivor_mcp::devnet::{Devnet, is_alive};
+use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
+use loot_survivor_mcp::wallet::{SecretSigner, load_signer};
+use rmcp::ServiceExt;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "loot-survivor-mcp",
+    version,
+    about = "Play Loot Survivor 2 on Starknet through MCP"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    settings: SettingsArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Serve MCP over stdio (the default).
+    Serve(ServeArgs),
+    /// Local devnet helpers.
+    #[command(subcommand)]
+    Devnet(DevnetCommand),
+}
+
+#[derive(ClapArgs, Debug, Default)]
+struct ServeArgs {
+    /// Before serving, start starknet-devnet on the profile's port if it is not running
+    /// (stopped when the server exits) and deploy the practice world if needed.
+    #[arg(long)]
+    with_devnet: bool,
+}
+
+#[derive(Subcommand, Debug)]
+enum DevnetCommand {
+    /// Start starknet-devnet (seed 0) if none answers, deploy the practice world, and keep
+    /// running until Ctrl-C.
+    Up {
+        /// Port on 127.0.0.1.
+        #[arg(long, default_value_t = 5050)]
+        port: u16,
+    },
+    /// Declare and deploy the practice world on any Starknet RPC (devnet, katana, testnet) and
+    /// write its Dojo manifest.
+    Deploy {
+        /// The node's JSON-RPC URL.
+        #[arg(long)]
+        rpc: url::Url,
+        /// Where to write the manifest (default: the profile's `chain.manifest`).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+#[derive(ClapArgs, Debug, Default, Clone)]
+struct SettingsArgs {
+    /// Chain profile: devnet, katana, sepolia or mainnet (or LS_CHAIN).
+    #[arg(long, global = true)]
+    profile: Option<String>,
+    /// Override the node URL (or STARKNET_RPC_URL).
+    #[arg(long, global = true)]
+    rpc_url: Option<String>,
+    /// Directory with default.toml / <profile>.toml layered over the built-in profiles.
+    #[arg(long, global = true)]
+    config_dir: Option<PathBuf>,
+    /// Reject unknown tool argument keys.
+    #[arg(long, global = true)]
+    strict: bool,
+    /// Any setting as key=value (e.g. --set tx.timeout_ms=60000).
+    #[arg(long = "set", value_name = "KEY=VALUE", global = true)]
+    set: Vec<String>,
+}
+
+impl SettingsArgs {
+    fn load(&self) -> anyhow::Result<(Settings, HashMap<String, String>)> {
+        let mut opts = LoadOptions::from_process_env();
+        opts.profile = self.profile.clone();
+        opts.config_dir = self.config_dir.clone();
+        for kv in &self.set {
+            let (k, v) = kv
+                .split_once('=')
+                .with_context(|| format!("--set expects KEY=VALUE, got '{kv}'"))?;
+            opts.overrides
+                .push((k.trim().to_string(), v.trim().to_string()));
+        }
+        if let Some(url) = &self.rpc_url {
+            opts.overrides.push(("chain.rpc_url".into(), url.clone()));
+        }
+        if self.strict {
+            opts.overrides.push(("server.strict".into(), "true".into()));
+        }
+        let settings = Settings::load(&opts)?;
+        Ok((settings, opts.env))
+    }
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command.unwrap_or(Command::Serve(ServeArgs::default())) {
+        Command::Serve(args) => serve(&cli.settings, args).await,
+        Command::Devnet(DevnetCommand::Up { port }) => devnet_up(&cli.settings, port).await,
+        Command::Devnet(DevnetCommand::Deploy { rpc, out }) => {
+            let (settings, env) = cli.settings.load()?;
+            deploy(&settings, &env, rpc, out).await
+        }
+    }
+}
+
+fn account_and_signer(
+    settings: &Settings,
+    env: &HashMap<String, String>,
+) -> anyhow::Result<(starknet::core::types::Felt, Arc<SecretSigner>)> {
+    let address = settings
+        .wallet
+        .account_address
+        .as_deref()
+        .context("no account address: set LS_ACCOUNT_ADDRESS or wallet.account_address")?;
+    let address = parse_felt(address).map_err(anyhow::Error::msg)?;
+    let signer = load_signer(settings, env)?;
+    Ok((address, Arc::new(signer)))
+}
+
+async fn deploy(
+    settings: &Settings,
+    env: &HashMap<String, String>,
+    rpc: url::Url,
+    out: Option<PathBuf>,
+) -> anyhow::Result<()> {
+    let (address, signer) = account_and_signer(settings, env)?;
+    let out = out
+        .or_else(|| settings.manifest_path())
+        .context("no manifest path: pass --out")?;
+    let artifacts = Artifacts::in_home(&config::project_home());
+    let d = deploy_practice_world(rpc, address, signer, &artifacts, &out).await?;
+    eprintln!(
+        "practice world at {:#x} (class {:#x}; declared now: {}, deployed now: {}); manifest: {}",
+        d.address,
+        d.class_hash,
+        d.declared_now,
+        d.deployed_now,
+        out.display()
+    );
+    Ok(())
+}
+
+/// Starts devnet on `port` unless one answers there; returns the child when started here.
+async fn ensure_devnet(port: u16) -> anyhow::Result<(Option<Devnet>, url::Url)> {
+    let url: url::Url = format!("http://127.0.0.1:{port}/").parse()?;
+    if is_alive(&url).await {
+        tracing::info!(%url, "using the devnet already running");
+        return Ok((None, url));
+    }
+    let devnet = Devnet::start(port).await?;
+    tracing::info!(%url, "started starknet-devnet");
+    Ok((Some(devnet), url))
+}
+
+async fn devnet_up(args: &SettingsArgs, port: u16) -> anyhow::Result<()> {
+    let (settings, env) = args.load()?;
+    let (devnet, url) = ensure_devnet(port).await?;
+    deploy(&settings, &env, url.clone(), None).await?;
+    match devnet {
+        Some(mut d) => {
+            eprintln!("devnet running at {url}; Ctrl-C to stop");
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => d.stop().await,
+                _ = d.wait() => anyhow::bail!("starknet-devnet exited"),
+            }
+        }
+        None => eprintln!("devnet already running at {url}"),
+    }
+    Ok(())
+}
+
+async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
+    let (settings, env) = args.load()?;
+    let _devnet = if serve.with_devnet {
+        anyhow::ensure!(
+            settings.profile == "devnet",
+            "--with-devnet needs the devnet profile"
+        );
+        let port = settings.chain.rpc_url.port().unwrap_or(5050);
+        let (devnet, url) = ensure_devnet(port).await?;
+        deploy(&settings, &env, url, None).await?;
+        devnet
+    } else {
+        None
+    };
+    let (account_address, signer) = account_and_signer(&settings, &env)?;
+    let mut tags = match settings.manifest_path() {
+        Some(p) => read_manifest(&p)?,
+        None => Default::default(),
+    };
+    for (tag, addr) in &settings.chain.contracts {
+        tags.insert(tag.clone(), parse_felt(addr).map_err(anyhow::Error::msg)?);
+    }
+    let client = ChainClient::connect(ConnectOptions {
+        rpc_url: settings.chain.rpc_url.clone(),
+        request_timeout: Duration::from_millis(settings.chain.request_timeout_ms),
+        chain_id: settings.expected_chain_id()?,
+        spec_versions: settings.chain.spec_versions.clone(),
+        addresses: GameAddresses::from_map(&tags)?,
+        account_address,
+        signer,
+        settings_id: settings.chain.settings_id,
+        poll: Duration::from_millis(settings.tx.poll_interval_ms),
+        fee_multiplier: settings.tx.fee_multiplier,
+    })
+    .await?;
+    tracing::info!(
+        profile = %settings.profile,
+        account = %format!("{:#x}", client.account_address()),
+        "serving MCP on stdio"
+    );
+    let server = LsServer::new(
+        Arc::new(client),
+        ServerOptions {
+            chain: settings.profile.clone(),
+            strict: settings.server.strict,
+            default_timeout: Duration::from_millis(settings.tx.timeout_ms),
+        },
+    );
+    let running = server.serve(rmcp::transport::stdio()).await?;
+    running.waiting().await?;
+    Ok(())
+}

@@ -1,0 +1,92 @@
+//! The one place where layer errors become tool errors of the taxonomy, and how a tool error is
+//! rendered to the agent (`isError` with the JSON envelope as text).
+
+use rmcp::model::{ContentBlock, IntoContents};
+
+use crate::chain::ChainError;
+use crate::error::{ErrorCode, ToolError};
+
+impl IntoContents for ToolError {
+    fn into_contents(self) -> Vec<ContentBlock> {
+        vec![ContentBlock::text(self.envelope().to_string())]
+    }
+}
+
+/// Maps a chain-layer failure to the taxonomy.
+pub fn from_chain(e: ChainError) -> ToolError {
+    match e {
+        ChainError::Revert { revert, tx_hash } => {
+            let simulated = tx_hash.is_none();
+            let mut t = ToolError::new(
+                ErrorCode::ContractRevert,
+                format!("the game refused the action: {}", revert.reason),
+            )
+            .with_detail("reason", &revert.reason)
+            .with_detail("reason_code", revert.code)
+            .with_detail("simulated", simulated)
+            .with_detail("tx_hash", tx_hash.map(|h| format!("{h:#x}")));
+            if simulated {
+                t = t.with_detail("fee_charged", false);
+            }
+            match revert.hint {
+                Some(h) => t.with_hint(h),
+                None => t.with_hint("read ls_get_adventurer and pick one of its legal_actions"),
+            }
+        }
+        ChainError::Timeout {
+            tx_hash,
+            last_status,
+        } => ToolError::new(
+            ErrorCode::TxTimeout,
+            format!("transaction {tx_hash:#x} was sent but not confirmed in time"),
+        )
+        .with_detail("tx_hash", format!("{tx_hash:#x}"))
+        .with_detail("last_status", last_status)
+        .with_hint("do not resend: read ls_get_adventurer (action_count) to see whether it landed"),
+        ChainError::Rpc(m) => ToolError::new(ErrorCode::RpcError, m)
+            .with_hint("the node may be down or busy; retry in a moment"),
+        ChainError::WrongNetwork(m) | ChainError::Config(m) => {
+            ToolError::new(ErrorCode::RpcError, m).retryable(false)
+        }
+        ChainError::Decode(m) => ToolError::new(ErrorCode::RpcError, m).retryable(false),
+        ChainError::Signing(m) => ToolError::new(ErrorCode::RpcError, m).retryable(false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chain::revert::classify;
+    use starknet::core::types::Felt;
+
+    #[test]
+    fn simulated_revert_says_no_fee_was_charged() {
+        let t = from_chain(ChainError::Revert {
+            revert: classify("('Not in battle')"),
+            tx_hash: None,
+        });
+        assert_eq!(t.code, ErrorCode::ContractRevert);
+        assert_eq!(t.details["reason"], "Not in battle");
+        assert_eq!(t.details["reason_code"], "NOT_IN_BATTLE");
+        assert_eq!(t.details["fee_charged"], false);
+        assert!(!t.retryable);
+    }
+
+    #[test]
+    fn timeout_carries_the_hash() {
+        let t = from_chain(ChainError::Timeout {
+            tx_hash: Felt::from(0xabcu32),
+            last_status: "RECEIVED".into(),
+        });
+        assert_eq!(t.code, ErrorCode::TxTimeout);
+        assert_eq!(t.details["tx_hash"], "0xabc");
+    }
+
+    #[test]
+    fn rendered_error_is_the_envelope() {
+        let c = ToolError::validation("bad").into_contents();
+        let text = c[0].as_text().unwrap().text.clone();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["error"]["code"], "VALIDATION_ERROR");
+    }
+}

@@ -1,0 +1,200 @@
+//! Argument types of the tools; field docs become the input schema an agent reads.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::chain::Confirm;
+use crate::error::ToolError;
+use crate::game::catalogue;
+
+/// An item given by catalogue id (1–101) or by name ("Short Sword", "short_sword", "ShortSword").
+#[derive(Debug, Clone, Deserialize, JsonSchema, PartialEq)]
+#[serde(untagged)]
+pub enum ItemRef {
+    /// Catalogue id.
+    Id(u64),
+    /// Item name (case-insensitive; spaces, hyphens and underscores are ignored).
+    Name(String),
+}
+
+impl ItemRef {
+    /// Resolves to an item id in 1–101.
+    pub fn resolve(&self, field: &str) -> Result<u8, ToolError> {
+        match self {
+            ItemRef::Id(id) => {
+                if (1..=101).contains(id) {
+                    Ok(*id as u8)
+                } else {
+                    Err(ToolError::validation(format!(
+                        "{field}: item id must be between 1 and 101, got {id}"
+                    ))
+                    .with_detail("field", field))
+                }
+            }
+            ItemRef::Name(name) => catalogue::resolve_item(name).map(|i| i.id).ok_or_else(|| {
+                ToolError::validation(format!("{field}: no item named '{name}'"))
+                    .with_detail("field", field)
+                    .with_detail("suggestions", catalogue::suggest(name, 5))
+            }),
+        }
+    }
+}
+
+/// Confirmation options shared by every write tool.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct WriteOpts {
+    /// How far the transaction must get before the tool answers: `pre_confirmed`,
+    /// `accepted` (ACCEPTED_ON_L2, default) or `finalized` (ACCEPTED_ON_L1).
+    #[serde(default)]
+    pub confirm: Option<Confirm>,
+    /// How long to wait for that, in milliseconds (default from the profile, at most 600000).
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+}
+
+/// `ls_new_game` arguments.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct NewGameArgs {
+    /// Starting weapon: 12 Wand, 16 Book, 46 Short Sword or 76 Club (id or name).
+    pub weapon: ItemRef,
+    /// An adventurer (game token) you already own but have not started; omit to mint a new one.
+    #[serde(default)]
+    pub adventurer_id: Option<u64>,
+    /// Name for a newly minted adventurer (ASCII, at most 31 characters).
+    #[serde(default)]
+    pub player_name: Option<String>,
+    /// Confirmation options.
+    #[serde(flatten)]
+    pub opts: WriteOpts,
+}
+
+/// Arguments of tools that only need the adventurer.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct AdventurerArgs {
+    /// The adventurer (game token id), an integer in [0, 2^64).
+    pub adventurer_id: u64,
+}
+
+/// `ls_explore` arguments.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct ExploreArgs {
+    /// The adventurer (game token id).
+    pub adventurer_id: u64,
+    /// Keep exploring (obstacles, discoveries) until a beast appears, a level is gained or you die.
+    #[serde(default)]
+    pub till_beast: bool,
+    /// Confirmation options.
+    #[serde(flatten)]
+    pub opts: WriteOpts,
+}
+
+/// `ls_attack` / `ls_flee` arguments.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct BattleArgs {
+    /// The adventurer (game token id).
+    pub adventurer_id: u64,
+    /// Repeat until the fight is decided (beast dead / fled, or you dead) in one transaction.
+    #[serde(default)]
+    pub to_the_death: bool,
+    /// Confirmation options.
+    #[serde(flatten)]
+    pub opts: WriteOpts,
+}
+
+/// `ls_upgrade` arguments: points to add per stat; they must sum to the points available.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct UpgradeArgs {
+    /// The adventurer (game token id).
+    pub adventurer_id: u64,
+    /// Strength points (more damage).
+    #[serde(default)]
+    pub strength: u8,
+    /// Dexterity points (fleeing).
+    #[serde(default)]
+    pub dexterity: u8,
+    /// Vitality points (+15 max health and +15 health each).
+    #[serde(default)]
+    pub vitality: u8,
+    /// Intelligence points (dodging obstacles).
+    #[serde(default)]
+    pub intelligence: u8,
+    /// Wisdom points (avoiding ambushes).
+    #[serde(default)]
+    pub wisdom: u8,
+    /// Charisma points (cheaper items and potions).
+    #[serde(default)]
+    pub charisma: u8,
+    /// Confirmation options.
+    #[serde(flatten)]
+    pub opts: WriteOpts,
+}
+
+/// One purchase.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct Purchase {
+    /// Item id (1–101) or name; must be in the adventurer's market.
+    pub item: ItemRef,
+    /// Equip it at once (the replaced item goes to the bag).
+    #[serde(default)]
+    pub equip: bool,
+}
+
+/// `ls_buy_item` arguments.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct BuyArgs {
+    /// The adventurer (game token id).
+    pub adventurer_id: u64,
+    /// Items to buy (processed before potions).
+    #[serde(default)]
+    pub items: Vec<Purchase>,
+    /// Health potions to buy (10 HP each; 0–255).
+    #[serde(default)]
+    pub potions: u8,
+    /// Confirmation options.
+    #[serde(flatten)]
+    pub opts: WriteOpts,
+}
+
+/// `ls_equip` / `ls_drop` arguments.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct ItemsArgs {
+    /// The adventurer (game token id).
+    pub adventurer_id: u64,
+    /// 1 to 8 items, by id (1–101) or name.
+    pub items: Vec<ItemRef>,
+    /// Confirmation options.
+    #[serde(flatten)]
+    pub opts: WriteOpts,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn item_refs_resolve_ids_and_names() {
+        assert_eq!(ItemRef::Id(46).resolve("weapon").unwrap(), 46);
+        assert_eq!(
+            ItemRef::Name("short sword".into())
+                .resolve("weapon")
+                .unwrap(),
+            46
+        );
+        assert!(ItemRef::Id(0).resolve("item").is_err());
+        assert!(ItemRef::Id(102).resolve("item").is_err());
+        let e = ItemRef::Name("excalibur".into())
+            .resolve("item")
+            .unwrap_err();
+        assert!(e.message.contains("excalibur"));
+    }
+
+    #[test]
+    fn write_options_parse_flattened() {
+        let a: ExploreArgs = serde_json::from_value(serde_json::json!({
+            "adventurer_id": 3, "till_beast": true, "confirm": "finalized", "timeout_ms": 5000
+        }))
+        .unwrap();
+        assert_eq!(a.opts.confirm, Some(Confirm::Finalized));
+        assert_eq!(a.opts.timeout_ms, Some(5000));
+    }
+}

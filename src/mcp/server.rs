@@ -1,0 +1,533 @@
+//! The MCP tool surface: one tool per game action plus the adventurer read, each with an input
+//! schema, an output schema, annotations and typed errors.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::{Json, Parameters};
+use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
+use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::args::{Args, in_range};
+use super::backend::GameBackend;
+use super::errors::from_chain;
+use super::params::{
+    AdventurerArgs, BattleArgs, BuyArgs, ExploreArgs, ItemsArgs, NewGameArgs, UpgradeArgs,
+    WriteOpts,
+};
+use crate::chain::{GameAction, TxReport, WriteOptions};
+use crate::error::{SCHEMA_VERSION, ToolError};
+use crate::game::events::GameEvent;
+use crate::game::model::Stats;
+use crate::game::view::{AdventurerView, adventurer_view};
+
+/// The longest wait a caller may ask for.
+const MAX_TIMEOUT_MS: u64 = 600_000;
+
+/// Server-wide settings the tools need.
+#[derive(Debug, Clone)]
+pub struct ServerOptions {
+    /// Profile name, reported as `chain` in every result.
+    pub chain: String,
+    /// Reject unknown argument keys.
+    pub strict: bool,
+    /// Default write timeout.
+    pub default_timeout: Duration,
+}
+
+/// The result of every write tool.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ActionResult {
+    /// Always true (failures are tool errors).
+    pub ok: bool,
+    /// Version of this envelope.
+    pub schema_version: String,
+    /// The chain profile the action ran on.
+    pub chain: String,
+    /// The adventurer acted on.
+    pub adventurer_id: u64,
+    /// Hash of the transaction (0x-hex).
+    pub tx_hash: String,
+    /// Finality status reached: PRE_CONFIRMED, ACCEPTED_ON_L2 or ACCEPTED_ON_L1.
+    pub status: String,
+    /// Block of the transaction, when in a block.
+    pub block_number: Option<u64>,
+    /// Fee paid, in the fee token's smallest unit (FRI for STRK), as a decimal string.
+    pub fee_paid: String,
+    /// Hash of the mint transaction when `ls_new_game` minted a new adventurer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mint_tx_hash: Option<String>,
+    /// The game events of the transaction, in order.
+    pub events: Vec<GameEvent>,
+    /// The adventurer after the transaction (same shape as `ls_get_adventurer`).
+    pub adventurer: AdventurerView,
+}
+
+/// The result of `ls_get_adventurer`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct AdventurerResult {
+    /// Always true (failures are tool errors).
+    pub ok: bool,
+    /// Version of this envelope.
+    pub schema_version: String,
+    /// The chain profile read from.
+    pub chain: String,
+    /// The adventurer's state, phase, legal actions and market.
+    pub adventurer: AdventurerView,
+}
+
+/// The Loot Survivor MCP server.
+#[derive(Clone)]
+pub struct LsServer {
+    backend: Arc<dyn GameBackend>,
+    opts: ServerOptions,
+    tool_router: ToolRouter<Self>,
+}
+
+impl std::fmt::Debug for LsServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LsServer")
+            .field("opts", &self.opts)
+            .finish_non_exhaustive()
+    }
+}
+
+#[tool_router]
+impl LsServer {
+    /// A server over a game backend.
+    pub fn new(backend: Arc<dyn GameBackend>, opts: ServerOptions) -> Self {
+        Self {
+            backend,
+            opts,
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    #[tool(
+        description = "Start a new Loot Survivor game. Without adventurer_id it mints a new adventurer (game token) to this wallet and reads its id from the receipt, then calls start_game with the chosen starting weapon (12 Wand, 16 Book, 46 Short Sword, 76 Club; id or name). Returns the adventurer id, transaction hashes, game events and the new state: you start at 90 HP facing a weak starter beast that you must attack.",
+        annotations(
+            title = "New game",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_new_game(
+        &self,
+        Parameters(args): Parameters<Args<NewGameArgs>>,
+    ) -> Result<Json<ActionResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let weapon = a.weapon.resolve("weapon")?;
+        let player_name = a.player_name.as_deref().map(player_name_felt).transpose()?;
+        let opts = self.write_options(&a.opts)?;
+        let (id, mint_tx) = match a.adventurer_id {
+            Some(id) => (id, None),
+            None => {
+                let (id, report) = self
+                    .backend
+                    .mint(player_name, opts)
+                    .await
+                    .map_err(from_chain)?;
+                (id, Some(format!("{:#x}", report.tx_hash)))
+            }
+        };
+        let result = self
+            .write(id, GameAction::StartGame { weapon }, opts)
+            .await
+            .map_err(|e| match &mint_tx {
+                Some(h) => e
+                    .with_detail("adventurer_id", id)
+                    .with_detail("mint_tx_hash", h)
+                    .with_hint(format!(
+                        "adventurer {id} was minted; retry ls_new_game with adventurer_id {id}"
+                    )),
+                None => e,
+            })?;
+        let mut out = result.0;
+        out.mint_tx_hash = mint_tx;
+        Ok(Json(out))
+    }
+
+    #[tool(
+        description = "Explore the dungeon (only when no beast is in front of you and no stat points are pending). Each step meets a beast, an obstacle or a discovery (gold, health or loot). With till_beast = true it keeps exploring until a beast appears, a level is gained or you die. Returns the transaction, the decoded game events and the new state.",
+        annotations(
+            title = "Explore",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_explore(
+        &self,
+        Parameters(args): Parameters<Args<ExploreArgs>>,
+    ) -> Result<Json<ActionResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let opts = self.write_options(&a.opts)?;
+        self.write(
+            a.adventurer_id,
+            GameAction::Explore {
+                till_beast: a.till_beast,
+            },
+            opts,
+        )
+        .await
+    }
+
+    #[tool(
+        description = "Attack the beast you are fighting (only in battle). The beast strikes back unless it dies. With to_the_death = true the fight repeats until the beast or you die, in one transaction. Returns the events (attack, beast_attack, defeated_beast, level_up, …) and the new state.",
+        annotations(
+            title = "Attack",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_attack(
+        &self,
+        Parameters(args): Parameters<Args<BattleArgs>>,
+    ) -> Result<Json<ActionResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let opts = self.write_options(&a.opts)?;
+        self.write(
+            a.adventurer_id,
+            GameAction::Attack {
+                to_the_death: a.to_the_death,
+            },
+            opts,
+        )
+        .await
+    }
+
+    #[tool(
+        description = "Try to flee the beast you are fighting (only in battle, not at level 1, needs dexterity). On failure the beast attacks. With to_the_death = true it retries until you escape or die.",
+        annotations(
+            title = "Flee",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_flee(
+        &self,
+        Parameters(args): Parameters<Args<BattleArgs>>,
+    ) -> Result<Json<ActionResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let opts = self.write_options(&a.opts)?;
+        self.write(
+            a.adventurer_id,
+            GameAction::Flee {
+                to_the_death: a.to_the_death,
+            },
+            opts,
+        )
+        .await
+    }
+
+    #[tool(
+        description = "Spend stat points after a level up (phase stat_upgrade). Give points per stat (strength, dexterity, vitality, intelligence, wisdom, charisma); they must add up to exactly stat_upgrades_available. Vitality also heals 15 HP per point.",
+        annotations(
+            title = "Upgrade stats",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_upgrade(
+        &self,
+        Parameters(args): Parameters<Args<UpgradeArgs>>,
+    ) -> Result<Json<ActionResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let opts = self.write_options(&a.opts)?;
+        let stats = Stats {
+            strength: a.strength,
+            dexterity: a.dexterity,
+            vitality: a.vitality,
+            intelligence: a.intelligence,
+            wisdom: a.wisdom,
+            charisma: a.charisma,
+            luck: 0,
+        };
+        let sum: u32 = [
+            a.strength,
+            a.dexterity,
+            a.vitality,
+            a.intelligence,
+            a.wisdom,
+            a.charisma,
+        ]
+        .iter()
+        .map(|&v| u32::from(v))
+        .sum();
+        let state = self
+            .backend
+            .state(a.adventurer_id)
+            .await
+            .map_err(from_chain)?;
+        let available = u32::from(state.adventurer.stat_upgrades_available);
+        if sum != available {
+            return Err(ToolError::validation(format!(
+                "the stat points must add up to {available} (the points available), got {sum}"
+            ))
+            .with_detail("available", available)
+            .with_detail("given", sum)
+            .with_hint(
+                "read ls_get_adventurer: stat_upgrades_available says how many points to spend",
+            ));
+        }
+        self.write(a.adventurer_id, GameAction::Upgrade { stats }, opts)
+            .await
+    }
+
+    #[tool(
+        description = "Buy items from the adventurer's market and/or health potions (only out of battle with no stat points pending). items: list of {item: id or name, equip: bool}; potions: how many (10 HP each). Prices are listed in ls_get_adventurer's market and potion_price.",
+        annotations(
+            title = "Buy",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_buy_item(
+        &self,
+        Parameters(args): Parameters<Args<BuyArgs>>,
+    ) -> Result<Json<ActionResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let opts = self.write_options(&a.opts)?;
+        if a.items.is_empty() && a.potions == 0 {
+            return Err(ToolError::validation("buy at least one item or potion"));
+        }
+        let items = a
+            .items
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                p.item
+                    .resolve(&format!("items[{i}].item"))
+                    .map(|id| (id, p.equip))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        self.write(
+            a.adventurer_id,
+            GameAction::BuyItems {
+                potions: a.potions,
+                items,
+            },
+            opts,
+        )
+        .await
+    }
+
+    #[tool(
+        description = "Equip items from the bag (1 to 8, by id or name); each replaces the item in its slot, which goes to the bag. In battle the beast gets one free attack.",
+        annotations(
+            title = "Equip",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_equip(
+        &self,
+        Parameters(args): Parameters<Args<ItemsArgs>>,
+    ) -> Result<Json<ActionResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let opts = self.write_options(&a.opts)?;
+        let items = resolve_items(&a.items)?;
+        self.write(a.adventurer_id, GameAction::Equip { items }, opts)
+            .await
+    }
+
+    #[tool(
+        description = "Drop equipped or bagged items for good (1 to 8, by id or name; not in battle, not at level 1).",
+        annotations(
+            title = "Drop",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_drop(
+        &self,
+        Parameters(args): Parameters<Args<ItemsArgs>>,
+    ) -> Result<Json<ActionResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let opts = self.write_options(&a.opts)?;
+        let items = resolve_items(&a.items)?;
+        self.write(a.adventurer_id, GameAction::Drop { items }, opts)
+            .await
+    }
+
+    #[tool(
+        description = "Read an adventurer: health, xp, level, gold, item-boosted stats, equipment and bag with names, the beast when in battle, the market with charisma-adjusted prices, phase (not_started, in_battle, stat_upgrade, exploring, dead) and legal_actions (the tools you may call now, with argument hints). Read this before acting.",
+        annotations(
+            title = "Get adventurer",
+            read_only_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_get_adventurer(
+        &self,
+        Parameters(args): Parameters<Args<AdventurerArgs>>,
+    ) -> Result<Json<AdventurerResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let state = self
+            .backend
+            .state(a.adventurer_id)
+            .await
+            .map_err(from_chain)?;
+        Ok(Json(AdventurerResult {
+            ok: true,
+            schema_version: SCHEMA_VERSION.into(),
+            chain: self.opts.chain.clone(),
+            adventurer: adventurer_view(a.adventurer_id, &state),
+        }))
+    }
+}
+
+impl LsServer {
+    fn write_options(&self, o: &WriteOpts) -> Result<WriteOptions, ToolError> {
+        let timeout = match o.timeout_ms {
+            Some(ms) => {
+                in_range("timeout_ms", ms, 1, MAX_TIMEOUT_MS)?;
+                Duration::from_millis(ms)
+            }
+            None => self.opts.default_timeout,
+        };
+        Ok(WriteOptions {
+            confirm: o.confirm.unwrap_or_default(),
+            timeout,
+        })
+    }
+
+    async fn write(
+        &self,
+        id: u64,
+        action: GameAction,
+        opts: WriteOptions,
+    ) -> Result<Json<ActionResult>, ToolError> {
+        let report = self
+            .backend
+            .act(id, &action, opts)
+            .await
+            .map_err(from_chain)?;
+        let state = self.backend.state(id).await.map_err(|e| {
+            from_chain(e)
+                .with_detail("tx_hash", format!("{:#x}", report.tx_hash))
+                .with_hint("the action landed; read ls_get_adventurer again")
+        })?;
+        Ok(Json(self.action_result(id, report, &state)))
+    }
+
+    fn action_result(
+        &self,
+        id: u64,
+        report: TxReport,
+        state: &crate::game::model::GameState,
+    ) -> ActionResult {
+        ActionResult {
+            ok: true,
+            schema_version: SCHEMA_VERSION.into(),
+            chain: self.opts.chain.clone(),
+            adventurer_id: id,
+            tx_hash: format!("{:#x}", report.tx_hash),
+            status: report.status.to_string(),
+            block_number: report.block_number,
+            fee_paid: report.actual_fee.to_string(),
+            mint_tx_hash: None,
+            events: report.events,
+            adventurer: adventurer_view(id, state),
+        }
+    }
+}
+
+fn resolve_items(items: &[super::params::ItemRef]) -> Result<Vec<u8>, ToolError> {
+    if items.is_empty() || items.len() > 8 {
+        return Err(ToolError::validation(format!(
+            "give between 1 and 8 items, got {}",
+            items.len()
+        )));
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, r)| r.resolve(&format!("items[{i}]")))
+        .collect()
+}
+
+fn player_name_felt(name: &str) -> Result<starknet::core::types::Felt, ToolError> {
+    if name.is_empty() || name.len() > 31 || !name.chars().all(|c| c.is_ascii_graphic() || c == ' ')
+    {
+        return Err(ToolError::validation(
+            "player_name must be 1 to 31 printable ASCII characters",
+        )
+        .with_detail("field", "player_name"));
+    }
+    starknet::core::utils::cairo_short_string_to_felt(name)
+        .map_err(|_| ToolError::validation("player_name is not a valid short string"))
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for LsServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "Play Loot Survivor 2 (Death Mountain) on Starknet with this server's wallet. \
+                 Loop: ls_new_game (mints and starts; keep the adventurer_id) → ls_attack the starter \
+                 beast → ls_upgrade your stat points → ls_buy_item (optional) → ls_explore → fight \
+                 (ls_attack / ls_flee) or upgrade after level-ups, until you die. Before each move, \
+                 ls_get_adventurer shows phase and legal_actions. Writes are signed transactions; \
+                 failures come back as {ok:false, error:{code, message, hint, details}}.",
+            )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn player_names_are_checked() {
+        assert!(player_name_felt("Ada").is_ok());
+        assert!(player_name_felt("").is_err());
+        assert!(player_name_felt(&"x".repeat(32)).is_err());
+        assert!(player_name_felt("héros").is_err());
+    }
+
+    #[test]
+    fn item_lists_are_bounded() {
+        use super::super::params::ItemRef;
+        assert!(resolve_items(&[]).is_err());
+        assert!(resolve_items(&vec![ItemRef::Id(1); 9]).is_err());
+        assert_eq!(resolve_items(&[ItemRef::Id(5)]).unwrap(), vec![5]);
+    }
+
+    #[test]
+    fn every_tool_has_schemas_and_annotations() {
+        let tools = LsServer::tool_router().list_all();
+        assert_eq!(tools.len(), 9);
+        for t in tools {
+            assert!(
+                t.description.as_ref().is_some_and(|d| d.len() > 40),
+                "{}",
+                t.name
+            );
+            assert!(t.output_schema.is_some(), "{} has no output schema", t.name);
+            let ann = t.annotations.as_ref().expect("annotations");
+            let read_only = ann.read_only_hint == Some(true);
+            assert_eq!(read_only, t.name == "ls_get_adventurer", "{}", t.name);
+            assert!(t.input_schema.contains_key("properties"), "{}", t.name);
+        }
+    }
+}
