@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 /// The entrypoints the server calls, per Dojo tag suffix; the single source of truth for bindings.
+/// All of them belong to the official `ls_0_0_9` interface except those in [`TOKEN_ENTRYPOINTS`].
 const WANTED: &[(&str, &str, &[&str])] = &[
     (
         "game_systems",
@@ -40,6 +41,10 @@ const WANTED: &[(&str, &str, &[&str])] = &[
     ),
     ("settings_systems", "SettingsSystems", &["game_settings"]),
 ];
+
+/// ERC721 entrypoints of the adventurer token, called on `token_address()` (the Denshokan token on
+/// mainnet, the practice world itself on devnet); not part of the game systems' interface.
+const TOKEN_ENTRYPOINTS: &[&str] = &["owner_of"];
 
 /// The manifest bindings are generated from; `LS_BINDINGS_MANIFEST` points elsewhere (for example
 /// at the official mainnet manifest, to check that the server's calls compile against it too).
@@ -98,7 +103,12 @@ fn generate(manifest: &Value) -> Result<String, String> {
         )
         .unwrap();
         writeln!(body, "    pub const TAG: &str = {tag:?};").unwrap();
-        for name in *wanted {
+        let extra: &[&str] = if *suffix == "game_token_systems" {
+            TOKEN_ENTRYPOINTS
+        } else {
+            &[]
+        };
+        for name in wanted.iter().chain(extra) {
             let f = functions
                 .iter()
                 .find(|f| f.name == *name)
@@ -106,9 +116,10 @@ fn generate(manifest: &Value) -> Result<String, String> {
             body.push_str(&emit_function(f, &defs, &mut used_types)?);
             writeln!(
                 catalogue,
-                "    Entrypoint {{ tag_suffix: {suffix:?}, contract: {type_name:?}, name: {name:?}, selector: {suffix}::{}_SELECTOR, view: {} }},",
+                "    Entrypoint {{ tag_suffix: {suffix:?}, contract: {type_name:?}, name: {name:?}, selector: {suffix}::{}_SELECTOR, view: {}, official: {} }},",
                 name.to_uppercase(),
-                f.view
+                f.view,
+                !extra.contains(name)
             )
             .unwrap();
         }

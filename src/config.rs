@@ -16,6 +16,7 @@ use url::Url;
 
 /// Profiles known to the server, with their built-in settings.
 pub const PROFILES: &[(&str, &str)] = &[
+    ("sim", include_str!("../config/sim.toml")),
     ("devnet", include_str!("../config/devnet.toml")),
     ("katana", include_str!("../config/katana.toml")),
     ("sepolia", include_str!("../config/sepolia.toml")),
@@ -30,6 +31,9 @@ const ENV_ALIASES: &[(&str, &str)] = &[
     ("LS_TORII_URL", "torii.url"),
     ("LS_ACCOUNT_ADDRESS", "wallet.account_address"),
     ("LS_PRIVATE_KEY_FILE", "wallet.private_key_file"),
+    ("LS_KEYSTORE", "wallet.keystore"),
+    ("LS_KEYSTORE_PASSWORD_FILE", "wallet.keystore_password_file"),
+    ("LS_ALLOW_RAW_KEY", "wallet.allow_raw_key"),
     ("LS_MANIFEST", "chain.manifest"),
 ];
 
@@ -37,7 +41,7 @@ const ENV_ALIASES: &[(&str, &str)] = &[
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     /// The profile name is not one of [`PROFILES`].
-    #[error("unknown profile '{0}'; choose one of: devnet, katana, sepolia, mainnet")]
+    #[error("unknown profile '{0}'; choose one of: sim, devnet, katana, sepolia, mainnet")]
     UnknownProfile(String),
     /// A source could not be read or a key is unknown or has the wrong type.
     #[error("invalid configuration: {0}")]
@@ -66,6 +70,81 @@ pub struct Settings {
     pub tx: TxSettings,
     /// The Torii indexer.
     pub torii: ToriiSettings,
+    /// What the wallet may sign (checked before every write).
+    pub policy: crate::wallet::PolicySettings,
+    /// The embedded practice chain (`sim` profile).
+    #[serde(default)]
+    pub sim: SimSettings,
+}
+
+/// Which rules the embedded chain plays.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SimRules {
+    /// Every `ls_0_0_9` rule.
+    #[default]
+    Full,
+    /// The devnet practice world's simplifications (no specials, no jewelry bonuses).
+    PracticeWorld,
+}
+
+/// Settings of the embedded practice chain (`sim` profile).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SimSettings {
+    /// Id of the first adventurer minted.
+    pub first_adventurer_id: u64,
+    /// Percent taken off ambush and obstacle damage (0–100).
+    pub base_damage_reduction: u8,
+    /// Market size (0–31).
+    pub market_size: u8,
+    /// `dodge` or `reduction`.
+    pub stats_mode: crate::game::engine::StatsMode,
+    /// `full` or `practice_world`.
+    pub rules: SimRules,
+}
+
+impl Default for SimSettings {
+    fn default() -> Self {
+        Self {
+            first_adventurer_id: 1,
+            base_damage_reduction: 25,
+            market_size: 25,
+            stats_mode: crate::game::engine::StatsMode::Dodge,
+            rules: SimRules::Full,
+        }
+    }
+}
+
+impl SimSettings {
+    /// The engine settings of the embedded world.
+    pub fn engine_settings(&self) -> crate::game::engine::EngineSettings {
+        use crate::game::engine::{EngineSettings, Ruleset};
+        EngineSettings {
+            base_damage_reduction: self.base_damage_reduction,
+            market_size: self.market_size,
+            stats_mode: self.stats_mode,
+            rules: match self.rules {
+                SimRules::Full => Ruleset::FULL,
+                SimRules::PracticeWorld => Ruleset::PRACTICE_WORLD,
+            },
+            ..EngineSettings::default()
+        }
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        if self.first_adventurer_id == 0 {
+            return Err(ConfigError::Invalid(
+                "sim.first_adventurer_id must be at least 1".into(),
+            ));
+        }
+        if self.base_damage_reduction > 100 || self.market_size > 31 {
+            return Err(ConfigError::Invalid(
+                "sim.base_damage_reduction must be 0-100 and sim.market_size 0-31".into(),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// MCP server behaviour.
@@ -109,6 +188,13 @@ pub struct WalletSettings {
     pub private_key_file: Option<PathBuf>,
     /// A key written in the profile itself: only allowed for the public dev keys of local devnets.
     pub dev_private_key: Option<SecretString>,
+    /// Encrypted JSON keystore (Web3 Secret Storage v3, as starkli writes); wins over raw keys.
+    pub keystore: Option<PathBuf>,
+    /// File holding the keystore password (its line end is dropped); `LS_KEYSTORE_PASSWORD` wins.
+    pub keystore_password_file: Option<PathBuf>,
+    /// Allow a raw key (`LS_PRIVATE_KEY` or `private_key_file`) on mainnet.
+    #[serde(default)]
+    pub allow_raw_key: bool,
 }
 
 /// Transaction submission and confirmation.
@@ -129,6 +215,16 @@ pub struct TxSettings {
 pub struct ToriiSettings {
     /// Base URL (GraphQL at `/graphql`, SQL at `/sql`).
     pub url: Option<Url>,
+    /// Dojo namespace of the game's models (e.g. `ls_0_0_9`); derived from the manifest when unset.
+    pub namespace: Option<String>,
+    /// Namespace of the game-token (Denshokan) models that carry scores, owners and player names.
+    pub token_namespace: String,
+    /// Per-request timeout, in milliseconds.
+    pub request_timeout_ms: u64,
+    /// Retries after a transient failure (connection error, timeout, HTTP 5xx/429).
+    pub retries: u32,
+    /// How long a leaderboard page is served from memory, in milliseconds.
+    pub cache_ttl_ms: u64,
 }
 
 /// Where settings come from, besides the built-in profiles.
@@ -207,6 +303,7 @@ impl Settings {
                 self.profile
             )));
         }
+        self.policy.validate().map_err(ConfigError::Invalid)?;
         if self.tx.timeout_ms == 0 || self.tx.poll_interval_ms == 0 {
             return Err(ConfigError::Invalid(
                 "tx.timeout_ms and tx.poll_interval_ms must be positive".into(),
@@ -217,12 +314,23 @@ impl Settings {
                 "tx.fee_multiplier must be between 1.0 and 10.0".into(),
             ));
         }
-        if self.chain.manifest.is_none() && self.chain.contracts.is_empty() {
+        if self.torii.request_timeout_ms == 0 {
+            return Err(ConfigError::Invalid(
+                "torii.request_timeout_ms must be positive".into(),
+            ));
+        }
+        self.sim.validate()?;
+        if !self.is_sim() && self.chain.manifest.is_none() && self.chain.contracts.is_empty() {
             return Err(ConfigError::Invalid(
                 "set chain.manifest or chain.contracts for this profile".into(),
             ));
         }
         Ok(())
+    }
+
+    /// Whether the profile is the embedded practice chain (no RPC, no key, no manifest).
+    pub fn is_sim(&self) -> bool {
+        self.profile == "sim"
     }
 
     /// Whether the profile targets a local development node.
@@ -243,7 +351,7 @@ impl Settings {
 
 /// The profile used when none is chosen.
 pub fn default_profile() -> &'static str {
-    "devnet"
+    "sim"
 }
 
 /// Resolves a relative path against `LS_HOME`, else the directory the crate was built from.
@@ -331,6 +439,35 @@ mod tests {
                 .unwrap()
                 .ends_with("abi/manifest_devnet.json")
         );
+    }
+
+    #[test]
+    fn sim_is_the_default_and_needs_no_key_manifest_or_rpc() {
+        let s = load(None, &[]).unwrap();
+        assert_eq!(s.profile, "sim");
+        assert!(s.is_sim());
+        assert!(s.chain.manifest.is_none() && s.chain.contracts.is_empty());
+        assert!(s.wallet.account_address.is_none());
+        let e = s.sim.engine_settings();
+        assert_eq!((e.base_damage_reduction, e.market_size), (25, 25));
+        assert_eq!(e.rules, crate::game::engine::Ruleset::FULL);
+        let p = load(
+            Some("sim"),
+            &[
+                ("LS_SIM__RULES", "practice_world"),
+                ("LS_SIM__FIRST_ADVENTURER_ID", "500"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(p.sim.first_adventurer_id, 500);
+        assert_eq!(
+            p.sim.engine_settings().rules,
+            crate::game::engine::Ruleset::PRACTICE_WORLD
+        );
+        let bad = load(Some("sim"), &[("LS_SIM__MARKET_SIZE", "40")]).unwrap_err();
+        assert!(bad.to_string().contains("market_size"), "{bad}");
+        let bad = load(Some("sim"), &[("LS_SIM__SEED", "4")]).unwrap_err();
+        assert!(bad.to_string().contains("seed"), "{bad}");
     }
 
     #[test]

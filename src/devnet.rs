@@ -78,6 +78,11 @@ pub struct Devnet {
 impl Devnet {
     /// Starts `starknet-devnet --seed 0` on 127.0.0.1:`port` and waits until it answers.
     pub async fn start(port: u16) -> Result<Self, DevnetError> {
+        Self::start_with(port, &[]).await
+    }
+
+    /// Like [`Devnet::start`], with extra arguments (e.g. `--block-generation-on 3`).
+    pub async fn start_with(port: u16, extra: &[&str]) -> Result<Self, DevnetError> {
         let bin = devnet_binary()?;
         let url: url::Url = format!("http://127.0.0.1:{port}/")
             .parse()
@@ -91,6 +96,7 @@ impl Devnet {
                 "--port",
                 &port.to_string(),
             ])
+            .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())

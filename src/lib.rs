@@ -10,4 +10,5 @@ pub mod devnet;
 pub mod error;
 pub mod game;
 pub mod mcp;
+pub mod torii;
 pub mod wallet;

@@ -14,6 +14,7 @@ use loot_survivor_mcp::chain::{ChainClient, ConnectOptions};
 use loot_survivor_mcp::config::{self, LoadOptions, Settings, parse_felt};
 use loot_survivor_mcp::devnet::{Devnet, is_alive};
 use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
+use loot_survivor_mcp::torii::{ToriiClient, ToriiOptions};
 use loot_survivor_mcp::wallet::{SecretSigner, load_signer};
 use rmcp::ServiceExt;
 
@@ -253,14 +254,23 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         account = %format!("{:#x}", client.account_address()),
         "serving MCP on stdio"
     );
-    let server = LsServer::new(
+    let account = client.account_address();
+    let torii = ToriiOptions::from_settings(&settings, client.addresses().game_token_systems)
+        .and_then(|o| o.map(ToriiClient::new).transpose())
+        .map_err(anyhow::Error::msg)?;
+    let mut server = LsServer::new(
         Arc::new(client),
         ServerOptions {
             chain: settings.profile.clone(),
             strict: settings.server.strict,
             default_timeout: Duration::from_millis(settings.tx.timeout_ms),
         },
-    );
+    )
+    .with_wallet(account);
+    if let Some(torii) = torii {
+        tracing::info!(namespace = torii.short_namespace(), "Torii indexer configured");
+        server = server.with_torii(Arc::new(torii));
+    }
     let running = server.serve(rmcp::transport::stdio()).await?;
     running.waiting().await?;
     Ok(())

@@ -10,40 +10,6 @@ use serde_json::{Value, json};
 /// Upper bound on actions; a game with this strategy ends long before.
 const MAX_ACTIONS: usize = 600;
 
-/// Raw JSON-RPC against devnet, for facts the server does not report (nonce, balance).
-async fn rpc(url: &url::Url, method: &str, params: Value) -> Value {
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-    let r: Value = reqwest::Client::new()
-        .post(url.clone())
-        .json(&body)
-        .send()
-        .await
-        .expect("rpc request")
-        .json()
-        .await
-        .expect("rpc json");
-    assert!(r.get("error").is_none(), "{method}: {r}");
-    r["result"].clone()
-}
-
-const ACCOUNT: &str = "0x064b48806902a367c8598f4f95c305e8c1a1acba5f082d294a43793113115691";
-
-async fn nonce_and_balance(url: &url::Url) -> (Value, Value) {
-    let nonce = rpc(
-        url,
-        "starknet_getNonce",
-        json!({"block_id": "latest", "contract_address": ACCOUNT}),
-    )
-    .await;
-    let balance = rpc(
-        url,
-        "devnet_getAccountBalance",
-        json!({"address": ACCOUNT, "unit": "FRI"}),
-    )
-    .await;
-    (nonce, balance["amount"].clone())
-}
-
 /// Spends all stat points on strength and charisma (never survival stats, so the game ends).
 fn upgrade_args(id: u64, adv: &Value) -> Value {
     let points = adv["stat_upgrades_available"].as_u64().unwrap();
@@ -192,7 +158,7 @@ async fn plays_a_whole_game_from_mint_to_death() {
 }
 
 async fn illegal_attack_reverts_without_fee(client: &common::Client, url: &url::Url, id: u64) {
-    let before = nonce_and_balance(url).await;
+    let before = common::nonce_and_balance(url, common::ACCOUNT).await;
     let r = client.call("ls_attack", json!({"adventurer_id": id})).await;
     assert!(r.is_error, "attacking outside battle must fail: {}", r.text);
     assert!(r.structured.is_none());
@@ -203,7 +169,7 @@ async fn illegal_attack_reverts_without_fee(client: &common::Client, url: &url::
     assert_eq!(err["details"]["reason_code"], "NOT_IN_BATTLE");
     assert_eq!(err["details"]["fee_charged"], false);
     assert_eq!(
-        nonce_and_balance(url).await,
+        common::nonce_and_balance(url, common::ACCOUNT).await,
         before,
         "the revert cost a nonce or a fee"
     );

@@ -18,6 +18,8 @@ pub struct Entrypoint {
     pub selector: starknet::core::types::Felt,
     /// Whether the ABI declares it as a view.
     pub view: bool,
+    /// Whether it belongs to the official `ls_0_0_9` systems (false: the token's ERC721 interface).
+    pub official: bool,
 }
 
 include!(concat!(env!("OUT_DIR"), "/bindings.rs"));

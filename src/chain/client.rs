@@ -7,14 +7,19 @@ use std::time::Duration;
 use serde::Serialize;
 use starknet::accounts::{Account, ConnectedAccount, ExecutionEncoding, SingleOwnerAccount};
 use starknet::core::types::{
-    BlockId, BlockTag, Call, Event, Felt, FunctionCall, TransactionReceipt,
-    TransactionReceiptWithBlockInfo,
+    BlockId, BlockTag, Call, Event, ExecutionResult, Felt, FunctionCall, StarknetError,
+    TransactionReceipt, TransactionReceiptWithBlockInfo,
 };
 use starknet::providers::Provider;
+use starknet::providers::ProviderError;
 use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
 
 use super::bindings::{adventurer_systems, game_systems, game_token_systems};
-use super::submit::{Confirm, finality_name, wait_for_receipt};
+use super::ledger::{TxLedger, TxRecord};
+use super::retry::read_with_retries;
+use super::submit::{
+    Confirm, Hooks, Progress, execution_of, finality_name, status_name, wait_for_receipt,
+};
 use super::{ChainError, GameAddresses, convert};
 use crate::game::events::{GameEvent, decode_game_event};
 use crate::game::model::{GameState, Stats};
@@ -88,13 +93,15 @@ pub struct TxReport {
     pub raw_events: Vec<Event>,
 }
 
-/// Confirmation and timing of one write.
-#[derive(Debug, Clone, Copy)]
+/// Confirmation, timing and observers of one write.
+#[derive(Debug, Clone)]
 pub struct WriteOptions {
     /// Required confirmation level.
     pub confirm: Confirm,
     /// How long to wait for it.
     pub timeout: Duration,
+    /// Progress reporting and cancellation.
+    pub hooks: Hooks,
 }
 
 /// Reads and writes the game on one chain with one account.
@@ -106,7 +113,9 @@ pub struct ChainClient {
     chain_id: Felt,
     poll: Duration,
     fee_multiplier: f64,
-    write_lock: tokio::sync::Mutex<()>,
+    /// Held for the whole of a write; holds the next nonce once known.
+    write_lock: tokio::sync::Mutex<Option<Felt>>,
+    ledger: TxLedger,
 }
 
 impl std::fmt::Debug for ChainClient {
@@ -198,7 +207,8 @@ impl ChainClient {
             chain_id,
             poll: opts.poll,
             fee_multiplier: opts.fee_multiplier,
-            write_lock: tokio::sync::Mutex::new(()),
+            write_lock: tokio::sync::Mutex::new(None),
+            ledger: TxLedger::default(),
         })
     }
 
@@ -217,19 +227,19 @@ impl ChainClient {
         &self.addresses
     }
 
-    /// Calls a view at the pre-confirmed block and returns the raw felts.
+    /// Calls a view at the pre-confirmed block and returns the raw felts (transient failures retried).
     async fn call(&self, call: Call) -> Result<Vec<Felt>, ChainError> {
-        self.provider
-            .call(
-                FunctionCall {
-                    contract_address: call.to,
-                    entry_point_selector: call.selector,
-                    calldata: call.calldata,
-                },
-                BlockId::Tag(BlockTag::PreConfirmed),
-            )
-            .await
-            .map_err(|e| ChainError::from_provider(&e))
+        let request = FunctionCall {
+            contract_address: call.to,
+            entry_point_selector: call.selector,
+            calldata: call.calldata,
+        };
+        read_with_retries(|| {
+            self.provider
+                .call(request.clone(), BlockId::Tag(BlockTag::PreConfirmed))
+        })
+        .await
+        .map_err(|e| ChainError::from_provider(&e))
     }
 
     /// The full (item-boosted) game state of an adventurer: `get_game_state`.
@@ -272,6 +282,22 @@ impl ChainClient {
             .map_err(|e| ChainError::Decode(format!("token_address: {e}")))
     }
 
+    /// The owner of an adventurer token (ERC721 `owner_of` on `token_address()`), or `None` when
+    /// the token was never minted.
+    pub async fn owner_of(&self, adventurer_id: u64) -> Result<Option<Felt>, ChainError> {
+        let token = self.token_address().await?;
+        let id = starknet::core::types::U256::from_words(u128::from(adventurer_id), 0);
+        match self.call(game_token_systems::owner_of(token, &id)).await {
+            Ok(felts) => {
+                let owner = game_token_systems::decode_owner_of(&felts)
+                    .map_err(|e| ChainError::Decode(format!("owner_of: {e}")))?;
+                Ok((owner != Felt::ZERO).then_some(owner))
+            }
+            Err(ChainError::Revert { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Mints a new game token to the wallet and returns its id (read from the receipt).
     pub async fn mint_game(
         &self,
@@ -291,7 +317,7 @@ impl ChainClient {
             &self.account.address(),
             &false,
         );
-        let report = self.execute(vec![call], opts).await?;
+        let report = self.execute(vec![call], None, "mint_game", opts).await?;
         let token = self.token_address().await.ok();
         let id = token_id_from_events(&report.raw_events, token).ok_or_else(|| {
             ChainError::Decode(format!(
@@ -309,8 +335,14 @@ impl ChainClient {
         action: &GameAction,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
-        self.execute(vec![self.action_call(adventurer_id, action)], opts)
-            .await
+        let name = action_name(action);
+        self.execute(
+            vec![self.action_call(adventurer_id, action)],
+            Some(adventurer_id),
+            name,
+            opts,
+        )
+        .await
     }
 
     /// The contract call for an action (built with the generated bindings).
@@ -336,16 +368,95 @@ impl ChainClient {
         }
     }
 
-    /// Simulates (fee estimate), signs, sends and waits; one write at a time for this account.
-    async fn execute(&self, calls: Vec<Call>, opts: WriteOptions) -> Result<TxReport, ChainError> {
-        let _guard = self.write_lock.lock().await;
-        let nonce = self
-            .account
-            .get_nonce()
+    /// Simulates (fee estimate), signs, records, sends and waits; one write at a time for this
+    /// account, with a local nonce that is re-read from the node after any nonce error.
+    async fn execute(
+        &self,
+        calls: Vec<Call>,
+        adventurer_id: Option<u64>,
+        action: &str,
+        opts: WriteOptions,
+    ) -> Result<TxReport, ChainError> {
+        let mut next_nonce = self.write_lock.lock().await;
+        let mut resynced = false;
+        let (hash, nonce) = loop {
+            let nonce = match *next_nonce {
+                Some(n) => n,
+                None => read_with_retries(|| self.account.get_nonce())
+                    .await
+                    .map_err(|e| ChainError::from_provider(&e))?,
+            };
+            match self
+                .sign_and_send(&calls, nonce, adventurer_id, action, &opts)
+                .await
+            {
+                Ok(hash) => break (hash, nonce),
+                Err(SendFailure::Nonce) if !resynced => {
+                    tracing::info!("nonce rejected; re-reading it from the node");
+                    *next_nonce = None;
+                    resynced = true;
+                }
+                Err(SendFailure::Nonce) => {
+                    *next_nonce = None;
+                    return Err(ChainError::Rpc(
+                        "the node keeps rejecting the account nonce".into(),
+                    ));
+                }
+                Err(SendFailure::Other(e)) => {
+                    *next_nonce = None;
+                    return Err(e);
+                }
+            }
+        };
+        *next_nonce = Some(nonce + Felt::ONE);
+        opts.hooks.report(Progress::Submitted { tx_hash: hash });
+        tracing::info!(tx_hash = %format!("{hash:#x}"), action, "transaction sent");
+        let waited = wait_for_receipt(
+            &*self.provider,
+            hash,
+            opts.confirm,
+            opts.timeout,
+            self.poll,
+            &opts.hooks,
+        )
+        .await;
+        match waited {
+            Ok(receipt) => {
+                self.ledger
+                    .set_status(hash, finality_name(receipt.receipt.finality_status()));
+                self.report(receipt)
+            }
+            Err(e) => {
+                let status = match &e {
+                    ChainError::Revert { .. } => "REVERTED".to_string(),
+                    ChainError::Timeout { last_status, .. }
+                    | ChainError::Cancelled { last_status, .. } => last_status.clone(),
+                    _ => "UNKNOWN".to_string(),
+                };
+                self.ledger.set_status(hash, &status);
+                Err(e)
+            }
+        }
+    }
+
+    /// Estimates (a revert here costs nothing), signs with pinned gas bounds, records the hash
+    /// and sends. After an uncertain send the hash is looked up before anything else happens.
+    async fn sign_and_send(
+        &self,
+        calls: &[Call],
+        nonce: Felt,
+        adventurer_id: Option<u64>,
+        action: &str,
+        opts: &WriteOptions,
+    ) -> Result<Felt, SendFailure> {
+        let exec = self.account.execute_v3(calls.to_vec()).nonce(nonce).tip(0);
+        let fee = exec
+            .estimate_fee()
             .await
-            .map_err(|e| ChainError::from_provider(&e))?;
-        let exec = self.account.execute_v3(calls).nonce(nonce).tip(0);
-        let fee = exec.estimate_fee().await.map_err(account_error)?;
+            .map_err(SendFailure::from_account)?;
+        opts.hooks.report(Progress::Simulated {
+            fee: fee.overall_fee,
+        });
         let m = self.fee_multiplier;
         let scale_u64 = |v: u64| ((v as f64) * m).ceil() as u64;
         let scale_u128 = |v: u128| ((v as f64) * m).ceil() as u128;
@@ -356,12 +467,100 @@ impl ChainClient {
             .l2_gas_price(scale_u128(fee.l2_gas_price))
             .l1_data_gas(scale_u64(fee.l1_data_gas_consumed))
             .l1_data_gas_price(scale_u128(fee.l1_data_gas_price));
-        let sent = exec.send().await.map_err(account_error)?;
-        let hash = sent.transaction_hash;
-        tracing::info!(tx_hash = %format!("{hash:#x}"), "transaction sent");
-        let receipt =
-            wait_for_receipt(&*self.provider, hash, opts.confirm, opts.timeout, self.poll).await?;
-        self.report(receipt)
+        let prepared = exec
+            .prepared()
+            .map_err(|_| SendFailure::Other(ChainError::Rpc("incomplete transaction".into())))?;
+        let hash = prepared.transaction_hash(false);
+        self.ledger.record(hash, adventurer_id, action, nonce);
+        match prepared.send().await {
+            Ok(r) if r.transaction_hash == hash => {
+                self.ledger.set_status(hash, "SENT");
+                Ok(hash)
+            }
+            Ok(r) => Err(SendFailure::Other(ChainError::Decode(format!(
+                "the node reports hash {:#x} for transaction {hash:#x}",
+                r.transaction_hash
+            )))),
+            Err(starknet::accounts::AccountError::Provider(ProviderError::StarknetError(
+                StarknetError::DuplicateTx,
+            ))) => {
+                self.ledger.set_status(hash, "SENT");
+                Ok(hash)
+            }
+            Err(e) => {
+                let failure = SendFailure::from_account(e);
+                if let SendFailure::Other(ChainError::Rpc(_)) = &failure
+                    && self.node_knows(hash).await
+                {
+                    tracing::info!(tx_hash = %format!("{hash:#x}"), "send looked failed but the node has it");
+                    self.ledger.set_status(hash, "SENT");
+                    return Ok(hash);
+                }
+                self.ledger.set_status(hash, "SEND_FAILED");
+                Err(failure)
+            }
+        }
+    }
+
+    /// Whether the node knows a transaction (looked up a few times, for lagging nodes).
+    async fn node_knows(&self, hash: Felt) -> bool {
+        for attempt in 0..3 {
+            match self.provider.get_transaction_status(hash).await {
+                Ok(_) => return true,
+                Err(ProviderError::StarknetError(StarknetError::TransactionHashNotFound)) => {}
+                Err(_) => {}
+            }
+            tokio::time::sleep(super::retry::backoff(attempt)).await;
+        }
+        false
+    }
+
+    /// Status, receipt and game events of a transaction, plus what this server recorded of it.
+    pub async fn get_tx(&self, hash: Felt) -> Result<TxLookup, ChainError> {
+        let record = self.ledger.get(hash);
+        let status = read_with_retries(|| self.provider.get_transaction_status(hash)).await;
+        let status = match status {
+            Ok(s) => s,
+            Err(ProviderError::StarknetError(StarknetError::TransactionHashNotFound)) => {
+                return Ok(TxLookup {
+                    record,
+                    status: "NOT_RECEIVED".into(),
+                    execution: None,
+                    revert_reason: None,
+                    report: None,
+                });
+            }
+            Err(e) => return Err(ChainError::from_provider(&e)),
+        };
+        let (execution, revert_reason) = match execution_of(&status) {
+            Some(ExecutionResult::Succeeded) => (Some("SUCCEEDED".to_string()), None),
+            Some(ExecutionResult::Reverted { reason }) => (
+                Some("REVERTED".to_string()),
+                Some(super::revert::classify(reason).reason),
+            ),
+            None => (None, None),
+        };
+        let report = match execution.as_deref() {
+            Some(_) => {
+                let receipt = read_with_retries(|| self.provider.get_transaction_receipt(hash))
+                    .await
+                    .map_err(|e| ChainError::from_provider(&e))?;
+                Some(self.report(receipt)?)
+            }
+            None => None,
+        };
+        Ok(TxLookup {
+            record,
+            status: status_name(&status).to_string(),
+            execution,
+            revert_reason,
+            report,
+        })
+    }
+
+    /// The ledger of transactions signed by this server run.
+    pub fn ledger(&self) -> &TxLedger {
+        &self.ledger
     }
 
     fn report(&self, r: TransactionReceiptWithBlockInfo) -> Result<TxReport, ChainError> {
@@ -393,11 +592,63 @@ impl ChainClient {
     }
 }
 
-fn account_error<S: std::fmt::Display>(e: starknet::accounts::AccountError<S>) -> ChainError {
-    match e {
-        starknet::accounts::AccountError::Provider(p) => ChainError::from_provider(&p),
-        starknet::accounts::AccountError::Signing(s) => ChainError::Signing(s.to_string()),
-        other => ChainError::Rpc(super::redact_urls(&other.to_string())),
+/// What a transaction lookup found.
+#[derive(Debug, Clone)]
+pub struct TxLookup {
+    /// What this server recorded when it signed the transaction (None: not sent by this run).
+    pub record: Option<TxRecord>,
+    /// `NOT_RECEIVED`, `RECEIVED`, `PRE_CONFIRMED`, `ACCEPTED_ON_L2`, `ACCEPTED_ON_L1`.
+    pub status: String,
+    /// `SUCCEEDED` or `REVERTED` once executed.
+    pub execution: Option<String>,
+    /// The game's reason when reverted.
+    pub revert_reason: Option<String>,
+    /// Receipt details and decoded game events once executed.
+    pub report: Option<TxReport>,
+}
+
+/// Why a send did not happen.
+enum SendFailure {
+    /// The nonce was stale: re-read it and try again.
+    Nonce,
+    /// Anything else.
+    Other(ChainError),
+}
+
+impl SendFailure {
+    fn from_account<S: std::fmt::Display>(e: starknet::accounts::AccountError<S>) -> Self {
+        match e {
+            starknet::accounts::AccountError::Provider(ProviderError::StarknetError(
+                StarknetError::InvalidTransactionNonce(_),
+            )) => SendFailure::Nonce,
+            starknet::accounts::AccountError::Provider(p) => {
+                let e = ChainError::from_provider(&p);
+                if let ChainError::Rpc(m) = &e
+                    && m.to_lowercase().contains("nonce")
+                {
+                    return SendFailure::Nonce;
+                }
+                SendFailure::Other(e)
+            }
+            starknet::accounts::AccountError::Signing(s) => {
+                SendFailure::Other(ChainError::Signing(s.to_string()))
+            }
+            other => SendFailure::Other(ChainError::Rpc(super::redact_urls(&other.to_string()))),
+        }
+    }
+}
+
+/// The entrypoint name of an action, for the ledger and logs.
+pub fn action_name(action: &GameAction) -> &'static str {
+    match action {
+        GameAction::StartGame { .. } => "start_game",
+        GameAction::Explore { .. } => "explore",
+        GameAction::Attack { .. } => "attack",
+        GameAction::Flee { .. } => "flee",
+        GameAction::Equip { .. } => "equip",
+        GameAction::Drop { .. } => "drop",
+        GameAction::BuyItems { .. } => "buy_items",
+        GameAction::Upgrade { .. } => "select_stat_upgrades",
     }
 }
 

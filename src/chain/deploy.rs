@@ -170,6 +170,7 @@ async fn wait<P: Provider + Sync>(provider: &P, hash: Felt) -> Result<(), ChainE
         Confirm::Accepted,
         Duration::from_secs(120),
         Duration::from_millis(200),
+        &Default::default(),
     )
     .await
     .map(|_| ())

@@ -33,6 +33,16 @@ pub enum ChainError {
         /// The last status the node reported.
         last_status: String,
     },
+    /// The caller cancelled the wait; the transaction was sent and may still land.
+    #[error(
+        "stopped waiting for transaction {tx_hash:#x} (last status: {last_status}); it may still land"
+    )]
+    Cancelled {
+        /// The sent transaction.
+        tx_hash: Felt,
+        /// The last status the node reported.
+        last_status: String,
+    },
     /// A response could not be decoded.
     #[error("cannot decode the node's answer: {0}")]
     Decode(String),

@@ -6,11 +6,16 @@ mod client;
 mod convert;
 pub mod deploy;
 mod error;
+pub mod ledger;
 pub mod manifest;
+pub mod retry;
 pub mod revert;
+pub mod sim;
 mod submit;
 
-pub use client::{ChainClient, ConnectOptions, GameAction, TxReport, WriteOptions};
+pub use client::{
+    ChainClient, ConnectOptions, GameAction, TxLookup, TxReport, WriteOptions, action_name,
+};
 pub use error::{ChainError, redact_urls};
 pub use manifest::GameAddresses;
-pub use submit::Confirm;
+pub use submit::{Confirm, Hooks, Progress};

@@ -47,6 +47,11 @@ fn status_rank(s: &TransactionStatus) -> (u8, Option<&ExecutionResult>) {
     }
 }
 
+/// The execution result carried by a status, once the transaction has executed.
+pub fn execution_of(s: &TransactionStatus) -> Option<&ExecutionResult> {
+    status_rank(s).1
+}
+
 /// A short name for a status, as reported to agents.
 pub fn status_name(s: &TransactionStatus) -> &'static str {
     match s {
@@ -67,20 +72,76 @@ pub fn finality_name(f: &TransactionFinalityStatus) -> &'static str {
     }
 }
 
-/// Polls until `hash` reaches `confirm`; a revert is an error at every level.
+/// A stage of a write, reported while it runs (for MCP progress notifications).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Progress {
+    /// The simulation passed; the transaction is about to be signed and sent.
+    Simulated {
+        /// Estimated fee (before the safety multiplier).
+        fee: u128,
+    },
+    /// The transaction was sent; from here on it is tracked by hash.
+    Submitted {
+        /// The transaction hash.
+        tx_hash: Felt,
+    },
+    /// The node reported a new status.
+    Status {
+        /// The transaction hash.
+        tx_hash: Felt,
+        /// `RECEIVED`, `PRE_CONFIRMED`, `ACCEPTED_ON_L2`, …
+        status: &'static str,
+    },
+}
+
+/// Observers of one write: where to report progress and what cancels the wait.
+#[derive(Debug, Clone, Default)]
+pub struct Hooks {
+    /// Receives progress stages.
+    pub progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
+    /// Cancels the wait (never the sent transaction).
+    pub cancel: Option<tokio_util::sync::CancellationToken>,
+}
+
+impl Hooks {
+    /// Reports a stage; a closed receiver is ignored.
+    pub fn report(&self, p: Progress) {
+        if let Some(tx) = &self.progress {
+            let _ = tx.send(p);
+        }
+    }
+
+    async fn cancelled(&self) {
+        match &self.cancel {
+            Some(c) => c.cancelled().await,
+            None => std::future::pending().await,
+        }
+    }
+}
+
+/// Polls until `hash` reaches `confirm`; a revert is an error at every level. A hash the node
+/// does not know yet is polled again; transport errors while polling are retried until the deadline.
 pub async fn wait_for_receipt<P: Provider + Sync>(
     provider: &P,
     hash: Felt,
     confirm: Confirm,
     timeout: Duration,
     poll: Duration,
+    hooks: &Hooks,
 ) -> Result<TransactionReceiptWithBlockInfo, ChainError> {
     let deadline = tokio::time::Instant::now() + timeout;
     let mut last_status = "NOT_RECEIVED";
     loop {
         match provider.get_transaction_status(hash).await {
             Ok(status) => {
-                last_status = status_name(&status);
+                let name = status_name(&status);
+                if name != last_status {
+                    hooks.report(Progress::Status {
+                        tx_hash: hash,
+                        status: name,
+                    });
+                    last_status = name;
+                }
                 let (rank, result) = status_rank(&status);
                 if let Some(ExecutionResult::Reverted { reason }) = result {
                     return Err(ChainError::Revert {
@@ -99,7 +160,10 @@ pub async fn wait_for_receipt<P: Provider + Sync>(
                 }
             }
             Err(ProviderError::StarknetError(StarknetError::TransactionHashNotFound)) => {}
-            Err(e) => tracing::debug!(error = %e, "status poll failed; retrying"),
+            Err(e) => tracing::debug!(
+                error = %super::redact_urls(&e.to_string()),
+                "status poll failed; retrying"
+            ),
         }
         if tokio::time::Instant::now() >= deadline {
             return Err(ChainError::Timeout {
@@ -107,7 +171,12 @@ pub async fn wait_for_receipt<P: Provider + Sync>(
                 last_status: last_status.to_string(),
             });
         }
-        tokio::time::sleep(poll).await;
+        tokio::select! {
+            _ = tokio::time::sleep(poll) => {}
+            _ = hooks.cancelled() => {
+                return Err(ChainError::Cancelled { tx_hash: hash, last_status: last_status.to_string() });
+            }
+        }
     }
 }
 

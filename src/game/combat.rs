@@ -1,11 +1,12 @@
-//! Combat formulas of `ls_0_0_9` (game.md §4.3) and a battle preview (damage both ways, crit,
-//! flee and win odds) so `ls_battle_preview` can advise without touching the chain.
+//! Combat formulas of `ls_0_0_9` (game.md §4.3): damage of the adventurer, beasts and obstacles
+//! (tiers, elements, strength, crits, name matches, rings and necklaces), damage reductions, and
+//! the chances of crits and of avoiding threats over a uniformly random byte.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::catalogue::{self, ItemType, Slot, Tier};
-use super::model::{Adventurer, BeastEvent, GameState, Item, SpecialPowers};
+use super::model::{Adventurer, BeastEvent, Item, SpecialPowers};
 use super::rules;
 
 /// Minimum damage of an adventurer's hit on a beast.
@@ -196,6 +197,12 @@ pub fn calculate_damage(
 /// Damage of the adventurer's hit on a beast, including Platinum (name match) and Titanium (crit)
 /// ring bonuses of 3% × ring greatness.
 pub fn adventurer_attack_damage(adv: &Adventurer, beast: &BeastEvent, critical: bool) -> u16 {
+    adventurer_hit(adv, beast, critical, true)
+}
+
+/// [`adventurer_attack_damage`] with the ring bonuses switched on or off (`jewelry`), for rule
+/// sets without jewelry effects such as the devnet practice world.
+pub fn adventurer_hit(adv: &Adventurer, beast: &BeastEvent, critical: bool, jewelry: bool) -> u16 {
     let weapon = CombatSpec::of_item(adv.equipment.weapon, adv.item_specials_seed);
     let d = calculate_damage(
         &weapon,
@@ -204,6 +211,9 @@ pub fn adventurer_attack_damage(adv: &Adventurer, beast: &BeastEvent, critical: 
         adv.stats.strength,
         critical,
     );
+    if !jewelry {
+        return d.total;
+    }
     let ring = adv.equipment.ring;
     let ring_pct = 3 * u32::from(ring.greatness());
     let bonus = match ring.id {
@@ -222,8 +232,18 @@ pub fn beast_attack_damage(
     slot: Slot,
     critical: bool,
 ) -> u16 {
-    let item = adv.equipment.get(slot);
-    let armor = CombatSpec::of_item(item, adv.item_specials_seed);
+    beast_hit(adv, beast, slot, critical, true)
+}
+
+/// [`beast_attack_damage`] with the necklace bonus switched on or off (`jewelry`).
+pub fn beast_hit(
+    adv: &Adventurer,
+    beast: &BeastEvent,
+    slot: Slot,
+    critical: bool,
+    jewelry: bool,
+) -> u16 {
+    let armor = CombatSpec::of_item(adv.equipment.get(slot), adv.item_specials_seed);
     let d = calculate_damage(
         &CombatSpec::of_beast(beast),
         &armor,
@@ -231,22 +251,74 @@ pub fn beast_attack_damage(
         0,
         critical,
     );
+    if !jewelry {
+        return d.total;
+    }
+    necklace_protection(adv, &armor, d.total, BEAST_MIN_DAMAGE)
+}
+
+/// Minimum damage of an obstacle.
+pub const OBSTACLE_MIN_DAMAGE: u16 = 4;
+
+/// Damage of an obstacle (id, level) on the armor in `slot`, before the damage reductions: the
+/// armor counts without specials, minimum 4, and the matching necklace protects (floor 4).
+pub fn obstacle_hit(
+    adv: &Adventurer,
+    obstacle_id: u8,
+    obstacle_level: u16,
+    slot: Slot,
+    critical: bool,
+    jewelry: bool,
+) -> u16 {
+    let obstacle = CombatSpec {
+        tier: rules::obstacle_tier(obstacle_id),
+        item_type: rules::obstacle_type(obstacle_id),
+        level: obstacle_level,
+        specials: SpecialPowers::default(),
+    };
+    let armor = CombatSpec::of_item(adv.equipment.get(slot), 0);
+    let d = calculate_damage(&obstacle, &armor, OBSTACLE_MIN_DAMAGE, 0, critical);
+    if !jewelry {
+        return d.total;
+    }
+    necklace_protection(adv, &armor, d.total, OBSTACLE_MIN_DAMAGE)
+}
+
+/// The necklace armor bonus: Amulet protects Cloth, Pendant Hide, Necklace Metal, by
+/// `base_armor × 3 × greatness / 100`, never below `floor`.
+fn necklace_protection(adv: &Adventurer, armor: &CombatSpec, damage: u16, floor: u16) -> u16 {
     let neck = adv.equipment.neck;
     let protects = matches!(
         (neck.id, armor.item_type),
         (3, ItemType::MagicOrCloth) | (1, ItemType::BladeOrHide) | (2, ItemType::BludgeonOrMetal)
     );
     if !protects {
-        return d.total;
+        return damage;
     }
     let base_armor = u32::from(rules::attack_hp(armor.tier, armor.level));
     let bonus = base_armor * 3 * u32::from(neck.greatness()) / 100;
-    let total = u32::from(d.total);
-    if total > bonus + u32::from(BEAST_MIN_DAMAGE) {
+    let total = u32::from(damage);
+    if total > bonus + u32::from(floor) {
         (total - bonus) as u16
     } else {
-        BEAST_MIN_DAMAGE
+        floor
     }
+}
+
+/// `apply_damage_reduction`: `damage × (100 − percent) / 100` (percent capped at 100).
+pub fn apply_damage_reduction(damage: u16, percent: u8) -> u16 {
+    (u32::from(damage) * (100 - u32::from(percent.min(100))) / 100) as u16
+}
+
+/// `ability_based_damage_reduction(level, stat)`: a smoothstep of `stat / level` from 0 to 100
+/// percent, used by the `Reduction` stats mode.
+pub fn ability_damage_reduction(level: u8, stat: u8) -> u8 {
+    const S: u64 = 1_000_000;
+    let level = u64::from(level.max(1));
+    let r = (S * u64::from(stat) / level).min(S);
+    let r2 = r * r / S;
+    let r3 = r2 * r / S;
+    (100 * (3 * r2 - 2 * r3) / S) as u8
 }
 
 /// `ability_based_avoid_threat`: stat ≥ level, or stat > level × rnd / 255.
@@ -264,199 +336,11 @@ pub fn avoid_threat_probability(level: u8, stat: u8) -> f64 {
 }
 
 /// Probability that a beast hit lands on each of [`ARMOR_SLOTS`] (`rnd % 5` over a byte).
-fn slot_probability(index: usize) -> f64 {
+pub fn slot_probability(index: usize) -> f64 {
     (0..=255u16)
         .filter(|r| usize::from(*r % 5) == index)
         .count() as f64
         / 256.0
-}
-
-/// Preview of a beast's hit on one armor slot.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct SlotHitPreview {
-    /// Armor slot hit.
-    pub slot: Slot,
-    /// Damage without a crit.
-    pub damage: u16,
-    /// Damage with a crit.
-    pub critical_damage: u16,
-}
-
-/// What fighting (or fleeing) the current beast looks like: deterministic damage numbers plus
-/// probabilities, treating the contract's random bytes as uniform and independent.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct BattlePreview {
-    /// Beast id.
-    pub beast_id: u8,
-    /// Beast name with specials.
-    pub beast_name: String,
-    /// Beast level.
-    pub beast_level: u16,
-    /// Beast's remaining health.
-    pub beast_health: u16,
-    /// Your weapon's effectiveness against the beast's armor type.
-    pub effectiveness: Effectiveness,
-    /// Your damage per hit without a crit.
-    pub damage: u16,
-    /// Your damage per hit with a crit.
-    pub critical_damage: u16,
-    /// Your crit probability per hit (from luck).
-    pub critical_chance: f64,
-    /// Hits needed without crits.
-    pub hits_to_kill: u16,
-    /// The beast's damage by armor slot.
-    pub beast_damage: Vec<SlotHitPreview>,
-    /// The beast's crit probability per hit (adventurer level %).
-    pub beast_critical_chance: f64,
-    /// Expected damage of one beast hit.
-    pub beast_expected_damage: f64,
-    /// Your health.
-    pub health: u16,
-    /// Probability of killing the beast before dying when attacking to the death.
-    pub win_probability: f64,
-    /// Probability of one flee attempt succeeding (None when fleeing is not allowed).
-    pub flee_chance: Option<f64>,
-    /// Probability of escaping alive when fleeing to the death (None when not allowed).
-    pub flee_to_the_death_probability: Option<f64>,
-}
-
-fn round4(x: f64) -> f64 {
-    (x * 10_000.0).round() / 10_000.0
-}
-
-/// Outcome distribution of one beast hit: (probability, damage).
-fn beast_hit_distribution(adv: &Adventurer, beast: &BeastEvent) -> Vec<(f64, u16)> {
-    let p_crit = critical_hit_probability(rules::critical_hit_chance(adv.level()));
-    let mut out = Vec::with_capacity(10);
-    for (i, slot) in ARMOR_SLOTS.iter().enumerate() {
-        let ps = slot_probability(i);
-        out.push((
-            ps * (1.0 - p_crit),
-            beast_attack_damage(adv, beast, *slot, false),
-        ));
-        out.push((ps * p_crit, beast_attack_damage(adv, beast, *slot, true)));
-    }
-    out.retain(|(p, _)| *p > 0.0);
-    out
-}
-
-/// Probability of killing a beast with `beast_hp` left before dying from `adv_hp`, alternating
-/// adventurer hit then beast hit (exact over the given distributions).
-fn win_probability(
-    beast_hp: u16,
-    adv_hp: u16,
-    adv_hits: &[(f64, u16)],
-    beast_hits: &[(f64, u16)],
-) -> f64 {
-    if beast_hp == 0 {
-        return 1.0;
-    }
-    if adv_hp == 0 {
-        return 0.0;
-    }
-    let (bh, ah) = (usize::from(beast_hp), usize::from(adv_hp));
-    // f[b][a]: win probability with b beast hp and a adventurer hp left (both ≥ 1).
-    let mut f = vec![0.0f64; (bh + 1) * (ah + 1)];
-    let idx = |b: usize, a: usize| b * (ah + 1) + a;
-    for b in 1..=bh {
-        for a in 1..=ah {
-            let mut p = 0.0;
-            for &(pa, da) in adv_hits {
-                let da = usize::from(da.max(1));
-                if da >= b {
-                    p += pa;
-                    continue;
-                }
-                for &(pb, db) in beast_hits {
-                    let db = usize::from(db.max(1));
-                    if db < a {
-                        p += pa * pb * f[idx(b - da, a - db)];
-                    }
-                }
-            }
-            f[idx(b, a)] = p;
-        }
-    }
-    f[idx(bh, ah)]
-}
-
-/// Probability of escaping alive when fleeing to the death with `adv_hp` health.
-fn flee_probability(adv_hp: u16, p_flee: f64, beast_hits: &[(f64, u16)]) -> f64 {
-    let ah = usize::from(adv_hp);
-    let mut g = vec![0.0f64; ah + 1];
-    for a in 1..=ah {
-        let mut p = p_flee;
-        for &(pb, db) in beast_hits {
-            let db = usize::from(db.max(1));
-            if db < a {
-                p += (1.0 - p_flee) * pb * g[a - db];
-            }
-        }
-        g[a] = p;
-    }
-    g[ah]
-}
-
-/// Previews a fight between the adventurer and `beast` with `beast_health` left.
-pub fn battle_preview_against(
-    adv: &Adventurer,
-    beast: &BeastEvent,
-    beast_health: u16,
-) -> BattlePreview {
-    let level = adv.level();
-    let weapon = CombatSpec::of_item(adv.equipment.weapon, adv.item_specials_seed);
-    let beast_spec = CombatSpec::of_beast(beast);
-    let damage = adventurer_attack_damage(adv, beast, false);
-    let critical_damage = adventurer_attack_damage(adv, beast, true);
-    let p_crit = critical_hit_probability(adv.stats.luck);
-    let beast_hits = beast_hit_distribution(adv, beast);
-    let beast_damage: Vec<SlotHitPreview> = ARMOR_SLOTS
-        .iter()
-        .map(|&slot| SlotHitPreview {
-            slot,
-            damage: beast_attack_damage(adv, beast, slot, false),
-            critical_damage: beast_attack_damage(adv, beast, slot, true),
-        })
-        .collect();
-    let expected: f64 = beast_hits.iter().map(|(p, d)| p * f64::from(*d)).sum();
-    let adv_hits = [(1.0 - p_crit, damage), (p_crit, critical_damage)];
-    let can_flee = level > 1 && adv.stats.dexterity > 0;
-    let p_flee = avoid_threat_probability(level, adv.stats.dexterity);
-    let base = catalogue::beast(beast.id).map_or_else(
-        || format!("Unknown beast #{}", beast.id),
-        |b| b.name.to_string(),
-    );
-    BattlePreview {
-        beast_id: beast.id,
-        beast_name: beast.specials.full_name(&base),
-        beast_level: beast.level,
-        beast_health,
-        effectiveness: effectiveness(weapon.item_type, beast_spec.item_type),
-        damage,
-        critical_damage,
-        critical_chance: round4(p_crit),
-        hits_to_kill: beast_health.div_ceil(damage.max(1)),
-        beast_damage,
-        beast_critical_chance: round4(critical_hit_probability(rules::critical_hit_chance(level))),
-        beast_expected_damage: round4(expected),
-        health: adv.health,
-        win_probability: round4(win_probability(
-            beast_health,
-            adv.health,
-            &adv_hits,
-            &beast_hits,
-        )),
-        flee_chance: can_flee.then(|| round4(p_flee)),
-        flee_to_the_death_probability: can_flee
-            .then(|| round4(flee_probability(adv.health, p_flee, &beast_hits))),
-    }
-}
-
-/// Previews the current fight; `None` when the adventurer is not in battle.
-pub fn battle_preview(state: &GameState) -> Option<BattlePreview> {
-    let adv = &state.adventurer;
-    (adv.health > 0 && adv.beast_health > 0)
-        .then(|| battle_preview_against(adv, &state.beast, adv.beast_health))
 }
 
 #[cfg(test)]
@@ -550,32 +434,6 @@ mod tests {
     }
 
     #[test]
-    fn starter_beast_dies_in_one_hit() {
-        // Wand (T5, G1) vs Troll (T5 brute, level 1): base 1, Magic vs Metal strong → 1, min 4 ≥ 3.
-        let adv = Adventurer {
-            health: 90,
-            beast_health: 3,
-            equipment: crate::game::model::Equipment {
-                weapon: Item { id: 12, xp: 0 },
-                ..Default::default()
-            },
-            ..Default::default()
-        };
-        let troll = BeastEvent {
-            id: 71,
-            health: 3,
-            level: 1,
-            ..Default::default()
-        };
-        assert_eq!(adventurer_attack_damage(&adv, &troll, false), 4);
-        let p = battle_preview_against(&adv, &troll, 3);
-        assert_eq!(p.win_probability, 1.0);
-        assert_eq!(p.hits_to_kill, 1);
-        assert_eq!(p.flee_chance, Option::None, "level 1 cannot flee");
-        assert_eq!(p.effectiveness, Effectiveness::Strong);
-    }
-
-    #[test]
     fn damage_against_real_gear() {
         let s = sample_state();
         let adv = &s.adventurer;
@@ -637,38 +495,5 @@ mod tests {
             adventurer_attack_damage(&s.adventurer, &s.beast, true),
             base_crit
         );
-    }
-
-    #[test]
-    fn preview_of_a_hard_fight() {
-        let mut s = sample_state();
-        s.adventurer.beast_health = 40;
-        let p = battle_preview(&s).unwrap();
-        assert_eq!(p.beast_name, "Demon Grasp Dragon");
-        assert_eq!(p.damage, 4);
-        assert_eq!(p.hits_to_kill, 10);
-        assert_eq!(p.beast_damage.len(), 5);
-        // 120 health vs ≥97 per hit: cannot survive 9 counter-attacks.
-        assert_eq!(p.win_probability, 0.0);
-        let f = p.flee_chance.unwrap();
-        assert!(f > 0.0 && f < 1.0);
-        let ftd = p.flee_to_the_death_probability.unwrap();
-        assert!(ftd >= f && ftd < 1.0, "{ftd} vs {f}");
-        s.adventurer.beast_health = 0;
-        assert!(battle_preview(&s).is_none());
-    }
-
-    #[test]
-    fn win_probability_is_exact_on_small_cases() {
-        // Adventurer always deals 5, beast always deals 3: beast 10 hp dies on hit 2, adventurer
-        // takes one hit → wins with 4 hp, loses with 3.
-        assert_eq!(win_probability(10, 4, &[(1.0, 5)], &[(1.0, 3)]), 1.0);
-        assert_eq!(win_probability(10, 3, &[(1.0, 5)], &[(1.0, 3)]), 0.0);
-        // Coin-flip crit: 50% one-shot.
-        let w = win_probability(10, 3, &[(0.5, 5), (0.5, 10)], &[(1.0, 3)]);
-        assert!((w - 0.5).abs() < 1e-12);
-        // Flee: 50% per attempt, beast deals 3, 7 hp → 3 attempts survive 2 failures.
-        let g = flee_probability(7, 0.5, &[(1.0, 3)]);
-        assert!((g - 0.875).abs() < 1e-12, "{g}");
     }
 }

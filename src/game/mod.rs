@@ -2,19 +2,26 @@
 //! encodings, event decoding, rules, catalogue, phase/legal actions and the agent-facing view.
 //! No I/O, no async: everything here is deterministic and unit-tested (see game.md §3–§5).
 
+pub mod boosts;
 pub mod catalogue;
 pub mod combat;
+pub mod engine;
 pub mod events;
 pub mod felt;
 pub mod model;
 pub mod pack;
 pub mod phase;
+pub mod preview;
 pub mod random;
 pub mod rules;
+#[cfg(test)]
+mod properties;
+#[cfg(test)]
+mod testing;
 pub mod view;
 
 pub use catalogue::{BeastInfo, ItemInfo, ItemType, ObstacleInfo, Slot, Tier};
-pub use combat::{BattlePreview, battle_preview};
+pub use preview::{BattlePreview, battle_preview};
 pub use events::{
     EVENT_EMITTED_SELECTOR, GAME_EVENT_SELECTOR, GameEvent, GameEventDetails, decode_game_event,
     decode_game_events,

@@ -173,6 +173,22 @@ impl Equipment {
         }
     }
 
+    /// Puts `item` in `slot` (no-op for `Slot::None`).
+    pub fn set(&mut self, slot: Slot, item: Item) {
+        let target = match slot {
+            Slot::None => return,
+            Slot::Weapon => &mut self.weapon,
+            Slot::Chest => &mut self.chest,
+            Slot::Head => &mut self.head,
+            Slot::Waist => &mut self.waist,
+            Slot::Foot => &mut self.foot,
+            Slot::Hand => &mut self.hand,
+            Slot::Neck => &mut self.neck,
+            Slot::Ring => &mut self.ring,
+        };
+        *target = item;
+    }
+
     /// All eight `(slot, item)` pairs in slot order, empty ones included.
     pub fn slots(&self) -> [(Slot, Item); 8] {
         Slot::ALL.map(|s| (s, self.get(s)))

@@ -226,8 +226,7 @@ pub fn legal_actions(state: &GameState) -> Vec<LegalAction> {
                     "Spend exactly {n} stat point(s) across strength, dexterity, vitality, intelligence, wisdom, charisma (luck cannot be raised; each vitality point also heals 15)."
                 ),
                 json!({
-                    "points": n,
-                    "stats": {"strength": 0, "dexterity": 0, "vitality": 0, "intelligence": 0, "wisdom": 0, "charisma": 0}
+                    "strength": 0, "dexterity": 0, "vitality": n, "intelligence": 0, "wisdom": 0, "charisma": 0
                 }),
             ));
             out.extend(equip_action(state, false));
@@ -243,17 +242,22 @@ pub fn legal_actions(state: &GameState) -> Vec<LegalAction> {
             let potions = affordable_potions(adv);
             if !items.is_empty() || potions > 0 {
                 let price = rules::potion_price(adv.level(), adv.stats.charisma);
+                let listed: Vec<String> = items
+                    .iter()
+                    .map(|i| format!("{} (id {}, {} gold)", i.name, i.id, i.price))
+                    .collect();
+                let purchases: Vec<Value> = items
+                    .iter()
+                    .map(|i| json!({ "item": i.id, "equip": false }))
+                    .collect();
                 out.push(action(
                     tools::BUY_ITEM,
                     format!(
-                        "Buy market items and/or potions ({price} gold each, +10 health, up to {potions} now) with {} gold.",
-                        adv.gold
+                        "Buy market items and/or potions with {} gold; the total must fit. Affordable items: {}. Potions: {price} gold each, +10 health, up to {potions} now.",
+                        adv.gold,
+                        if listed.is_empty() { "none".to_string() } else { listed.join(", ") }
                     ),
-                    json!({
-                        "affordable_items": items,
-                        "max_potions": potions,
-                        "potion_price": price,
-                    }),
+                    json!({ "items": purchases, "potions": potions }),
                 ));
             }
             out.extend(equip_action(state, false));
@@ -340,7 +344,15 @@ mod tests {
         s.adventurer.stat_upgrades_available = 2;
         let acts = legal_actions(&s);
         assert_eq!(acts[0].tool, "ls_upgrade");
-        assert_eq!(acts[0].args_hint["points"], 2);
+        assert_eq!(acts[0].args_hint["vitality"], 2);
+        let spent: u64 = acts[0]
+            .args_hint
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_u64().unwrap())
+            .sum();
+        assert_eq!(spent, 2, "the hint is a valid ls_upgrade call");
         assert!(acts[0].description.contains("exactly 2"));
         let tools: Vec<_> = acts.iter().map(|a| a.tool.as_str()).collect();
         assert!(!tools.contains(&"ls_explore") && !tools.contains(&"ls_buy_item"));
@@ -357,17 +369,25 @@ mod tests {
         );
         let buy = &acts[1];
         // Market [42, 9, 9, 101, 4, 20]; 42 is owned (bag); charisma 2, gold 55.
-        let ids: Vec<u64> = buy.args_hint["affordable_items"]
+        let ids: Vec<u64> = buy.args_hint["items"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|v| v["id"].as_u64().unwrap())
+            .map(|v| v["item"].as_u64().unwrap())
             .collect();
         assert_eq!(ids, vec![4, 9, 20, 101]);
-        assert_eq!(buy.args_hint["affordable_items"][1]["price"], 18); // Ghost Wand T1: 20 - 2
+        assert!(
+            buy.description.contains("Ghost Wand (id 9, 18 gold)"),
+            "{}",
+            buy.description
+        ); // T1: 20 - 2
         // Health 120 / max 130 → 1 potion; price max(5 - 4, 1) = 1.
-        assert_eq!(buy.args_hint["max_potions"], 1);
-        assert_eq!(buy.args_hint["potion_price"], 1);
+        assert_eq!(buy.args_hint["potions"], 1);
+        assert!(
+            buy.description.contains("1 gold each"),
+            "{}",
+            buy.description
+        );
         let drop = &acts[3];
         assert_eq!(
             drop.args_hint["items"],

@@ -136,12 +136,14 @@ pub fn beast_health(adventurer_level: u8, health_rnd: u16) -> u16 {
     (1 + u32::from(health_rnd) % (20 * lvl) + bonus).min(rules::MAX_HEALTH.into()) as u16
 }
 
-/// The starter beast for a weapon type: Magic → Troll (71), Blade → Fairy (21), Bludgeon → Bear (46).
+/// The starter beast for a weapon type: Magic → Troll (71), Blade → Fairy (21), Bludgeon → Bear (46);
+/// 0 without a weapon (an adventurer that has not started).
 pub fn starter_beast_id(weapon_type: ItemType) -> u8 {
     match weapon_type {
         ItemType::MagicOrCloth => 71,
         ItemType::BladeOrHide => 21,
-        _ => 46,
+        ItemType::BludgeonOrMetal => 46,
+        _ => 0,
     }
 }
 
@@ -263,10 +265,41 @@ pub fn market_items(adventurer_id: u64, market_seed: u64, market_size: u8) -> Ve
     out
 }
 
+/// The legacy market list (Provable-Games commit `b0735d10`, not the deployed one): all 101 items
+/// when `market_size >= 101`, else `market_size` distinct items `((seed / 100 + (1 + seed % 100) × i)
+/// % 101) + 1` (distinct because 101 is prime).
+pub fn legacy_market_items(seed: u64, market_size: u8) -> Vec<u8> {
+    if market_size >= 101 {
+        return (1..=101).collect();
+    }
+    let market_seed = u128::from(seed / 100);
+    let offset = u128::from(1 + seed % 100);
+    (0..u128::from(market_size))
+        .map(|i| ((market_seed + offset * i) % 101 + 1) as u8)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::catalogue::Tier;
+
+    #[test]
+    fn legacy_market() {
+        assert_eq!(legacy_market_items(0, 101), (1..=101).collect::<Vec<u8>>());
+        assert_eq!(legacy_market_items(7, 255).len(), 101);
+        // seed 1234: market seed 12, offset 35 → 13, 48, 83, 17, …
+        assert_eq!(legacy_market_items(1234, 4), vec![13, 48, 83, 17]);
+        for seed in [0u64, 1, 99, 100, 12_345, u64::MAX] {
+            let m = legacy_market_items(seed, 100);
+            let mut u = m.clone();
+            u.sort_unstable();
+            u.dedup();
+            assert_eq!(u.len(), 100, "distinct for seed {seed}");
+            assert!(m.iter().all(|&i| (1..=101).contains(&i)));
+        }
+        assert!(legacy_market_items(5, 0).is_empty());
+    }
 
     #[test]
     fn splits_low_128_bits() {

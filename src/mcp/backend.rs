@@ -1,10 +1,12 @@
-//! The game backend behind the tools: read state, mint, act. The real chain implements it; the
-//! embedded practice chain will too.
+//! The game backend behind the tools: read state, mint, act. The real chain implements it, and so
+//! does the embedded practice chain (`sim`).
 
 use starknet::core::types::Felt;
 
 use crate::chain::WriteOptions;
-use crate::chain::{ChainClient, ChainError, GameAction, TxReport};
+use crate::chain::{ChainClient, ChainError, GameAction, TxLookup, TxReport};
+use crate::chain::sim::SimChain;
+use crate::game::engine::EngineSettings;
 use crate::game::model::GameState;
 
 /// What the tools need from a chain.
@@ -12,6 +14,8 @@ use crate::game::model::GameState;
 pub trait GameBackend: Send + Sync {
     /// The full game state of an adventurer.
     async fn state(&self, adventurer_id: u64) -> Result<GameState, ChainError>;
+    /// The owner of an adventurer token, `None` if it was never minted.
+    async fn owner(&self, adventurer_id: u64) -> Result<Option<Felt>, ChainError>;
     /// Mints a new game token to the wallet; returns its id and the transaction.
     async fn mint(
         &self,
@@ -25,12 +29,59 @@ pub trait GameBackend: Send + Sync {
         action: &GameAction,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError>;
+    /// Status, receipt and game events of a transaction (and this server's record of it).
+    async fn tx(&self, tx_hash: Felt) -> Result<TxLookup, ChainError>;
+    /// The rules of a world whose randomness is deterministic and known to the server (the
+    /// embedded `sim` chain), so advisors can predict exact outcomes; `None` for other chains.
+    fn deterministic_rules(&self) -> Option<EngineSettings> {
+        None
+    }
+}
+
+#[async_trait::async_trait]
+impl GameBackend for SimChain {
+    async fn state(&self, adventurer_id: u64) -> Result<GameState, ChainError> {
+        Ok(self.game_state(adventurer_id))
+    }
+
+    async fn owner(&self, adventurer_id: u64) -> Result<Option<Felt>, ChainError> {
+        Ok(self.owner_of(adventurer_id))
+    }
+
+    async fn mint(
+        &self,
+        _player_name: Option<Felt>,
+        opts: WriteOptions,
+    ) -> Result<(u64, TxReport), ChainError> {
+        Ok(self.mint_game(&opts))
+    }
+
+    async fn act(
+        &self,
+        adventurer_id: u64,
+        action: &GameAction,
+        opts: WriteOptions,
+    ) -> Result<TxReport, ChainError> {
+        self.apply(adventurer_id, action, &opts)
+    }
+
+    async fn tx(&self, tx_hash: Felt) -> Result<TxLookup, ChainError> {
+        Ok(self.lookup(tx_hash))
+    }
+
+    fn deterministic_rules(&self) -> Option<EngineSettings> {
+        Some(self.settings())
+    }
 }
 
 #[async_trait::async_trait]
 impl GameBackend for ChainClient {
     async fn state(&self, adventurer_id: u64) -> Result<GameState, ChainError> {
         self.game_state(adventurer_id).await
+    }
+
+    async fn owner(&self, adventurer_id: u64) -> Result<Option<Felt>, ChainError> {
+        self.owner_of(adventurer_id).await
     }
 
     async fn mint(
@@ -48,5 +99,9 @@ impl GameBackend for ChainClient {
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
         ChainClient::act(self, adventurer_id, action, opts).await
+    }
+
+    async fn tx(&self, tx_hash: Felt) -> Result<TxLookup, ChainError> {
+        self.get_tx(tx_hash).await
     }
 }

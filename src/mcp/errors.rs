@@ -42,7 +42,20 @@ pub fn from_chain(e: ChainError) -> ToolError {
         )
         .with_detail("tx_hash", format!("{tx_hash:#x}"))
         .with_detail("last_status", last_status)
-        .with_hint("do not resend: read ls_get_adventurer (action_count) to see whether it landed"),
+        .with_hint(
+            "do not resend: follow it with ls_get_tx, or read ls_get_adventurer (action_count)",
+        ),
+        ChainError::Cancelled {
+            tx_hash,
+            last_status,
+        } => ToolError::new(
+            ErrorCode::TxTimeout,
+            format!("stopped waiting for transaction {tx_hash:#x}; it was sent and may still land"),
+        )
+        .with_detail("tx_hash", format!("{tx_hash:#x}"))
+        .with_detail("last_status", last_status)
+        .with_detail("cancelled", true)
+        .with_hint("follow it with ls_get_tx; do not resend"),
         ChainError::Rpc(m) => ToolError::new(ErrorCode::RpcError, m)
             .with_hint("the node may be down or busy; retry in a moment"),
         ChainError::WrongNetwork(m) | ChainError::Config(m) => {

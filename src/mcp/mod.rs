@@ -5,8 +5,14 @@ mod args;
 mod backend;
 mod errors;
 mod params;
+mod replay;
 mod server;
+mod torii_tools;
 
 pub use backend::GameBackend;
 pub use errors::from_chain;
 pub use server::{ActionResult, AdventurerResult, LsServer, ServerOptions};
+pub use torii_tools::{
+    AdventurerListResult, DEFAULT_LIMIT, GameEventsResult, IndexerInfo, LeaderboardResult,
+    MAX_LIMIT,
+};

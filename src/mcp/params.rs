@@ -47,9 +47,22 @@ pub struct WriteOpts {
     /// `accepted` (ACCEPTED_ON_L2, default) or `finalized` (ACCEPTED_ON_L1).
     #[serde(default)]
     pub confirm: Option<Confirm>,
-    /// How long to wait for that, in milliseconds (default from the profile, at most 600000).
+    /// How long to wait for that, in milliseconds (at most 600000). Without it the tool answers
+    /// within 50 s (before typical client timeouts), with `TX_TIMEOUT` and the hash if still pending.
     #[serde(default)]
     pub timeout_ms: Option<u64>,
+    /// The adventurer's `action_count` you acted on (from the last state you read). If the
+    /// adventurer has moved on, the call is refused with `STALE_STATE` before anything is signed,
+    /// unless this very action already landed, in which case its earlier result is returned.
+    #[serde(default)]
+    pub expected_action_count: Option<u16>,
+}
+
+/// `ls_get_tx` arguments.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct TxArgs {
+    /// Transaction hash (0x-hex), as returned by a write or a `TX_TIMEOUT` error.
+    pub tx_hash: String,
 }
 
 /// `ls_new_game` arguments.

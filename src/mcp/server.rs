@@ -6,26 +6,35 @@ use std::time::Duration;
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::{Json, Parameters};
-use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
-use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+use rmcp::model::{Implementation, ProgressNotificationParam, ServerCapabilities, ServerConfig};
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::args::{Args, in_range};
 use super::backend::GameBackend;
 use super::errors::from_chain;
+use super::params::TxArgs;
 use super::params::{
     AdventurerArgs, BattleArgs, BuyArgs, ExploreArgs, ItemsArgs, NewGameArgs, UpgradeArgs,
     WriteOpts,
 };
-use crate::chain::{GameAction, TxReport, WriteOptions};
-use crate::error::{SCHEMA_VERSION, ToolError};
+use super::replay::ReplayCache;
+use crate::chain::{GameAction, Hooks, Progress, TxReport, WriteOptions};
+use crate::error::{ErrorCode, SCHEMA_VERSION, ToolError};
 use crate::game::events::GameEvent;
 use crate::game::model::Stats;
 use crate::game::view::{AdventurerView, adventurer_view};
 
 /// The longest wait a caller may ask for.
 const MAX_TIMEOUT_MS: u64 = 600_000;
+
+/// The longest wait when the caller did not ask for one: answer before typical client timeouts (60 s).
+const UNASKED_TIMEOUT_MS: u64 = 50_000;
+
+/// How long a write waits for the node's state to show its transaction (load-balanced nodes lag).
+const READ_AFTER_WRITE: Duration = Duration::from_secs(10);
 
 /// Server-wide settings the tools need.
 #[derive(Debug, Clone)]
@@ -57,6 +66,9 @@ pub struct ActionResult {
     pub block_number: Option<u64>,
     /// Fee paid, in the fee token's smallest unit (FRI for STRK), as a decimal string.
     pub fee_paid: String,
+    /// True when this is the stored result of an earlier identical call that already landed
+    /// (a client retry), not a new transaction.
+    pub replayed: bool,
     /// Hash of the mint transaction when `ls_new_game` minted a new adventurer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mint_tx_hash: Option<String>,
@@ -64,6 +76,35 @@ pub struct ActionResult {
     pub events: Vec<GameEvent>,
     /// The adventurer after the transaction (same shape as `ls_get_adventurer`).
     pub adventurer: AdventurerView,
+}
+
+/// The result of `ls_get_tx`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct TxResult {
+    /// Always true (failures are tool errors).
+    pub ok: bool,
+    /// Version of this envelope.
+    pub schema_version: String,
+    /// The chain profile read from.
+    pub chain: String,
+    /// The transaction hash (0x-hex).
+    pub tx_hash: String,
+    /// NOT_RECEIVED, RECEIVED, CANDIDATE, PRE_CONFIRMED, ACCEPTED_ON_L2 or ACCEPTED_ON_L1.
+    pub status: String,
+    /// SUCCEEDED or REVERTED once executed.
+    pub execution: Option<String>,
+    /// The game's reason when reverted.
+    pub revert_reason: Option<String>,
+    /// Whether this server run signed it (then `record` says what it was).
+    pub sent_by_this_server: bool,
+    /// What this server recorded when it signed the transaction.
+    pub record: Option<crate::chain::ledger::TxRecord>,
+    /// Block of the transaction, once in a block.
+    pub block_number: Option<u64>,
+    /// Fee paid once executed, as a decimal string.
+    pub fee_paid: Option<String>,
+    /// The decoded game events once executed.
+    pub events: Vec<GameEvent>,
 }
 
 /// The result of `ls_get_adventurer`.
@@ -82,8 +123,10 @@ pub struct AdventurerResult {
 /// The Loot Survivor MCP server.
 #[derive(Clone)]
 pub struct LsServer {
-    backend: Arc<dyn GameBackend>,
-    opts: ServerOptions,
+    pub(super) backend: Arc<dyn GameBackend>,
+    pub(super) opts: ServerOptions,
+    pub(super) indexer: super::torii_tools::Indexer,
+    replays: Arc<ReplayCache>,
     tool_router: ToolRouter<Self>,
 }
 
@@ -102,7 +145,9 @@ impl LsServer {
         Self {
             backend,
             opts,
-            tool_router: Self::tool_router(),
+            replays: Arc::new(ReplayCache::default()),
+            indexer: Default::default(),
+            tool_router: Self::tool_router() + Self::tx_tool_router() + Self::torii_tool_router(),
         }
     }
 
@@ -119,24 +164,30 @@ impl LsServer {
     async fn ls_new_game(
         &self,
         Parameters(args): Parameters<Args<NewGameArgs>>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<Json<ActionResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let weapon = a.weapon.resolve("weapon")?;
         let player_name = a.player_name.as_deref().map(player_name_felt).transpose()?;
-        let opts = self.write_options(&a.opts)?;
+        let opts = self.write_options(&a.opts, &ctx)?;
         let (id, mint_tx) = match a.adventurer_id {
             Some(id) => (id, None),
             None => {
                 let (id, report) = self
                     .backend
-                    .mint(player_name, opts)
+                    .mint(player_name, opts.clone())
                     .await
                     .map_err(from_chain)?;
                 (id, Some(format!("{:#x}", report.tx_hash)))
             }
         };
         let result = self
-            .write(id, GameAction::StartGame { weapon }, opts)
+            .write(
+                a.opts.expected_action_count,
+                id,
+                GameAction::StartGame { weapon },
+                opts,
+            )
             .await
             .map_err(|e| match &mint_tx {
                 Some(h) => e
@@ -165,10 +216,12 @@ impl LsServer {
     async fn ls_explore(
         &self,
         Parameters(args): Parameters<Args<ExploreArgs>>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<Json<ActionResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
-        let opts = self.write_options(&a.opts)?;
+        let opts = self.write_options(&a.opts, &ctx)?;
         self.write(
+            a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::Explore {
                 till_beast: a.till_beast,
@@ -191,10 +244,12 @@ impl LsServer {
     async fn ls_attack(
         &self,
         Parameters(args): Parameters<Args<BattleArgs>>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<Json<ActionResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
-        let opts = self.write_options(&a.opts)?;
+        let opts = self.write_options(&a.opts, &ctx)?;
         self.write(
+            a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::Attack {
                 to_the_death: a.to_the_death,
@@ -217,10 +272,12 @@ impl LsServer {
     async fn ls_flee(
         &self,
         Parameters(args): Parameters<Args<BattleArgs>>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<Json<ActionResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
-        let opts = self.write_options(&a.opts)?;
+        let opts = self.write_options(&a.opts, &ctx)?;
         self.write(
+            a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::Flee {
                 to_the_death: a.to_the_death,
@@ -243,9 +300,10 @@ impl LsServer {
     async fn ls_upgrade(
         &self,
         Parameters(args): Parameters<Args<UpgradeArgs>>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<Json<ActionResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
-        let opts = self.write_options(&a.opts)?;
+        let opts = self.write_options(&a.opts, &ctx)?;
         let stats = Stats {
             strength: a.strength,
             dexterity: a.dexterity,
@@ -282,8 +340,13 @@ impl LsServer {
                 "read ls_get_adventurer: stat_upgrades_available says how many points to spend",
             ));
         }
-        self.write(a.adventurer_id, GameAction::Upgrade { stats }, opts)
-            .await
+        self.write(
+            a.opts.expected_action_count,
+            a.adventurer_id,
+            GameAction::Upgrade { stats },
+            opts,
+        )
+        .await
     }
 
     #[tool(
@@ -299,9 +362,10 @@ impl LsServer {
     async fn ls_buy_item(
         &self,
         Parameters(args): Parameters<Args<BuyArgs>>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<Json<ActionResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
-        let opts = self.write_options(&a.opts)?;
+        let opts = self.write_options(&a.opts, &ctx)?;
         if a.items.is_empty() && a.potions == 0 {
             return Err(ToolError::validation("buy at least one item or potion"));
         }
@@ -316,6 +380,7 @@ impl LsServer {
             })
             .collect::<Result<Vec<_>, _>>()?;
         self.write(
+            a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::BuyItems {
                 potions: a.potions,
@@ -339,12 +404,18 @@ impl LsServer {
     async fn ls_equip(
         &self,
         Parameters(args): Parameters<Args<ItemsArgs>>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<Json<ActionResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
-        let opts = self.write_options(&a.opts)?;
+        let opts = self.write_options(&a.opts, &ctx)?;
         let items = resolve_items(&a.items)?;
-        self.write(a.adventurer_id, GameAction::Equip { items }, opts)
-            .await
+        self.write(
+            a.opts.expected_action_count,
+            a.adventurer_id,
+            GameAction::Equip { items },
+            opts,
+        )
+        .await
     }
 
     #[tool(
@@ -360,12 +431,18 @@ impl LsServer {
     async fn ls_drop(
         &self,
         Parameters(args): Parameters<Args<ItemsArgs>>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<Json<ActionResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
-        let opts = self.write_options(&a.opts)?;
+        let opts = self.write_options(&a.opts, &ctx)?;
         let items = resolve_items(&a.items)?;
-        self.write(a.adventurer_id, GameAction::Drop { items }, opts)
-            .await
+        self.write(
+            a.opts.expected_action_count,
+            a.adventurer_id,
+            GameAction::Drop { items },
+            opts,
+        )
+        .await
     }
 
     #[tool(
@@ -386,6 +463,23 @@ impl LsServer {
             .state(a.adventurer_id)
             .await
             .map_err(from_chain)?;
+        let adv = &state.adventurer;
+        let untouched = adv.health == 0 && adv.xp == 0 && adv.action_count == 0;
+        if untouched
+            && self
+                .backend
+                .owner(a.adventurer_id)
+                .await
+                .map_err(from_chain)?
+                .is_none()
+        {
+            return Err(ToolError::new(
+                ErrorCode::NotFound,
+                format!("adventurer {} does not exist", a.adventurer_id),
+            )
+            .with_detail("adventurer_id", a.adventurer_id)
+            .with_hint("start a game with ls_new_game, which returns the new adventurer_id"));
+        }
         Ok(Json(AdventurerResult {
             ok: true,
             schema_version: SCHEMA_VERSION.into(),
@@ -395,38 +489,143 @@ impl LsServer {
     }
 }
 
+#[tool_router(router = tx_tool_router)]
 impl LsServer {
-    fn write_options(&self, o: &WriteOpts) -> Result<WriteOptions, ToolError> {
+    #[tool(
+        description = "Look up a transaction this server sent (or any transaction) by hash: status (NOT_RECEIVED, RECEIVED, PRE_CONFIRMED, ACCEPTED_ON_L2, ACCEPTED_ON_L1), execution (SUCCEEDED / REVERTED with the game's reason), fee, and the decoded game events. Use it after a TX_TIMEOUT or a cancelled call instead of resending.",
+        annotations(
+            title = "Get transaction",
+            read_only_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_get_tx(
+        &self,
+        Parameters(args): Parameters<Args<TxArgs>>,
+    ) -> Result<Json<TxResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let hash = crate::config::parse_felt(&a.tx_hash).map_err(|e| {
+            ToolError::validation(format!("tx_hash: {e}")).with_detail("field", "tx_hash")
+        })?;
+        let found = self.backend.tx(hash).await.map_err(from_chain)?;
+        if found.record.is_none() && found.status == "NOT_RECEIVED" {
+            return Err(ToolError::new(
+                ErrorCode::NotFound,
+                format!(
+                    "transaction {hash:#x} is unknown to the node and was not sent by this server"
+                ),
+            )
+            .with_detail("tx_hash", format!("{hash:#x}")));
+        }
+        let (block_number, fee_paid, events) = match found.report {
+            Some(r) => (r.block_number, Some(r.actual_fee.to_string()), r.events),
+            None => (None, None, Vec::new()),
+        };
+        Ok(Json(TxResult {
+            ok: true,
+            schema_version: SCHEMA_VERSION.into(),
+            chain: self.opts.chain.clone(),
+            tx_hash: format!("{hash:#x}"),
+            status: found.status,
+            execution: found.execution,
+            revert_reason: found.revert_reason,
+            sent_by_this_server: found.record.is_some(),
+            record: found.record,
+            block_number,
+            fee_paid,
+            events,
+        }))
+    }
+}
+
+impl LsServer {
+    fn write_options(
+        &self,
+        o: &WriteOpts,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<WriteOptions, ToolError> {
         let timeout = match o.timeout_ms {
             Some(ms) => {
                 in_range("timeout_ms", ms, 1, MAX_TIMEOUT_MS)?;
                 Duration::from_millis(ms)
             }
-            None => self.opts.default_timeout,
+            None => self
+                .opts
+                .default_timeout
+                .min(Duration::from_millis(UNASKED_TIMEOUT_MS)),
         };
         Ok(WriteOptions {
             confirm: o.confirm.unwrap_or_default(),
             timeout,
+            hooks: progress_hooks(ctx),
         })
     }
 
+    /// Runs one game action: refuses stale calls, replays a retry of an action that already
+    /// landed, and returns the state once the node shows the transaction.
     async fn write(
         &self,
+        expected_action_count: Option<u16>,
         id: u64,
         action: GameAction,
         opts: WriteOptions,
     ) -> Result<Json<ActionResult>, ToolError> {
+        let _adventurer = self.replays.lock_adventurer(id).await;
+        if let Some(expected) = expected_action_count {
+            if let Some(mut earlier) = self.replays.get(id, expected, &action) {
+                earlier.replayed = true;
+                return Ok(Json(earlier));
+            }
+            let state = self.backend.state(id).await.map_err(from_chain)?;
+            let actual = state.adventurer.action_count;
+            if actual != expected {
+                return Err(ToolError::new(
+                    ErrorCode::StaleState,
+                    format!(
+                        "adventurer {id} is at action_count {actual}, not {expected}: it moved on since you looked"
+                    ),
+                )
+                .with_detail("expected_action_count", expected)
+                .with_detail("action_count", actual)
+                .with_hint("read ls_get_adventurer and decide again"));
+            }
+        }
         let report = self
             .backend
             .act(id, &action, opts)
             .await
             .map_err(from_chain)?;
-        let state = self.backend.state(id).await.map_err(|e| {
-            from_chain(e)
-                .with_detail("tx_hash", format!("{:#x}", report.tx_hash))
+        self.indexer.remember(id);
+        let target = report.events.last().map(|e| e.action_count);
+        let state = self.state_after(id, target).await.map_err(|e| {
+            e.with_detail("tx_hash", format!("{:#x}", report.tx_hash))
                 .with_hint("the action landed; read ls_get_adventurer again")
         })?;
-        Ok(Json(self.action_result(id, report, &state)))
+        let result = self.action_result(id, report, &state);
+        if let Some(expected) = expected_action_count {
+            self.replays.put(id, expected, &action, result.clone());
+        }
+        Ok(Json(result))
+    }
+
+    /// Reads the state until it shows `action_count == target` (a lagging node catches up).
+    async fn state_after(
+        &self,
+        id: u64,
+        target: Option<u16>,
+    ) -> Result<crate::game::model::GameState, ToolError> {
+        let deadline = tokio::time::Instant::now() + READ_AFTER_WRITE;
+        loop {
+            let state = self.backend.state(id).await.map_err(from_chain)?;
+            let caught_up = target.is_none_or(|t| state.adventurer.action_count == t);
+            if caught_up || tokio::time::Instant::now() >= deadline {
+                if !caught_up {
+                    tracing::warn!(id, "the node's state still lags behind the transaction");
+                }
+                return Ok(state);
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
 
     fn action_result(
@@ -444,10 +643,42 @@ impl LsServer {
             status: report.status.to_string(),
             block_number: report.block_number,
             fee_paid: report.actual_fee.to_string(),
+            replayed: false,
             mint_tx_hash: None,
             events: report.events,
             adventurer: adventurer_view(id, state),
         }
+    }
+}
+
+/// Progress notifications (when the request carries a progress token) and cancellation for a write.
+fn progress_hooks(ctx: &RequestContext<RoleServer>) -> Hooks {
+    let progress = ctx.meta.get_progress_token().map(|token| {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Progress>();
+        let peer = ctx.peer.clone();
+        tokio::spawn(async move {
+            let mut step = 0.0;
+            while let Some(p) = rx.recv().await {
+                step += 1.0;
+                let message = match p {
+                    Progress::Simulated { fee } => {
+                        format!("simulated: the game accepts the action (estimated fee {fee})")
+                    }
+                    Progress::Submitted { tx_hash } => format!("submitted {tx_hash:#x}"),
+                    Progress::Status { tx_hash, status } => format!("{status} {tx_hash:#x}"),
+                };
+                let param =
+                    ProgressNotificationParam::new(token.clone(), step).with_message(message);
+                if peer.notify_progress(param).await.is_err() {
+                    break;
+                }
+            }
+        });
+        tx
+    });
+    Hooks {
+        progress,
+        cancel: Some(ctx.ct.clone()),
     }
 }
 
@@ -515,8 +746,10 @@ mod tests {
 
     #[test]
     fn every_tool_has_schemas_and_annotations() {
-        let tools = LsServer::tool_router().list_all();
-        assert_eq!(tools.len(), 9);
+        let tools =
+            (LsServer::tool_router() + LsServer::tx_tool_router() + LsServer::torii_tool_router())
+                .list_all();
+        assert_eq!(tools.len(), 13);
         for t in tools {
             assert!(
                 t.description.as_ref().is_some_and(|d| d.len() > 40),
@@ -526,7 +759,8 @@ mod tests {
             assert!(t.output_schema.is_some(), "{} has no output schema", t.name);
             let ann = t.annotations.as_ref().expect("annotations");
             let read_only = ann.read_only_hint == Some(true);
-            assert_eq!(read_only, t.name == "ls_get_adventurer", "{}", t.name);
+            let is_read = t.name.starts_with("ls_get_") || t.name.starts_with("ls_list_");
+            assert_eq!(read_only, is_read, "{}", t.name);
             assert!(t.input_schema.contains_key("properties"), "{}", t.name);
         }
     }

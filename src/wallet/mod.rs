@@ -1,8 +1,20 @@
-//! The signing wallet: a key that never leaves this layer, loaded from the environment, a file or a
-//! public devnet key in the profile, and a signer that starknet-rs accounts use to sign.
+//! The signing wallet: a key that never leaves this layer (an encrypted keystore, a raw key from the
+//! environment or a file, or a public devnet key in the profile), a signer that starknet-rs accounts
+//! use, and the policy guard consulted before anything is signed.
 
 mod key_source;
+mod keystore;
+mod policy;
+mod policy_settings;
 mod signer;
 
-pub use key_source::{KeyError, load_signer};
+pub use key_source::{
+    ENV_KEYSTORE_PASSWORD, ENV_PRIVATE_KEY, KeyError, KeySource, LoadedKey, load_key, load_signer,
+};
+pub use keystore::{KeystoreError, decrypt_keystore, read_keystore};
+pub use policy::{
+    CARTRIDGE_VRF_PROVIDER, POLICY_DENIED, PolicyDenied, PolicyGuard, PolicySnapshot,
+    REQUEST_RANDOM_SELECTOR,
+};
+pub use policy_settings::{FRI_PER_STRK, FeeAmount, PolicySettings, format_strk, parse_fri};
 pub use signer::SecretSigner;

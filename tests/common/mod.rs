@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod proxy;
+
 use std::path::PathBuf;
 use std::process::Stdio;
 
@@ -10,7 +12,7 @@ use loot_survivor_mcp::devnet::{Devnet, devnet_binary, free_port};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
-use rmcp::{RoleClient, ServiceExt};
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::Value;
 use tokio::io::AsyncReadExt;
 
@@ -26,11 +28,18 @@ pub struct World {
 
 /// Starts devnet and deploys the practice world with `loot-survivor-mcp devnet deploy`.
 pub async fn world() -> World {
+    world_with(&[]).await
+}
+
+/// Like [`world`], with extra devnet arguments (e.g. `--block-generation-on 2`).
+pub async fn world_with(devnet_args: &[&str]) -> World {
     devnet_binary().expect(
         "starknet-devnet is required for this test: run scripts/install-devnet.sh (the README test command does)",
     );
     let port = free_port().expect("free port");
-    let devnet = Devnet::start(port).await.expect("devnet starts");
+    let devnet = Devnet::start_with(port, devnet_args)
+        .await
+        .expect("devnet starts");
     let dir = tempfile::tempdir().expect("tempdir");
     let manifest = dir.path().join("manifest.json");
     let out = tokio::process::Command::new(BIN)
@@ -55,17 +64,37 @@ pub async fn world() -> World {
 }
 
 /// An MCP client connected to the real binary over stdio, with the server's stderr captured.
-pub struct Client {
-    pub service: RunningService<RoleClient, ()>,
+pub struct Client<H: ClientHandler = ()> {
+    pub service: RunningService<RoleClient, H>,
     stderr: tokio::task::JoinHandle<String>,
 }
 
 impl World {
     /// Launches `loot-survivor-mcp serve` against this devnet and connects an MCP client.
     pub async fn client(&self, extra_env: &[(&str, &str)]) -> Client {
+        self.client_with((), extra_env).await
+    }
+
+    /// Like [`World::client`], with a custom client handler (e.g. to observe progress).
+    pub async fn client_with<H: ClientHandler>(
+        &self,
+        handler: H,
+        extra_env: &[(&str, &str)],
+    ) -> Client<H> {
+        self.client_at(&self.devnet.url.clone(), handler, extra_env)
+            .await
+    }
+
+    /// Like [`World::client_with`], with the server talking to `rpc_url` (e.g. a fault proxy).
+    pub async fn client_at<H: ClientHandler>(
+        &self,
+        rpc_url: &url::Url,
+        handler: H,
+        extra_env: &[(&str, &str)],
+    ) -> Client<H> {
         let mut cmd = tokio::process::Command::new(BIN);
         cmd.args(["serve", "--profile", "devnet", "--rpc-url"])
-            .arg(self.devnet.url.as_str())
+            .arg(rpc_url.as_str())
             .env("LS_MANIFEST", &self.manifest)
             .env("RUST_LOG", "info");
         for (k, v) in extra_env {
@@ -82,7 +111,7 @@ impl World {
             let _ = stderr.read_to_string(&mut out).await;
             out
         });
-        let service = ().serve(transport).await.expect("MCP handshake");
+        let service = handler.serve(transport).await.expect("MCP handshake");
         Client { service, stderr }
     }
 }
@@ -96,7 +125,7 @@ pub struct Outcome {
     pub text: String,
 }
 
-impl Client {
+impl<H: ClientHandler> Client<H> {
     /// Calls a tool and parses its result.
     pub async fn call(&self, tool: &str, args: Value) -> Outcome {
         let Value::Object(args) = args else {
@@ -107,20 +136,7 @@ impl Client {
             .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args))
             .await
             .unwrap_or_else(|e| panic!("{tool}: protocol error {e}"));
-        let text = r
-            .content
-            .iter()
-            .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-            .collect::<Vec<_>>()
-            .join("");
-        let json = serde_json::from_str(&text)
-            .unwrap_or_else(|e| panic!("{tool}: result text is not JSON ({e}): {text}"));
-        Outcome {
-            is_error: r.is_error == Some(true),
-            json,
-            structured: r.structured_content.clone(),
-            text,
-        }
+        parse_result(tool, r)
     }
 
     /// Calls a tool that must succeed and returns its structured content.
@@ -138,4 +154,58 @@ impl Client {
         self.service.cancel().await.expect("client shutdown");
         self.stderr.await.expect("stderr reader")
     }
+}
+
+/// Parses a tool result into the JSON the agent sees.
+pub fn parse_result(tool: &str, r: CallToolResult) -> Outcome {
+    let text = r
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("");
+    let json = serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("{tool}: result text is not JSON ({e}): {text}"));
+    Outcome {
+        is_error: r.is_error == Some(true),
+        json,
+        structured: r.structured_content.clone(),
+        text,
+    }
+}
+
+/// Raw JSON-RPC to devnet, for facts the server does not report (nonce, balance, block control).
+pub async fn rpc(url: &url::Url, method: &str, params: Value) -> Value {
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let r: Value = reqwest::Client::new()
+        .post(url.clone())
+        .json(&body)
+        .send()
+        .await
+        .expect("rpc request")
+        .json()
+        .await
+        .expect("rpc json");
+    assert!(r.get("error").is_none(), "{method}: {r}");
+    r["result"].clone()
+}
+
+/// Devnet's predeployed account #0 (seed 0), the devnet profile's wallet.
+pub const ACCOUNT: &str = "0x064b48806902a367c8598f4f95c305e8c1a1acba5f082d294a43793113115691";
+
+/// The account's nonce and STRK balance.
+pub async fn nonce_and_balance(url: &url::Url, account: &str) -> (Value, Value) {
+    let nonce = rpc(
+        url,
+        "starknet_getNonce",
+        serde_json::json!({"block_id": "pre_confirmed", "contract_address": account}),
+    )
+    .await;
+    let balance = rpc(
+        url,
+        "devnet_getAccountBalance",
+        serde_json::json!({"address": account, "unit": "FRI", "block_id": "pre_confirmed"}),
+    )
+    .await;
+    (nonce, balance["amount"].clone())
 }

@@ -1,0 +1,88 @@
+//! The action engine: a pure port of the `ls_0_0_9` game systems (game.md §2.1, §4) that plays
+//! every action on an in-memory game exactly as the contract would without VRF, emitting the same
+//! events in the same order. The embedded `sim` chain runs on it, and `ls_battle_preview` uses it
+//! to predict outcomes on worlds with deterministic randomness.
+
+mod battle;
+mod encounters;
+mod game;
+mod inventory;
+mod progress;
+mod settings;
+mod turn;
+mod world;
+
+use std::fmt;
+
+pub use game::{Game, Outcome, new_adventurer};
+pub use settings::{EngineSettings, Ruleset, StatsMode};
+pub use world::{BeastKey, Collection, World};
+
+use super::model::{ItemPurchase, Stats};
+
+/// A player action, as the game systems receive it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// `start_game(id, weapon)`.
+    StartGame {
+        /// Starting weapon id (12, 16, 46 or 76).
+        weapon: u8,
+    },
+    /// `explore(id, till_beast)`.
+    Explore {
+        /// Keep exploring until a beast, a level-up or death.
+        till_beast: bool,
+    },
+    /// `attack(id, to_the_death)`.
+    Attack {
+        /// Repeat until one side dies.
+        to_the_death: bool,
+    },
+    /// `flee(id, to_the_death)`.
+    Flee {
+        /// Repeat until fled or dead.
+        to_the_death: bool,
+    },
+    /// `equip(id, items)`.
+    Equip {
+        /// Item ids from the bag.
+        items: Vec<u8>,
+    },
+    /// `drop(id, items)`.
+    Drop {
+        /// Item ids equipped or bagged.
+        items: Vec<u8>,
+    },
+    /// `buy_items(id, potions, items)`.
+    BuyItems {
+        /// Potions to buy.
+        potions: u8,
+        /// Items to buy, in order.
+        items: Vec<ItemPurchase>,
+    },
+    /// `select_stat_upgrades(id, stats)`.
+    Upgrade {
+        /// Points per stat.
+        stats: Stats,
+    },
+}
+
+/// A refused action: the game's revert reason, exactly as the contract's short string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Revert(pub &'static str);
+
+impl fmt::Display for Revert {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl std::error::Error for Revert {}
+
+/// Fails with `reason` unless `ok`.
+fn ensure(ok: bool, reason: &'static str) -> Result<(), Revert> {
+    if ok { Ok(()) } else { Err(Revert(reason)) }
+}
+
+#[cfg(test)]
+mod tests;

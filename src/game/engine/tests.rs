@@ -1,0 +1,484 @@
+//! Engine tests: the integration and revert vectors of game.md §5, event order, and properties of
+//! randomly played games (caps, packing round-trips, all-or-nothing actions).
+
+use starknet_types_core::felt::Felt;
+
+use super::*;
+use crate::game::events::{GameEventDetails, decode_game_event, encode_game_event};
+use crate::game::model::{GameState, Item, ItemPurchase, Stats};
+use crate::game::testing::Rng;
+use crate::game::{catalogue, pack, phase, rules};
+
+const OWNER: Felt = Felt::from_hex_unchecked("0x123");
+
+fn started(weapon: u8) -> (World, u64) {
+    let mut w = World::new(EngineSettings::default(), 1);
+    let id = w.mint(OWNER);
+    w.act(OWNER, id, &Action::StartGame { weapon }).unwrap();
+    (w, id)
+}
+
+fn revert(w: &mut World, id: u64, a: Action) -> &'static str {
+    let before = w.state(id);
+    let r = w.act(OWNER, id, &a).unwrap_err().0;
+    assert_eq!(w.state(id), before, "a revert changes nothing ({r})");
+    r
+}
+
+fn kinds(events: &[crate::game::events::GameEvent]) -> Vec<&'static str> {
+    events.iter().map(|e| e.details.kind()).collect()
+}
+
+#[test]
+fn new_adventurer_vector() {
+    let a = new_adventurer(12);
+    assert_eq!((a.health, a.gold, a.xp, a.beast_health), (100, 40, 0, 3));
+    assert_eq!(a.equipment.weapon.id, 12);
+}
+
+#[test]
+fn start_game_vector() {
+    let (w, id) = started(12);
+    let a = w.state(id).adventurer;
+    assert_eq!((a.xp, a.health, a.gold, a.beast_health), (0, 90, 40, 3));
+    assert_eq!(a.equipment.weapon, Item { id: 12, xp: 0 });
+    assert_eq!(a.action_count, 1);
+    assert_eq!(a.stats.luck, 2, "empty neck and ring");
+    let beast = w.state(id).beast;
+    assert_eq!(
+        (beast.id, beast.health, beast.level, beast.seed),
+        (71, 3, 1, id)
+    );
+}
+
+#[test]
+fn first_attack_vector() {
+    let (mut w, id) = started(12);
+    let ev = w
+        .act(
+            OWNER,
+            id,
+            &Action::Attack {
+                to_the_death: false,
+            },
+        )
+        .unwrap();
+    assert_eq!(
+        kinds(&ev),
+        [
+            "attack",
+            "defeated_beast",
+            "level_up",
+            "market_items",
+            "adventurer"
+        ]
+    );
+    assert!(
+        ev.iter()
+            .all(|e| e.action_count == 2 && e.adventurer_id == id)
+    );
+    let a = w.state(id).adventurer;
+    assert_eq!(a.beast_health, 0);
+    assert_eq!(a.level(), 2);
+    assert_eq!(a.stat_upgrades_available, 1);
+    assert_eq!(a.equipment.weapon.xp, 8);
+    assert_eq!(a.stats.upgrade_points(), 12, "starting stats revealed");
+    assert_eq!(a.health, 90 + 15 * u16::from(a.stats.vitality));
+    assert_eq!(a.gold, 40, "T5 level 1: 1 * 1 / 2 = 0 gold");
+    let GameEventDetails::MarketItems { items } = &ev[3].details else {
+        panic!()
+    };
+    assert_eq!(
+        items.iter().map(|i| i.id).collect::<Vec<_>>(),
+        w.state(id).market
+    );
+}
+
+#[test]
+fn revert_vectors() {
+    let (mut w, id) = started(12);
+    assert_eq!(
+        revert(&mut w, id, Action::Explore { till_beast: false }),
+        "Action not allowed in battle"
+    );
+    assert_eq!(
+        revert(
+            &mut w,
+            id,
+            Action::Flee {
+                to_the_death: false
+            }
+        ),
+        "Cant flee starter beast"
+    );
+    assert_eq!(
+        revert(&mut w, id, Action::StartGame { weapon: 12 }),
+        "Adventurer already started"
+    );
+    w.act(
+        OWNER,
+        id,
+        &Action::Attack {
+            to_the_death: false,
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        revert(
+            &mut w,
+            id,
+            Action::Attack {
+                to_the_death: false
+            }
+        ),
+        "Not in battle"
+    );
+    assert_eq!(
+        revert(
+            &mut w,
+            id,
+            Action::Flee {
+                to_the_death: false
+            }
+        ),
+        "Not in battle"
+    );
+    assert_eq!(
+        revert(&mut w, id, Action::Explore { till_beast: false }),
+        "Stat upgrade available"
+    );
+    assert_eq!(
+        revert(
+            &mut w,
+            id,
+            Action::BuyItems {
+                potions: 1,
+                items: vec![]
+            }
+        ),
+        "Market is closed"
+    );
+    assert_eq!(
+        revert(
+            &mut w,
+            id,
+            Action::Upgrade {
+                stats: Stats {
+                    strength: 2,
+                    ..Stats::default()
+                }
+            }
+        ),
+        "insufficient stat upgrades"
+    );
+    assert_eq!(
+        revert(
+            &mut w,
+            id,
+            Action::Upgrade {
+                stats: Stats {
+                    luck: 1,
+                    strength: 1,
+                    ..Stats::default()
+                }
+            }
+        ),
+        "Luck must be zero"
+    );
+    w.act(
+        OWNER,
+        id,
+        &Action::Upgrade {
+            stats: Stats {
+                charisma: 1,
+                ..Stats::default()
+            },
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        revert(
+            &mut w,
+            id,
+            Action::Upgrade {
+                stats: Stats::default()
+            }
+        ),
+        "Market is closed"
+    );
+    let market = w.state(id).market;
+    let buy = |id: u8| ItemPurchase {
+        item_id: id,
+        equip: false,
+    };
+    assert_eq!(
+        revert(
+            &mut w,
+            id,
+            Action::BuyItems {
+                potions: 0,
+                items: vec![buy(255)]
+            }
+        ),
+        "Market item does not exist"
+    );
+    let cheap = *market
+        .iter()
+        .min_by_key(|&&m| rules::tier_price(catalogue::item(m).unwrap().tier))
+        .unwrap();
+    assert_eq!(
+        revert(
+            &mut w,
+            id,
+            Action::BuyItems {
+                potions: 0,
+                items: vec![buy(cheap), buy(cheap)]
+            }
+        ),
+        "Item already owned"
+    );
+    assert_eq!(
+        revert(&mut w, id, Action::Equip { items: vec![cheap] }),
+        "Item not in bag"
+    );
+    assert_eq!(
+        revert(&mut w, id, Action::Equip { items: vec![1; 9] }),
+        "Too many items"
+    );
+    assert_eq!(
+        revert(&mut w, id, Action::Equip { items: vec![] }),
+        "Must provide item ids"
+    );
+    assert_eq!(
+        revert(
+            &mut w,
+            id,
+            Action::BuyItems {
+                potions: 30,
+                items: vec![]
+            }
+        ),
+        "Health already full"
+    );
+    assert_eq!(
+        revert(&mut w, id, Action::Drop { items: vec![99] }),
+        "Item not owned by adventurer"
+    );
+    assert_eq!(
+        w.act(Felt::ONE, id, &Action::Explore { till_beast: false })
+            .unwrap_err()
+            .0,
+        "Not token owner"
+    );
+    assert_eq!(
+        revert(&mut w, 1, Action::StartGame { weapon: 13 }),
+        "Adventurer already started"
+    );
+    let id2 = w.mint(OWNER);
+    assert_eq!(
+        revert(&mut w, id2, Action::StartGame { weapon: 13 }),
+        "Invalid starting weapon"
+    );
+}
+
+#[test]
+fn events_round_trip_through_felts() {
+    let (mut w, id) = started(46);
+    let mut all = w
+        .act(OWNER, id, &Action::Attack { to_the_death: true })
+        .unwrap();
+    w.act(
+        OWNER,
+        id,
+        &Action::Upgrade {
+            stats: Stats {
+                vitality: 1,
+                ..Stats::default()
+            },
+        },
+    )
+    .unwrap();
+    all.extend(
+        w.act(OWNER, id, &Action::Explore { till_beast: true })
+            .unwrap(),
+    );
+    for e in &all {
+        let (keys, data) = encode_game_event(e, Felt::from(7u8));
+        assert_eq!(decode_game_event(&keys, &data).unwrap().as_ref(), Some(e));
+    }
+}
+
+/// Plays random (mostly legal) actions and returns the visited states.
+fn random_game(seed: u64, settings: EngineSettings) -> Vec<GameState> {
+    let mut rng = Rng(seed);
+    let mut w = World::new(settings, seed % 1000 + 1);
+    let id = w.mint(OWNER);
+    let weapon = rules::STARTING_WEAPONS[rng.below(4) as usize];
+    w.act(OWNER, id, &Action::StartGame { weapon }).unwrap();
+    let mut states = vec![w.state(id)];
+    for _ in 0..600 {
+        let s = w.state(id);
+        let a = &s.adventurer;
+        let action = match phase::phase(a) {
+            phase::Phase::Dead | phase::Phase::NotStarted => break,
+            phase::Phase::InBattle => match rng.below(4) {
+                0 => Action::Flee {
+                    to_the_death: rng.below(2) == 0,
+                },
+                1 if s.bag.iter().next().is_some() => Action::Equip {
+                    items: vec![s.bag.iter().next().unwrap().id],
+                },
+                _ => Action::Attack {
+                    to_the_death: rng.below(3) == 0,
+                },
+            },
+            phase::Phase::StatUpgrade => {
+                let mut st = Stats::default();
+                for _ in 0..a.stat_upgrades_available {
+                    match rng.below(6) {
+                        0 => st.strength += 1,
+                        1 => st.dexterity += 1,
+                        2 => st.vitality += 1,
+                        3 => st.intelligence += 1,
+                        4 => st.wisdom += 1,
+                        _ => st.charisma += 1,
+                    }
+                }
+                Action::Upgrade { stats: st }
+            }
+            phase::Phase::Exploring => match rng.below(6) {
+                0 if !s.market.is_empty() => Action::BuyItems {
+                    potions: rng.below(3) as u8,
+                    items: vec![ItemPurchase {
+                        item_id: s.market[rng.below(s.market.len() as u64) as usize],
+                        equip: rng.below(2) == 0,
+                    }],
+                },
+                1 if s.bag.iter().next().is_some() => Action::Drop {
+                    items: vec![s.bag.iter().next().unwrap().id],
+                },
+                _ => Action::Explore {
+                    till_beast: rng.below(2) == 0,
+                },
+            },
+        };
+        match w.act(OWNER, id, &action) {
+            Ok(events) => {
+                let last = events.last().expect("every action emits");
+                assert_eq!(
+                    last.details,
+                    GameEventDetails::Adventurer(w.state(id).adventurer),
+                    "the last event is the new adventurer"
+                );
+            }
+            Err(_) => assert_eq!(w.state(id), s, "{action:?} reverted but changed the game"),
+        }
+        states.push(w.state(id));
+    }
+    states
+}
+
+#[test]
+fn random_games_respect_caps_and_pack() {
+    for seed in 0..40u64 {
+        let settings = if seed % 4 == 3 {
+            EngineSettings {
+                stats_mode: StatsMode::Reduction,
+                ..EngineSettings::default()
+            }
+        } else {
+            EngineSettings::default()
+        };
+        for s in random_game(seed, settings) {
+            let a = &s.adventurer;
+            assert!(a.gold <= rules::MAX_GOLD);
+            assert!(a.xp <= rules::MAX_XP);
+            assert!(a.health <= a.max_health(), "{a:?}");
+            assert!(a.stat_upgrades_available <= rules::MAX_STAT_UPGRADES);
+            let stored = crate::game::boosts::unboosted(a, &s.bag);
+            for v in [
+                stored.stats.strength,
+                stored.stats.dexterity,
+                stored.stats.vitality,
+                stored.stats.intelligence,
+                stored.stats.wisdom,
+                stored.stats.charisma,
+            ] {
+                assert!(v <= rules::MAX_STAT_VALUE);
+            }
+            for (_, it) in a.equipment.slots() {
+                assert!(it.xp <= rules::MAX_ITEM_XP);
+            }
+            let packed = pack::pack_adventurer(&stored).expect("packs");
+            assert_eq!(pack::unpack_adventurer(packed).unwrap(), stored);
+            let bag = pack::pack_bag(&s.bag).expect("bag packs");
+            assert_eq!(pack::unpack_bag(bag).unwrap(), s.bag);
+            let game = Game::from_state(&s);
+            assert_eq!(game.adventurer, stored);
+        }
+    }
+}
+
+#[test]
+fn xp_and_level_never_decrease_in_play() {
+    for seed in 100..110u64 {
+        let states = random_game(seed, EngineSettings::default());
+        for pair in states.windows(2) {
+            let (a, b) = (&pair[0].adventurer, &pair[1].adventurer);
+            assert!(b.xp >= a.xp && b.level() >= a.level());
+            for ((_, x), (_, y)) in a.equipment.slots().iter().zip(b.equipment.slots()) {
+                if x.id == y.id {
+                    assert!(y.xp >= x.xp, "item xp only grows");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn practice_rules_never_unlock_specials() {
+    for seed in 200..215u64 {
+        for s in random_game(seed, EngineSettings::practice_world()) {
+            assert_eq!(s.adventurer.item_specials_seed, 0);
+            assert!(!s.beast.is_collectable);
+        }
+    }
+}
+
+#[test]
+fn specials_unlock_with_greatness_in_full_rules() {
+    // A weapon one kill away from greatness 15: the kill sets the item-specials seed.
+    let (mut w, id) = started(46);
+    w.act(
+        OWNER,
+        id,
+        &Action::Attack {
+            to_the_death: false,
+        },
+    )
+    .unwrap();
+    let mut game = w.game(id).unwrap().clone();
+    game.adventurer.stat_upgrades_available = 0;
+    game.adventurer.equipment.weapon.xp = 224;
+    game.adventurer.xp = 400;
+    game.adventurer.health = 500;
+    game.adventurer.stats.vitality = 20;
+    game.adventurer.beast_health = 1;
+    game.beast_seed = 5;
+    let settings = EngineSettings::default();
+    let out = game
+        .apply(
+            id,
+            &Action::Attack {
+                to_the_death: false,
+            },
+            &settings,
+            &Collection::new(),
+        )
+        .unwrap();
+    assert_eq!(out.events[1].kind(), "defeated_beast");
+    assert!(game.adventurer.equipment.weapon.greatness() >= 15);
+    let level_rnd = crate::game::random::get_randomness(400, 5).r2_u16;
+    assert_eq!(game.adventurer.item_specials_seed, level_rnd);
+    assert_ne!(game.adventurer.item_specials_seed, 0);
+}

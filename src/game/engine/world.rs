@@ -1,0 +1,131 @@
+//! A whole in-memory world: adventurer tokens and their owners, every game, and the named beasts
+//! already collected. The embedded `sim` chain is a `World` behind a lock.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use starknet_types_core::felt::Felt;
+
+use super::game::Game;
+use super::settings::EngineSettings;
+use super::{Action, Revert};
+use crate::game::events::GameEvent;
+use crate::game::model::GameState;
+
+/// A named beast: (beast id, special2, special3).
+pub type BeastKey = (u8, u8, u8);
+
+/// The named beasts already killed in a world (each can be collected once).
+pub type Collection = BTreeSet<BeastKey>;
+
+#[derive(Clone, Debug)]
+struct Token {
+    owner: Felt,
+    game: Game,
+}
+
+/// Tokens, games and collectables of one world.
+#[derive(Clone, Debug)]
+pub struct World {
+    settings: EngineSettings,
+    next_id: u64,
+    tokens: BTreeMap<u64, Token>,
+    collection: Collection,
+}
+
+impl World {
+    /// An empty world whose first minted adventurer gets `first_id` (at least 1).
+    pub fn new(settings: EngineSettings, first_id: u64) -> Self {
+        Self {
+            settings,
+            next_id: first_id.max(1),
+            tokens: BTreeMap::new(),
+            collection: Collection::new(),
+        }
+    }
+
+    /// The world's settings.
+    pub fn settings(&self) -> &EngineSettings {
+        &self.settings
+    }
+
+    /// Mints the next adventurer token to `owner`; returns its id.
+    pub fn mint(&mut self, owner: Felt) -> u64 {
+        while self.tokens.contains_key(&self.next_id) {
+            self.next_id += 1;
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.tokens.insert(
+            id,
+            Token {
+                owner,
+                game: Game::default(),
+            },
+        );
+        id
+    }
+
+    /// Mints a token with a chosen id (e.g. to mirror another world); false if it exists.
+    pub fn mint_id(&mut self, id: u64, owner: Felt) -> bool {
+        if self.tokens.contains_key(&id) {
+            return false;
+        }
+        self.tokens.insert(
+            id,
+            Token {
+                owner,
+                game: Game::default(),
+            },
+        );
+        true
+    }
+
+    /// The owner of a token, `None` if never minted.
+    pub fn owner(&self, id: u64) -> Option<Felt> {
+        self.tokens.get(&id).map(|t| t.owner)
+    }
+
+    /// The stored game of a token.
+    pub fn game(&self, id: u64) -> Option<&Game> {
+        self.tokens.get(&id).map(|t| &t.game)
+    }
+
+    /// The named beasts collected so far.
+    pub fn collection(&self) -> &Collection {
+        &self.collection
+    }
+
+    /// `get_game_state(id)` (an unminted id reads as an empty game, as on chain).
+    pub fn state(&self, id: u64) -> GameState {
+        let empty = Game::default();
+        let game = self.tokens.get(&id).map_or(&empty, |t| &t.game);
+        game.state(id, &self.settings, &self.collection)
+    }
+
+    /// Applies an action sent by `caller`; only the token's owner may act ('Not token owner').
+    pub fn act(
+        &mut self,
+        caller: Felt,
+        id: u64,
+        action: &Action,
+    ) -> Result<Vec<GameEvent>, Revert> {
+        let token = self
+            .tokens
+            .get_mut(&id)
+            .filter(|t| t.owner == caller)
+            .ok_or(Revert("Not token owner"))?;
+        let outcome = token
+            .game
+            .apply(id, action, &self.settings, &self.collection)?;
+        self.collection.extend(outcome.collected);
+        Ok(outcome
+            .events
+            .into_iter()
+            .map(|details| GameEvent {
+                adventurer_id: id,
+                action_count: outcome.action_count,
+                details,
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,116 @@
+//! Opaque page tokens handed to the agent as `next_cursor` and taken back as `cursor`. They are
+//! base64url JSON so they survive any client, and every field is re-validated on the way in
+//! (numbers only) because the agent can edit them; nothing from a cursor reaches a query as text.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde::{Deserialize, Serialize};
+
+/// Where the next page starts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "k", deny_unknown_fields)]
+pub enum PageCursor {
+    /// Leaderboard: rows ranked after `rank`, with the filters of the first page.
+    #[serde(rename = "lb")]
+    Leaderboard {
+        /// Last rank returned.
+        rank: u64,
+        /// Only games not over.
+        live: bool,
+        /// Only this owner's games (padded address) when set.
+        owner: Option<String>,
+    },
+    /// An owner's games, newest (highest token id) first: ids below `before`.
+    #[serde(rename = "own")]
+    Owner {
+        /// Owner address (`0x` hex).
+        owner: String,
+        /// Smallest id returned so far.
+        before: u64,
+    },
+    /// An adventurer's events in chain order: from `action` on, skipping `skip` events of it.
+    #[serde(rename = "ev")]
+    Events {
+        /// The adventurer.
+        id: u64,
+        /// Action count of the last event returned.
+        action: u64,
+        /// Events with that action count already returned.
+        skip: u64,
+    },
+}
+
+impl PageCursor {
+    /// The token given to the agent.
+    pub fn encode(&self) -> String {
+        let json = serde_json::to_vec(self).unwrap_or_default();
+        URL_SAFE_NO_PAD.encode(json)
+    }
+
+    /// Parses a token; `None` if it is not one this server issued.
+    pub fn decode(token: &str) -> Option<Self> {
+        if token.len() > 512 {
+            return None;
+        }
+        let bytes = URL_SAFE_NO_PAD.decode(token.trim()).ok()?;
+        let c: Self = serde_json::from_slice(&bytes).ok()?;
+        let owner_ok = |o: &str| {
+            o.starts_with("0x")
+                && o.len() <= 66
+                && o.len() > 2
+                && o[2..].chars().all(|c| c.is_ascii_hexdigit())
+        };
+        match &c {
+            Self::Leaderboard { owner: Some(o), .. } | Self::Owner { owner: o, .. }
+                if !owner_ok(o) =>
+            {
+                None
+            }
+            _ => Some(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursors_round_trip() {
+        for c in [
+            PageCursor::Leaderboard {
+                rank: 50,
+                live: true,
+                owner: Some("0xabc".into()),
+            },
+            PageCursor::Owner {
+                owner: "0x1".into(),
+                before: 9,
+            },
+            PageCursor::Events {
+                id: 7,
+                action: 3,
+                skip: 2,
+            },
+        ] {
+            let t = c.encode();
+            assert!(
+                t.chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_')
+            );
+            assert_eq!(PageCursor::decode(&t), Some(c));
+        }
+    }
+
+    #[test]
+    fn foreign_or_edited_cursors_are_refused() {
+        assert_eq!(PageCursor::decode("not a cursor"), None);
+        assert_eq!(PageCursor::decode(""), None);
+        let evil = URL_SAFE_NO_PAD.encode(r#"{"k":"own","owner":"0x1' OR 1=1 --","before":1}"#);
+        assert_eq!(PageCursor::decode(&evil), None);
+        let neg = URL_SAFE_NO_PAD.encode(r#"{"k":"lb","rank":-1,"live":false,"owner":null}"#);
+        assert_eq!(PageCursor::decode(&neg), None);
+        let extra = URL_SAFE_NO_PAD.encode(r#"{"k":"ev","id":1,"action":1,"skip":0,"x":1}"#);
+        assert_eq!(PageCursor::decode(&extra), None);
+    }
+}

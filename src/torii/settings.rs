@@ -1,0 +1,104 @@
+//! Torii options from the layered settings: the profile's URL (or `LS_TORII_URL`), the game's
+//! namespace (setting, else the manifest, else `ls_0_0_9`), timeouts, retries and cache TTL.
+
+use std::time::Duration;
+
+use starknet_types_core::felt::Felt;
+
+use super::ToriiOptions;
+use super::namespace::{DEFAULT_NAMESPACE, namespace_from_manifest};
+use crate::config::Settings;
+
+impl ToriiOptions {
+    /// Options for this run, or `None` when no Torii URL is configured. `game_address` is the
+    /// game's `game_token_systems` contract.
+    pub fn from_settings(settings: &Settings, game_address: Felt) -> Result<Option<Self>, String> {
+        let t = &settings.torii;
+        let Some(url) = t.url.clone() else {
+            return Ok(None);
+        };
+        let namespace = match &t.namespace {
+            Some(ns) => ns.clone(),
+            None => match settings.manifest_path() {
+                Some(p) => namespace_from_manifest(&p)?,
+                None => None,
+            }
+            .unwrap_or_else(|| DEFAULT_NAMESPACE.to_string()),
+        };
+        Ok(Some(Self {
+            url,
+            namespace,
+            token_namespace: t.token_namespace.clone(),
+            game_address,
+            request_timeout: Duration::from_millis(t.request_timeout_ms),
+            retries: t.retries,
+            cache_ttl: Duration::from_millis(t.cache_ttl_ms),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::LoadOptions;
+
+    fn settings(env: &[(&str, &str)]) -> Settings {
+        Settings::load(&LoadOptions {
+            profile: Some("devnet".into()),
+            env: env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            ..LoadOptions::default()
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn no_url_means_no_torii() {
+        assert!(
+            ToriiOptions::from_settings(&settings(&[]), Felt::ONE)
+                .unwrap()
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn env_url_and_manifest_namespace() {
+        let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/abi/practice_world.json");
+        let s = settings(&[
+            ("LS_TORII_URL", "http://127.0.0.1:9/torii"),
+            ("LS_MANIFEST", manifest),
+            ("LS_TORII__REQUEST_TIMEOUT_MS", "1234"),
+        ]);
+        let o = ToriiOptions::from_settings(&s, Felt::ONE).unwrap().unwrap();
+        assert_eq!(o.url.as_str(), "http://127.0.0.1:9/torii");
+        assert_eq!(o.namespace, "ls_0_0_9");
+        assert_eq!(o.token_namespace, "relayer_0_0_1");
+        assert_eq!(o.request_timeout, Duration::from_millis(1234));
+        assert_eq!(o.retries, 2);
+        assert_eq!(o.cache_ttl, Duration::from_millis(10_000));
+    }
+
+    #[test]
+    fn explicit_namespace_wins() {
+        let s = settings(&[
+            ("LS_TORII_URL", "http://127.0.0.1:9"),
+            ("LS_TORII__NAMESPACE", "ls_0_0_6"),
+        ]);
+        let o = ToriiOptions::from_settings(&s, Felt::ONE).unwrap().unwrap();
+        assert_eq!(o.namespace, "ls_0_0_6");
+    }
+
+    #[test]
+    fn mainnet_has_a_torii_url() {
+        let s = Settings::load(&LoadOptions {
+            profile: Some("mainnet".into()),
+            ..LoadOptions::default()
+        })
+        .unwrap();
+        let o = ToriiOptions::from_settings(&s, Felt::ONE).unwrap().unwrap();
+        assert!(o.url.as_str().contains("torii"));
+        assert_eq!(o.namespace, DEFAULT_NAMESPACE);
+    }
+}

@@ -1,0 +1,620 @@
+//! Decrypts an encrypted JSON keystore, the "Web3 Secret Storage" v3 format that starkli and
+//! starknet-rs write: a scrypt or PBKDF2-HMAC-SHA256 key derivation, AES-128-CTR, and a MAC
+//! `keccak256(derived_key[16..32] ++ ciphertext)` that tells a wrong password from a right one.
+//!
+//! The password, the derived key and the plaintext live in zeroizing buffers; errors name the
+//! problem (wrong password, unsupported KDF, …) but never contain key material or the password.
+//! Decryption is CPU-bound by design (the KDF), so call it at start, not on a hot path.
+
+use std::path::Path;
+
+use aes::Aes128;
+use ctr::cipher::{KeyIvInit, StreamCipher};
+use hmac::Hmac;
+use serde::Deserialize;
+use sha2::Sha256;
+use sha3::{Digest, Keccak256};
+use starknet_types_core::felt::secret_felt::SecretFelt;
+use zeroize::Zeroizing;
+
+use super::SecretSigner;
+
+/// Largest keystore file accepted (real ones are well under 1 KiB).
+const MAX_FILE_BYTES: u64 = 64 * 1024;
+/// Most scrypt memory accepted (`128 · r · n` bytes): 1 GiB, four times geth's "standard" setting.
+const MAX_SCRYPT_MEMORY: u64 = 1 << 30;
+/// Most scrypt work accepted (`128 · r · n · p`).
+const MAX_SCRYPT_WORK: u64 = 1 << 32;
+/// Most PBKDF2 iterations accepted (geth uses 262 144).
+const MAX_PBKDF2_ROUNDS: u32 = 10_000_000;
+/// The Stark field prime `2^251 + 17·2^192 + 1`, big-endian; a private key must be below it.
+const FIELD_PRIME_BE: [u8; 32] = {
+    let mut p = [0u8; 32];
+    p[0] = 0x08;
+    p[7] = 0x11;
+    p[31] = 0x01;
+    p
+};
+
+/// Why a keystore could not be decrypted. Never holds the password or key material.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeystoreError {
+    /// The file could not be read.
+    #[error("cannot read the keystore: {0}")]
+    Io(String),
+    /// The file is larger than any keystore.
+    #[error("the keystore file is too large to be a keystore")]
+    TooLarge,
+    /// The JSON does not have the keystore shape.
+    #[error("the keystore is not valid keystore JSON: {0}")]
+    Json(String),
+    /// Only version 3 exists in the wild.
+    #[error("unsupported keystore version {0} (only version 3 is supported)")]
+    Version(u64),
+    /// The key derivation function is neither `scrypt` nor `pbkdf2`.
+    #[error("unsupported keystore KDF '{0}' (supported: scrypt, pbkdf2)")]
+    Kdf(String),
+    /// The PBKDF2 pseudo-random function is not `hmac-sha256`.
+    #[error("unsupported keystore PBKDF2 prf '{0}' (supported: hmac-sha256)")]
+    Prf(String),
+    /// The cipher is not `aes-128-ctr`.
+    #[error("unsupported keystore cipher '{0}' (supported: aes-128-ctr)")]
+    Cipher(String),
+    /// KDF parameters that are invalid or too costly to run.
+    #[error("invalid keystore KDF parameters: {0}")]
+    Params(String),
+    /// A hex field is malformed or has the wrong length.
+    #[error("invalid keystore field '{field}': {reason}")]
+    Field {
+        /// The JSON field name.
+        field: &'static str,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// The MAC does not match: the password is wrong (or the file was altered).
+    #[error("wrong keystore password (the MAC does not match; or the keystore file is corrupted)")]
+    WrongPassword,
+    /// The decrypted key is zero or not below the Stark field prime.
+    #[error(
+        "the keystore does not hold a Starknet private key (zero, or not below the field prime)"
+    )]
+    KeyOutOfRange,
+}
+
+/// Reads and decrypts the keystore at `path`. The password is used as raw bytes (UTF-8 text as is).
+pub fn read_keystore(path: &Path, password: &[u8]) -> Result<SecretSigner, KeystoreError> {
+    let len = std::fs::metadata(path)
+        .map_err(|e| KeystoreError::Io(e.kind().to_string()))?
+        .len();
+    if len > MAX_FILE_BYTES {
+        return Err(KeystoreError::TooLarge);
+    }
+    let json =
+        std::fs::read_to_string(path).map_err(|e| KeystoreError::Io(e.kind().to_string()))?;
+    decrypt_keystore(&json, password)
+}
+
+/// Decrypts a v3 keystore given as JSON text into a signer.
+pub fn decrypt_keystore(json: &str, password: &[u8]) -> Result<SecretSigner, KeystoreError> {
+    let file: KeystoreJson =
+        serde_json::from_str(json).map_err(|e| KeystoreError::Json(e.to_string()))?;
+    if file.version != 3 {
+        return Err(KeystoreError::Version(file.version));
+    }
+    let c = file.crypto;
+    if !c.cipher.eq_ignore_ascii_case("aes-128-ctr") {
+        return Err(KeystoreError::Cipher(c.cipher));
+    }
+    let kdf = Kdf::parse(&c.kdf, c.kdfparams)?;
+    let iv = hex_field("cipherparams.iv", &c.cipherparams.iv)?;
+    let iv: [u8; 16] = iv.try_into().map_err(|_| KeystoreError::Field {
+        field: "cipherparams.iv",
+        reason: "must be 16 bytes",
+    })?;
+    let ciphertext = hex_field("ciphertext", &c.ciphertext)?;
+    if ciphertext.is_empty() || ciphertext.len() > 32 {
+        return Err(KeystoreError::Field {
+            field: "ciphertext",
+            reason: "must be 1 to 32 bytes",
+        });
+    }
+    let mac: [u8; 32] = hex_field("mac", &c.mac)?
+        .try_into()
+        .map_err(|_| KeystoreError::Field {
+            field: "mac",
+            reason: "must be 32 bytes",
+        })?;
+
+    let dk = kdf.derive(password)?;
+    if !constant_time_eq(&keystore_mac(&dk, &ciphertext), &mac) {
+        return Err(KeystoreError::WrongPassword);
+    }
+    let mut plain = Zeroizing::new(ciphertext);
+    apply_aes_ctr(&dk, &iv, &mut plain);
+    signer_from_bytes(&plain)
+}
+
+/// The `crypto` object of a keystore (`Crypto` in some older writers).
+#[derive(Deserialize)]
+struct KeystoreJson {
+    #[serde(alias = "Crypto")]
+    crypto: CryptoJson,
+    version: u64,
+}
+
+#[derive(Deserialize)]
+struct CryptoJson {
+    cipher: String,
+    cipherparams: CipherParamsJson,
+    ciphertext: String,
+    kdf: String,
+    kdfparams: serde_json::Value,
+    mac: String,
+}
+
+#[derive(Deserialize)]
+struct CipherParamsJson {
+    iv: String,
+}
+
+#[derive(Deserialize)]
+struct ScryptJson {
+    dklen: u32,
+    n: u64,
+    r: u32,
+    p: u32,
+    salt: String,
+}
+
+#[derive(Deserialize)]
+struct Pbkdf2Json {
+    dklen: u32,
+    c: u32,
+    prf: String,
+    salt: String,
+}
+
+/// A validated key derivation.
+pub(super) enum Kdf {
+    /// scrypt with `n = 2^log_n`.
+    Scrypt {
+        log_n: u8,
+        r: u32,
+        p: u32,
+        salt: Vec<u8>,
+        dklen: usize,
+    },
+    /// PBKDF2-HMAC-SHA256.
+    Pbkdf2 {
+        rounds: u32,
+        salt: Vec<u8>,
+        dklen: usize,
+    },
+}
+
+impl Kdf {
+    fn parse(name: &str, params: serde_json::Value) -> Result<Self, KeystoreError> {
+        let bad = |e: serde_json::Error| KeystoreError::Json(format!("kdfparams: {e}"));
+        match name.to_ascii_lowercase().as_str() {
+            "scrypt" => {
+                let s: ScryptJson = serde_json::from_value(params).map_err(bad)?;
+                if !s.n.is_power_of_two() || s.n < 2 {
+                    return Err(KeystoreError::Params(
+                        "scrypt n must be a power of two".into(),
+                    ));
+                }
+                let log_n = s.n.trailing_zeros() as u8;
+                let memory = 128u64.saturating_mul(s.r.into()).saturating_mul(s.n);
+                if s.r == 0 || s.p == 0 || memory > MAX_SCRYPT_MEMORY {
+                    return Err(KeystoreError::Params(format!(
+                        "scrypt n={} r={} needs more than {} MiB or is degenerate",
+                        s.n,
+                        s.r,
+                        MAX_SCRYPT_MEMORY >> 20
+                    )));
+                }
+                if memory.saturating_mul(s.p.into()) > MAX_SCRYPT_WORK {
+                    return Err(KeystoreError::Params(format!(
+                        "scrypt p={} makes the derivation too slow",
+                        s.p
+                    )));
+                }
+                scrypt::Params::new(log_n, s.r, s.p)
+                    .map_err(|_| KeystoreError::Params("scrypt parameters rejected".into()))?;
+                Ok(Kdf::Scrypt {
+                    log_n,
+                    r: s.r,
+                    p: s.p,
+                    salt: salt(&s.salt)?,
+                    dklen: dklen(s.dklen)?,
+                })
+            }
+            "pbkdf2" => {
+                let s: Pbkdf2Json = serde_json::from_value(params).map_err(bad)?;
+                if !s.prf.eq_ignore_ascii_case("hmac-sha256") {
+                    return Err(KeystoreError::Prf(s.prf));
+                }
+                if s.c == 0 || s.c > MAX_PBKDF2_ROUNDS {
+                    return Err(KeystoreError::Params(format!(
+                        "pbkdf2 c must be between 1 and {MAX_PBKDF2_ROUNDS}"
+                    )));
+                }
+                Ok(Kdf::Pbkdf2 {
+                    rounds: s.c,
+                    salt: salt(&s.salt)?,
+                    dklen: dklen(s.dklen)?,
+                })
+            }
+            _ => Err(KeystoreError::Kdf(name.to_string())),
+        }
+    }
+
+    /// Derives the key from the password (the slow step).
+    pub(super) fn derive(&self, password: &[u8]) -> Result<Zeroizing<Vec<u8>>, KeystoreError> {
+        match self {
+            Kdf::Scrypt {
+                log_n,
+                r,
+                p,
+                salt,
+                dklen,
+            } => {
+                let mut dk = Zeroizing::new(vec![0u8; *dklen]);
+                let params = scrypt::Params::new(*log_n, *r, *p)
+                    .map_err(|_| KeystoreError::Params("scrypt parameters rejected".into()))?;
+                scrypt::scrypt(password, salt, &params, &mut dk)
+                    .map_err(|_| KeystoreError::Params("scrypt output length rejected".into()))?;
+                Ok(dk)
+            }
+            Kdf::Pbkdf2 {
+                rounds,
+                salt,
+                dklen,
+            } => {
+                let mut dk = Zeroizing::new(vec![0u8; *dklen]);
+                pbkdf2::pbkdf2::<Hmac<Sha256>>(password, salt, *rounds, &mut dk);
+                Ok(dk)
+            }
+        }
+    }
+}
+
+fn salt(hex: &str) -> Result<Vec<u8>, KeystoreError> {
+    let s = hex_field("kdfparams.salt", hex)?;
+    if s.is_empty() || s.len() > 1024 {
+        return Err(KeystoreError::Field {
+            field: "kdfparams.salt",
+            reason: "must be 1 to 1024 bytes",
+        });
+    }
+    Ok(s)
+}
+
+fn dklen(n: u32) -> Result<usize, KeystoreError> {
+    if !(32..=64).contains(&n) {
+        return Err(KeystoreError::Params(
+            "dklen must be between 32 and 64".into(),
+        ));
+    }
+    Ok(n as usize)
+}
+
+/// `keccak256(derived_key[16..32] ++ ciphertext)`.
+pub(super) fn keystore_mac(dk: &[u8], ciphertext: &[u8]) -> [u8; 32] {
+    let mut h = Keccak256::new();
+    h.update(&dk[16..32]);
+    h.update(ciphertext);
+    h.finalize().into()
+}
+
+/// AES-128-CTR with the first 16 derived bytes as key (encrypts and decrypts alike).
+pub(super) fn apply_aes_ctr(dk: &[u8], iv: &[u8; 16], buf: &mut [u8]) {
+    let mut cipher = ctr::Ctr128BE::<Aes128>::new(dk[..16].into(), iv.into());
+    cipher.apply_keystream(buf);
+}
+
+fn signer_from_bytes(plain: &[u8]) -> Result<SecretSigner, KeystoreError> {
+    let mut be = Zeroizing::new([0u8; 32]);
+    be[32 - plain.len()..].copy_from_slice(plain);
+    if be.iter().all(|&b| b == 0) || *be >= FIELD_PRIME_BE {
+        return Err(KeystoreError::KeyOutOfRange);
+    }
+    Ok(SecretSigner::new(SecretFelt::from_bytes_be(&mut be)))
+}
+
+fn constant_time_eq(a: &[u8; 32], b: &[u8; 32]) -> bool {
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Decodes hex with or without `0x`.
+fn hex_field(field: &'static str, s: &str) -> Result<Vec<u8>, KeystoreError> {
+    let s = s.strip_prefix("0x").unwrap_or(s);
+    if !s.len().is_multiple_of(2) {
+        return Err(KeystoreError::Field {
+            field,
+            reason: "odd number of hex digits",
+        });
+    }
+    s.as_bytes()
+        .chunks(2)
+        .map(|pair| {
+            let hi = (pair[0] as char).to_digit(16);
+            let lo = (pair[1] as char).to_digit(16);
+            match (hi, lo) {
+                (Some(h), Some(l)) => Ok((h * 16 + l) as u8),
+                _ => Err(KeystoreError::Field {
+                    field,
+                    reason: "not hex",
+                }),
+            }
+        })
+        .collect()
+}
+
+/// A keystore writer for tests only (deterministic salt and IV, small KDF costs).
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+
+    /// The KDF a test keystore uses.
+    pub(crate) enum TestKdf {
+        /// scrypt with `n = 2^log_n`, r = 8, p = 1.
+        Scrypt(u8),
+        /// PBKDF2-HMAC-SHA256 with this many rounds.
+        Pbkdf2(u32),
+    }
+
+    fn hex(bytes: &[u8]) -> String {
+        bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Encrypts a 32-byte big-endian key into v3 keystore JSON.
+    pub(crate) fn encrypt(key: &[u8; 32], password: &[u8], kdf: TestKdf) -> String {
+        let salt: Vec<u8> = (0u8..32).collect();
+        let iv: [u8; 16] = [7u8; 16];
+        let (kdf_impl, kdf_json) = match kdf {
+            TestKdf::Scrypt(log_n) => (
+                Kdf::Scrypt {
+                    log_n,
+                    r: 8,
+                    p: 1,
+                    salt: salt.clone(),
+                    dklen: 32,
+                },
+                serde_json::json!({"dklen": 32, "n": 1u64 << log_n, "r": 8, "p": 1, "salt": hex(&salt)}),
+            ),
+            TestKdf::Pbkdf2(c) => (
+                Kdf::Pbkdf2 {
+                    rounds: c,
+                    salt: salt.clone(),
+                    dklen: 32,
+                },
+                serde_json::json!({"dklen": 32, "c": c, "prf": "hmac-sha256", "salt": hex(&salt)}),
+            ),
+        };
+        let dk = kdf_impl.derive(password).unwrap();
+        let mut ct = key.to_vec();
+        apply_aes_ctr(&dk, &iv, &mut ct);
+        let mac = keystore_mac(&dk, &ct);
+        let name = match kdf_json.get("c") {
+            Some(_) => "pbkdf2",
+            None => "scrypt",
+        };
+        serde_json::json!({
+            "crypto": {
+                "cipher": "aes-128-ctr",
+                "cipherparams": {"iv": hex(&iv)},
+                "ciphertext": hex(&ct),
+                "kdf": name,
+                "kdfparams": kdf_json,
+                "mac": hex(&mac),
+            },
+            "id": "00000000-0000-4000-8000-000000000000",
+            "version": 3,
+        })
+        .to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{TestKdf, encrypt};
+    use super::*;
+    use starknet::core::types::Felt;
+
+    /// A throwaway key used only by these tests.
+    const KEY_HEX: &str = "0x5eed0fa11ce0ba5eba11c0ffee1234567890abcdef";
+
+    fn key_bytes() -> [u8; 32] {
+        Felt::from_hex(KEY_HEX).unwrap().to_bytes_be()
+    }
+
+    fn expected_public() -> Felt {
+        starknet_crypto::get_public_key(&Felt::from_hex(KEY_HEX).unwrap())
+    }
+
+    fn edit(json: &str, f: impl FnOnce(&mut serde_json::Value)) -> String {
+        let mut v: serde_json::Value = serde_json::from_str(json).unwrap();
+        f(&mut v);
+        v.to_string()
+    }
+
+    #[test]
+    fn scrypt_keystore_roundtrips() {
+        let json = encrypt(&key_bytes(), b"correct horse", TestKdf::Scrypt(4));
+        let s = decrypt_keystore(&json, b"correct horse").unwrap();
+        assert_eq!(s.public_key(), expected_public());
+    }
+
+    #[test]
+    fn pbkdf2_keystore_roundtrips() {
+        let json = encrypt(&key_bytes(), b"pw", TestKdf::Pbkdf2(1000));
+        let s = decrypt_keystore(&json, b"pw").unwrap();
+        assert_eq!(s.public_key(), expected_public());
+    }
+
+    #[test]
+    fn reads_a_keystore_written_by_starknet_rs_like_starkli() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("starkli.json");
+        let key =
+            starknet::signers::SigningKey::from_secret_scalar(Felt::from_hex(KEY_HEX).unwrap());
+        key.save_as_keystore(&path, "starkli-pw").unwrap();
+        let s = read_keystore(&path, b"starkli-pw").unwrap();
+        assert_eq!(s.public_key(), expected_public());
+    }
+
+    #[test]
+    fn our_keystores_are_readable_by_eth_keystore() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, kdf) in [
+            ("s.json", TestKdf::Scrypt(5)),
+            ("p.json", TestKdf::Pbkdf2(2000)),
+        ] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, encrypt(&key_bytes(), b"x", kdf)).unwrap();
+            let plain = eth_keystore::decrypt_key(&path, "x").unwrap();
+            assert_eq!(plain, key_bytes().to_vec(), "{name}");
+        }
+    }
+
+    #[test]
+    fn wrong_password_is_a_clear_error_without_the_password() {
+        let json = encrypt(&key_bytes(), b"right", TestKdf::Scrypt(4));
+        let e = decrypt_keystore(&json, b"hunter2-wrong").unwrap_err();
+        assert_eq!(e, KeystoreError::WrongPassword);
+        let msg = e.to_string();
+        assert!(msg.contains("wrong keystore password"), "{msg}");
+        assert!(!msg.contains("hunter2"), "{msg}");
+    }
+
+    #[test]
+    fn tampered_ciphertext_fails_the_mac() {
+        let json = encrypt(&key_bytes(), b"pw", TestKdf::Pbkdf2(10));
+        let json = edit(&json, |v| {
+            let ct = v["crypto"]["ciphertext"].as_str().unwrap();
+            let flipped = format!("{}{}", if &ct[..1] == "0" { "1" } else { "0" }, &ct[1..]);
+            v["crypto"]["ciphertext"] = flipped.into();
+        });
+        assert_eq!(
+            decrypt_keystore(&json, b"pw").unwrap_err(),
+            KeystoreError::WrongPassword
+        );
+    }
+
+    #[test]
+    fn accepts_capitalised_crypto_and_0x_hex() {
+        let json = encrypt(&key_bytes(), b"pw", TestKdf::Pbkdf2(10));
+        let json = edit(&json, |v| {
+            let mut c = v["crypto"].take();
+            let mac = format!("0x{}", c["mac"].as_str().unwrap());
+            c["mac"] = mac.into();
+            let o = v.as_object_mut().unwrap();
+            o.remove("crypto");
+            o.insert("Crypto".into(), c);
+        });
+        assert!(decrypt_keystore(&json, b"pw").is_ok());
+    }
+
+    #[test]
+    fn unsupported_formats_are_named() {
+        let base = encrypt(&key_bytes(), b"pw", TestKdf::Pbkdf2(10));
+        type Edit = Box<dyn FnOnce(&mut serde_json::Value)>;
+        let cases: Vec<(Edit, &str)> = vec![
+            (Box::new(|v| v["version"] = 1.into()), "version 1"),
+            (Box::new(|v| v["crypto"]["kdf"] = "argon2".into()), "argon2"),
+            (
+                Box::new(|v| v["crypto"]["cipher"] = "aes-256-gcm".into()),
+                "aes-256-gcm",
+            ),
+            (
+                Box::new(|v| v["crypto"]["kdfparams"]["prf"] = "hmac-sha512".into()),
+                "hmac-sha512",
+            ),
+            (
+                Box::new(|v| v["crypto"]["cipherparams"]["iv"] = "abcd".into()),
+                "cipherparams.iv",
+            ),
+            (
+                Box::new(|v| v["crypto"]["mac"] = "zz".into()),
+                "'mac': not hex",
+            ),
+            (
+                Box::new(|v| v["crypto"]["ciphertext"] = "abc".into()),
+                "odd number",
+            ),
+            (
+                Box::new(|v| v["crypto"]["kdfparams"]["dklen"] = 16.into()),
+                "dklen",
+            ),
+            (
+                Box::new(|v| v["crypto"]["kdfparams"]["c"] = 0.into()),
+                "pbkdf2 c",
+            ),
+            (
+                Box::new(|v| {
+                    v["crypto"].as_object_mut().unwrap().remove("mac");
+                }),
+                "missing field `mac`",
+            ),
+        ];
+        for (f, want) in cases {
+            let e = decrypt_keystore(&edit(&base, f), b"pw").unwrap_err();
+            assert!(e.to_string().contains(want), "want '{want}' in: {e}");
+        }
+        let e = decrypt_keystore("not json", b"pw").unwrap_err();
+        assert!(matches!(e, KeystoreError::Json(_)), "{e}");
+    }
+
+    #[test]
+    fn costly_or_invalid_scrypt_parameters_are_refused_before_deriving() {
+        let base = encrypt(&key_bytes(), b"pw", TestKdf::Scrypt(4));
+        for (n, r, p, want) in [
+            (1u64 << 40, 8u32, 1u32, "MiB"),
+            (1000, 8, 1, "power of two"),
+            (1 << 10, 0, 1, "degenerate"),
+            (1 << 20, 8, 64, "too slow"),
+        ] {
+            let json = edit(&base, |v| {
+                let k = &mut v["crypto"]["kdfparams"];
+                k["n"] = n.into();
+                k["r"] = r.into();
+                k["p"] = p.into();
+            });
+            let e = decrypt_keystore(&json, b"pw").unwrap_err();
+            assert!(e.to_string().contains(want), "want '{want}' in: {e}");
+        }
+    }
+
+    #[test]
+    fn a_plaintext_outside_the_field_is_refused() {
+        let e =
+            decrypt_keystore(&encrypt(&[0xff; 32], b"pw", TestKdf::Pbkdf2(10)), b"pw").unwrap_err();
+        assert_eq!(e, KeystoreError::KeyOutOfRange);
+        assert!(!e.to_string().contains("ff"), "{e}");
+        let e =
+            decrypt_keystore(&encrypt(&[0; 32], b"pw", TestKdf::Pbkdf2(10)), b"pw").unwrap_err();
+        assert_eq!(e, KeystoreError::KeyOutOfRange);
+    }
+
+    #[test]
+    fn a_missing_or_huge_file_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = read_keystore(&dir.path().join("absent.json"), b"pw").unwrap_err();
+        assert!(matches!(e, KeystoreError::Io(_)), "{e}");
+        let big = dir.path().join("big.json");
+        std::fs::write(&big, vec![b' '; (MAX_FILE_BYTES + 1) as usize]).unwrap();
+        assert_eq!(
+            read_keystore(&big, b"pw").unwrap_err(),
+            KeystoreError::TooLarge
+        );
+    }
+
+    #[test]
+    fn signer_debug_does_not_show_the_decrypted_key() {
+        let json = encrypt(&key_bytes(), b"pw", TestKdf::Pbkdf2(10));
+        let s = decrypt_keystore(&json, b"pw").unwrap();
+        let dbg = format!("{s:?}");
+        assert!(!dbg.contains("5eed0fa11ce"), "{dbg}");
+    }
+}

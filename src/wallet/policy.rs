@@ -1,0 +1,559 @@
+//! The policy guard consulted before anything is signed: only the profile's game entrypoints (plus
+//! the VRF `request_random` where enabled), a fee cap per transaction, a fee budget per server run,
+//! a transactions-per-minute cap, and a read-only switch. Pure and synchronous; the state (what
+//! this run has spent) sits behind a mutex so the chain client can share the guard.
+//!
+//! Use it under the client's one-write-at-a-time lock (the checks and the record are separate
+//! calls): `check_calls` → `check_rate` → estimate → `check_fee(max fee bound)` → send →
+//! `record_sent` with the fee actually paid. Record every transaction that reached the node, even
+//! when its receipt never came (then record its max fee bound, the most it can have cost).
+
+use std::collections::{HashSet, VecDeque};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use starknet::core::types::{Call, Felt};
+
+use super::policy_settings::{FeeAmount, PolicySettings};
+use crate::config::Settings;
+
+/// The Cartridge VRF provider (mainnet; hard-coded in the game's `utils/vrf.cairo`).
+pub const CARTRIDGE_VRF_PROVIDER: Felt =
+    Felt::from_hex_unchecked("0x051fea4450da9d6aee758bdeba88b2f665bcbf549d2c61421aa724e9ac0ced8f");
+/// `starknet_keccak("request_random")`.
+pub const REQUEST_RANDOM_SELECTOR: Felt = starknet::macros::selector!("request_random");
+/// The error code a refusal maps to in tool results.
+pub const POLICY_DENIED: &str = "POLICY_DENIED";
+
+/// Length of the rate-limit window.
+const RATE_WINDOW: Duration = Duration::from_secs(60);
+
+/// A refusal: which rule, why, and which setting changes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PolicyDenied {
+    /// The rule that refused (`read_only`, `allowed_calls`, `allow_vrf`, `max_fee_per_tx`,
+    /// `session_fee_budget`, `max_tx_per_minute`).
+    pub rule: &'static str,
+    /// What was refused, with the numbers involved.
+    pub message: String,
+    /// The setting that controls the rule (e.g. `policy.max_fee_per_tx`).
+    pub setting: &'static str,
+}
+
+impl std::fmt::Display for PolicyDenied {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "policy denied ({}): {}; controlled by {}",
+            self.rule, self.message, self.setting
+        )
+    }
+}
+
+impl std::error::Error for PolicyDenied {}
+
+/// The policy in force and what this server run has spent (for `ls_wallet`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct PolicySnapshot {
+    /// Writes are disabled.
+    pub read_only: bool,
+    /// Cap on one transaction's max fee.
+    pub max_fee_per_tx: FeeAmount,
+    /// Fee budget of this server run.
+    pub session_fee_budget: FeeAmount,
+    /// Transactions allowed in any 60-second window.
+    pub max_tx_per_minute: u32,
+    /// Whether the VRF `request_random` call may be signed.
+    pub vrf_allowed: bool,
+    /// How many (contract, entrypoint) pairs may be called, VRF included.
+    pub allowed_entrypoints: usize,
+    /// Fees paid so far in this run.
+    pub spent: FeeAmount,
+    /// What is left of the budget.
+    pub remaining_budget: FeeAmount,
+    /// Transactions sent in this run.
+    pub tx_count: u64,
+    /// Transactions sent in the last 60 seconds.
+    pub tx_last_minute: u32,
+}
+
+#[derive(Debug, Default)]
+struct Spending {
+    spent: u128,
+    tx_count: u64,
+    recent: VecDeque<Instant>,
+}
+
+impl Spending {
+    fn prune(&mut self, now: Instant) {
+        while let Some(&t) = self.recent.front() {
+            if now.saturating_duration_since(t) >= RATE_WINDOW {
+                self.recent.pop_front();
+            } else {
+                break;
+            }
+        }
+    }
+}
+
+/// Decides whether a transaction may be signed, and tracks what this run spent.
+#[derive(Debug)]
+pub struct PolicyGuard {
+    settings: PolicySettings,
+    vrf: bool,
+    allowed: HashSet<(Felt, Felt)>,
+    contracts: HashSet<Felt>,
+    state: Mutex<Spending>,
+}
+
+impl PolicyGuard {
+    /// A guard allowing `allowed` `(contract address, selector)` pairs, plus `request_random` on
+    /// [`CARTRIDGE_VRF_PROVIDER`] when `vrf` is true (use [`PolicySettings::vrf_enabled`]).
+    pub fn new(
+        settings: &PolicySettings,
+        vrf: bool,
+        allowed: impl IntoIterator<Item = (Felt, Felt)>,
+    ) -> Self {
+        let mut allowed: HashSet<(Felt, Felt)> = allowed.into_iter().collect();
+        if vrf {
+            allowed.insert((CARTRIDGE_VRF_PROVIDER, REQUEST_RANDOM_SELECTOR));
+        }
+        let contracts = allowed.iter().map(|(c, _)| *c).collect();
+        Self {
+            settings: settings.clone(),
+            vrf,
+            allowed,
+            contracts,
+            state: Mutex::new(Spending::default()),
+        }
+    }
+
+    /// A guard for the loaded settings: `[policy]`, with VRF following `chain.vrf` unless set.
+    pub fn for_settings(
+        settings: &Settings,
+        allowed: impl IntoIterator<Item = (Felt, Felt)>,
+    ) -> Self {
+        let vrf = settings.policy.vrf_enabled(settings.chain.vrf);
+        Self::new(&settings.policy, vrf, allowed)
+    }
+
+    /// Refuses writes in read-only mode and any call outside the allowed entrypoints.
+    pub fn check_calls(&self, calls: &[Call]) -> Result<(), PolicyDenied> {
+        self.check_writable()?;
+        if calls.is_empty() {
+            return Err(PolicyDenied {
+                rule: "allowed_calls",
+                message: "an empty multicall was not signed".into(),
+                setting: "(not configurable)",
+            });
+        }
+        for call in calls {
+            if self.allowed.contains(&(call.to, call.selector)) {
+                continue;
+            }
+            if call.to == CARTRIDGE_VRF_PROVIDER && call.selector == REQUEST_RANDOM_SELECTOR {
+                return Err(PolicyDenied {
+                    rule: "allow_vrf",
+                    message: "the VRF request_random call is disabled for this profile".into(),
+                    setting: "policy.allow_vrf",
+                });
+            }
+            if self.contracts.contains(&call.to) {
+                return Err(PolicyDenied {
+                    rule: "allowed_calls",
+                    message: format!(
+                        "selector {:#x} is not an allowed entrypoint of contract {:#x}",
+                        call.selector, call.to
+                    ),
+                    setting: "(not configurable: the server signs only the game's entrypoints)",
+                });
+            }
+            return Err(PolicyDenied {
+                rule: "allowed_calls",
+                message: format!(
+                    "contract {:#x} is not one of this profile's game contracts",
+                    call.to
+                ),
+                setting: "chain.contracts / chain.manifest",
+            });
+        }
+        Ok(())
+    }
+
+    /// Refuses a transaction whose max fee exceeds the per-transaction cap or what is left of the
+    /// run's budget. Pass the max fee the transaction may be charged (its resource bounds).
+    pub fn check_fee(&self, estimated_max_fee: u128) -> Result<(), PolicyDenied> {
+        self.check_writable()?;
+        let cap = self.settings.max_fee_per_tx;
+        if estimated_max_fee > cap {
+            return Err(PolicyDenied {
+                rule: "max_fee_per_tx",
+                message: format!(
+                    "max fee {} STRK ({estimated_max_fee} FRI) is above the per-transaction cap \
+                     {} STRK ({cap} FRI)",
+                    FeeAmount::from(estimated_max_fee).strk,
+                    FeeAmount::from(cap).strk
+                ),
+                setting: "policy.max_fee_per_tx",
+            });
+        }
+        let state = self.lock();
+        let remaining = self.settings.session_fee_budget.saturating_sub(state.spent);
+        if estimated_max_fee > remaining {
+            return Err(PolicyDenied {
+                rule: "session_fee_budget",
+                message: format!(
+                    "max fee {} STRK ({estimated_max_fee} FRI) is above what is left of this \
+                     run's budget: {} STRK ({remaining} FRI) of {} STRK, after {} transactions",
+                    FeeAmount::from(estimated_max_fee).strk,
+                    FeeAmount::from(remaining).strk,
+                    FeeAmount::from(self.settings.session_fee_budget).strk,
+                    state.tx_count
+                ),
+                setting: "policy.session_fee_budget",
+            });
+        }
+        Ok(())
+    }
+
+    /// Refuses a transaction when `max_tx_per_minute` were already sent in the last 60 seconds.
+    pub fn check_rate(&self, now: Instant) -> Result<(), PolicyDenied> {
+        self.check_writable()?;
+        let mut state = self.lock();
+        state.prune(now);
+        let limit = self.settings.max_tx_per_minute;
+        if state.recent.len() >= limit as usize {
+            let wait = state
+                .recent
+                .front()
+                .map(|&t| RATE_WINDOW.saturating_sub(now.saturating_duration_since(t)))
+                .unwrap_or(RATE_WINDOW);
+            return Err(PolicyDenied {
+                rule: "max_tx_per_minute",
+                message: format!(
+                    "{} transactions were sent in the last 60 s (limit {limit}); retry in {:.1} s",
+                    state.recent.len(),
+                    wait.as_secs_f64()
+                ),
+                setting: "policy.max_tx_per_minute",
+            });
+        }
+        Ok(())
+    }
+
+    /// Records a sent transaction and the fee it paid (0 if unknown yet).
+    pub fn record_sent(&self, fee_paid: u128, now: Instant) {
+        let mut state = self.lock();
+        state.prune(now);
+        state.spent = state.spent.saturating_add(fee_paid);
+        state.tx_count += 1;
+        state.recent.push_back(now);
+    }
+
+    /// The limits and what this run has spent so far.
+    pub fn snapshot(&self) -> PolicySnapshot {
+        self.snapshot_at(Instant::now())
+    }
+
+    /// [`PolicyGuard::snapshot`] as of `now` (counts the last-minute window from it).
+    pub fn snapshot_at(&self, now: Instant) -> PolicySnapshot {
+        let mut state = self.lock();
+        state.prune(now);
+        let s = &self.settings;
+        PolicySnapshot {
+            read_only: s.read_only,
+            max_fee_per_tx: s.max_fee_per_tx.into(),
+            session_fee_budget: s.session_fee_budget.into(),
+            max_tx_per_minute: s.max_tx_per_minute,
+            vrf_allowed: self.vrf,
+            allowed_entrypoints: self.allowed.len(),
+            spent: state.spent.into(),
+            remaining_budget: s.session_fee_budget.saturating_sub(state.spent).into(),
+            tx_count: state.tx_count,
+            tx_last_minute: u32::try_from(state.recent.len()).unwrap_or(u32::MAX),
+        }
+    }
+
+    fn check_writable(&self) -> Result<(), PolicyDenied> {
+        if self.settings.read_only {
+            return Err(PolicyDenied {
+                rule: "read_only",
+                message: "this server runs read-only: writes are disabled".into(),
+                setting: "policy.read_only",
+            });
+        }
+        Ok(())
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Spending> {
+        // The state is plain numbers: a panic elsewhere cannot leave it inconsistent.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAME: Felt = Felt::from_hex_unchecked("0x6f7c");
+    const TOKEN: Felt = Felt::from_hex_unchecked("0x5e2d");
+    const STRK: u128 = super::super::policy_settings::FRI_PER_STRK;
+
+    fn explore() -> Felt {
+        starknet::macros::selector!("explore")
+    }
+
+    fn mint() -> Felt {
+        starknet::macros::selector!("mint_game")
+    }
+
+    fn settings() -> PolicySettings {
+        PolicySettings {
+            read_only: false,
+            max_fee_per_tx: STRK,
+            session_fee_budget: 3 * STRK,
+            max_tx_per_minute: 3,
+            allow_vrf: None,
+        }
+    }
+
+    fn guard(s: &PolicySettings, vrf: bool) -> PolicyGuard {
+        PolicyGuard::new(s, vrf, [(GAME, explore()), (TOKEN, mint())])
+    }
+
+    fn call(to: Felt, selector: Felt) -> Call {
+        Call {
+            to,
+            selector,
+            calldata: vec![Felt::ONE],
+        }
+    }
+
+    fn vrf_call() -> Call {
+        call(CARTRIDGE_VRF_PROVIDER, REQUEST_RANDOM_SELECTOR)
+    }
+
+    #[test]
+    fn selector_constant_matches_the_reference() {
+        assert_eq!(
+            REQUEST_RANDOM_SELECTOR,
+            Felt::from_hex("0x12a5a2e008479001f8f1a5f6c61ab6536d5ce46571fcdc0c9300dca0a9e532f")
+                .unwrap()
+        );
+    }
+
+    #[test]
+    fn allowed_calls_pass() {
+        let g = guard(&settings(), false);
+        g.check_calls(&[call(GAME, explore()), call(TOKEN, mint())])
+            .unwrap();
+    }
+
+    #[test]
+    fn unknown_contract_is_denied() {
+        let g = guard(&settings(), false);
+        let e = g
+            .check_calls(&[call(GAME, explore()), call(Felt::from(0xbadu32), explore())])
+            .unwrap_err();
+        assert_eq!(e.rule, "allowed_calls");
+        assert!(e.message.contains("0xbad"), "{e}");
+        assert_eq!(e.setting, "chain.contracts / chain.manifest");
+    }
+
+    #[test]
+    fn unknown_selector_on_a_game_contract_is_denied() {
+        let g = guard(&settings(), false);
+        let transfer = starknet::macros::selector!("transfer");
+        let e = g.check_calls(&[call(GAME, transfer)]).unwrap_err();
+        assert_eq!(e.rule, "allowed_calls");
+        assert!(e.message.contains(&format!("{transfer:#x}")), "{e}");
+        // An allowed selector on the wrong contract is refused too.
+        assert!(g.check_calls(&[call(TOKEN, explore())]).is_err());
+    }
+
+    #[test]
+    fn empty_multicall_is_denied() {
+        assert_eq!(
+            guard(&settings(), false).check_calls(&[]).unwrap_err().rule,
+            "allowed_calls"
+        );
+    }
+
+    #[test]
+    fn vrf_is_allowed_only_when_enabled() {
+        let calls = [vrf_call(), call(GAME, explore())];
+        let off = guard(&settings(), false);
+        let e = off.check_calls(&calls).unwrap_err();
+        assert_eq!((e.rule, e.setting), ("allow_vrf", "policy.allow_vrf"));
+        guard(&settings(), true).check_calls(&calls).unwrap();
+        // Only request_random on the provider, nothing else there.
+        let other = call(
+            CARTRIDGE_VRF_PROVIDER,
+            starknet::macros::selector!("submit_random"),
+        );
+        let e = guard(&settings(), true).check_calls(&[other]).unwrap_err();
+        assert_eq!(e.rule, "allowed_calls");
+    }
+
+    #[test]
+    fn for_settings_follows_chain_vrf_and_the_override() {
+        let load = |profile: &str, env: &[(&str, &str)]| {
+            Settings::load(&crate::config::LoadOptions {
+                profile: Some(profile.into()),
+                env: env
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect(),
+                ..Default::default()
+            })
+            .unwrap()
+        };
+        let allowed = || [(GAME, explore())];
+        assert!(
+            PolicyGuard::for_settings(&load("mainnet", &[]), allowed())
+                .snapshot()
+                .vrf_allowed
+        );
+        assert!(
+            !PolicyGuard::for_settings(&load("devnet", &[]), allowed())
+                .snapshot()
+                .vrf_allowed
+        );
+        let off = load("mainnet", &[("LS_POLICY__ALLOW_VRF", "false")]);
+        assert!(
+            !PolicyGuard::for_settings(&off, allowed())
+                .snapshot()
+                .vrf_allowed
+        );
+    }
+
+    #[test]
+    fn per_transaction_fee_cap() {
+        let g = guard(&settings(), false);
+        g.check_fee(STRK).unwrap();
+        let e = g.check_fee(STRK + 1).unwrap_err();
+        assert_eq!(
+            (e.rule, e.setting),
+            ("max_fee_per_tx", "policy.max_fee_per_tx")
+        );
+        assert!(e.message.contains("1.000000000000000001 STRK"), "{e}");
+    }
+
+    #[test]
+    fn budget_is_exhausted_across_transactions() {
+        let g = guard(&settings(), false);
+        let t = Instant::now();
+        for _ in 0..2 {
+            g.check_fee(STRK).unwrap();
+            g.record_sent(STRK, t);
+        }
+        g.check_fee(STRK).unwrap();
+        g.record_sent(STRK / 2, t);
+        let e = g.check_fee(STRK).unwrap_err();
+        assert_eq!(
+            (e.rule, e.setting),
+            ("session_fee_budget", "policy.session_fee_budget")
+        );
+        assert!(e.message.contains("0.5 STRK"), "{e}");
+        g.check_fee(STRK / 2).unwrap();
+        g.record_sent(STRK, t);
+        assert_eq!(g.check_fee(1).unwrap_err().rule, "session_fee_budget");
+        let snap = g.snapshot_at(t);
+        assert_eq!(snap.remaining_budget.fri, "0");
+        assert_eq!(snap.spent.strk, "3.5");
+        assert_eq!(snap.tx_count, 4);
+    }
+
+    #[test]
+    fn rate_window_slides() {
+        let g = guard(&settings(), false);
+        let t0 = Instant::now();
+        for i in 0..3 {
+            g.check_rate(t0 + Duration::from_secs(i * 10)).unwrap();
+            g.record_sent(0, t0 + Duration::from_secs(i * 10));
+        }
+        let e = g.check_rate(t0 + Duration::from_secs(30)).unwrap_err();
+        assert_eq!(
+            (e.rule, e.setting),
+            ("max_tx_per_minute", "policy.max_tx_per_minute")
+        );
+        assert!(e.message.contains("retry in 30.0 s"), "{e}");
+        // The first send leaves the window at t0 + 60 s; the second at t0 + 70 s.
+        assert!(g.check_rate(t0 + Duration::from_millis(59_999)).is_err());
+        g.check_rate(t0 + Duration::from_secs(60)).unwrap();
+        g.record_sent(0, t0 + Duration::from_secs(60));
+        assert!(g.check_rate(t0 + Duration::from_secs(65)).is_err());
+        g.check_rate(t0 + Duration::from_secs(70)).unwrap();
+        assert_eq!(
+            g.snapshot_at(t0 + Duration::from_secs(70)).tx_last_minute,
+            2
+        );
+    }
+
+    #[test]
+    fn read_only_refuses_every_write() {
+        let mut s = settings();
+        s.read_only = true;
+        let g = guard(&s, true);
+        for e in [
+            g.check_calls(&[call(GAME, explore())]).unwrap_err(),
+            g.check_fee(0).unwrap_err(),
+            g.check_rate(Instant::now()).unwrap_err(),
+        ] {
+            assert_eq!((e.rule, e.setting), ("read_only", "policy.read_only"));
+        }
+        assert!(g.snapshot().read_only);
+    }
+
+    #[test]
+    fn snapshot_reports_limits_and_spending() {
+        let g = guard(&settings(), true);
+        g.record_sent(250_000_000_000_000_000, Instant::now());
+        let snap = g.snapshot();
+        assert_eq!(snap.max_fee_per_tx.strk, "1");
+        assert_eq!(snap.session_fee_budget.fri, (3 * STRK).to_string());
+        assert_eq!(snap.spent.strk, "0.25");
+        assert_eq!(snap.remaining_budget.strk, "2.75");
+        assert_eq!((snap.tx_count, snap.tx_last_minute), (1, 1));
+        assert_eq!(snap.allowed_entrypoints, 3);
+        let json = serde_json::to_value(&snap).unwrap();
+        assert_eq!(json["spent"]["fri"], "250000000000000000");
+        let schema = serde_json::to_string(&schemars::schema_for!(PolicySnapshot)).unwrap();
+        assert!(schema.contains("remaining_budget"), "{schema}");
+    }
+
+    #[test]
+    fn denial_display_names_rule_and_setting() {
+        let e = guard(&settings(), false).check_fee(10 * STRK).unwrap_err();
+        let text = e.to_string();
+        assert!(text.starts_with("policy denied (max_fee_per_tx)"), "{text}");
+        assert!(
+            text.ends_with("controlled by policy.max_fee_per_tx"),
+            "{text}"
+        );
+        let _: &dyn std::error::Error = &e;
+    }
+
+    #[test]
+    fn the_guard_is_shareable_across_threads() {
+        fn assert_sync<T: Send + Sync>() {}
+        assert_sync::<PolicyGuard>();
+        let g = std::sync::Arc::new(guard(&settings(), false));
+        let t = Instant::now();
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                let g = g.clone();
+                s.spawn(move || g.record_sent(1, t));
+            }
+        });
+        assert_eq!(g.snapshot_at(t).tx_count, 4);
+    }
+
+    #[test]
+    fn debug_output_has_no_secrets() {
+        let dbg = format!("{:?}", guard(&settings(), true));
+        assert!(dbg.contains("PolicyGuard"), "{dbg}");
+        assert!(!dbg.to_lowercase().contains("private"), "{dbg}");
+    }
+}

@@ -1,0 +1,171 @@
+//! A JSON-RPC proxy between the server and devnet that injects faults on chosen methods: delays,
+//! dropped connections, 429 and 503 answers, and a connection cut after forwarding a request.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// One injected fault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// Wait this long, then forward normally.
+    Delay(Duration),
+    /// Close the connection without forwarding or answering.
+    Drop,
+    /// Answer HTTP 429 with a text body, without forwarding.
+    TooManyRequests,
+    /// Answer HTTP 503 with a text body, without forwarding.
+    Unavailable,
+    /// Forward the request to devnet, then close the connection without answering.
+    CutAfterForward,
+}
+
+/// Faults queued per JSON-RPC method, and a log of what was seen.
+#[derive(Debug, Default)]
+pub struct Faults {
+    queue: Mutex<Vec<(String, VecDeque<Fault>)>>,
+    /// (method, fault applied) for every request, in order.
+    pub seen: Mutex<Vec<(String, Option<Fault>)>>,
+}
+
+impl Faults {
+    /// Queues faults for the next requests of `method`.
+    pub fn inject(&self, method: &str, faults: &[Fault]) {
+        let mut q = self.queue.lock().unwrap();
+        match q.iter_mut().find(|(m, _)| m == method) {
+            Some((_, v)) => v.extend(faults),
+            None => q.push((method.to_string(), faults.iter().copied().collect())),
+        }
+    }
+
+    fn take(&self, method: &str) -> Option<Fault> {
+        let mut q = self.queue.lock().unwrap();
+        q.iter_mut()
+            .find(|(m, _)| m == method)
+            .and_then(|(_, v)| v.pop_front())
+    }
+
+    /// How many requests of `method` reached the proxy.
+    pub fn count(&self, method: &str) -> usize {
+        self.seen.lock().unwrap().iter().filter(|(m, _)| m == method).count()
+    }
+
+    /// How many requests of `method` were forwarded to devnet.
+    pub fn forwarded(&self, method: &str) -> usize {
+        self.seen
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(m, f)| {
+                m == method
+                    && matches!(f, None | Some(Fault::Delay(_)) | Some(Fault::CutAfterForward))
+            })
+            .count()
+    }
+}
+
+/// Starts the proxy on 127.0.0.1; returns its URL and the fault controls.
+pub async fn start(upstream: url::Url) -> (url::Url, Arc<Faults>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind proxy");
+    let url: url::Url = format!("http://{}/", listener.local_addr().unwrap())
+        .parse()
+        .unwrap();
+    let faults = Arc::new(Faults::default());
+    let f = faults.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((sock, _)) = listener.accept().await else {
+                return;
+            };
+            tokio::spawn(serve_connection(sock, upstream.clone(), f.clone()));
+        }
+    });
+    (url, faults)
+}
+
+async fn serve_connection(mut sock: TcpStream, upstream: url::Url, faults: Arc<Faults>) {
+    let http = reqwest::Client::new();
+    let mut buf = Vec::new();
+    loop {
+        let Some((head_len, body_len)) = read_request(&mut sock, &mut buf).await else {
+            return;
+        };
+        let body: Vec<u8> = buf[head_len..head_len + body_len].to_vec();
+        buf.drain(..head_len + body_len);
+        let method = serde_json::from_slice::<Value>(&body)
+            .ok()
+            .and_then(|v| v["method"].as_str().map(str::to_string))
+            .unwrap_or_default();
+        let fault = faults.take(&method);
+        faults.seen.lock().unwrap().push((method, fault));
+        match fault {
+            Some(Fault::Drop) => return,
+            Some(Fault::TooManyRequests) => {
+                let _ = respond(&mut sock, "429 Too Many Requests", "text/plain", b"rate limited").await;
+                continue;
+            }
+            Some(Fault::Unavailable) => {
+                let _ = respond(&mut sock, "503 Service Unavailable", "text/plain", b"upstream down").await;
+                continue;
+            }
+            Some(Fault::Delay(d)) => tokio::time::sleep(d).await,
+            _ => {}
+        }
+        let answer = http
+            .post(upstream.clone())
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await;
+        if fault == Some(Fault::CutAfterForward) {
+            return;
+        }
+        let Ok(answer) = answer else { return };
+        let Ok(bytes) = answer.bytes().await else { return };
+        if respond(&mut sock, "200 OK", "application/json", &bytes).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// Reads one HTTP/1.1 request into `buf`; returns (head length, body length).
+async fn read_request(sock: &mut TcpStream, buf: &mut Vec<u8>) -> Option<(usize, usize)> {
+    let mut chunk = [0u8; 8192];
+    loop {
+        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&buf[..end]).to_lowercase();
+            let len = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok())
+                .unwrap_or(0);
+            while buf.len() < end + 4 + len {
+                let n = sock.read(&mut chunk).await.ok()?;
+                if n == 0 {
+                    return None;
+                }
+                buf.extend_from_slice(&chunk[..n]);
+            }
+            return Some((end + 4, len));
+        }
+        let n = sock.read(&mut chunk).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    }
+}
+
+async fn respond(sock: &mut TcpStream, status: &str, ctype: &str, body: &[u8]) -> std::io::Result<()> {
+    let head = format!(
+        "HTTP/1.1 {status}\r\ncontent-type: {ctype}\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    );
+    sock.write_all(head.as_bytes()).await?;
+    sock.write_all(body).await?;
+    sock.flush().await
+}

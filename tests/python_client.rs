@@ -1,0 +1,105 @@
+//! A real third-party MCP client: the official Python SDK (PyPI `mcp` 2.x) spawns the real binary
+//! over stdio and plays one whole game on starknet-devnet (`tests/python/play_game.py`). It
+//! validates every structured result against the tool's output schema on its own, so a schema
+//! that only rmcp accepts fails here.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// The whole game (hundreds of devnet transactions) must finish well within this.
+const TIMEOUT: Duration = Duration::from_secs(600);
+
+/// The venv python with `mcp` installed: `LS_PYTHON`, else the one `scripts/setup-python-client.sh`
+/// creates in the project cache.
+fn python() -> PathBuf {
+    let python = std::env::var_os("LS_PYTHON").map_or_else(
+        || {
+            loot_survivor_mcp::devnet::cache_dir()
+                .join("py-mcp")
+                .join("bin")
+                .join("python")
+        },
+        PathBuf::from,
+    );
+    assert!(
+        python.is_file(),
+        "no Python MCP client at {}: run scripts/setup-python-client.sh (the README test command does)",
+        python.display()
+    );
+    python
+}
+
+fn tail(text: &str, lines: usize) -> String {
+    let all: Vec<&str> = text.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_sdk_client_plays_a_whole_game() {
+    let python = python();
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/play_game.py");
+    let world = common::world().await;
+
+    let child = tokio::process::Command::new(&python)
+        .arg(&script)
+        .arg("--server-bin")
+        .arg(common::BIN)
+        .arg("--rpc-url")
+        .arg(world.devnet.url.as_str())
+        .arg("--manifest")
+        .arg(&world.manifest)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .env("PYTHONUNBUFFERED", "1")
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap_or_else(|e| panic!("run {}: {e}", python.display()));
+    let out = tokio::time::timeout(TIMEOUT, child.wait_with_output())
+        .await
+        .unwrap_or_else(|_| panic!("play_game.py did not finish within {TIMEOUT:?}"))
+        .expect("wait for play_game.py");
+
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    eprintln!("--- play_game.py stderr (client and server logs) ---\n{stderr}\n--- end ---");
+    assert!(
+        out.status.success(),
+        "play_game.py exited with {}\nstdout:\n{stdout}\nstderr (tail):\n{}",
+        out.status,
+        tail(&stderr, 60)
+    );
+
+    let last = stdout
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or_else(|| panic!("play_game.py printed nothing on stdout"));
+    let summary: Value = serde_json::from_str(last)
+        .unwrap_or_else(|e| panic!("the last stdout line is not JSON ({e}): {last}"));
+    assert_eq!(summary["phase"], "dead", "{summary}");
+    assert!(summary["adventurer_id"].is_u64(), "{summary}");
+    assert!(
+        summary["level"].as_u64().is_some_and(|l| l >= 1),
+        "{summary}"
+    );
+    assert!(summary["xp"].is_u64(), "{summary}");
+    let transactions = summary["transactions"]
+        .as_u64()
+        .expect("transactions count");
+    assert!(
+        transactions >= 10,
+        "only {transactions} transactions: {summary}"
+    );
+    eprintln!(
+        "python client: adventurer {} died at level {}, xp {}, {transactions} transactions",
+        summary["adventurer_id"], summary["level"], summary["xp"]
+    );
+}

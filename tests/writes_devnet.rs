@@ -1,0 +1,302 @@
+//! Writes an agent can trust, on a real devnet: confirmation modes, timeouts that keep the hash,
+//! progress and cancellation seen by a real MCP client, parallel writes, no double sends,
+//! STALE_STATE, and a whole game in which the wallet's key never shows up anywhere.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::model::{CallToolRequestParams, ClientRequest, ProgressNotificationParam, Request};
+use rmcp::service::{NotificationContext, PeerRequestOptions};
+use rmcp::{ClientHandler, RoleClient};
+use serde_json::{Value, json};
+
+/// Records every progress notification the server sends.
+#[derive(Clone, Default)]
+struct ProgressLog(Arc<Mutex<Vec<ProgressNotificationParam>>>);
+
+impl ClientHandler for ProgressLog {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.0.lock().unwrap().push(params);
+    }
+}
+
+impl ProgressLog {
+    fn messages(&self) -> Vec<String> {
+        self.0
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|p| p.message.clone())
+            .collect()
+    }
+}
+
+async fn new_game<H: ClientHandler>(client: &common::Client<H>) -> u64 {
+    let r = client.ok("ls_new_game", json!({"weapon": "Wand"})).await;
+    r["adventurer_id"].as_u64().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn confirmation_modes_timeouts_and_tx_lookup() {
+    // Blocks every 2 s: a transaction stays PRE_CONFIRMED for a while.
+    let world = common::world_with(&["--block-generation-on", "2"]).await;
+    let client = world.client(&[]).await;
+    let id = new_game(&client).await;
+
+    let pre = client
+        .ok(
+            "ls_attack",
+            json!({"adventurer_id": id, "confirm": "pre_confirmed"}),
+        )
+        .await;
+    assert_eq!(pre["status"], "PRE_CONFIRMED");
+    assert_eq!(
+        pre["adventurer"]["phase"], "stat_upgrade",
+        "pre-confirmed state is read back"
+    );
+
+    let accepted = client
+        .ok(
+            "ls_upgrade",
+            json!({"adventurer_id": id, "strength": 1, "confirm": "accepted"}),
+        )
+        .await;
+    assert_eq!(accepted["status"], "ACCEPTED_ON_L2");
+
+    let timed_out = client
+        .call(
+            "ls_explore",
+            json!({"adventurer_id": id, "confirm": "accepted", "timeout_ms": 300}),
+        )
+        .await;
+    assert!(timed_out.is_error, "{}", timed_out.text);
+    assert_eq!(timed_out.json["error"]["code"], "TX_TIMEOUT");
+    let hash = timed_out.json["error"]["details"]["tx_hash"]
+        .as_str()
+        .expect("the hash is reported")
+        .to_string();
+
+    let mut found = Value::Null;
+    for _ in 0..50 {
+        found = client.ok("ls_get_tx", json!({"tx_hash": hash})).await;
+        if found["status"] == "ACCEPTED_ON_L2" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(found["status"], "ACCEPTED_ON_L2", "{found}");
+    assert_eq!(found["execution"], "SUCCEEDED");
+    assert_eq!(found["sent_by_this_server"], true);
+    assert_eq!(found["record"]["action"], "explore");
+    assert!(!found["events"].as_array().unwrap().is_empty());
+
+    let unknown = client.call("ls_get_tx", json!({"tx_hash": "0x1234"})).await;
+    assert_eq!(unknown.json["error"]["code"], "NOT_FOUND");
+    client.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finalized_waits_for_l1_acceptance() {
+    let world = common::world().await;
+    let client = world.client(&[]).await;
+    let id = new_game(&client).await;
+    let url = world.devnet.url.clone();
+    let accepter = tokio::spawn(async move {
+        for _ in 0..40 {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            common::rpc(
+                &url,
+                "devnet_acceptOnL1",
+                json!({"starting_block_id": "latest"}),
+            )
+            .await;
+        }
+    });
+    let r = client
+        .ok(
+            "ls_attack",
+            json!({"adventurer_id": id, "confirm": "finalized"}),
+        )
+        .await;
+    accepter.abort();
+    assert_eq!(r["status"], "ACCEPTED_ON_L1");
+    client.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn progress_notifications_and_cancellation() {
+    let world = common::world_with(&["--block-generation-on", "2"]).await;
+    let log = ProgressLog::default();
+    let client = world.client_with(log.clone(), &[]).await;
+    let id = new_game(&client).await;
+
+    let args = json!({"adventurer_id": id}).as_object().unwrap().clone();
+    let handle = client
+        .service
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(Request::new(
+                CallToolRequestParams::new("ls_attack").with_arguments(args),
+            )),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .expect("request sent");
+    let response = handle.await_response().await.expect("response");
+    let rmcp::model::ServerResult::CallToolResult(result) = response else {
+        panic!("unexpected response {response:?}")
+    };
+    let out = common::parse_result("ls_attack", result);
+    assert!(!out.is_error, "{}", out.text);
+    let hash = out.json["tx_hash"].as_str().unwrap().to_string();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let messages = log.messages();
+    let position = |needle: &str| {
+        messages
+            .iter()
+            .position(|m| m.contains(needle))
+            .unwrap_or_else(|| panic!("no '{needle}' in {messages:?}"))
+    };
+    let (simulated, submitted, accepted) = (
+        position("simulated"),
+        position(&format!("submitted {hash}")),
+        position(&format!("ACCEPTED_ON_L2 {hash}")),
+    );
+    assert!(
+        simulated < submitted && submitted < accepted,
+        "{messages:?}"
+    );
+
+    // Cancel a write while it waits for its block: the hash stays reachable.
+    let before = log.messages().len();
+    let args = json!({"adventurer_id": id, "strength": 1})
+        .as_object()
+        .unwrap()
+        .clone();
+    let handle = client
+        .service
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(Request::new(
+                CallToolRequestParams::new("ls_upgrade").with_arguments(args),
+            )),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .expect("request sent");
+    let mut sent_hash = None;
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        sent_hash = log.messages()[before..]
+            .iter()
+            .find_map(|m| m.strip_prefix("submitted ").map(str::to_string));
+        if sent_hash.is_some() {
+            break;
+        }
+    }
+    let sent_hash = sent_hash.expect("the write was submitted");
+    handle
+        .cancel(Some("agent changed its mind".into()))
+        .await
+        .expect("cancel");
+    let mut status = Value::Null;
+    for _ in 0..50 {
+        let r = client.ok("ls_get_tx", json!({"tx_hash": sent_hash})).await;
+        assert_eq!(r["sent_by_this_server"], true);
+        status = r["status"].clone();
+        if status == "ACCEPTED_ON_L2" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(
+        status, "ACCEPTED_ON_L2",
+        "the cancelled write still landed and is tracked"
+    );
+    client.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn parallel_writes_get_distinct_nonces() {
+    let world = common::world().await;
+    let client = Arc::new(world.client(&[]).await);
+    let (nonce_before, _) = common::nonce_and_balance(&world.devnet.url, common::ACCOUNT).await;
+    let mut tasks = Vec::new();
+    for _ in 0..10 {
+        let c = client.clone();
+        tasks.push(tokio::spawn(async move {
+            c.ok("ls_new_game", json!({"weapon": "Club"})).await
+        }));
+    }
+    let mut hashes = Vec::new();
+    let mut ids = BTreeSet::new();
+    for t in tasks {
+        let r = t.await.expect("task");
+        assert_eq!(r["status"], "ACCEPTED_ON_L2");
+        ids.insert(r["adventurer_id"].as_u64().unwrap());
+        hashes.push(r["mint_tx_hash"].as_str().unwrap().to_string());
+        hashes.push(r["tx_hash"].as_str().unwrap().to_string());
+    }
+    assert_eq!(ids.len(), 10, "ten distinct adventurers");
+    let mut nonces = BTreeSet::new();
+    for h in &hashes {
+        let r = client.ok("ls_get_tx", json!({"tx_hash": h})).await;
+        assert_eq!(r["execution"], "SUCCEEDED");
+        nonces.insert(r["record"]["nonce"].as_str().unwrap().to_string());
+    }
+    assert_eq!(
+        nonces.len(),
+        20,
+        "twenty transactions, twenty distinct nonces"
+    );
+    let (nonce_after, _) = common::nonce_and_balance(&world.devnet.url, common::ACCOUNT).await;
+    let n =
+        |v: &Value| u64::from_str_radix(v.as_str().unwrap().trim_start_matches("0x"), 16).unwrap();
+    assert_eq!(n(&nonce_after) - n(&nonce_before), 20);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retries_do_not_send_twice_and_stale_calls_are_refused() {
+    let world = common::world().await;
+    let client = world.client(&[]).await;
+    let id = new_game(&client).await;
+    let state = client
+        .ok("ls_get_adventurer", json!({"adventurer_id": id}))
+        .await;
+    let count = state["adventurer"]["action_count"].as_u64().unwrap();
+
+    let args = json!({"adventurer_id": id, "expected_action_count": count});
+    let first = client.ok("ls_attack", args.clone()).await;
+    assert_eq!(first["replayed"], false);
+    let nonce = common::nonce_and_balance(&world.devnet.url, common::ACCOUNT).await;
+    let retry = client.ok("ls_attack", args).await;
+    assert_eq!(retry["replayed"], true);
+    assert_eq!(retry["tx_hash"], first["tx_hash"]);
+    assert_eq!(retry["adventurer"], first["adventurer"]);
+    assert_eq!(
+        common::nonce_and_balance(&world.devnet.url, common::ACCOUNT).await,
+        nonce,
+        "the retry sent nothing"
+    );
+
+    let stale = client
+        .call(
+            "ls_upgrade",
+            json!({"adventurer_id": id, "strength": 1, "expected_action_count": count}),
+        )
+        .await;
+    assert!(stale.is_error);
+    assert_eq!(stale.json["error"]["code"], "STALE_STATE", "{}", stale.text);
+    assert_eq!(stale.json["error"]["details"]["action_count"], count + 1);
+    assert_eq!(
+        common::nonce_and_balance(&world.devnet.url, common::ACCOUNT).await,
+        nonce,
+        "a stale call signs nothing"
+    );
+    client.shutdown().await;
+}
