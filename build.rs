@@ -40,6 +40,7 @@ const WANTED: &[(&str, &str, &[&str])] = &[
         &["mint_game", "token_address"],
     ),
     ("settings_systems", "SettingsSystems", &["game_settings"]),
+    ("erc20", "Erc20", &["balance_of"]),
 ];
 
 /// ERC721 entrypoints of the adventurer token, called on `token_address()` (the Denshokan token on
@@ -50,6 +51,9 @@ const TOKEN_ENTRYPOINTS: &[&str] = &["owner_of"];
 /// at the official mainnet manifest, to check that the server's calls compile against it too).
 const MANIFEST: &str = "abi/practice_world.json";
 
+/// The fee tokens' ERC20 interface (our own minimal manifest), for wallet balances.
+const ERC20_MANIFEST: &str = "abi/erc20.json";
+
 fn main() {
     println!("cargo:rerun-if-env-changed=LS_BINDINGS_MANIFEST");
     let manifest_path = std::env::var("LS_BINDINGS_MANIFEST").unwrap_or_else(|_| MANIFEST.into());
@@ -59,7 +63,13 @@ fn main() {
         panic!("cannot read {manifest_path}: {e} (run scripts/build-contracts.sh)")
     });
     let manifest: Value = serde_json::from_str(&text).expect("manifest is not JSON");
-    let code = generate(&manifest).unwrap_or_else(|e| panic!("bindings from {manifest_path}: {e}"));
+    println!("cargo:rerun-if-changed={ERC20_MANIFEST}");
+    let erc20: Value = serde_json::from_str(
+        &std::fs::read_to_string(ERC20_MANIFEST).expect("read abi/erc20.json"),
+    )
+    .expect("abi/erc20.json is not JSON");
+    let code = generate(&manifest, &erc20)
+        .unwrap_or_else(|e| panic!("bindings from {manifest_path}: {e}"));
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR")).join("bindings.rs");
     std::fs::write(out, code).expect("write bindings.rs");
 }
@@ -72,10 +82,12 @@ struct Function {
     view: bool,
 }
 
-fn generate(manifest: &Value) -> Result<String, String> {
-    let contracts = manifest["contracts"]
+fn generate(manifest: &Value, erc20: &Value) -> Result<String, String> {
+    let mut contracts = manifest["contracts"]
         .as_array()
-        .ok_or("manifest has no contracts[]")?;
+        .ok_or("manifest has no contracts[]")?
+        .clone();
+    contracts.extend(erc20["contracts"].as_array().cloned().unwrap_or_default());
     let mut defs: BTreeMap<String, Value> = BTreeMap::new();
     let mut modules = String::new();
     let mut used_types: BTreeSet<String> = BTreeSet::new();
@@ -108,6 +120,7 @@ fn generate(manifest: &Value) -> Result<String, String> {
         } else {
             &[]
         };
+        let official = *suffix != "erc20";
         for name in wanted.iter().chain(extra) {
             let f = functions
                 .iter()
@@ -119,7 +132,7 @@ fn generate(manifest: &Value) -> Result<String, String> {
                 "    Entrypoint {{ tag_suffix: {suffix:?}, contract: {type_name:?}, name: {name:?}, selector: {suffix}::{}_SELECTOR, view: {}, official: {} }},",
                 name.to_uppercase(),
                 f.view,
-                !extra.contains(name)
+                official && !extra.contains(name)
             )
             .unwrap();
         }

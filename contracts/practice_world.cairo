@@ -12,21 +12,26 @@
 // makes every game deterministic and replayable.
 //
 // SIMPLIFICATIONS compared with the deployed game:
-//   * Item specials are never unlocked: `item_specials_seed` stays 0, items get no suffix stat boosts, no
-//     name-match (special2/special3) damage bonus, and beasts' specials never match the adventurer's items.
+//   * Item specials are never unlocked: `item_specials_seed` stays 0, items get no suffix stat boosts (and
+//     no vitality heal on unlock), no name-match (special2/special3) damage bonus, and beasts' specials
+//     never match the adventurer's items. Boosted stats therefore equal base stats plus computed luck.
 //   * Jewelry only counts for luck (critical-hit chance): no necklace armour bonus, no Gold Ring gold bonus,
 //     no Platinum/Titanium Ring damage bonus.
 //   * No collectables and no kill records: `is_collectable` is always false.
 //   * Only the default settings exist (settings id 0): mint_game rejects another settings id with
-//     'Settings not found'; the Reduction stats mode and custom game seeds are not implemented.
+//     'Settings not found', and game_settings returns the defaults for any id. No Reduction stats mode,
+//     no custom game seeds, no VRF whatever the chain id.
 //   * No token lifecycle (start/end), objectives, context, client url, renderer or soulbound handling:
 //     those mint_game arguments are accepted and ignored; tokens cannot be transferred.
-//   * A second start_game reverts with the short string 'Adventurer already started' (the real game
-//     panics with a ByteArray message).
+//   * Every game_systems action checks the caller owns the token ('Not token owner'), then the game's
+//     preconditions. An adventurer that was never started counts as dead ('Adventurer is dead'); a second
+//     start_game reverts with 'Adventurer already started' (the real game panics with a ByteArray).
 //   * A loot discovery that is converted to gold (item already owned, or slot taken and bag full) is
 //     reported as a Gold discovery with the gold amount.
 //   * In to_the_death / flee loops, round k uses battle counter `action_count + k` (action_count already
 //     incremented for this transaction); an in-battle equip uses battle counter 0 (as in the game).
+//   * get_game_state's beast is regenerated from the last beast seed and the current xp, so once a beast is
+//     killed or fled (xp changed) it no longer describes that beast.
 //   * Stat caps are enforced with short strings '<stat> pack overflow' when an upgrade would exceed 31.
 
 use array::{ArrayTrait, SpanTrait};
@@ -678,32 +683,45 @@ fn assert_not_in_battle(adventurer: @Adventurer) {
 }
 
 // `generate_starting_stats`: 12 points, each assigned by successive base-6 digits of the seed.
+// (Counted in plain variables: Cairo 2.1 loops do not carry struct-member assignments out of the loop.)
 fn generate_starting_stats(seed: u64) -> Stats {
-    let mut stats = empty_stats();
+    let mut counts: Array<u8> = ArrayTrait::new();
     let mut remaining = seed;
     let mut i: u32 = 0;
     loop {
         if i == STARTING_STAT_POINTS {
             break;
         }
-        let r = remaining % 6;
+        counts.append((remaining % 6).try_into().unwrap());
         remaining = remaining / 6;
-        if r == 0 {
-            stats.strength += 1;
-        } else if r == 1 {
-            stats.dexterity += 1;
-        } else if r == 2 {
-            stats.vitality += 1;
-        } else if r == 3 {
-            stats.intelligence += 1;
-        } else if r == 4 {
-            stats.wisdom += 1;
-        } else {
-            stats.charisma += 1;
-        }
         i += 1;
     };
-    stats
+    Stats {
+        strength: count_of(counts.span(), 0),
+        dexterity: count_of(counts.span(), 1),
+        vitality: count_of(counts.span(), 2),
+        intelligence: count_of(counts.span(), 3),
+        wisdom: count_of(counts.span(), 4),
+        charisma: count_of(counts.span(), 5),
+        luck: 0,
+    }
+}
+
+fn count_of(mut values: Span<u8>, wanted: u8) -> u8 {
+    let mut count: u8 = 0;
+    loop {
+        match values.pop_front() {
+            Option::Some(value) => {
+                if *value == wanted {
+                    count += 1;
+                }
+            },
+            Option::None => {
+                break;
+            },
+        };
+    };
+    count
 }
 
 // Adds upgrade points to base stats, enforcing the 5-bit packing limit of the game.
@@ -1763,14 +1781,7 @@ mod practice_world {
         loop {
             match rest.pop_front() {
                 Option::Some(id) => {
-                    let id = *id;
-                    if is_equipped(adventurer.equipment, id) {
-                        let mut equipment = adventurer.equipment;
-                        set_equipped(ref equipment, item_slot(id), empty_item());
-                        adventurer.equipment = equipment;
-                    } else {
-                        assert(bag_contains(bag, id), 'Item not owned by adventurer');
-                        bag_remove(ref bag, id);
+                    if drop_item(ref adventurer, ref bag, *id) {
                         bag_changed = true;
                     }
                 },
@@ -2059,6 +2070,20 @@ mod practice_world {
             serialized(@DiscoveryEvent { discovery_type: found, xp_reward: 1 })
         );
         bag_changed
+    }
+
+    // Drops an equipped or bagged item. Returns whether the bag changed.
+    fn drop_item(ref adventurer: Adventurer, ref bag: Bag, id: u8) -> bool {
+        if is_equipped(adventurer.equipment, id) {
+            let mut equipment = adventurer.equipment;
+            set_equipped(ref equipment, item_slot(id), empty_item());
+            adventurer.equipment = equipment;
+            false
+        } else {
+            assert(bag_contains(bag, id), 'Item not owned by adventurer');
+            bag_remove(ref bag, id);
+            true
+        }
     }
 
     // One market purchase. Returns whether the bag changed.

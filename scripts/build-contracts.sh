@@ -28,17 +28,16 @@ CASM_HASH_BIN="$ROOT/tools/casm-hash/target/release/casm-hash"
 
 log() { printf 'build-contracts: %s\n' "$*" >&2; }
 
-# 1. Fetch and unpack the Cairo 2.1.0 compiler (once).
+# 1. Fetch and unpack the Cairo 2.1.0 compiler (once). The sdist is kept next to bin/ and corelib/.
 install_compiler() {
     if [[ -x "$TOOLS/bin/starknet-compile" && -d "$TOOLS/corelib/src" ]]; then
         return
     fi
-    mkdir -p "$CACHE_DIR/downloads"
-    local sdist="$CACHE_DIR/downloads/$SDIST_NAME"
+    mkdir -p "$TOOLS"
+    local sdist="$TOOLS/$SDIST_NAME"
     if [[ ! -f "$sdist" ]]; then
         log "downloading cairo-lang==0.12.3 sdist from PyPI"
-        python3 -m pip download --no-deps --no-binary :all: cairo-lang==0.12.3 \
-            -d "$CACHE_DIR/downloads" -q
+        python3 -m pip download --no-deps --no-binary :all: cairo-lang==0.12.3 -d "$TOOLS" -q
     fi
     local actual
     actual="$(sha256sum "$sdist" | cut -d' ' -f1)"
@@ -60,9 +59,9 @@ with zipfile.ZipFile(sdist) as z:
         sys.exit("compiler not found in " + sdist)
     z.extractall(dest, members)
 PY
-    rm -rf "$TOOLS"
-    mkdir -p "$(dirname "$TOOLS")"
-    mv "$tmp/$COMPILER_DIR_IN_SDIST" "$TOOLS"
+    rm -rf "$TOOLS/bin" "$TOOLS/corelib"
+    mv "$tmp/$COMPILER_DIR_IN_SDIST/bin" "$TOOLS/bin"
+    mv "$tmp/$COMPILER_DIR_IN_SDIST/corelib" "$TOOLS/corelib"
     rm -rf "$tmp"
     chmod +x "$TOOLS"/bin/*
 }

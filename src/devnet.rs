@@ -110,6 +110,10 @@ impl Devnet {
                 return Err(DevnetError::Start(format!("exited with {status}")));
             }
             if is_alive(&devnet.url).await {
+                // Another process may hold the port: only our own live child counts.
+                if let Ok(Some(status)) = devnet.child.try_wait() {
+                    return Err(DevnetError::Start(format!("exited with {status}")));
+                }
                 return Ok(devnet);
             }
             tokio::time::sleep(Duration::from_millis(200)).await;

@@ -15,7 +15,7 @@ use loot_survivor_mcp::config::{self, LoadOptions, Settings, parse_felt};
 use loot_survivor_mcp::devnet::{Devnet, is_alive};
 use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
 use loot_survivor_mcp::torii::{ToriiClient, ToriiOptions};
-use loot_survivor_mcp::wallet::{SecretSigner, load_signer};
+use loot_survivor_mcp::wallet::{PolicyGuard, SecretSigner, load_signer};
 use rmcp::ServiceExt;
 
 #[derive(Parser, Debug)]
@@ -236,17 +236,23 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
     for (tag, addr) in &settings.chain.contracts {
         tags.insert(tag.clone(), parse_felt(addr).map_err(anyhow::Error::msg)?);
     }
+    let addresses = GameAddresses::from_map(&tags)?;
+    let policy = Arc::new(PolicyGuard::for_settings(
+        &settings,
+        addresses.signable_entrypoints(),
+    ));
     let client = ChainClient::connect(ConnectOptions {
         rpc_url: settings.chain.rpc_url.clone(),
         request_timeout: Duration::from_millis(settings.chain.request_timeout_ms),
         chain_id: settings.expected_chain_id()?,
         spec_versions: settings.chain.spec_versions.clone(),
-        addresses: GameAddresses::from_map(&tags)?,
+        addresses,
         account_address,
         signer,
         settings_id: settings.chain.settings_id,
         poll: Duration::from_millis(settings.tx.poll_interval_ms),
         fee_multiplier: settings.tx.fee_multiplier,
+        policy,
     })
     .await?;
     tracing::info!(
@@ -268,7 +274,10 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
     )
     .with_wallet(account);
     if let Some(torii) = torii {
-        tracing::info!(namespace = torii.short_namespace(), "Torii indexer configured");
+        tracing::info!(
+            namespace = torii.short_namespace(),
+            "Torii indexer configured"
+        );
         server = server.with_torii(Arc::new(torii));
     }
     let running = server.serve(rmcp::transport::stdio()).await?;

@@ -23,7 +23,7 @@ use super::submit::{
 use super::{ChainError, GameAddresses, convert};
 use crate::game::events::{GameEvent, decode_game_event};
 use crate::game::model::{GameState, Stats};
-use crate::wallet::SecretSigner;
+use crate::wallet::{PolicyGuard, SecretSigner};
 
 type Rpc = Arc<JsonRpcClient<HttpTransport>>;
 type WalletAccount = SingleOwnerAccount<Rpc, Arc<SecretSigner>>;
@@ -116,6 +116,7 @@ pub struct ChainClient {
     /// Held for the whole of a write; holds the next nonce once known.
     write_lock: tokio::sync::Mutex<Option<Felt>>,
     ledger: TxLedger,
+    policy: Arc<PolicyGuard>,
 }
 
 impl std::fmt::Debug for ChainClient {
@@ -149,6 +150,8 @@ pub struct ConnectOptions {
     pub poll: Duration,
     /// Safety factor on estimated gas.
     pub fee_multiplier: f64,
+    /// What the wallet may sign.
+    pub policy: Arc<PolicyGuard>,
 }
 
 /// A JSON-RPC provider with a request timeout (starknet-rs's default client has none).
@@ -209,6 +212,7 @@ impl ChainClient {
             fee_multiplier: opts.fee_multiplier,
             write_lock: tokio::sync::Mutex::new(None),
             ledger: TxLedger::default(),
+            policy: opts.policy,
         })
     }
 
@@ -377,7 +381,13 @@ impl ChainClient {
         action: &str,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
+        self.policy
+            .check_calls(&calls)
+            .map_err(ChainError::Policy)?;
         let mut next_nonce = self.write_lock.lock().await;
+        self.policy
+            .check_rate(std::time::Instant::now())
+            .map_err(ChainError::Policy)?;
         let mut resynced = false;
         let (hash, nonce) = loop {
             let nonce = match *next_nonce {
@@ -409,6 +419,7 @@ impl ChainClient {
             }
         };
         *next_nonce = Some(nonce + Felt::ONE);
+        let sent_at = std::time::Instant::now();
         opts.hooks.report(Progress::Submitted { tx_hash: hash });
         tracing::info!(tx_hash = %format!("{hash:#x}"), action, "transaction sent");
         let waited = wait_for_receipt(
@@ -424,9 +435,12 @@ impl ChainClient {
             Ok(receipt) => {
                 self.ledger
                     .set_status(hash, finality_name(receipt.receipt.finality_status()));
-                self.report(receipt)
+                let report = self.report(receipt)?;
+                self.policy.record_sent(report.actual_fee, sent_at);
+                Ok(report)
             }
             Err(e) => {
+                self.policy.record_sent(max_fee_of(&self.ledger, hash), sent_at);
                 let status = match &e {
                     ChainError::Revert { .. } => "REVERTED".to_string(),
                     ChainError::Timeout { last_status, .. }
@@ -467,11 +481,18 @@ impl ChainClient {
             .l2_gas_price(scale_u128(fee.l2_gas_price))
             .l1_data_gas(scale_u64(fee.l1_data_gas_consumed))
             .l1_data_gas_price(scale_u128(fee.l1_data_gas_price));
+        let max_fee = u128::from(scale_u64(fee.l1_gas_consumed).max(1))
+            * scale_u128(fee.l1_gas_price)
+            + u128::from(scale_u64(fee.l2_gas_consumed)) * scale_u128(fee.l2_gas_price)
+            + u128::from(scale_u64(fee.l1_data_gas_consumed)) * scale_u128(fee.l1_data_gas_price);
+        self.policy
+            .check_fee(max_fee)
+            .map_err(|d| SendFailure::Other(ChainError::Policy(d)))?;
         let prepared = exec
             .prepared()
             .map_err(|_| SendFailure::Other(ChainError::Rpc("incomplete transaction".into())))?;
         let hash = prepared.transaction_hash(false);
-        self.ledger.record(hash, adventurer_id, action, nonce);
+        self.ledger.record(hash, adventurer_id, action, nonce, max_fee);
         match prepared.send().await {
             Ok(r) if r.transaction_hash == hash => {
                 self.ledger.set_status(hash, "SENT");
@@ -558,6 +579,21 @@ impl ChainClient {
         })
     }
 
+    /// The account's balance of an ERC20 token (STRK, ETH), in its smallest unit.
+    pub async fn balance_of(&self, token: Felt) -> Result<u128, ChainError> {
+        let felts = self
+            .call(super::bindings::erc20::balance_of(token, &self.account.address()))
+            .await?;
+        let v = super::bindings::erc20::decode_balance_of(&felts)
+            .map_err(|e| ChainError::Decode(format!("balance_of: {e}")))?;
+        Ok(if v.high() == 0 { v.low() } else { u128::MAX })
+    }
+
+    /// The wallet policy in force and what was spent.
+    pub fn policy(&self) -> &PolicyGuard {
+        &self.policy
+    }
+
     /// The ledger of transactions signed by this server run.
     pub fn ledger(&self) -> &TxLedger {
         &self.ledger
@@ -590,6 +626,11 @@ impl ChainClient {
             raw_events: inv.events.clone(),
         })
     }
+}
+
+/// The fee bound of a sent transaction whose receipt is unknown (counted against the budget).
+fn max_fee_of(ledger: &TxLedger, hash: Felt) -> u128 {
+    ledger.get(hash).map_or(0, |r| r.max_fee.parse().unwrap_or(0))
 }
 
 /// What a transaction lookup found.

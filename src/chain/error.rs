@@ -46,6 +46,9 @@ pub enum ChainError {
     /// A response could not be decoded.
     #[error("cannot decode the node's answer: {0}")]
     Decode(String),
+    /// The wallet policy refused to sign.
+    #[error("{0}")]
+    Policy(crate::wallet::PolicyDenied),
     /// The wallet failed to sign.
     #[error("signing failed: {0}")]
     Signing(String),

@@ -21,6 +21,8 @@ pub struct TxRecord {
     pub nonce: String,
     /// Seconds since the Unix epoch when it was signed.
     pub signed_at: u64,
+    /// The fee bound signed into the transaction (smallest unit, decimal).
+    pub max_fee: String,
     /// The last status seen (`SIGNED`, `SENT`, `ACCEPTED_ON_L2`, `REVERTED`, `SEND_FAILED`, …).
     pub last_status: String,
 }
@@ -33,7 +35,14 @@ pub struct TxLedger {
 
 impl TxLedger {
     /// Records a transaction about to be sent.
-    pub fn record(&self, hash: Felt, adventurer_id: Option<u64>, action: &str, nonce: Felt) {
+    pub fn record(
+        &self,
+        hash: Felt,
+        adventurer_id: Option<u64>,
+        action: &str,
+        nonce: Felt,
+        max_fee: u128,
+    ) {
         let signed_at = SystemTime::now()
             .duration_since(SystemTime::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
@@ -44,6 +53,7 @@ impl TxLedger {
                 adventurer_id,
                 action: action.to_string(),
                 nonce: format!("{nonce:#x}"),
+                max_fee: max_fee.to_string(),
                 signed_at,
                 last_status: "SIGNED".into(),
             },
@@ -85,7 +95,7 @@ mod tests {
     fn records_and_updates_by_hash() {
         let l = TxLedger::default();
         assert!(l.is_empty());
-        l.record(Felt::from(0xabcu32), Some(3), "explore", Felt::TWO);
+        l.record(Felt::from(0xabcu32), Some(3), "explore", Felt::TWO, 10);
         l.set_status(Felt::from(0xabcu32), "ACCEPTED_ON_L2");
         let r = l.get(Felt::from(0xabcu32)).unwrap();
         assert_eq!(r.tx_hash, "0xabc");

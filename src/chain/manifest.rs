@@ -50,6 +50,24 @@ impl GameAddresses {
         })
     }
 
+    /// The (contract, selector) pairs the wallet may sign: the game actions and `mint_game`.
+    pub fn signable_entrypoints(&self) -> Vec<(Felt, Felt)> {
+        super::bindings::ENTRYPOINTS
+            .iter()
+            .filter(|e| e.official && (!e.view || e.name == "mint_game"))
+            .filter_map(|e| {
+                let address = match e.tag_suffix {
+                    "game_systems" => self.game_systems,
+                    "game_token_systems" => self.game_token_systems,
+                    "adventurer_systems" => self.adventurer_systems,
+                    "settings_systems" => self.settings_systems,
+                    _ => return None,
+                };
+                Some((address, e.selector))
+            })
+            .collect()
+    }
+
     /// Every address allowed to emit game events for this deployment.
     pub fn event_emitters(&self) -> Vec<Felt> {
         let mut v = vec![self.game_systems];
@@ -110,6 +128,26 @@ mod tests {
         assert_eq!(a.world, Some(Felt::from(0x99u32)));
         assert_eq!(a.game_systems, Felt::ONE);
         assert_eq!(a.settings_systems, Felt::from(4u8));
+    }
+
+    #[test]
+    fn only_game_actions_and_mint_are_signable() {
+        let a = GameAddresses {
+            world: None,
+            game_systems: Felt::ONE,
+            adventurer_systems: Felt::TWO,
+            game_token_systems: Felt::THREE,
+            settings_systems: Felt::from(4u8),
+        };
+        let pairs = a.signable_entrypoints();
+        let sel = |n: &str| starknet::core::utils::get_selector_from_name(n).unwrap();
+        for n in ["start_game", "explore", "attack", "flee", "equip", "drop", "buy_items", "select_stat_upgrades"] {
+            assert!(pairs.contains(&(Felt::ONE, sel(n))), "{n}");
+        }
+        assert!(pairs.contains(&(Felt::THREE, sel("mint_game"))));
+        assert!(!pairs.iter().any(|(_, s)| *s == sel("get_game_state")));
+        assert!(!pairs.iter().any(|(c, _)| *c == Felt::TWO || *c == Felt::from(4u8)));
+        assert_eq!(pairs.len(), 9);
     }
 
     #[test]

@@ -247,6 +247,7 @@ impl Ledger {
             adventurer_id,
             action: action.to_string(),
             nonce: format!("{nonce:#x}"),
+            max_fee: "0".into(),
             signed_at: SystemTime::now()
                 .duration_since(SystemTime::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),

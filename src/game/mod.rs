@@ -8,6 +8,7 @@ pub mod combat;
 pub mod engine;
 pub mod events;
 pub mod felt;
+pub mod lookup;
 pub mod model;
 pub mod pack;
 pub mod phase;

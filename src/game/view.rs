@@ -93,6 +93,26 @@ pub struct MarketItemView {
     pub price: u16,
     /// True if already equipped or bagged (buying it would revert).
     pub owned: bool,
+    /// True if the gold pays for it now.
+    pub affordable: bool,
+    /// What buying it with `equip: true` would change.
+    pub effect: ItemEffect,
+}
+
+/// What equipping a newly bought item (greatness 1) would change.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ItemEffect {
+    /// The item now in that slot, which would move to the bag.
+    pub replaces: Option<String>,
+    /// Base power of the new item: attack for a weapon, armor for armor (tier multiplier ×
+    /// greatness 1); 0 for jewelry.
+    pub power: u16,
+    /// Base power of the item now in the slot (0 if the slot is empty).
+    pub current_power: u16,
+    /// Change of luck (critical-hit chance) if equipped; a replaced jewel still counts from the bag.
+    pub luck_change: i16,
+    /// One line for humans and agents.
+    pub summary: String,
 }
 
 /// Everything an agent needs to decide its next move, derived from one `GameState`.
@@ -126,10 +146,74 @@ pub struct AdventurerView {
     pub market: Vec<MarketItemView>,
     /// Price of one potion (+10 health) now.
     pub potion_price: u16,
+    /// How many potions the market would sell now (health limit and gold; 0 when closed).
+    pub max_potions: u8,
     /// Action counter (increments once per transaction).
     pub action_count: u16,
     /// Tools the contract would accept now.
     pub legal_actions: Vec<LegalAction>,
+}
+
+/// What buying `id` and equipping it would change for this adventurer.
+pub fn item_effect(state: &GameState, id: u8) -> ItemEffect {
+    let adv = &state.adventurer;
+    let Some(info) = catalogue::item(id) else {
+        return ItemEffect {
+            replaces: None,
+            power: 0,
+            current_power: 0,
+            luck_change: 0,
+            summary: format!("unknown item #{id}"),
+        };
+    };
+    let current = adv.equipment.get(info.slot);
+    let current_info = catalogue::item(current.id);
+    let jewelry = matches!(info.slot, Slot::Neck | Slot::Ring);
+    let power_of = |tier: Tier, greatness: u8| {
+        if jewelry { 0 } else { rules::attack_hp(tier, greatness.into()) }
+    };
+    let power = power_of(info.tier, 1);
+    let current_power = current_info.map_or(0, |c| power_of(c.tier, current.greatness()));
+    let mut equipment = adv.equipment;
+    let mut bag = state.bag;
+    equipment.set(info.slot, Item { id, xp: 0 });
+    if let Some(free) = bag.items.iter_mut().find(|i| i.is_empty())
+        && !current.is_empty()
+    {
+        *free = current;
+    }
+    let luck_change = i16::from(rules::luck(&equipment, &bag))
+        - i16::from(rules::luck(&adv.equipment, &state.bag));
+    let what = match info.slot {
+        Slot::Weapon => "attack",
+        _ => "armor",
+    };
+    let summary = match (current_info, jewelry) {
+        (_, true) => format!(
+            "{:?}: luck {luck_change:+} if equipped (+1 if kept in the bag){}",
+            info.slot,
+            current_info.map_or(String::new(), |c| format!("; replaces {}", c.name))
+        ),
+        (None, false) => format!(
+            "fills your empty {:?} slot: {what} {power} ({:?}, greatness 1)",
+            info.slot, info.tier
+        ),
+        (Some(c), false) => format!(
+            "{:?}: {what} {power} ({:?}, greatness 1) instead of {} {current_power} ({:?}, greatness {})",
+            info.slot,
+            info.tier,
+            c.name,
+            c.tier,
+            current.greatness()
+        ),
+    };
+    ItemEffect {
+        replaces: current_info.map(|c| c.name.to_string()),
+        power,
+        current_power,
+        luck_change,
+        summary,
+    }
 }
 
 fn item_display_name(item: &Item, seed: u16) -> (String, SpecialPowers) {
@@ -221,6 +305,8 @@ pub fn adventurer_view(adventurer_id: u64, state: &GameState) -> AdventurerView 
                     item_type: info.item_type,
                     price: rules::item_price(info.tier, adv.stats.charisma),
                     owned: state.owns(id),
+                    affordable: rules::item_price(info.tier, adv.stats.charisma) <= adv.gold,
+                    effect: item_effect(state, id),
                 })
             })
             .collect()
@@ -243,6 +329,11 @@ pub fn adventurer_view(adventurer_id: u64, state: &GameState) -> AdventurerView 
         beast,
         market,
         potion_price: rules::potion_price(adv.level(), adv.stats.charisma),
+        max_potions: if phase::market_open(adv) {
+            phase::affordable_potions(adv)
+        } else {
+            0
+        },
         action_count: adv.action_count,
         legal_actions: phase::legal_actions(state),
     }
@@ -272,6 +363,17 @@ mod tests {
         assert!(v.market.iter().find(|m| m.id == 42).unwrap().owned);
         assert_eq!(v.market[0].price, 16 - 2); // Silver Ring T2
         assert_eq!(v.potion_price, 1);
+        assert_eq!(v.max_potions, 1, "120/130 health");
+        let ghost = v.market.iter().find(|m| m.id == 9).unwrap();
+        assert!(ghost.affordable);
+        assert_eq!(ghost.effect.replaces.as_deref(), Some("Short Sword"));
+        assert_eq!((ghost.effect.power, ghost.effect.current_power), (5, 10));
+        assert!(ghost.effect.summary.contains("instead of Short Sword"), "{}", ghost.effect.summary);
+        let robe = v.market.iter().find(|m| m.id == 20).unwrap();
+        assert_eq!(robe.effect.replaces.as_deref(), Some("Leather Armor"));
+        let ring = v.market.iter().find(|m| m.id == 4).unwrap();
+        assert_eq!(ring.effect.luck_change, 1, "silver ring G1 counts twice vs an empty ring's 1");
+        assert_eq!(ring.effect.power, 0);
         assert_eq!(v.action_count, 9);
         assert_eq!(v.legal_actions[0].tool, "ls_explore");
     }

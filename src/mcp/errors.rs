@@ -56,6 +56,15 @@ pub fn from_chain(e: ChainError) -> ToolError {
         .with_detail("last_status", last_status)
         .with_detail("cancelled", true)
         .with_hint("follow it with ls_get_tx; do not resend"),
+        ChainError::Policy(d) => ToolError::new(ErrorCode::PolicyDenied, d.message.clone())
+            .with_detail("rule", d.rule)
+            .with_detail("setting", d.setting)
+            .with_hint(format!(
+                "the wallet policy forbids this ({}); the operator can change `{}` in the profile or with LS_{}",
+                d.rule,
+                d.setting,
+                d.setting.to_uppercase().replace('.', "__")
+            )),
         ChainError::Rpc(m) => ToolError::new(ErrorCode::RpcError, m)
             .with_hint("the node may be down or busy; retry in a moment"),
         ChainError::WrongNetwork(m) | ChainError::Config(m) => {

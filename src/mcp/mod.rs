@@ -1,6 +1,7 @@
 //! The MCP tool surface: parameters, descriptions, annotations and result envelopes, over a
 //! [`GameBackend`].
 
+mod advisor_tools;
 mod args;
 mod backend;
 mod errors;
@@ -9,6 +10,9 @@ mod replay;
 mod server;
 mod torii_tools;
 
+pub use advisor_tools::{
+    BattlePreviewResult, ExactOutcomes, LookupArgs, LookupResult, lookup_result, preview_result,
+};
 pub use backend::GameBackend;
 pub use errors::from_chain;
 pub use server::{ActionResult, AdventurerResult, LsServer, ServerOptions};

@@ -147,7 +147,10 @@ impl LsServer {
             opts,
             replays: Arc::new(ReplayCache::default()),
             indexer: Default::default(),
-            tool_router: Self::tool_router() + Self::tx_tool_router() + Self::torii_tool_router(),
+            tool_router: Self::tool_router()
+                + Self::tx_tool_router()
+                + Self::torii_tool_router()
+                + Self::advisor_tool_router(),
         }
     }
 
@@ -746,10 +749,12 @@ mod tests {
 
     #[test]
     fn every_tool_has_schemas_and_annotations() {
-        let tools =
-            (LsServer::tool_router() + LsServer::tx_tool_router() + LsServer::torii_tool_router())
-                .list_all();
-        assert_eq!(tools.len(), 13);
+        let tools = (LsServer::tool_router()
+            + LsServer::tx_tool_router()
+            + LsServer::torii_tool_router()
+            + LsServer::advisor_tool_router())
+        .list_all();
+        assert_eq!(tools.len(), 15);
         for t in tools {
             assert!(
                 t.description.as_ref().is_some_and(|d| d.len() > 40),
@@ -759,7 +764,10 @@ mod tests {
             assert!(t.output_schema.is_some(), "{} has no output schema", t.name);
             let ann = t.annotations.as_ref().expect("annotations");
             let read_only = ann.read_only_hint == Some(true);
-            let is_read = t.name.starts_with("ls_get_") || t.name.starts_with("ls_list_");
+            let is_read = t.name.starts_with("ls_get_")
+                || t.name.starts_with("ls_list_")
+                || t.name == "ls_lookup"
+                || t.name == "ls_battle_preview";
             assert_eq!(read_only, is_read, "{}", t.name);
             assert!(t.input_schema.contains_key("properties"), "{}", t.name);
         }

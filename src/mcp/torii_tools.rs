@@ -691,10 +691,8 @@ impl LsServer {
                 }
             }
         }
-        if adventurers.is_empty() {
-            if let Some(e) = first_error {
-                return Err(from_chain(e));
-            }
+        if let (true, Some(e)) = (adventurers.is_empty(), first_error) {
+            return Err(from_chain(e));
         }
         let next_cursor = match adventurers.last() {
             Some(last) if has_more => Some(

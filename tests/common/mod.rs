@@ -36,10 +36,18 @@ pub async fn world_with(devnet_args: &[&str]) -> World {
     devnet_binary().expect(
         "starknet-devnet is required for this test: run scripts/install-devnet.sh (the README test command does)",
     );
-    let port = free_port().expect("free port");
-    let devnet = Devnet::start_with(port, devnet_args)
-        .await
-        .expect("devnet starts");
+    let mut devnet = None;
+    for _ in 0..3 {
+        let port = free_port().expect("free port");
+        match Devnet::start_with(port, devnet_args).await {
+            Ok(d) => {
+                devnet = Some(d);
+                break;
+            }
+            Err(e) => eprintln!("devnet on port {port}: {e}; trying another port"),
+        }
+    }
+    let devnet = devnet.expect("devnet starts");
     let dir = tempfile::tempdir().expect("tempdir");
     let manifest = dir.path().join("manifest.json");
     let out = tokio::process::Command::new(BIN)

@@ -7,6 +7,7 @@ mod battle;
 mod encounters;
 mod game;
 mod inventory;
+mod predict;
 mod progress;
 mod settings;
 mod turn;
@@ -15,6 +16,7 @@ mod world;
 use std::fmt;
 
 pub use game::{Game, Outcome, new_adventurer};
+pub use predict::{PredictedEnd, Prediction, predict};
 pub use settings::{EngineSettings, Ruleset, StatsMode};
 pub use world::{BeastKey, Collection, World};
 

@@ -1,0 +1,536 @@
+//! The advisor tools, both read-only and answered by the pure game layer: `ls_lookup` (the
+//! catalogue of items, beasts, obstacles and special names) and `ls_battle_preview` (damage, odds
+//! and, on worlds with deterministic randomness, the exact outcome of a fight).
+
+use rmcp::handler::server::wrapper::{Json, Parameters};
+use rmcp::{tool, tool_router};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::args::{Args, in_range};
+use super::errors::from_chain;
+use super::params::ItemRef;
+use super::server::LsServer;
+use crate::error::{ErrorCode, SCHEMA_VERSION, ToolError};
+use crate::game::boosts;
+use crate::game::catalogue::{self, Slot};
+use crate::game::engine::{Action, EngineSettings, Prediction, predict};
+use crate::game::events::ItemRef as NamedItem;
+use crate::game::lookup::{self, Entry, Kind, MatchedBy, Query};
+use crate::game::model::{BeastEvent, GameState, Item};
+use crate::game::preview::{BattlePreview, battle_preview_with};
+
+/// Default number of `ls_lookup` results.
+pub const LOOKUP_DEFAULT_LIMIT: u32 = 20;
+/// Most `ls_lookup` results in one call.
+pub const LOOKUP_MAX_LIMIT: u32 = 200;
+
+/// A tier given as 1–5 or "T1"–"T5".
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum TierArg {
+    /// 1 (strongest) to 5.
+    Number(u64),
+    /// "T1" to "T5".
+    Name(String),
+}
+
+/// `ls_lookup` arguments.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct LookupArgs {
+    /// What to find: an id ("42"), a name (case, spaces, hyphens, underscores and apostrophes
+    /// ignored: "short sword", "dragons-crown"), a pattern with `*` wildcards ("*sword",
+    /// "demon*"), or a full name or slug with specials ("demon-grasp-dragon", "Katana of Power").
+    /// Omit it to list everything the filters allow.
+    #[serde(default)]
+    pub query: Option<String>,
+    /// Only this kind: item, beast, obstacle or special.
+    #[serde(default)]
+    pub kind: Option<Kind>,
+    /// Only this tier: 1–5 or "T1"–"T5" (T1 is the strongest).
+    #[serde(default)]
+    pub tier: Option<TierArg>,
+    /// Only this combat type: magic (cloth), blade (hide), bludgeon (metal), necklace or ring.
+    #[serde(default, rename = "type")]
+    pub item_type: Option<String>,
+    /// Only items for this slot: weapon, chest, head, waist, foot, hand, neck or ring.
+    #[serde(default)]
+    pub slot: Option<String>,
+    /// Return at most this many results (1–200, default 20); `total` counts every match.
+    #[serde(default)]
+    pub limit: Option<u64>,
+}
+
+/// The result of `ls_lookup`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct LookupResult {
+    /// Always true (failures are tool errors; a miss is an empty result with suggestions).
+    pub ok: bool,
+    /// Version of this envelope.
+    pub schema_version: String,
+    /// The chain profile of this server.
+    pub chain: String,
+    /// How the query matched: filters, id, name, wildcard, specials or none.
+    pub matched_by: MatchedBy,
+    /// Number of matches.
+    pub total: u32,
+    /// Number of results returned (at most `limit`).
+    pub returned: u32,
+    /// The limit applied.
+    pub limit: u32,
+    /// The matches, each tagged with `kind` (item, beast, obstacle, special).
+    pub results: Vec<Entry>,
+    /// Up to five close names when nothing matched.
+    pub suggestions: Vec<String>,
+}
+
+/// A beast given by id (1–75) or name.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum BeastRef {
+    /// Beast id.
+    Id(u64),
+    /// Beast name, optionally with its specials ("Dragon", "demon-grasp-dragon").
+    Name(String),
+}
+
+/// A hypothetical opponent.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct BeastArgs {
+    /// The beast: id (1–75) or name, optionally with specials ("demon-grasp-dragon").
+    pub beast: BeastRef,
+    /// Its level (1–1023).
+    pub level: u64,
+    /// Its health (1–1023).
+    pub health: u64,
+}
+
+/// `ls_battle_preview` arguments.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct PreviewArgs {
+    /// The adventurer (game token id).
+    pub adventurer_id: u64,
+    /// Items to imagine equipped (ids or names, at most 8): from your bag (with their greatness)
+    /// or not owned (greatness 1, e.g. a market item). Nothing is changed. Equipping for real in
+    /// battle gives the beast a free attack.
+    #[serde(default)]
+    pub equip: Vec<ItemRef>,
+    /// Preview a fight against this beast instead of the current one (e.g. to plan out of
+    /// battle).
+    #[serde(default)]
+    pub beast: Option<BeastArgs>,
+}
+
+/// The exact outcomes of the fight's options (deterministic worlds only).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct ExactOutcomes {
+    /// One `ls_attack` (to_the_death false).
+    pub attack: Prediction,
+    /// `ls_attack` with to_the_death true.
+    pub attack_to_the_death: Prediction,
+    /// One `ls_flee` (None when fleeing is not allowed).
+    pub flee: Option<Prediction>,
+    /// `ls_flee` with to_the_death true (None when not allowed).
+    pub flee_to_the_death: Option<Prediction>,
+}
+
+/// The result of `ls_battle_preview`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct BattlePreviewResult {
+    /// Always true (failures are tool errors).
+    pub ok: bool,
+    /// Version of this envelope.
+    pub schema_version: String,
+    /// The chain profile read from.
+    pub chain: String,
+    /// The adventurer.
+    pub adventurer_id: u64,
+    /// True when previewing the current fight as it stands (no hypothetical beast or items).
+    pub current_battle: bool,
+    /// Items imagined equipped.
+    pub imagined_equipment: Vec<NamedItem>,
+    /// Damage, odds and rounds.
+    pub preview: BattlePreview,
+    /// On worlds with deterministic randomness (the `sim` chain), what each option will do,
+    /// exactly; None elsewhere or for hypothetical fights.
+    pub exact: Option<ExactOutcomes>,
+    /// How the numbers were obtained.
+    pub method: String,
+}
+
+fn parse_filters(a: &LookupArgs) -> Result<Query, ToolError> {
+    let limit = a.limit.unwrap_or(LOOKUP_DEFAULT_LIMIT.into());
+    in_range("limit", limit, 1, LOOKUP_MAX_LIMIT.into())?;
+    let tier = match &a.tier {
+        None => None,
+        Some(TierArg::Number(n)) => Some(
+            lookup::parse_tier(&n.to_string())
+                .ok_or_else(|| bad_filter("tier", &n.to_string(), "1-5 or T1-T5"))?,
+        ),
+        Some(TierArg::Name(s)) => {
+            Some(lookup::parse_tier(s).ok_or_else(|| bad_filter("tier", s, "1-5 or T1-T5"))?)
+        }
+    };
+    let item_type = a
+        .item_type
+        .as_deref()
+        .map(|s| {
+            lookup::parse_type(s).ok_or_else(|| {
+                bad_filter("type", s, "magic, blade, bludgeon, necklace or ring")
+            })
+        })
+        .transpose()?;
+    let slot = a
+        .slot
+        .as_deref()
+        .map(|s| {
+            lookup::parse_slot(s).ok_or_else(|| {
+                bad_filter(
+                    "slot",
+                    s,
+                    "weapon, chest, head, waist, foot, hand, neck or ring",
+                )
+            })
+        })
+        .transpose()?;
+    Ok(Query {
+        text: a.query.clone(),
+        kind: a.kind,
+        tier,
+        item_type,
+        slot,
+        limit: limit as usize,
+    })
+}
+
+fn bad_filter(field: &str, value: &str, allowed: &str) -> ToolError {
+    ToolError::validation(format!("{field} '{value}' is not one of: {allowed}"))
+        .with_detail("field", field)
+        .with_detail("allowed", allowed)
+}
+
+/// Runs `ls_lookup`'s search (pure; used by the tool and the benchmark).
+pub fn lookup_result(chain: &str, a: &LookupArgs) -> Result<LookupResult, ToolError> {
+    let q = parse_filters(a)?;
+    let found = lookup::search(&q);
+    Ok(LookupResult {
+        ok: true,
+        schema_version: SCHEMA_VERSION.into(),
+        chain: chain.to_string(),
+        matched_by: found.matched_by,
+        total: found.total as u32,
+        returned: found.results.len() as u32,
+        limit: q.limit as u32,
+        results: found.results,
+        suggestions: found.suggestions,
+    })
+}
+
+fn resolve_beast(b: &BeastArgs) -> Result<BeastEvent, ToolError> {
+    in_range("beast.level", b.level, 1, 1023)?;
+    in_range("beast.health", b.health, 1, 1023)?;
+    let (id, specials) = match &b.beast {
+        BeastRef::Id(id) => {
+            in_range("beast.beast", *id, 1, 75)?;
+            (*id as u8, Default::default())
+        }
+        BeastRef::Name(name) => {
+            let found = lookup::search(&Query {
+                text: Some(name.clone()),
+                kind: Some(Kind::Beast),
+                limit: 1,
+                ..Query::default()
+            });
+            match found.results.first() {
+                Some(Entry::Beast(e)) => (e.id, e.specials.unwrap_or_default()),
+                _ => {
+                    return Err(ToolError::validation(format!("no beast named '{name}'"))
+                        .with_detail("field", "beast.beast")
+                        .with_detail("suggestions", found.suggestions));
+                }
+            }
+        }
+    };
+    Ok(BeastEvent {
+        id,
+        seed: 0,
+        health: b.health as u16,
+        level: b.level as u16,
+        specials,
+        is_collectable: false,
+    })
+}
+
+/// The state with `items` equipped instead (bagged ones keep their xp, others start at 0; a
+/// replaced item moves to the bag), boosts recomputed.
+fn imagine_equipped(state: &GameState, items: &[u8]) -> GameState {
+    let mut s = state.clone();
+    let mut stored = boosts::unboosted(&s.adventurer, &s.bag);
+    for &id in items {
+        if stored.equipment.contains(id) {
+            continue;
+        }
+        let slot = catalogue::item(id).map_or(Slot::None, |i| i.slot);
+        let item = match s.bag.items.iter_mut().find(|i| i.id == id) {
+            Some(bagged) => std::mem::take(bagged),
+            None => Item { id, xp: 0 },
+        };
+        let old = stored.equipment.get(slot);
+        if !old.is_empty()
+            && let Some(free) = s.bag.items.iter_mut().find(|i| i.is_empty())
+        {
+            *free = old;
+        }
+        stored.equipment.set(slot, item);
+    }
+    s.adventurer = boosts::boosted(&stored, &s.bag);
+    s
+}
+
+fn exact_outcomes(id: u64, state: &GameState, settings: &EngineSettings) -> Option<ExactOutcomes> {
+    let p = |action: Action| predict(id, state, &action, settings);
+    Some(ExactOutcomes {
+        attack: p(Action::Attack {
+            to_the_death: false,
+        })
+        .ok()?,
+        attack_to_the_death: p(Action::Attack { to_the_death: true }).ok()?,
+        flee: p(Action::Flee {
+            to_the_death: false,
+        })
+        .ok(),
+        flee_to_the_death: p(Action::Flee { to_the_death: true }).ok(),
+    })
+}
+
+/// Builds `ls_battle_preview`'s answer from a state (pure; used by the tool and the benchmark).
+pub fn preview_result(
+    chain: &str,
+    adventurer_id: u64,
+    state: &GameState,
+    deterministic: Option<EngineSettings>,
+    equip: &[u8],
+    beast: Option<BeastEvent>,
+) -> Result<BattlePreviewResult, ToolError> {
+    let adv = &state.adventurer;
+    if adv.health == 0 {
+        let started = adv.xp > 0;
+        return Err(ToolError::validation(if started {
+            format!("adventurer {adventurer_id} is dead")
+        } else {
+            format!("adventurer {adventurer_id} has not started a game")
+        })
+        .with_detail("adventurer_id", adventurer_id)
+        .with_hint("start a new game with ls_new_game"));
+    }
+    let current_battle = beast.is_none() && equip.is_empty();
+    let (beast, beast_health) = match beast {
+        Some(b) => (b, b.health),
+        None if adv.in_battle() => (state.beast, adv.beast_health),
+        None => {
+            return Err(ToolError::validation(format!(
+                "adventurer {adventurer_id} is not in battle"
+            ))
+            .with_detail("adventurer_id", adventurer_id)
+            .with_hint(
+                "pass `beast` (id or name, level, health) to preview a hypothetical fight, or ls_explore to meet one",
+            ));
+        }
+    };
+    let imagined = imagine_equipped(state, equip);
+    let settings = deterministic.unwrap_or_default();
+    let preview = battle_preview_with(&imagined.adventurer, &beast, beast_health, &settings);
+    let exact = match deterministic {
+        Some(s) if current_battle => exact_outcomes(adventurer_id, state, &s),
+        _ => None,
+    };
+    let odds = match preview.win_method {
+        crate::game::preview::WinMethod::Exact => "computed exactly",
+        crate::game::preview::WinMethod::Simulation => "estimated from 1000 simulated fights",
+    };
+    let method = format!(
+        "Damage from the game's formulas; probabilities treat each random byte as uniform and {odds}. {}",
+        if exact.is_some() {
+            "This world's randomness is deterministic, so `exact` is what each action will do."
+        } else if deterministic.is_some() {
+            "Exact outcomes are only given for the current fight as it stands."
+        } else {
+            "This chain uses unpredictable randomness: no exact outcome."
+        }
+    );
+    Ok(BattlePreviewResult {
+        ok: true,
+        schema_version: SCHEMA_VERSION.into(),
+        chain: chain.to_string(),
+        adventurer_id,
+        current_battle,
+        imagined_equipment: equip.iter().map(|&id| NamedItem::new(id)).collect(),
+        preview,
+        exact,
+        method,
+    })
+}
+
+#[tool_router(router = advisor_tool_router, vis = "pub(crate)")]
+impl LsServer {
+    #[tool(
+        description = "Search the game's catalogue: the 101 items, 75 beasts, 75 obstacles and the special names (item suffixes like 'of Power' with their stat boosts, name prefixes and suffixes). query takes an id, a name (case-insensitive), a `*` wildcard pattern ('*sword') or a slug with specials ('demon-grasp-dragon'); filter by kind, tier, type and slot; limit caps the results exactly (default 20). Each entry carries its combat facts: tier, type, slot, price, what a weapon is strong and weak against, what armor resists, what a beast is weak to and the best armor against it. A miss returns up to five suggestions.",
+        annotations(
+            title = "Look up items, beasts, obstacles",
+            read_only_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn ls_lookup(
+        &self,
+        Parameters(args): Parameters<Args<LookupArgs>>,
+    ) -> Result<Json<LookupResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        lookup_result(&self.opts.chain, &a).map(Json)
+    }
+
+    #[tool(
+        description = "Preview the fight with the beast you face (or a hypothetical beast, or with other items equipped): your damage with and without a critical hit, the beast's damage on each armor slot, both crit chances, flee chance (one attempt and to the death), the next ambush and obstacle-dodge odds, rounds to kill and to die, and the probability of winning if you attack to the death. On worlds with deterministic randomness (the sim chain) it also gives the exact outcome of attacking and fleeing. Changes nothing.",
+        annotations(
+            title = "Battle preview",
+            read_only_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_battle_preview(
+        &self,
+        Parameters(args): Parameters<Args<PreviewArgs>>,
+    ) -> Result<Json<BattlePreviewResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        if a.equip.len() > 8 {
+            return Err(ToolError::validation(format!(
+                "equip at most 8 items, got {}",
+                a.equip.len()
+            )));
+        }
+        let equip = a
+            .equip
+            .iter()
+            .enumerate()
+            .map(|(i, r)| r.resolve(&format!("equip[{i}]")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let beast = a.beast.as_ref().map(resolve_beast).transpose()?;
+        let state = self
+            .backend
+            .state(a.adventurer_id)
+            .await
+            .map_err(from_chain)?;
+        let adv = &state.adventurer;
+        if adv.health == 0
+            && adv.xp == 0
+            && self
+                .backend
+                .owner(a.adventurer_id)
+                .await
+                .map_err(from_chain)?
+                .is_none()
+        {
+            return Err(ToolError::new(
+                ErrorCode::NotFound,
+                format!("adventurer {} does not exist", a.adventurer_id),
+            )
+            .with_detail("adventurer_id", a.adventurer_id)
+            .with_hint("start a game with ls_new_game, which returns the new adventurer_id"));
+        }
+        preview_result(
+            &self.opts.chain,
+            a.adventurer_id,
+            &state,
+            self.backend.deterministic_rules(),
+            &equip,
+            beast,
+        )
+        .map(Json)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::engine::{Action, World};
+    use starknet_types_core::felt::Felt;
+
+    fn battle_state() -> (u64, GameState, EngineSettings) {
+        let settings = EngineSettings::default();
+        let mut w = World::new(settings, 1);
+        let id = w.mint(Felt::ONE);
+        w.act(Felt::ONE, id, &Action::StartGame { weapon: 76 }).unwrap();
+        (id, w.state(id), settings)
+    }
+
+    #[test]
+    fn exact_outcome_on_deterministic_worlds() {
+        let (id, s, settings) = battle_state();
+        let r = preview_result("sim", id, &s, Some(settings), &[], None).unwrap();
+        assert!(r.current_battle);
+        let exact = r.exact.expect("exact on sim");
+        assert_eq!(
+            exact.attack.end,
+            crate::game::engine::PredictedEnd::BeastKilled
+        );
+        assert!(exact.flee.is_none(), "no fleeing the starter beast");
+        let r = preview_result("devnet", id, &s, None, &[], None).unwrap();
+        assert!(r.exact.is_none() && r.method.contains("no exact"));
+    }
+
+    #[test]
+    fn hypothetical_fights_and_swaps() {
+        let (id, mut s, settings) = battle_state();
+        s.adventurer.beast_health = 0;
+        let e = preview_result("sim", id, &s, Some(settings), &[], None).unwrap_err();
+        assert_eq!(e.code, ErrorCode::ValidationError);
+        let dragon = resolve_beast(&BeastArgs {
+            beast: BeastRef::Name("demon-grasp-dragon".into()),
+            level: 20,
+            health: 80,
+        })
+        .unwrap();
+        assert_eq!((dragon.id, dragon.specials.special2), (29, 18));
+        let base = preview_result("sim", id, &s, Some(settings), &[], Some(dragon)).unwrap();
+        assert!(!base.current_battle && base.exact.is_none());
+        let gnome = resolve_beast(&BeastArgs {
+            beast: BeastRef::Name("gnome".into()),
+            level: 1,
+            health: 10,
+        })
+        .unwrap();
+        let club = preview_result("sim", id, &s, Some(settings), &[], Some(gnome)).unwrap();
+        let katana = preview_result("sim", id, &s, Some(settings), &[42], Some(gnome)).unwrap();
+        assert!(
+            katana.preview.damage > club.preview.damage,
+            "a katana cuts cloth better than a club"
+        );
+        assert_eq!(katana.imagined_equipment[0].name, "Katana");
+        assert!(resolve_beast(&BeastArgs {
+            beast: BeastRef::Id(76),
+            level: 1,
+            health: 1
+        })
+        .is_err());
+    }
+
+    #[test]
+    fn lookup_validates_filters() {
+        let a = |v: serde_json::Value| -> LookupArgs { serde_json::from_value(v).unwrap() };
+        let r = lookup_result("sim", &a(serde_json::json!({"query": "*sword", "limit": 1}))).unwrap();
+        assert_eq!((r.total, r.returned, r.limit), (2, 1, 1));
+        for bad in [
+            serde_json::json!({"limit": 0}),
+            serde_json::json!({"limit": 201}),
+            serde_json::json!({"tier": 6}),
+            serde_json::json!({"tier": "T9"}),
+            serde_json::json!({"type": "wood"}),
+            serde_json::json!({"slot": "feet"}),
+        ] {
+            let e = lookup_result("sim", &a(bad.clone())).unwrap_err();
+            assert_eq!(e.code, ErrorCode::ValidationError, "{bad}");
+        }
+        let r = lookup_result("sim", &a(serde_json::json!({"tier": "t1", "slot": "weapon"}))).unwrap();
+        assert_eq!(r.total, 4);
+    }
+}

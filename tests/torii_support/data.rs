@@ -1,0 +1,118 @@
+//! Game values in the JSON shapes Torii stores and serves: u64 and felts as padded hex strings,
+//! small integers as numbers, enums with data as `{"option": "variant", "variant": payload}`,
+//! unit enums as the bare variant name. Written independently of the client's decoder so the
+//! two check each other.
+
+use loot_survivor_mcp::game::catalogue::Slot;
+use loot_survivor_mcp::game::events::{Discovery, GameEvent, GameEventDetails};
+use loot_survivor_mcp::game::model::{Adventurer, Bag, Item, Stats};
+use serde_json::{Value, json};
+
+pub fn pad_u64(v: u64) -> String {
+    format!("0x{v:016x}")
+}
+
+fn slot(s: Slot) -> &'static str {
+    [
+        "None", "Weapon", "Chest", "Head", "Waist", "Foot", "Hand", "Neck", "Ring",
+    ][s.index() as usize]
+}
+
+fn item(i: &Item) -> Value {
+    json!({"id": i.id, "xp": i.xp})
+}
+
+fn stats(s: &Stats) -> Value {
+    json!({"strength": s.strength, "dexterity": s.dexterity, "vitality": s.vitality,
+        "intelligence": s.intelligence, "wisdom": s.wisdom, "charisma": s.charisma, "luck": s.luck})
+}
+
+pub fn adventurer(a: &Adventurer) -> Value {
+    let e = &a.equipment;
+    json!({
+        "health": a.health, "xp": a.xp, "gold": a.gold, "beast_health": a.beast_health,
+        "stat_upgrades_available": a.stat_upgrades_available, "stats": stats(&a.stats),
+        "equipment": {"weapon": item(&e.weapon), "chest": item(&e.chest), "head": item(&e.head),
+            "waist": item(&e.waist), "foot": item(&e.foot), "hand": item(&e.hand),
+            "neck": item(&e.neck), "ring": item(&e.ring)},
+        "item_specials_seed": a.item_specials_seed, "action_count": a.action_count,
+    })
+}
+
+fn bag(b: &Bag) -> Value {
+    let mut m = serde_json::Map::new();
+    for (i, it) in b.items.iter().enumerate() {
+        m.insert(format!("item_{}", i + 1), item(it));
+    }
+    m.insert("mutated".into(), json!(b.mutated));
+    Value::Object(m)
+}
+
+fn attack(damage: u16, location: Slot, critical_hit: bool) -> Value {
+    json!({"damage": damage, "location": slot(location), "critical_hit": critical_hit})
+}
+
+fn ids(items: &[loot_survivor_mcp::game::events::ItemRef]) -> Value {
+    json!({"items": items.iter().map(|i| i.id).collect::<Vec<_>>()})
+}
+
+/// The `details` enum of a game event.
+pub fn details(d: &GameEventDetails) -> Value {
+    use GameEventDetails as D;
+    let payload = match d {
+        D::Adventurer(a) => adventurer(a),
+        D::Bag(b) => bag(b),
+        D::Beast(b) => json!({"id": b.id, "seed": pad_u64(b.seed), "health": b.health,
+            "level": b.level, "specials": {"special1": b.specials.special1,
+            "special2": b.specials.special2, "special3": b.specials.special3},
+            "is_collectable": b.is_collectable}),
+        D::Discovery {
+            discovery,
+            xp_reward,
+        } => {
+            let t = match discovery {
+                Discovery::Gold { amount } => json!({"option": "Gold", "Gold": amount}),
+                Discovery::Health { amount } => json!({"option": "Health", "Health": amount}),
+                Discovery::Loot { item } => json!({"option": "Loot", "Loot": item.id}),
+            };
+            json!({"discovery_type": t, "xp_reward": xp_reward})
+        }
+        D::Obstacle(o) => json!({"obstacle_id": o.obstacle_id, "dodged": o.dodged,
+            "damage": o.damage, "location": slot(o.location), "critical_hit": o.critical_hit,
+            "xp_reward": o.xp_reward}),
+        D::DefeatedBeast {
+            beast_id,
+            gold_reward,
+            xp_reward,
+            ..
+        } => json!({"beast_id": beast_id, "gold_reward": gold_reward, "xp_reward": xp_reward}),
+        D::FledBeast {
+            beast_id,
+            xp_reward,
+            ..
+        } => json!({"beast_id": beast_id, "xp_reward": xp_reward}),
+        D::StatUpgrade { stats: s } => json!({"stats": stats(s)}),
+        D::BuyItems {
+            potions,
+            items_purchased,
+        } => json!({"potions": potions, "items_purchased": items_purchased.iter()
+            .map(|p| json!({"item_id": p.item_id, "equip": p.equip})).collect::<Vec<_>>()}),
+        D::Equip { items } | D::Drop { items } | D::MarketItems { items } => ids(items),
+        D::LevelUp { level } => json!({"level": level}),
+        D::Ambush(a) | D::Attack(a) | D::BeastAttack(a) => {
+            attack(a.damage, a.location, a.critical_hit)
+        }
+        D::Flee { success } => json!(success),
+    };
+    let name = d.kind();
+    json!({"option": name, name: payload})
+}
+
+/// The `data` of an `event_messages_historical` row for a game event.
+pub fn event_data(e: &GameEvent) -> Value {
+    json!({
+        "adventurer_id": pad_u64(e.adventurer_id),
+        "action_count": e.action_count,
+        "details": details(&e.details),
+    })
+}
