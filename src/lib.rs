@@ -4,6 +4,7 @@
 //! Layers (one folder each): `mcp` (tool surface) → `game` (pure rules and decoding), `chain`
 //! (Starknet I/O), `wallet` (signer, policy) and `torii` (indexer); `config` and `error` are shared.
 
+pub mod agent;
 pub mod chain;
 pub mod config;
 pub mod devnet;

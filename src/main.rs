@@ -10,6 +10,8 @@ use anyhow::Context as _;
 use clap::{Args as ClapArgs, Parser, Subcommand};
 use loot_survivor_mcp::chain::deploy::{Artifacts, deploy_practice_world};
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
+use loot_survivor_mcp::agent::{Agent, AgentOptions};
+use loot_survivor_mcp::chain::sim::SimChain;
 use loot_survivor_mcp::chain::{ChainClient, ConnectOptions};
 use loot_survivor_mcp::config::{self, LoadOptions, Settings, parse_felt};
 use loot_survivor_mcp::devnet::{Devnet, is_alive};
@@ -38,6 +40,24 @@ enum Command {
     /// Local devnet helpers.
     #[command(subcommand)]
     Devnet(DevnetCommand),
+    /// Let the built-in agent play through the MCP tools and narrate (sim profile by default).
+    Play(PlayArgs),
+}
+
+#[derive(ClapArgs, Debug)]
+struct PlayArgs {
+    /// How many games to play.
+    #[arg(long, default_value_t = 1)]
+    games: u32,
+    /// Starting weapon: Wand, Book, Short Sword or Club (or its id).
+    #[arg(long, default_value = "Short Sword")]
+    weapon: String,
+    /// Most game actions per game before stopping.
+    #[arg(long, default_value_t = 3000)]
+    max_actions: u32,
+    /// Print only each game's result.
+    #[arg(long)]
+    quiet: bool,
 }
 
 #[derive(ClapArgs, Debug, Default)]
@@ -71,7 +91,7 @@ enum DevnetCommand {
 
 #[derive(ClapArgs, Debug, Default, Clone)]
 struct SettingsArgs {
-    /// Chain profile: devnet, katana, sepolia or mainnet (or LS_CHAIN).
+    /// Chain profile: sim (the default), devnet, katana, sepolia or mainnet (or LS_CHAIN).
     #[arg(long, global = true)]
     profile: Option<String>,
     /// Override the node URL (or STARKNET_RPC_URL).
@@ -112,15 +132,20 @@ impl SettingsArgs {
 }
 
 fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // `play` prints the game on stdout; its in-process MCP traffic is not worth logging.
+    let default_filter = match cli.command {
+        Some(Command::Play(_)) => "warn",
+        _ => "info",
+    };
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(false)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_filter)),
         )
         .init();
-    let cli = Cli::parse();
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
         Err(e) => {
@@ -138,14 +163,83 @@ fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
+    let devnet_by_default = || {
+        let mut s = cli.settings.clone();
+        if s.profile.is_none() && std::env::var_os("LS_CHAIN").is_none() {
+            s.profile = Some("devnet".into());
+        }
+        s
+    };
     match cli.command.unwrap_or(Command::Serve(ServeArgs::default())) {
+        Command::Serve(args) if args.with_devnet => serve(&devnet_by_default(), args).await,
         Command::Serve(args) => serve(&cli.settings, args).await,
-        Command::Devnet(DevnetCommand::Up { port }) => devnet_up(&cli.settings, port).await,
+        Command::Devnet(DevnetCommand::Up { port }) => devnet_up(&devnet_by_default(), port).await,
         Command::Devnet(DevnetCommand::Deploy { rpc, out }) => {
-            let (settings, env) = cli.settings.load()?;
+            let (settings, env) = devnet_by_default().load()?;
             deploy(&settings, &env, rpc, out).await
         }
+        Command::Play(args) => play(&cli.settings, args).await,
     }
+}
+
+/// The server over the embedded practice chain: no network, no key.
+fn sim_server(settings: &Settings) -> LsServer {
+    let sim = SimChain::new(
+        settings.sim.engine_settings(),
+        settings.sim.first_adventurer_id,
+    );
+    let account = sim.account_address();
+    LsServer::new(
+        Arc::new(sim),
+        ServerOptions {
+            chain: settings.profile.clone(),
+            strict: settings.server.strict,
+            default_timeout: Duration::from_millis(settings.tx.timeout_ms),
+        },
+    )
+    .with_wallet(account)
+}
+
+async fn play(args: &SettingsArgs, play: PlayArgs) -> anyhow::Result<()> {
+    let (settings, _) = args.load()?;
+    anyhow::ensure!(
+        settings.is_sim(),
+        "play runs the built-in agent on the embedded sim chain; use --profile sim (the default)"
+    );
+    let agent = Agent::connect(sim_server(&settings)).await?;
+    let opts = AgentOptions {
+        weapon: play.weapon,
+        max_actions: play.max_actions,
+    };
+    let mut levels = Vec::new();
+    for _ in 0..play.games {
+        let mut narrate = |line: String| {
+            if !play.quiet {
+                println!("{line}");
+            }
+        };
+        let s = agent.play(&opts, &mut narrate).await?;
+        if play.quiet {
+            println!(
+                "adventurer {}: level {}, {} xp, {}",
+                s.adventurer_id,
+                s.level,
+                s.xp,
+                s.cause_of_death.as_deref().unwrap_or("stopped at the action cap")
+            );
+        }
+        levels.push(s.level);
+    }
+    if levels.len() > 1 {
+        let best = levels.iter().max().copied().unwrap_or(0);
+        let mean = levels.iter().map(|&l| f64::from(l)).sum::<f64>() / levels.len() as f64;
+        println!(
+            "{} games: best level {best}, mean level {mean:.1}",
+            levels.len()
+        );
+    }
+    agent.close().await;
+    Ok(())
 }
 
 fn account_and_signer(
@@ -216,6 +310,18 @@ async fn devnet_up(args: &SettingsArgs, port: u16) -> anyhow::Result<()> {
 
 async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
     let (settings, env) = args.load()?;
+    if settings.is_sim() {
+        anyhow::ensure!(!serve.with_devnet, "--with-devnet needs the devnet profile");
+        tracing::info!(
+            profile = %settings.profile,
+            "serving MCP on stdio on the embedded practice chain (no network, no key)"
+        );
+        let running = sim_server(&settings)
+            .serve(rmcp::transport::stdio())
+            .await?;
+        running.waiting().await?;
+        return Ok(());
+    }
     let _devnet = if serve.with_devnet {
         anyhow::ensure!(
             settings.profile == "devnet",

@@ -92,6 +92,16 @@ async fn faults_lose_nothing_and_send_nothing_twice() {
     let end = common::nonce_and_balance(devnet, common::ACCOUNT).await;
     assert_eq!(nonce(&end), nonce(&after) + 1, "one upgrade landed, once");
 
+    // A lagging replica: the first read-backs after a write return the old state; the write
+    // still returns the state that includes it.
+    let fresh_before = client.ok("ls_get_adventurer", json!({"adventurer_id": id})).await;
+    let count = fresh_before["adventurer"]["action_count"].as_u64().unwrap();
+    faults.inject("starknet_call", &[Fault::Stale, Fault::Stale, Fault::Stale]);
+    let explored = client.ok("ls_explore", json!({"adventurer_id": id})).await;
+    assert_eq!(explored["adventurer"]["action_count"], count + 1, "read-after-write waited for the node");
+    let fresh = client.ok("ls_get_adventurer", json!({"adventurer_id": id})).await;
+    assert_eq!(explored["adventurer"], fresh["adventurer"]);
+
     // The node is gone: reads fail as RPC_ERROR, not a crash.
     for _ in 0..6 {
         faults.inject("starknet_call", &[Fault::Unavailable]);

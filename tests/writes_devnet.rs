@@ -300,3 +300,50 @@ async fn retries_do_not_send_twice_and_stale_calls_are_refused() {
     );
     client.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wallet_reports_spending_and_policy_refuses_before_signing() {
+    let world = common::world().await;
+    let url = &world.devnet.url;
+    let client = world.client(&[]).await;
+    let before = client.ok("ls_wallet", json!({})).await;
+    let w = &before["wallet"];
+    let addr = |s: &Value| starknet::core::types::Felt::from_hex(s.as_str().unwrap()).unwrap();
+    assert_eq!(addr(&w["account_address"]), addr(&json!(common::ACCOUNT)));
+    assert_eq!(w["chain_id"], "SN_SEPOLIA");
+    assert_eq!(w["policy"]["tx_count"], 0);
+    let strk = |w: &Value| -> u128 { w["balances"][0]["amount"].as_str().unwrap().parse().unwrap() };
+    assert_eq!(w["balances"][0]["token"], "STRK");
+    assert!(strk(w) > 0);
+    new_game(&client).await;
+    let after = client.ok("ls_wallet", json!({})).await;
+    let a = &after["wallet"];
+    assert_eq!(a["policy"]["tx_count"], 2);
+    assert_eq!(a["transactions_signed"], 2);
+    let spent: u128 = a["policy"]["spent"]["fri"].as_str().unwrap().parse().unwrap();
+    assert!(spent > 0);
+    assert_eq!(strk(w) - strk(a), spent, "spending matches the balance change");
+    client.shutdown().await;
+
+    for (env, rule) in [
+        (("LS_POLICY__READ_ONLY", "true"), "read_only"),
+        (("LS_POLICY__MAX_FEE_PER_TX", "1"), "max_fee_per_tx"),
+    ] {
+        let c = world.client(&[env]).await;
+        let nonce = common::nonce_and_balance(url, common::ACCOUNT).await;
+        let r = c.call("ls_new_game", json!({"weapon": "Wand"})).await;
+        assert!(r.is_error);
+        assert_eq!(r.json["error"]["code"], "POLICY_DENIED", "{}", r.text);
+        assert_eq!(r.json["error"]["details"]["rule"], rule);
+        assert!(r.json["error"]["details"]["setting"].as_str().unwrap().starts_with("policy."));
+        assert_eq!(common::nonce_and_balance(url, common::ACCOUNT).await, nonce, "nothing signed");
+        c.shutdown().await;
+    }
+
+    let c = world.client(&[("LS_POLICY__MAX_TX_PER_MINUTE", "1")]).await;
+    let r = c.call("ls_new_game", json!({"weapon": "Wand"})).await;
+    assert_eq!(r.json["error"]["code"], "POLICY_DENIED", "{}", r.text);
+    assert_eq!(r.json["error"]["details"]["rule"], "max_tx_per_minute");
+    assert!(r.json["error"]["details"]["adventurer_id"].is_u64(), "the minted id is kept");
+    c.shutdown().await;
+}

@@ -589,6 +589,27 @@ impl ChainClient {
         Ok(if v.high() == 0 { v.low() } else { u128::MAX })
     }
 
+    /// Address, chain, fee-token balances, policy and spending of the wallet.
+    pub async fn wallet_report(&self) -> Result<WalletReport, ChainError> {
+        let mut balances = Vec::new();
+        for (symbol, token) in FEE_TOKENS {
+            let amount = self.balance_of(Felt::from_hex_unchecked(token)).await?;
+            balances.push(TokenBalance {
+                token: symbol.to_string(),
+                address: token.to_string(),
+                amount: amount.to_string(),
+                formatted: crate::wallet::format_strk(amount),
+            });
+        }
+        Ok(WalletReport {
+            account_address: format!("{:#x}", self.account.address()),
+            chain_id: short_string(self.chain_id),
+            balances,
+            policy: self.policy.snapshot(),
+            transactions_signed: self.ledger.len(),
+        })
+    }
+
     /// The wallet policy in force and what was spent.
     pub fn policy(&self) -> &PolicyGuard {
         &self.policy
@@ -626,6 +647,46 @@ impl ChainClient {
             raw_events: inv.events.clone(),
         })
     }
+}
+
+/// The fee tokens whose balances `ls_wallet` reports (same addresses on mainnet, Sepolia and devnet).
+const FEE_TOKENS: [(&str, &str); 2] = [
+    (
+        "STRK",
+        "0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d",
+    ),
+    (
+        "ETH",
+        "0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7",
+    ),
+];
+
+/// One fee-token balance.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct TokenBalance {
+    /// Token symbol.
+    pub token: String,
+    /// Token contract address.
+    pub address: String,
+    /// Balance in the smallest unit (FRI, wei), as a decimal string.
+    pub amount: String,
+    /// Balance in whole tokens (18 decimals).
+    pub formatted: String,
+}
+
+/// What `ls_wallet` reports about the signing account.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct WalletReport {
+    /// The account contract address.
+    pub account_address: String,
+    /// The node's chain id (short string when printable).
+    pub chain_id: String,
+    /// Fee-token balances.
+    pub balances: Vec<TokenBalance>,
+    /// The policy in force and what this server run spent.
+    pub policy: crate::wallet::PolicySnapshot,
+    /// Transactions signed by this server run.
+    pub transactions_signed: usize,
 }
 
 /// The fee bound of a sent transaction whose receipt is unknown (counted against the budget).

@@ -14,7 +14,8 @@ pub mod sim;
 mod submit;
 
 pub use client::{
-    ChainClient, ConnectOptions, GameAction, TxLookup, TxReport, WriteOptions, action_name,
+    ChainClient, ConnectOptions, GameAction, TokenBalance, TxLookup, TxReport, WalletReport,
+    WriteOptions, action_name,
 };
 pub use error::{ChainError, redact_urls};
 pub use manifest::GameAddresses;

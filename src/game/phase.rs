@@ -201,16 +201,41 @@ pub fn legal_actions(state: &GameState) -> Vec<LegalAction> {
                 ));
                 return out;
             }
+            let odds = super::preview::battle_preview(state);
+            let attack_odds = odds.as_ref().map_or(String::new(), |p| {
+                format!(
+                    " You deal {} ({} on a crit, {:.0}% chance) to its {} health; it hits back for {}-{}. Win chance if you attack to the death: {:.0}% (details: ls_battle_preview).",
+                    p.damage,
+                    p.critical_damage,
+                    p.critical_chance * 100.0,
+                    p.beast_health,
+                    p.beast_min_damage,
+                    p.beast_max_damage,
+                    p.win_probability * 100.0
+                )
+            });
             out.push(action(
                 tools::ATTACK,
-                "Attack the beast; it counter-attacks if it survives. to_the_death repeats until one side dies.",
+                format!(
+                    "Attack the beast; it counter-attacks if it survives. to_the_death repeats until one side dies.{attack_odds}"
+                ),
                 json!({ "to_the_death": false }),
             ));
             if adv.stats.dexterity > 0 {
+                let flee_odds = odds
+                    .as_ref()
+                    .and_then(|p| p.flee_chance.zip(p.flee_to_the_death_probability))
+                    .map_or(String::new(), |(once, ttd)| {
+                        format!(
+                            " Chance per attempt {:.0}%; escaping alive when fleeing to the death {:.0}%.",
+                            once * 100.0,
+                            ttd * 100.0
+                        )
+                    });
                 out.push(action(
                     tools::FLEE,
                     format!(
-                        "Try to flee (chance grows with dexterity {} vs level {level}); a failed attempt lets the beast attack.",
+                        "Try to flee (chance grows with dexterity {} vs level {level}); a failed attempt lets the beast attack.{flee_odds}",
                         adv.stats.dexterity
                     ),
                     json!({ "to_the_death": false }),
@@ -336,6 +361,15 @@ mod tests {
         s.adventurer.stats.dexterity = 0;
         s.bag = Default::default();
         assert_eq!(tools_of(&s), vec!["ls_attack"]);
+    }
+
+    #[test]
+    fn battle_descriptions_carry_the_odds() {
+        let mut s = sample_state();
+        s.adventurer.beast_health = 20;
+        let acts = legal_actions(&s);
+        assert!(acts[0].description.contains("Win chance"), "{}", acts[0].description);
+        assert!(acts[1].description.contains("Chance per attempt"), "{}", acts[1].description);
     }
 
     #[test]

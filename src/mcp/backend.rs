@@ -4,7 +4,7 @@
 use starknet::core::types::Felt;
 
 use crate::chain::WriteOptions;
-use crate::chain::{ChainClient, ChainError, GameAction, TxLookup, TxReport};
+use crate::chain::{ChainClient, ChainError, GameAction, TxLookup, TxReport, WalletReport};
 use crate::chain::sim::SimChain;
 use crate::game::engine::EngineSettings;
 use crate::game::model::GameState;
@@ -31,6 +31,10 @@ pub trait GameBackend: Send + Sync {
     ) -> Result<TxReport, ChainError>;
     /// Status, receipt and game events of a transaction (and this server's record of it).
     async fn tx(&self, tx_hash: Felt) -> Result<TxLookup, ChainError>;
+    /// The signing wallet's address, balances and policy; `None` on chains without a wallet.
+    async fn wallet(&self) -> Result<Option<WalletReport>, ChainError> {
+        Ok(None)
+    }
     /// The rules of a world whose randomness is deterministic and known to the server (the
     /// embedded `sim` chain), so advisors can predict exact outcomes; `None` for other chains.
     fn deterministic_rules(&self) -> Option<EngineSettings> {
@@ -103,5 +107,9 @@ impl GameBackend for ChainClient {
 
     async fn tx(&self, tx_hash: Felt) -> Result<TxLookup, ChainError> {
         self.get_tx(tx_hash).await
+    }
+
+    async fn wallet(&self) -> Result<Option<WalletReport>, ChainError> {
+        self.wallet_report().await.map(Some)
     }
 }

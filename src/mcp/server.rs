@@ -107,6 +107,26 @@ pub struct TxResult {
     pub events: Vec<GameEvent>,
 }
 
+/// The result of `ls_wallet`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct WalletResult {
+    /// Always true (failures are tool errors).
+    pub ok: bool,
+    /// Version of this envelope.
+    pub schema_version: String,
+    /// The chain profile.
+    pub chain: String,
+    /// The signing account, balances, policy and spending; absent on chains without a wallet.
+    pub wallet: Option<crate::chain::WalletReport>,
+    /// Why there is no wallet, when there is none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// `ls_wallet` takes no arguments.
+#[derive(Debug, Clone, serde::Deserialize, JsonSchema)]
+pub struct NoArgs {}
+
 /// The result of `ls_get_adventurer`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct AdventurerResult {
@@ -539,6 +559,27 @@ impl LsServer {
             events,
         }))
     }
+    #[tool(
+        description = "The server's signing wallet: account address, chain id, STRK and ETH balances, the policy in force (read-only mode, per-transaction fee cap, fee budget for this run, transactions per minute) and what this run has spent and signed. The key itself is never shown.",
+        annotations(title = "Wallet", read_only_hint = true, open_world_hint = true)
+    )]
+    async fn ls_wallet(
+        &self,
+        Parameters(args): Parameters<Args<NoArgs>>,
+    ) -> Result<Json<WalletResult>, ToolError> {
+        args.parse(self.opts.strict)?;
+        let wallet = self.backend.wallet().await.map_err(from_chain)?;
+        let note = wallet
+            .is_none()
+            .then(|| format!("the {} chain signs nothing and needs no wallet", self.opts.chain));
+        Ok(Json(WalletResult {
+            ok: true,
+            schema_version: SCHEMA_VERSION.into(),
+            chain: self.opts.chain.clone(),
+            wallet,
+            note,
+        }))
+    }
 }
 
 impl LsServer {
@@ -754,7 +795,7 @@ mod tests {
             + LsServer::torii_tool_router()
             + LsServer::advisor_tool_router())
         .list_all();
-        assert_eq!(tools.len(), 15);
+        assert_eq!(tools.len(), 16);
         for t in tools {
             assert!(
                 t.description.as_ref().is_some_and(|d| d.len() > 40),
@@ -767,6 +808,7 @@ mod tests {
             let is_read = t.name.starts_with("ls_get_")
                 || t.name.starts_with("ls_list_")
                 || t.name == "ls_lookup"
+                || t.name == "ls_wallet"
                 || t.name == "ls_battle_preview";
             assert_eq!(read_only, is_read, "{}", t.name);
             assert!(t.input_schema.contains_key("properties"), "{}", t.name);

@@ -22,12 +22,15 @@ pub enum Fault {
     Unavailable,
     /// Forward the request to devnet, then close the connection without answering.
     CutAfterForward,
+    /// Answer with the last answer to an identical request (a lagging replica), if any.
+    Stale,
 }
 
 /// Faults queued per JSON-RPC method, and a log of what was seen.
 #[derive(Debug, Default)]
 pub struct Faults {
     queue: Mutex<Vec<(String, VecDeque<Fault>)>>,
+    answers: Mutex<std::collections::HashMap<Vec<u8>, Vec<u8>>>,
     /// (method, fault applied) for every request, in order.
     pub seen: Mutex<Vec<(String, Option<Fault>)>>,
 }
@@ -51,7 +54,12 @@ impl Faults {
 
     /// How many requests of `method` reached the proxy.
     pub fn count(&self, method: &str) -> usize {
-        self.seen.lock().unwrap().iter().filter(|(m, _)| m == method).count()
+        self.seen
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(m, _)| m == method)
+            .count()
     }
 
     /// How many requests of `method` were forwarded to devnet.
@@ -62,7 +70,10 @@ impl Faults {
             .iter()
             .filter(|(m, f)| {
                 m == method
-                    && matches!(f, None | Some(Fault::Delay(_)) | Some(Fault::CutAfterForward))
+                    && matches!(
+                        f,
+                        None | Some(Fault::Delay(_)) | Some(Fault::CutAfterForward)
+                    )
             })
             .count()
     }
@@ -105,30 +116,95 @@ async fn serve_connection(mut sock: TcpStream, upstream: url::Url, faults: Arc<F
         match fault {
             Some(Fault::Drop) => return,
             Some(Fault::TooManyRequests) => {
-                let _ = respond(&mut sock, "429 Too Many Requests", "text/plain", b"rate limited").await;
+                let _ = respond(
+                    &mut sock,
+                    "429 Too Many Requests",
+                    "text/plain",
+                    b"rate limited",
+                )
+                .await;
                 continue;
             }
             Some(Fault::Unavailable) => {
-                let _ = respond(&mut sock, "503 Service Unavailable", "text/plain", b"upstream down").await;
+                let _ = respond(
+                    &mut sock,
+                    "503 Service Unavailable",
+                    "text/plain",
+                    b"upstream down",
+                )
+                .await;
                 continue;
             }
             Some(Fault::Delay(d)) => tokio::time::sleep(d).await,
+            Some(Fault::Stale) => {
+                let old = faults
+                    .answers
+                    .lock()
+                    .unwrap()
+                    .get(&strip_id(&body))
+                    .cloned();
+                if let Some(old) = old {
+                    let old = with_id(&old, &body);
+                    if respond(&mut sock, "200 OK", "application/json", &old)
+                        .await
+                        .is_err()
+                    {
+                        return;
+                    }
+                    continue;
+                }
+            }
             _ => {}
         }
         let answer = http
             .post(upstream.clone())
             .header("content-type", "application/json")
-            .body(body)
+            .body(body.clone())
             .send()
             .await;
         if fault == Some(Fault::CutAfterForward) {
             return;
         }
         let Ok(answer) = answer else { return };
-        let Ok(bytes) = answer.bytes().await else { return };
-        if respond(&mut sock, "200 OK", "application/json", &bytes).await.is_err() {
+        let Ok(bytes) = answer.bytes().await else {
+            return;
+        };
+        faults
+            .answers
+            .lock()
+            .unwrap()
+            .insert(strip_id(&body), bytes.to_vec());
+        if respond(&mut sock, "200 OK", "application/json", &bytes)
+            .await
+            .is_err()
+        {
             return;
         }
+    }
+}
+
+/// The request without its JSON-RPC id, as a cache key.
+fn strip_id(body: &[u8]) -> Vec<u8> {
+    match serde_json::from_slice::<Value>(body) {
+        Ok(mut v) => {
+            v["id"] = Value::Null;
+            serde_json::to_vec(&v).unwrap_or_default()
+        }
+        Err(_) => body.to_vec(),
+    }
+}
+
+/// An old answer re-labelled with the id of the current request.
+fn with_id(answer: &[u8], request: &[u8]) -> Vec<u8> {
+    let id = serde_json::from_slice::<Value>(request)
+        .map(|v| v["id"].clone())
+        .unwrap_or(Value::Null);
+    match serde_json::from_slice::<Value>(answer) {
+        Ok(mut v) => {
+            v["id"] = id;
+            serde_json::to_vec(&v).unwrap_or_default()
+        }
+        Err(_) => answer.to_vec(),
     }
 }
 
@@ -160,7 +236,12 @@ async fn read_request(sock: &mut TcpStream, buf: &mut Vec<u8>) -> Option<(usize,
     }
 }
 
-async fn respond(sock: &mut TcpStream, status: &str, ctype: &str, body: &[u8]) -> std::io::Result<()> {
+async fn respond(
+    sock: &mut TcpStream,
+    status: &str,
+    ctype: &str,
+    body: &[u8],
+) -> std::io::Result<()> {
     let head = format!(
         "HTTP/1.1 {status}\r\ncontent-type: {ctype}\r\ncontent-length: {}\r\n\r\n",
         body.len()

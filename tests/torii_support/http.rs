@@ -85,10 +85,10 @@ async fn connection(mut stream: TcpStream, handler: Handler) -> std::io::Result<
     let target = request_line.next().unwrap_or("/").to_string();
     let mut content_length = 0usize;
     for line in lines {
-        if let Some((k, v)) = line.split_once(':') {
-            if k.trim().eq_ignore_ascii_case("content-length") {
-                content_length = v.trim().parse().unwrap_or(0);
-            }
+        if let Some((k, v)) = line.split_once(':')
+            && k.trim().eq_ignore_ascii_case("content-length")
+        {
+            content_length = v.trim().parse().unwrap_or(0);
         }
     }
     if content_length > MAX_BODY {
