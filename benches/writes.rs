@@ -43,7 +43,9 @@ async fn main() {
     let (proxy_url, faults) = common::proxy::start(world.devnet.url.clone()).await;
 
     // Our server.
-    let client = world.client_at(&proxy_url, (), &[("RUST_LOG", "warn")]).await;
+    let client = world
+        .client_at(&proxy_url, (), &[("RUST_LOG", "warn")])
+        .await;
     let (mut attack, mut upgrade) = (Vec::new(), Vec::new());
     let mut ours_requests = 0;
     for _ in 0..GAMES {
@@ -68,10 +70,18 @@ async fn main() {
         serde_json::from_str(&std::fs::read_to_string(&world.manifest).unwrap()).unwrap();
     let game = Felt::from_hex(manifest["world"]["address"].as_str().unwrap()).unwrap();
     let provider = Arc::new(JsonRpcClient::new(HttpTransport::new(proxy_url.clone())));
-    let signer = LocalWallet::from(SigningKey::from_secret_scalar(Felt::from_hex(KEY_0).unwrap()));
+    let signer = LocalWallet::from(SigningKey::from_secret_scalar(
+        Felt::from_hex(KEY_0).unwrap(),
+    ));
     let address = Felt::from_hex(common::ACCOUNT).unwrap();
     let chain_id = provider.chain_id().await.unwrap();
-    let account = SingleOwnerAccount::new(provider.clone(), signer, address, chain_id, ExecutionEncoding::New);
+    let account = SingleOwnerAccount::new(
+        provider.clone(),
+        signer,
+        address,
+        chain_id,
+        ExecutionEncoding::New,
+    );
     let call = |name: &str, calldata: Vec<Felt>| Call {
         to: game,
         selector: starknet::core::utils::get_selector_from_name(name).unwrap(),
@@ -81,10 +91,18 @@ async fn main() {
         let account = &account;
         let provider = provider.clone();
         async move {
-            let hash = account.execute_v3(calls).send().await.unwrap().transaction_hash;
+            let hash = account
+                .execute_v3(calls)
+                .send()
+                .await
+                .unwrap()
+                .transaction_hash;
             loop {
                 if let Ok(r) = provider.get_transaction_receipt(hash).await {
-                    assert!(matches!(r.receipt.execution_result(), ExecutionResult::Succeeded));
+                    assert!(matches!(
+                        r.receipt.execution_result(),
+                        ExecutionResult::Succeeded
+                    ));
                     return r;
                 }
                 tokio::time::sleep(Duration::from_millis(100)).await;
@@ -98,8 +116,17 @@ async fn main() {
         let mint = send(vec![call(
             "mint_game",
             vec![
-                Felt::ONE, Felt::ZERO, Felt::ZERO, Felt::ONE, Felt::ONE, Felt::ONE, Felt::ONE,
-                Felt::ONE, Felt::ONE, account.address(), Felt::ZERO,
+                Felt::ONE,
+                Felt::ZERO,
+                Felt::ZERO,
+                Felt::ONE,
+                Felt::ONE,
+                Felt::ONE,
+                Felt::ONE,
+                Felt::ONE,
+                Felt::ONE,
+                account.address(),
+                Felt::ZERO,
             ],
         )])
         .await;
@@ -117,7 +144,11 @@ async fn main() {
         plain_attack.push(t.elapsed());
         let t = Instant::now();
         let stats = [1u8, 0, 0, 0, 0, 0, 0].map(Felt::from);
-        send(vec![call("select_stat_upgrades", [vec![id], stats.to_vec()].concat())]).await;
+        send(vec![call(
+            "select_stat_upgrades",
+            [vec![id], stats.to_vec()].concat(),
+        )])
+        .await;
         plain_upgrade.push(t.elapsed());
         plain_requests += total_requests(&faults) - before;
     }

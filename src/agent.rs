@@ -124,10 +124,7 @@ impl Agent {
                 let _ = running.waiting().await;
             }
         });
-        let client = ()
-            .serve(client_io)
-            .await
-            .map_err(|e| protocol("initialize", e))?;
+        let client = ().serve(client_io).await.map_err(|e| protocol("initialize", e))?;
         Ok(Self { client })
     }
 
@@ -385,9 +382,13 @@ struct GameRun {
 
 impl GameRun {
     /// Takes in an action result: narrates its events and keeps the new state.
-    fn absorb(&mut self, result: &Value, narrate: &mut dyn FnMut(String)) -> Result<(), AgentError> {
-        let events: Vec<GameEvent> = serde_json::from_value(result["events"].clone())
-            .map_err(|e| protocol("events", e))?;
+    fn absorb(
+        &mut self,
+        result: &Value,
+        narrate: &mut dyn FnMut(String),
+    ) -> Result<(), AgentError> {
+        let events: Vec<GameEvent> =
+            serde_json::from_value(result["events"].clone()).map_err(|e| protocol("events", e))?;
         let view: AdventurerView = serde_json::from_value(result["adventurer"].clone())
             .map_err(|e| protocol("adventurer", e))?;
         if let Some(b) = &view.beast {
@@ -407,11 +408,19 @@ impl GameRun {
         Some(match d {
             GameEventDetails::Beast(b) => {
                 self.beast_name = b.name.clone();
-                format!("a {} appears: level {}, {} health", b.name, b.level, b.health)
+                format!(
+                    "a {} appears: level {}, {} health",
+                    b.name, b.level, b.health
+                )
             }
             GameEventDetails::Ambush(a) => {
                 self.last_threat = format!("ambushed by a {}", self.beast_name);
-                format!("ambushed: -{} health on the {:?}{}", a.damage, a.location, crit(a.critical_hit))
+                format!(
+                    "ambushed: -{} health on the {:?}{}",
+                    a.damage,
+                    a.location,
+                    crit(a.critical_hit)
+                )
             }
             GameEventDetails::Obstacle(o) => {
                 self.last_threat = format!("hit by the obstacle {}", o.name);
@@ -472,7 +481,11 @@ impl GameRun {
             }
             GameEventDetails::Drop { items } => format!(
                 "dropped {}",
-                items.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(", ")
+                items
+                    .iter()
+                    .map(|i| i.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             _ => return None,
         })
@@ -491,7 +504,10 @@ mod tests {
             ..Stats::default()
         };
         let v = upgrade_args(1, 6, &stats, 3);
-        assert_eq!((v["charisma"].as_u64(), v["dexterity"].as_u64()), (Some(2), Some(1)));
+        assert_eq!(
+            (v["charisma"].as_u64(), v["dexterity"].as_u64()),
+            (Some(2), Some(1))
+        );
         let stats = Stats {
             charisma: 5,
             dexterity: 9,

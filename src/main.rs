@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::{Args as ClapArgs, Parser, Subcommand};
+use loot_survivor_mcp::agent::{Agent, AgentOptions};
 use loot_survivor_mcp::chain::deploy::{Artifacts, deploy_practice_world};
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
-use loot_survivor_mcp::agent::{Agent, AgentOptions};
 use loot_survivor_mcp::chain::sim::SimChain;
 use loot_survivor_mcp::chain::{ChainClient, ConnectOptions};
 use loot_survivor_mcp::config::{self, LoadOptions, Settings, parse_felt};
@@ -225,7 +225,9 @@ async fn play(args: &SettingsArgs, play: PlayArgs) -> anyhow::Result<()> {
                 s.adventurer_id,
                 s.level,
                 s.xp,
-                s.cause_of_death.as_deref().unwrap_or("stopped at the action cap")
+                s.cause_of_death
+                    .as_deref()
+                    .unwrap_or("stopped at the action cap")
             );
         }
         levels.push(s.level);

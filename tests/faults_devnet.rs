@@ -37,9 +37,14 @@ async fn faults_lose_nothing_and_send_nothing_twice() {
             Fault::Delay(Duration::from_secs(3)),
         ],
     );
-    let read = client.ok("ls_get_adventurer", json!({"adventurer_id": id})).await;
+    let read = client
+        .ok("ls_get_adventurer", json!({"adventurer_id": id}))
+        .await;
     assert_eq!(read["adventurer"]["phase"], "in_battle");
-    assert!(faults.count("starknet_call") >= calls_before + 5, "the faults were hit");
+    assert!(
+        faults.count("starknet_call") >= calls_before + 5,
+        "the faults were hit"
+    );
 
     // A write whose answer is lost after the node got it: looked up, not resent.
     let before = common::nonce_and_balance(devnet, common::ACCOUNT).await;
@@ -47,7 +52,11 @@ async fn faults_lose_nothing_and_send_nothing_twice() {
     faults.inject(INVOKE, &[Fault::CutAfterForward]);
     let attacked = client.ok("ls_attack", json!({"adventurer_id": id})).await;
     assert_eq!(attacked["status"], "ACCEPTED_ON_L2");
-    assert_eq!(faults.forwarded(INVOKE), sent_before + 1, "sent exactly once");
+    assert_eq!(
+        faults.forwarded(INVOKE),
+        sent_before + 1,
+        "sent exactly once"
+    );
     let after = common::nonce_and_balance(devnet, common::ACCOUNT).await;
     assert_eq!(nonce(&after), nonce(&before) + 1);
     let tx = client
@@ -64,7 +73,11 @@ async fn faults_lose_nothing_and_send_nothing_twice() {
             .call("ls_upgrade", json!({"adventurer_id": id, "strength": 1}))
             .await;
         assert!(r.is_error, "{fault:?}: {}", r.text);
-        assert_eq!(r.json["error"]["code"], "RPC_ERROR", "{fault:?}: {}", r.text);
+        assert_eq!(
+            r.json["error"]["code"], "RPC_ERROR",
+            "{fault:?}: {}",
+            r.text
+        );
         assert_eq!(r.json["error"]["retryable"], true);
         assert_eq!(
             common::nonce_and_balance(devnet, common::ACCOUNT).await,
@@ -94,19 +107,29 @@ async fn faults_lose_nothing_and_send_nothing_twice() {
 
     // A lagging replica: the first read-backs after a write return the old state; the write
     // still returns the state that includes it.
-    let fresh_before = client.ok("ls_get_adventurer", json!({"adventurer_id": id})).await;
+    let fresh_before = client
+        .ok("ls_get_adventurer", json!({"adventurer_id": id}))
+        .await;
     let count = fresh_before["adventurer"]["action_count"].as_u64().unwrap();
     faults.inject("starknet_call", &[Fault::Stale, Fault::Stale, Fault::Stale]);
     let explored = client.ok("ls_explore", json!({"adventurer_id": id})).await;
-    assert_eq!(explored["adventurer"]["action_count"], count + 1, "read-after-write waited for the node");
-    let fresh = client.ok("ls_get_adventurer", json!({"adventurer_id": id})).await;
+    assert_eq!(
+        explored["adventurer"]["action_count"],
+        count + 1,
+        "read-after-write waited for the node"
+    );
+    let fresh = client
+        .ok("ls_get_adventurer", json!({"adventurer_id": id}))
+        .await;
     assert_eq!(explored["adventurer"], fresh["adventurer"]);
 
     // The node is gone: reads fail as RPC_ERROR, not a crash.
     for _ in 0..6 {
         faults.inject("starknet_call", &[Fault::Unavailable]);
     }
-    let r = client.call("ls_get_adventurer", json!({"adventurer_id": id})).await;
+    let r = client
+        .call("ls_get_adventurer", json!({"adventurer_id": id}))
+        .await;
     assert_eq!(r.json["error"]["code"], "RPC_ERROR", "{}", r.text);
     client.shutdown().await;
 }

@@ -41,19 +41,30 @@ async fn the_key_is_never_revealed() {
     let id = r.json["adventurer_id"].as_u64().unwrap();
     let mut actions = 0;
     for _ in 0..600 {
-        let state = client.call("ls_get_adventurer", json!({"adventurer_id": id})).await;
+        let state = client
+            .call("ls_get_adventurer", json!({"adventurer_id": id}))
+            .await;
         record(&state);
         let adv = &state.json["adventurer"];
         let (tool, args) = match adv["phase"].as_str().unwrap() {
             "dead" => break,
-            "in_battle" => ("ls_attack", json!({"adventurer_id": id, "to_the_death": true})),
+            "in_battle" => (
+                "ls_attack",
+                json!({"adventurer_id": id, "to_the_death": true}),
+            ),
             "stat_upgrade" => {
                 let n = adv["stat_upgrades_available"].as_u64().unwrap();
                 let cha = adv["stats"]["charisma"].as_u64().unwrap();
                 let (c, i) = if cha + n <= 31 { (n, 0) } else { (0, n) };
-                ("ls_upgrade", json!({"adventurer_id": id, "charisma": c, "intelligence": i}))
+                (
+                    "ls_upgrade",
+                    json!({"adventurer_id": id, "charisma": c, "intelligence": i}),
+                )
             }
-            _ => ("ls_explore", json!({"adventurer_id": id, "till_beast": true})),
+            _ => (
+                "ls_explore",
+                json!({"adventurer_id": id, "till_beast": true}),
+            ),
         };
         let out = client.call(tool, args).await;
         assert!(!out.is_error, "{tool}: {}", out.text);
@@ -73,7 +84,10 @@ async fn the_key_is_never_revealed() {
     }
     let stderr = client.shutdown().await;
     assert!(actions >= 5, "only {actions} actions");
-    assert!(stderr.contains("transaction sent"), "trace logs were captured");
+    assert!(
+        stderr.contains("transaction sent"),
+        "trace logs were captured"
+    );
     for s in spellings() {
         assert!(!seen.contains(&s), "the key leaked into a tool result");
         assert!(!stderr.contains(&s), "the key leaked into stderr");

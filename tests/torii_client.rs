@@ -46,14 +46,14 @@ fn client(fake: &FakeTorii) -> ToriiClient {
 fn game(id: u64) -> Game {
     Game {
         id,
-        owner: if id % 5 == 0 {
+        owner: if id.is_multiple_of(5) {
             Felt::from(WALLET)
         } else {
             Felt::from(100 + id % 7)
         },
         score: (id * 37) % 500,
-        game_over: id % 3 == 0,
-        player_name: (id % 2 == 0).then(|| format!("p{id}")),
+        game_over: id.is_multiple_of(3),
+        player_name: (id.is_multiple_of(2)).then(|| format!("p{id}")),
     }
 }
 
@@ -269,7 +269,7 @@ async fn owner_games_come_newest_first_across_pages() {
         }
     }
     let mut expected: Vec<u64> = (FIRST_ID..FIRST_ID + GAMES)
-        .filter(|id| id % 5 == 0)
+        .filter(|id| id.is_multiple_of(5))
         .collect();
     expected.reverse();
     assert_eq!(seen, expected);

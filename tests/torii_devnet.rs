@@ -27,15 +27,19 @@ async fn indexer_tools_over_stdio_with_limits_cursors_and_chain_merge() {
     for id in 2000..2230u64 {
         fake.add_game(&Game {
             id,
-            owner: if id % 4 == 0 { wallet } else { Felt::from(5u8) },
+            owner: if id.is_multiple_of(4) {
+                wallet
+            } else {
+                Felt::from(5u8)
+            },
             score: (id * 31) % 600,
-            game_over: id % 5 == 0,
+            game_over: id.is_multiple_of(5),
             player_name: None,
         });
         fake.set_adventurer(
             id,
             &Adventurer {
-                health: if id % 5 == 0 { 0 } else { 33 },
+                health: if id.is_multiple_of(5) { 0 } else { 33 },
                 xp: ((id * 31) % 600) as u16,
                 action_count: 3,
                 ..Adventurer::default()
@@ -122,7 +126,7 @@ async fn indexer_tools_over_stdio_with_limits_cursors_and_chain_merge() {
         .iter()
         .map(|r| r["adventurer_id"].as_u64().unwrap())
         .collect();
-    let mut want: Vec<u64> = (2000..2230u64).filter(|i| i % 4 == 0).collect();
+    let mut want: Vec<u64> = (2000..2230u64).filter(|i| i.is_multiple_of(4)).collect();
     want.push(id);
     want.sort_unstable_by(|a, b| b.cmp(a));
     assert_eq!(ids, want, "newest first, each game once");

@@ -73,15 +73,19 @@ fn seed_leaderboard(fake: &FakeTorii) {
     for id in 1000..1230u64 {
         fake.add_game(&Game {
             id,
-            owner: if id % 3 == 0 { me() } else { Felt::from(7u8) },
+            owner: if id.is_multiple_of(3) {
+                me()
+            } else {
+                Felt::from(7u8)
+            },
             score: (id * 53) % 700,
-            game_over: id % 4 == 0,
+            game_over: id.is_multiple_of(4),
             player_name: Some(format!("hero{id}")),
         });
         fake.set_adventurer(
             id,
             &Adventurer {
-                health: if id % 4 == 0 { 0 } else { 50 },
+                health: if id.is_multiple_of(4) { 0 } else { 50 },
                 xp: ((id * 53) % 700) as u16,
                 action_count: 9,
                 ..Adventurer::default()
@@ -188,7 +192,7 @@ async fn leaderboard_limits_and_cursor_round_trip() {
     .await;
     let mine = rows(&pages, "rows");
     let want = (1000..1230u64)
-        .filter(|id| id % 3 == 0 && id % 4 != 0)
+        .filter(|id| id.is_multiple_of(3) && !id.is_multiple_of(4))
         .count();
     assert_eq!(mine.len(), want);
     assert!(

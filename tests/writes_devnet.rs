@@ -312,7 +312,13 @@ async fn wallet_reports_spending_and_policy_refuses_before_signing() {
     assert_eq!(addr(&w["account_address"]), addr(&json!(common::ACCOUNT)));
     assert_eq!(w["chain_id"], "SN_SEPOLIA");
     assert_eq!(w["policy"]["tx_count"], 0);
-    let strk = |w: &Value| -> u128 { w["balances"][0]["amount"].as_str().unwrap().parse().unwrap() };
+    let strk = |w: &Value| -> u128 {
+        w["balances"][0]["amount"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
     assert_eq!(w["balances"][0]["token"], "STRK");
     assert!(strk(w) > 0);
     new_game(&client).await;
@@ -320,9 +326,17 @@ async fn wallet_reports_spending_and_policy_refuses_before_signing() {
     let a = &after["wallet"];
     assert_eq!(a["policy"]["tx_count"], 2);
     assert_eq!(a["transactions_signed"], 2);
-    let spent: u128 = a["policy"]["spent"]["fri"].as_str().unwrap().parse().unwrap();
+    let spent: u128 = a["policy"]["spent"]["fri"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(spent > 0);
-    assert_eq!(strk(w) - strk(a), spent, "spending matches the balance change");
+    assert_eq!(
+        strk(w) - strk(a),
+        spent,
+        "spending matches the balance change"
+    );
     client.shutdown().await;
 
     for (env, rule) in [
@@ -335,8 +349,17 @@ async fn wallet_reports_spending_and_policy_refuses_before_signing() {
         assert!(r.is_error);
         assert_eq!(r.json["error"]["code"], "POLICY_DENIED", "{}", r.text);
         assert_eq!(r.json["error"]["details"]["rule"], rule);
-        assert!(r.json["error"]["details"]["setting"].as_str().unwrap().starts_with("policy."));
-        assert_eq!(common::nonce_and_balance(url, common::ACCOUNT).await, nonce, "nothing signed");
+        assert!(
+            r.json["error"]["details"]["setting"]
+                .as_str()
+                .unwrap()
+                .starts_with("policy.")
+        );
+        assert_eq!(
+            common::nonce_and_balance(url, common::ACCOUNT).await,
+            nonce,
+            "nothing signed"
+        );
         c.shutdown().await;
     }
 
@@ -344,6 +367,9 @@ async fn wallet_reports_spending_and_policy_refuses_before_signing() {
     let r = c.call("ls_new_game", json!({"weapon": "Wand"})).await;
     assert_eq!(r.json["error"]["code"], "POLICY_DENIED", "{}", r.text);
     assert_eq!(r.json["error"]["details"]["rule"], "max_tx_per_minute");
-    assert!(r.json["error"]["details"]["adventurer_id"].is_u64(), "the minted id is kept");
+    assert!(
+        r.json["error"]["details"]["adventurer_id"].is_u64(),
+        "the minted id is kept"
+    );
     c.shutdown().await;
 }

@@ -440,7 +440,8 @@ impl ChainClient {
                 Ok(report)
             }
             Err(e) => {
-                self.policy.record_sent(max_fee_of(&self.ledger, hash), sent_at);
+                self.policy
+                    .record_sent(max_fee_of(&self.ledger, hash), sent_at);
                 let status = match &e {
                     ChainError::Revert { .. } => "REVERTED".to_string(),
                     ChainError::Timeout { last_status, .. }
@@ -492,7 +493,8 @@ impl ChainClient {
             .prepared()
             .map_err(|_| SendFailure::Other(ChainError::Rpc("incomplete transaction".into())))?;
         let hash = prepared.transaction_hash(false);
-        self.ledger.record(hash, adventurer_id, action, nonce, max_fee);
+        self.ledger
+            .record(hash, adventurer_id, action, nonce, max_fee);
         match prepared.send().await {
             Ok(r) if r.transaction_hash == hash => {
                 self.ledger.set_status(hash, "SENT");
@@ -582,7 +584,10 @@ impl ChainClient {
     /// The account's balance of an ERC20 token (STRK, ETH), in its smallest unit.
     pub async fn balance_of(&self, token: Felt) -> Result<u128, ChainError> {
         let felts = self
-            .call(super::bindings::erc20::balance_of(token, &self.account.address()))
+            .call(super::bindings::erc20::balance_of(
+                token,
+                &self.account.address(),
+            ))
             .await?;
         let v = super::bindings::erc20::decode_balance_of(&felts)
             .map_err(|e| ChainError::Decode(format!("balance_of: {e}")))?;
@@ -691,7 +696,9 @@ pub struct WalletReport {
 
 /// The fee bound of a sent transaction whose receipt is unknown (counted against the budget).
 fn max_fee_of(ledger: &TxLedger, hash: Felt) -> u128 {
-    ledger.get(hash).map_or(0, |r| r.max_fee.parse().unwrap_or(0))
+    ledger
+        .get(hash)
+        .map_or(0, |r| r.max_fee.parse().unwrap_or(0))
 }
 
 /// What a transaction lookup found.

@@ -64,6 +64,11 @@ impl ChainError {
             ProviderError::StarknetError(StarknetError::ContractError(data)) => {
                 Self::revert(&execution_text(&data.revert_error))
             }
+            ProviderError::StarknetError(StarknetError::ContractNotFound) => Self::Config(
+                "a game contract is not deployed at the configured address: check the profile's \
+                 manifest or chain.contracts (on devnet, run `loot-survivor-mcp devnet up`)"
+                    .into(),
+            ),
             other => {
                 let text = redact_urls(&other.to_string());
                 let revert = classify(&text);

@@ -141,12 +141,25 @@ mod tests {
         };
         let pairs = a.signable_entrypoints();
         let sel = |n: &str| starknet::core::utils::get_selector_from_name(n).unwrap();
-        for n in ["start_game", "explore", "attack", "flee", "equip", "drop", "buy_items", "select_stat_upgrades"] {
+        for n in [
+            "start_game",
+            "explore",
+            "attack",
+            "flee",
+            "equip",
+            "drop",
+            "buy_items",
+            "select_stat_upgrades",
+        ] {
             assert!(pairs.contains(&(Felt::ONE, sel(n))), "{n}");
         }
         assert!(pairs.contains(&(Felt::THREE, sel("mint_game"))));
         assert!(!pairs.iter().any(|(_, s)| *s == sel("get_game_state")));
-        assert!(!pairs.iter().any(|(c, _)| *c == Felt::TWO || *c == Felt::from(4u8)));
+        assert!(
+            !pairs
+                .iter()
+                .any(|(c, _)| *c == Felt::TWO || *c == Felt::from(4u8))
+        );
         assert_eq!(pairs.len(), 9);
     }
 

@@ -13,11 +13,12 @@ pub const READ_ATTEMPTS: u32 = 5;
 
 /// Whether an error is a transport problem worth retrying (the node said nothing about the request).
 pub fn is_transient(e: &ProviderError) -> bool {
-    match e {
-        ProviderError::RateLimited | ProviderError::Other(_) => true,
-        ProviderError::StarknetError(StarknetError::UnexpectedError(_)) => true,
-        _ => false,
-    }
+    matches!(
+        e,
+        ProviderError::RateLimited
+            | ProviderError::Other(_)
+            | ProviderError::StarknetError(StarknetError::UnexpectedError(_))
+    )
 }
 
 /// The delay before retry `attempt` (0-based): 100 ms doubling up to 2 s, times a jitter in [0.5, 1).

@@ -153,7 +153,9 @@ impl SimChain {
             ],
             data: vec![],
         };
-        let report = inner.ledger.commit(Some(id), "mint_game", vec![transfer], opts);
+        let report = inner
+            .ledger
+            .commit(Some(id), "mint_game", vec![transfer], opts);
         (id, report)
     }
 

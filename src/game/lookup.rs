@@ -410,7 +410,9 @@ fn parse_with_specials(q: &str) -> Vec<Entry> {
                         continue;
                     }
                     match entry {
-                        Entry::Item(i) => out.extend(item_entry(i.id, Some(specials)).map(Entry::Item)),
+                        Entry::Item(i) => {
+                            out.extend(item_entry(i.id, Some(specials)).map(Entry::Item))
+                        }
                         Entry::Beast(b) if p1 == 0 => {
                             out.extend(beast_entry(b.id, Some(specials)).map(Entry::Beast))
                         }
@@ -723,7 +725,10 @@ mod tests {
     #[test]
     fn filter_parsers() {
         assert_eq!(parse_type("cloth"), Some(ItemType::MagicOrCloth));
-        assert_eq!(parse_type("Bludgeon_or_Metal"), Some(ItemType::BludgeonOrMetal));
+        assert_eq!(
+            parse_type("Bludgeon_or_Metal"),
+            Some(ItemType::BludgeonOrMetal)
+        );
         assert_eq!(parse_type("wood"), None);
         assert_eq!(parse_slot("Foot"), Some(Slot::Foot));
         assert_eq!(parse_slot("feet"), None);

@@ -13,16 +13,15 @@ pub mod model;
 pub mod pack;
 pub mod phase;
 pub mod preview;
-pub mod random;
-pub mod rules;
 #[cfg(test)]
 mod properties;
+pub mod random;
+pub mod rules;
 #[cfg(test)]
 mod testing;
 pub mod view;
 
 pub use catalogue::{BeastInfo, ItemInfo, ItemType, ObstacleInfo, Slot, Tier};
-pub use preview::{BattlePreview, battle_preview};
 pub use events::{
     EVENT_EMITTED_SELECTOR, GAME_EVENT_SELECTOR, GameEvent, GameEventDetails, decode_game_event,
     decode_game_events,
@@ -32,4 +31,5 @@ pub use model::{
     Adventurer, Bag, BeastEvent, Equipment, GameState, Item, ItemPurchase, SpecialPowers, Stats,
 };
 pub use phase::{LegalAction, Phase, legal_actions, phase};
+pub use preview::{BattlePreview, battle_preview};
 pub use view::{AdventurerView, adventurer_view};

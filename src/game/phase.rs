@@ -368,8 +368,16 @@ mod tests {
         let mut s = sample_state();
         s.adventurer.beast_health = 20;
         let acts = legal_actions(&s);
-        assert!(acts[0].description.contains("Win chance"), "{}", acts[0].description);
-        assert!(acts[1].description.contains("Chance per attempt"), "{}", acts[1].description);
+        assert!(
+            acts[0].description.contains("Win chance"),
+            "{}",
+            acts[0].description
+        );
+        assert!(
+            acts[1].description.contains("Chance per attempt"),
+            "{}",
+            acts[1].description
+        );
     }
 
     #[test]

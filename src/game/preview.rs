@@ -289,14 +289,14 @@ pub fn battle_preview_with(
     let max_hit = beast_hits.iter().map(|h| h.1).max().unwrap_or(1).max(1);
     let expected: f64 = beast_hits.iter().map(|(p, d)| p * f64::from(*d)).sum();
     let adv_hits = (damage, critical_damage, p_crit);
-    let (win, method) =
-        match win_probability_exact(beast_health, adv.health, adv_hits, &beast_hits) {
-            Some(w) => (w, WinMethod::Exact),
-            None => (
-                win_probability_simulated(beast_health, adv.health, adv_hits, &beast_hits),
-                WinMethod::Simulation,
-            ),
-        };
+    let (win, method) = match win_probability_exact(beast_health, adv.health, adv_hits, &beast_hits)
+    {
+        Some(w) => (w, WinMethod::Exact),
+        None => (
+            win_probability_simulated(beast_health, adv.health, adv_hits, &beast_hits),
+            WinMethod::Simulation,
+        ),
+    };
     let can_flee = level > 1 && adv.stats.dexterity > 0;
     let p_flee = combat::avoid_threat_probability(level, adv.stats.dexterity);
     let (ambush, dodge) = match settings.stats_mode {
@@ -401,12 +401,18 @@ mod tests {
         s.adventurer.beast_health = 40;
         let p = battle_preview(&s).unwrap();
         assert_eq!(p.beast_name, "Demon Grasp Dragon");
-        assert_eq!((p.beast_tier, p.beast_type), (Tier::T1, ItemType::BladeOrHide));
+        assert_eq!(
+            (p.beast_tier, p.beast_type),
+            (Tier::T1, ItemType::BladeOrHide)
+        );
         assert_eq!(p.damage, 4);
         assert_eq!(p.rounds_to_kill.most, 10);
         assert_eq!(p.beast_damage.len(), 5);
         assert_eq!(p.beast_min_damage, 97);
-        assert_eq!(p.win_probability, 0.0, "120 health cannot take 9 hits of 97+");
+        assert_eq!(
+            p.win_probability, 0.0,
+            "120 health cannot take 9 hits of 97+"
+        );
         assert_eq!(p.rounds_to_die.fewest, 1);
         let f = p.flee_chance.unwrap();
         assert!(f > 0.0 && f < 1.0);
@@ -445,7 +451,10 @@ mod tests {
         for (b, h) in [(60u16, 80u16), (100, 60), (45, 200)] {
             let e = win_probability_exact(b, h, (9, 18, 0.2), &hits).unwrap();
             let s = win_probability_simulated(b, h, (9, 18, 0.2), &hits);
-            assert!((e - s).abs() < 0.06, "b {b} h {h}: exact {e} vs simulated {s}");
+            assert!(
+                (e - s).abs() < 0.06,
+                "b {b} h {h}: exact {e} vs simulated {s}"
+            );
         }
         assert_eq!(
             win_probability_exact(1023, 1023, (1, 2, 0.1), &[(0.5, 2), (0.5, 3)]),
@@ -478,6 +487,9 @@ mod tests {
             ..EngineSettings::default()
         };
         let p = battle_preview_with(&s.adventurer, &s.beast, 10, &settings);
-        assert_eq!((p.next_ambush_chance, p.next_obstacle_dodge_chance), (1.0, 0.0));
+        assert_eq!(
+            (p.next_ambush_chance, p.next_obstacle_dodge_chance),
+            (1.0, 0.0)
+        );
     }
 }

@@ -180,9 +180,7 @@ fn monotone_in_xp_charisma_and_level() {
     }
     for v in 0..255u8 {
         assert!(rules::max_health(v + 1) >= rules::max_health(v));
-        assert!(
-            combat::critical_hit_probability(v + 1) >= combat::critical_hit_probability(v)
-        );
+        assert!(combat::critical_hit_probability(v + 1) >= combat::critical_hit_probability(v));
     }
 }
 

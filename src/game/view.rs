@@ -170,7 +170,11 @@ pub fn item_effect(state: &GameState, id: u8) -> ItemEffect {
     let current_info = catalogue::item(current.id);
     let jewelry = matches!(info.slot, Slot::Neck | Slot::Ring);
     let power_of = |tier: Tier, greatness: u8| {
-        if jewelry { 0 } else { rules::attack_hp(tier, greatness.into()) }
+        if jewelry {
+            0
+        } else {
+            rules::attack_hp(tier, greatness.into())
+        }
     };
     let power = power_of(info.tier, 1);
     let current_power = current_info.map_or(0, |c| power_of(c.tier, current.greatness()));
@@ -368,11 +372,18 @@ mod tests {
         assert!(ghost.affordable);
         assert_eq!(ghost.effect.replaces.as_deref(), Some("Short Sword"));
         assert_eq!((ghost.effect.power, ghost.effect.current_power), (5, 10));
-        assert!(ghost.effect.summary.contains("instead of Short Sword"), "{}", ghost.effect.summary);
+        assert!(
+            ghost.effect.summary.contains("instead of Short Sword"),
+            "{}",
+            ghost.effect.summary
+        );
         let robe = v.market.iter().find(|m| m.id == 20).unwrap();
         assert_eq!(robe.effect.replaces.as_deref(), Some("Leather Armor"));
         let ring = v.market.iter().find(|m| m.id == 4).unwrap();
-        assert_eq!(ring.effect.luck_change, 1, "silver ring G1 counts twice vs an empty ring's 1");
+        assert_eq!(
+            ring.effect.luck_change, 1,
+            "silver ring G1 counts twice vs an empty ring's 1"
+        );
         assert_eq!(ring.effect.power, 0);
         assert_eq!(v.action_count, 9);
         assert_eq!(v.legal_actions[0].tool, "ls_explore");

@@ -175,9 +175,8 @@ fn parse_filters(a: &LookupArgs) -> Result<Query, ToolError> {
         .item_type
         .as_deref()
         .map(|s| {
-            lookup::parse_type(s).ok_or_else(|| {
-                bad_filter("type", s, "magic, blade, bludgeon, necklace or ring")
-            })
+            lookup::parse_type(s)
+                .ok_or_else(|| bad_filter("type", s, "magic, blade, bludgeon, necklace or ring"))
         })
         .transpose()?;
     let slot = a
@@ -459,7 +458,8 @@ mod tests {
         let settings = EngineSettings::default();
         let mut w = World::new(settings, 1);
         let id = w.mint(Felt::ONE);
-        w.act(Felt::ONE, id, &Action::StartGame { weapon: 76 }).unwrap();
+        w.act(Felt::ONE, id, &Action::StartGame { weapon: 76 })
+            .unwrap();
         (id, w.state(id), settings)
     }
 
@@ -506,18 +506,24 @@ mod tests {
             "a katana cuts cloth better than a club"
         );
         assert_eq!(katana.imagined_equipment[0].name, "Katana");
-        assert!(resolve_beast(&BeastArgs {
-            beast: BeastRef::Id(76),
-            level: 1,
-            health: 1
-        })
-        .is_err());
+        assert!(
+            resolve_beast(&BeastArgs {
+                beast: BeastRef::Id(76),
+                level: 1,
+                health: 1
+            })
+            .is_err()
+        );
     }
 
     #[test]
     fn lookup_validates_filters() {
         let a = |v: serde_json::Value| -> LookupArgs { serde_json::from_value(v).unwrap() };
-        let r = lookup_result("sim", &a(serde_json::json!({"query": "*sword", "limit": 1}))).unwrap();
+        let r = lookup_result(
+            "sim",
+            &a(serde_json::json!({"query": "*sword", "limit": 1})),
+        )
+        .unwrap();
         assert_eq!((r.total, r.returned, r.limit), (2, 1, 1));
         for bad in [
             serde_json::json!({"limit": 0}),
@@ -530,7 +536,11 @@ mod tests {
             let e = lookup_result("sim", &a(bad.clone())).unwrap_err();
             assert_eq!(e.code, ErrorCode::ValidationError, "{bad}");
         }
-        let r = lookup_result("sim", &a(serde_json::json!({"tier": "t1", "slot": "weapon"}))).unwrap();
+        let r = lookup_result(
+            "sim",
+            &a(serde_json::json!({"tier": "t1", "slot": "weapon"})),
+        )
+        .unwrap();
         assert_eq!(r.total, 4);
     }
 }

@@ -4,8 +4,8 @@
 use starknet::core::types::Felt;
 
 use crate::chain::WriteOptions;
-use crate::chain::{ChainClient, ChainError, GameAction, TxLookup, TxReport, WalletReport};
 use crate::chain::sim::SimChain;
+use crate::chain::{ChainClient, ChainError, GameAction, TxLookup, TxReport, WalletReport};
 use crate::game::engine::EngineSettings;
 use crate::game::model::GameState;
 

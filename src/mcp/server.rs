@@ -569,9 +569,12 @@ impl LsServer {
     ) -> Result<Json<WalletResult>, ToolError> {
         args.parse(self.opts.strict)?;
         let wallet = self.backend.wallet().await.map_err(from_chain)?;
-        let note = wallet
-            .is_none()
-            .then(|| format!("the {} chain signs nothing and needs no wallet", self.opts.chain));
+        let note = wallet.is_none().then(|| {
+            format!(
+                "the {} chain signs nothing and needs no wallet",
+                self.opts.chain
+            )
+        });
         Ok(Json(WalletResult {
             ok: true,
             schema_version: SCHEMA_VERSION.into(),
@@ -811,7 +814,15 @@ mod tests {
                 || t.name == "ls_wallet"
                 || t.name == "ls_battle_preview";
             assert_eq!(read_only, is_read, "{}", t.name);
-            assert!(t.input_schema.contains_key("properties"), "{}", t.name);
+            assert_eq!(
+                t.input_schema.get("type"),
+                Some(&serde_json::json!("object")),
+                "{}",
+                t.name
+            );
+            if t.name != "ls_wallet" {
+                assert!(t.input_schema.contains_key("properties"), "{}", t.name);
+            }
         }
     }
 }

@@ -586,7 +586,13 @@ impl LsServer {
         };
         let mut lag = Vec::new();
         let mut from_chain_rows = 0;
-        for id in self.indexer.played.newest_first(before) {
+        for id in self
+            .indexer
+            .played
+            .newest_first(before)
+            .into_iter()
+            .take(MAX_CHAIN_SCAN)
+        {
             if id < lower {
                 break;
             }
