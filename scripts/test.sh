@@ -10,4 +10,4 @@ if [ -z "${LS_MAINNET_MANIFEST:-}" ] && [ -f ../shared/data/manifests/manifest_m
   LS_MAINNET_MANIFEST="$(cd ../shared/data/manifests && pwd)/manifest_mainnet.json"
   export LS_MAINNET_MANIFEST
 fi
-cargo test --locked "$@"
+cargo test --locked --no-fail-fast "$@"
