@@ -167,7 +167,7 @@ impl Agent {
     pub async fn play(
         &self,
         opts: &AgentOptions,
-        narrate: &mut dyn FnMut(String),
+        narrate: &mut (dyn FnMut(String) + Send),
     ) -> Result<GameSummary, AgentError> {
         let mut game = GameRun::default();
         let started = self
@@ -385,7 +385,7 @@ impl GameRun {
     fn absorb(
         &mut self,
         result: &Value,
-        narrate: &mut dyn FnMut(String),
+        narrate: &mut (dyn FnMut(String) + Send),
     ) -> Result<(), AgentError> {
         let events: Vec<GameEvent> =
             serde_json::from_value(result["events"].clone()).map_err(|e| protocol("events", e))?;

@@ -361,6 +361,7 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         poll: Duration::from_millis(settings.tx.poll_interval_ms),
         fee_multiplier: settings.tx.fee_multiplier,
         policy,
+        vrf: settings.chain.vrf,
     })
     .await?;
     tracing::info!(

@@ -142,7 +142,11 @@ fn practice_world_declares_every_entrypoint_the_server_calls() {
     let ours = load(OURS);
     let tokens = load(ERC20);
     for ep in ENTRYPOINTS {
-        let manifest = if ep.tag_suffix == "erc20" { &tokens } else { &ours };
+        let manifest = if ep.tag_suffix == "erc20" {
+            &tokens
+        } else {
+            &ours
+        };
         let c = contract(manifest, ep.tag_suffix);
         let abi = c["abi"].as_array().unwrap();
         let f =

@@ -41,7 +41,13 @@ async fn keystore_wallet_signs_and_wrong_password_fails_at_start() {
     client.shutdown().await;
 
     let out = tokio::process::Command::new(common::BIN)
-        .args(["serve", "--profile", "devnet", "--rpc-url", world.devnet.url.as_str()])
+        .args([
+            "serve",
+            "--profile",
+            "devnet",
+            "--rpc-url",
+            world.devnet.url.as_str(),
+        ])
         .env("LS_MANIFEST", &world.manifest)
         .env("LS_KEYSTORE", path)
         .env("LS_KEYSTORE_PASSWORD", "wrong password")
@@ -50,10 +56,16 @@ async fn keystore_wallet_signs_and_wrong_password_fails_at_start() {
         .output()
         .await
         .unwrap();
-    assert!(!out.status.success(), "a wrong password must stop the server");
+    assert!(
+        !out.status.success(),
+        "a wrong password must stop the server"
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.to_lowercase().contains("password"), "{stderr}");
-    assert!(!stderr.contains("wrong password") && !stderr.contains(PASSWORD), "{stderr}");
+    assert!(
+        !stderr.contains("wrong password") && !stderr.contains(PASSWORD),
+        "{stderr}"
+    );
     assert!(!stderr.contains(KEY_2.trim_start_matches("0x")), "{stderr}");
     assert!(out.stdout.is_empty(), "nothing but MCP on stdout");
 }

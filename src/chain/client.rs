@@ -16,17 +16,22 @@ use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
 
 use super::bindings::{adventurer_systems, game_systems, game_token_systems};
 use super::ledger::{TxLedger, TxRecord};
+use super::outside::{ANY_CALLER, OutsideExecution};
 use super::retry::read_with_retries;
 use super::submit::{
     Confirm, Hooks, Progress, execution_of, finality_name, status_name, wait_for_receipt,
 };
 use super::{ChainError, GameAddresses, convert};
+use super::{cartridge, vrf};
 use crate::game::events::{GameEvent, decode_game_event};
 use crate::game::model::{GameState, Stats};
 use crate::wallet::{PolicyGuard, SecretSigner};
 
 type Rpc = Arc<JsonRpcClient<HttpTransport>>;
 type WalletAccount = SingleOwnerAccount<Rpc, Arc<SecretSigner>>;
+
+/// How long a signed outside execution stays valid (its `execute_before` from now).
+pub const OUTSIDE_EXECUTION_VALIDITY: Duration = Duration::from_secs(600);
 
 /// A game action the wallet can sign, as the contract receives it.
 #[derive(Debug, Clone, PartialEq)]
@@ -117,6 +122,13 @@ pub struct ChainClient {
     write_lock: tokio::sync::Mutex<Option<Felt>>,
     ledger: TxLedger,
     policy: Arc<PolicyGuard>,
+    /// Randomness-consuming actions go through Cartridge VRF and outside execution.
+    vrf: bool,
+    signer: Arc<SecretSigner>,
+    rpc_url: url::Url,
+    http: reqwest::Client,
+    /// Distinguishes outside-execution nonces made in the same nanosecond.
+    outside_counter: std::sync::atomic::AtomicU64,
 }
 
 impl std::fmt::Debug for ChainClient {
@@ -152,6 +164,10 @@ pub struct ConnectOptions {
     pub fee_multiplier: f64,
     /// What the wallet may sign.
     pub policy: Arc<PolicyGuard>,
+    /// Whether the profile needs Cartridge VRF (`chain.vrf`): randomness-consuming actions are
+    /// then bundled with `request_random` and sent as SNIP-9 outside executions to
+    /// `cartridge_addExecuteOutsideTransaction` on `rpc_url`.
+    pub vrf: bool,
 }
 
 /// A JSON-RPC provider with a request timeout (starknet-rs's default client has none).
@@ -168,7 +184,11 @@ pub fn provider(url: url::Url, timeout: Duration) -> Result<Rpc, ChainError> {
 impl ChainClient {
     /// Connects and checks that the node is the network the profile expects.
     pub async fn connect(opts: ConnectOptions) -> Result<Self, ChainError> {
-        let provider = provider(opts.rpc_url, opts.request_timeout)?;
+        let http = reqwest::Client::builder()
+            .timeout(opts.request_timeout)
+            .build()
+            .map_err(|e| ChainError::Config(format!("HTTP client: {e}")))?;
+        let provider = provider(opts.rpc_url.clone(), opts.request_timeout)?;
         let chain_id = provider
             .chain_id()
             .await
@@ -196,7 +216,7 @@ impl ChainClient {
         }
         let mut account = SingleOwnerAccount::new(
             provider.clone(),
-            opts.signer,
+            opts.signer.clone(),
             opts.account_address,
             chain_id,
             ExecutionEncoding::New,
@@ -213,6 +233,11 @@ impl ChainClient {
             write_lock: tokio::sync::Mutex::new(None),
             ledger: TxLedger::default(),
             policy: opts.policy,
+            vrf: opts.vrf,
+            signer: opts.signer,
+            rpc_url: opts.rpc_url,
+            http,
+            outside_counter: std::sync::atomic::AtomicU64::new(0),
         })
     }
 
@@ -332,7 +357,10 @@ impl ChainClient {
         Ok((id, report))
     }
 
-    /// Signs and sends one game action and waits for it.
+    /// Signs and sends one game action and waits for it. On VRF profiles an action that consumes
+    /// randomness (read from the adventurer's current state) is bundled after `request_random`
+    /// and sent as an outside execution through the Cartridge paymaster; every other write is a
+    /// plain invoke from the wallet's account.
     pub async fn act(
         &self,
         adventurer_id: u64,
@@ -340,13 +368,76 @@ impl ChainClient {
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
         let name = action_name(action);
-        self.execute(
-            vec![self.action_call(adventurer_id, action)],
-            Some(adventurer_id),
-            name,
-            opts,
-        )
-        .await
+        let call = self.action_call(adventurer_id, action);
+        if self.vrf && vrf::may_need_randomness(action) {
+            let before = self.game_state(adventurer_id).await?;
+            let (calls, bundled) = vrf::bundle(
+                self.addresses.game_systems,
+                adventurer_id,
+                &before.adventurer,
+                action,
+                call,
+            );
+            if bundled {
+                return self
+                    .execute_outside(calls, Some(adventurer_id), name, opts)
+                    .await;
+            }
+            return self.execute(calls, Some(adventurer_id), name, opts).await;
+        }
+        self.execute(vec![call], Some(adventurer_id), name, opts)
+            .await
+    }
+
+    /// Signs the calls as a SNIP-9 v2 outside execution (any caller, valid for
+    /// [`OUTSIDE_EXECUTION_VALIDITY`]) and submits it with
+    /// `cartridge_addExecuteOutsideTransaction`; then tracks the paymaster's transaction like
+    /// any other write. The wallet pays no fee, so none is counted against the budget.
+    async fn execute_outside(
+        &self,
+        calls: Vec<Call>,
+        adventurer_id: Option<u64>,
+        action: &str,
+        opts: WriteOptions,
+    ) -> Result<TxReport, ChainError> {
+        self.policy
+            .check_calls(&calls)
+            .map_err(ChainError::Policy)?;
+        let _lock = self.write_lock.lock().await;
+        self.policy
+            .check_rate(std::time::Instant::now())
+            .map_err(ChainError::Policy)?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        let counter = self
+            .outside_counter
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let nonce = starknet_crypto::poseidon_hash_many(&[
+            self.account.address(),
+            Felt::from(now.as_nanos()),
+            Felt::from(counter),
+        ]);
+        let execution = OutsideExecution {
+            caller: ANY_CALLER,
+            nonce,
+            execute_after: 0,
+            execute_before: now.as_secs() + OUTSIDE_EXECUTION_VALIDITY.as_secs(),
+            calls,
+        };
+        let signed = execution
+            .sign(&*self.signer, self.account.address(), self.chain_id)
+            .await
+            .map_err(|e| ChainError::Signing(e.to_string()))?;
+        tracing::info!(
+            outside_hash = %format!("{:#x}", signed.hash),
+            action,
+            "submitting outside execution to the Cartridge paymaster"
+        );
+        let hash = cartridge::submit(&self.http, &self.rpc_url, &signed).await?;
+        self.ledger.record(hash, adventurer_id, action, nonce, 0);
+        self.ledger.set_status(hash, "SENT");
+        self.track(hash, action, opts, false).await
     }
 
     /// The contract call for an action (built with the generated bindings).
@@ -419,6 +510,18 @@ impl ChainClient {
             }
         };
         *next_nonce = Some(nonce + Felt::ONE);
+        self.track(hash, action, opts, true).await
+    }
+
+    /// Waits for a sent transaction at the requested confirmation level, records its status and
+    /// (when the wallet pays, `paid`) its fee against the budget, and reports its game events.
+    async fn track(
+        &self,
+        hash: Felt,
+        action: &str,
+        opts: WriteOptions,
+        paid: bool,
+    ) -> Result<TxReport, ChainError> {
         let sent_at = std::time::Instant::now();
         opts.hooks.report(Progress::Submitted { tx_hash: hash });
         tracing::info!(tx_hash = %format!("{hash:#x}"), action, "transaction sent");
@@ -436,12 +539,17 @@ impl ChainClient {
                 self.ledger
                     .set_status(hash, finality_name(receipt.receipt.finality_status()));
                 let report = self.report(receipt)?;
-                self.policy.record_sent(report.actual_fee, sent_at);
+                self.policy
+                    .record_sent(if paid { report.actual_fee } else { 0 }, sent_at);
                 Ok(report)
             }
             Err(e) => {
-                self.policy
-                    .record_sent(max_fee_of(&self.ledger, hash), sent_at);
+                let fee = if paid {
+                    max_fee_of(&self.ledger, hash)
+                } else {
+                    0
+                };
+                self.policy.record_sent(fee, sent_at);
                 let status = match &e {
                     ChainError::Revert { .. } => "REVERTED".to_string(),
                     ChainError::Timeout { last_status, .. }

@@ -2,16 +2,19 @@
 //! the decoding of receipt events into game events.
 
 pub mod bindings;
+pub mod cartridge;
 mod client;
 mod convert;
 pub mod deploy;
 mod error;
 pub mod ledger;
 pub mod manifest;
+pub mod outside;
 pub mod retry;
 pub mod revert;
 pub mod sim;
 mod submit;
+pub mod vrf;
 
 pub use client::{
     ChainClient, ConnectOptions, GameAction, TokenBalance, TxLookup, TxReport, WalletReport,

@@ -178,6 +178,38 @@ impl PolicyGuard {
                 setting: "chain.contracts / chain.manifest",
             });
         }
+        self.check_vrf_bundle(calls)
+    }
+
+    /// A multicall with the VRF call must be exactly a VRF bundle: one `request_random`, first,
+    /// asking for `Source::Salt` on behalf of a game contract, followed only by game calls.
+    fn check_vrf_bundle(&self, calls: &[Call]) -> Result<(), PolicyDenied> {
+        let is_vrf =
+            |c: &Call| c.to == CARTRIDGE_VRF_PROVIDER && c.selector == REQUEST_RANDOM_SELECTOR;
+        let count = calls.iter().filter(|c| is_vrf(c)).count();
+        if count == 0 {
+            return Ok(());
+        }
+        let deny = |message: String| PolicyDenied {
+            rule: "allow_vrf",
+            message,
+            setting: "(not configurable: the server signs only VRF bundles of game actions)",
+        };
+        if count > 1 || !is_vrf(&calls[0]) || calls.len() < 2 {
+            return Err(deny(
+                "request_random must come once, first, and be followed by a game action".into(),
+            ));
+        }
+        let vrf = &calls[0];
+        let game_caller = vrf.calldata.len() == 3
+            && vrf.calldata[0] != CARTRIDGE_VRF_PROVIDER
+            && self.contracts.contains(&vrf.calldata[0])
+            && vrf.calldata[1] == Felt::ONE;
+        if !game_caller {
+            return Err(deny(
+                "request_random must ask for Source::Salt on behalf of a game contract".into(),
+            ));
+        }
         Ok(())
     }
 
@@ -331,7 +363,11 @@ mod tests {
     }
 
     fn vrf_call() -> Call {
-        call(CARTRIDGE_VRF_PROVIDER, REQUEST_RANDOM_SELECTOR)
+        Call {
+            to: CARTRIDGE_VRF_PROVIDER,
+            selector: REQUEST_RANDOM_SELECTOR,
+            calldata: vec![GAME, Felt::ONE, Felt::from(0x5a17u32)],
+        }
     }
 
     #[test]
@@ -378,6 +414,35 @@ mod tests {
             guard(&settings(), false).check_calls(&[]).unwrap_err().rule,
             "allowed_calls"
         );
+    }
+
+    #[test]
+    fn only_exact_vrf_bundles_are_signed() {
+        let g = guard(&settings(), true);
+        let game = call(GAME, explore());
+        g.check_calls(&[vrf_call(), game.clone()]).unwrap();
+        for bad in [
+            vec![vrf_call()],
+            vec![game.clone(), vrf_call()],
+            vec![vrf_call(), vrf_call(), game.clone()],
+            vec![
+                Call {
+                    calldata: vec![Felt::from(0xbadu32), Felt::ONE, Felt::from(7)],
+                    ..vrf_call()
+                },
+                game.clone(),
+            ],
+            vec![
+                Call {
+                    calldata: vec![GAME, Felt::ZERO, Felt::from(7)],
+                    ..vrf_call()
+                },
+                game.clone(),
+            ],
+        ] {
+            let e = g.check_calls(&bad).unwrap_err();
+            assert_eq!(e.rule, "allow_vrf", "{bad:?}");
+        }
     }
 
     #[test]
