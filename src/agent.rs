@@ -2,9 +2,9 @@
 //! layer, as any client would (an in-process rmcp client over a pipe), and narrates them.
 //!
 //! The strategy, in full:
-//! * In battle: at level 1 attack. Otherwise ask `ls_battle_preview`; attack (to the death when
-//!   the win chance is at least 95%) if the win chance is at least 50%, or at least the chance of
-//!   escaping alive by fleeing, or fleeing is impossible; else try to flee once.
+//! * In battle: at level 1 attack. Otherwise ask `ls_battle_preview`; attack if the win chance is
+//!   at least 50%, or at least the chance of escaping alive by fleeing, or fleeing is impossible;
+//!   else flee. Either goes to the death when its chance is at least 90%, else one round.
 //! * Stat points go to charisma until twice charisma reaches the level (potions then cost 1 gold),
 //!   then to dexterity until it reaches the level (fleeing always works), then to vitality.
 //! * Out of battle: drop bagged non-jewelry when the bag is nearly full; buy, equipped, the market
@@ -30,8 +30,8 @@ use crate::mcp::LsServer;
 
 /// Win chance from which the agent fights rather than flees.
 const FIGHT_THRESHOLD: f64 = 0.5;
-/// Win chance from which the agent attacks to the death in one call.
-const TO_THE_DEATH_THRESHOLD: f64 = 0.95;
+/// Win (or escape) chance from which the agent attacks (or flees) to the death in one call.
+const TO_THE_DEATH_THRESHOLD: f64 = 0.9;
 /// Bag fill from which bagged non-jewelry is dropped.
 const BAG_DROP_AT: usize = 12;
 
@@ -170,7 +170,7 @@ impl Agent {
         narrate: &mut (dyn FnMut(String) + Send),
     ) -> Result<GameSummary, AgentError> {
         let mut game = GameRun::default();
-        let started = self
+        let mut started = self
             .call("ls_new_game", json!({ "weapon": opts.weapon }))
             .await?;
         let id = started["adventurer_id"]
@@ -180,16 +180,16 @@ impl Agent {
             "adventurer {id} enters Death Mountain with a {}",
             opts.weapon
         ));
-        game.absorb(&started, narrate)?;
+        game.absorb(&mut started, narrate)?;
         let mut actions = 1u32;
         while let Some(view) = game.view.clone() {
             if view.phase == Phase::Dead || actions >= opts.max_actions {
                 break;
             }
             let (tool, args) = self.next_move(id, &view).await?;
-            let result = self.call(tool, args).await?;
+            let mut result = self.call(tool, args).await?;
             actions += 1;
-            game.absorb(&result, narrate)?;
+            game.absorb(&mut result, narrate)?;
         }
         let view = game
             .view
@@ -273,7 +273,11 @@ impl Agent {
                 json!({ "adventurer_id": id, "to_the_death": win >= TO_THE_DEATH_THRESHOLD }),
             )
         } else {
-            ("ls_flee", json!({ "adventurer_id": id }))
+            let escape = flee.unwrap_or(0.0);
+            (
+                "ls_flee",
+                json!({ "adventurer_id": id, "to_the_death": escape >= TO_THE_DEATH_THRESHOLD }),
+            )
         })
     }
 }
@@ -384,12 +388,12 @@ impl GameRun {
     /// Takes in an action result: narrates its events and keeps the new state.
     fn absorb(
         &mut self,
-        result: &Value,
+        result: &mut Value,
         narrate: &mut (dyn FnMut(String) + Send),
     ) -> Result<(), AgentError> {
         let events: Vec<GameEvent> =
-            serde_json::from_value(result["events"].clone()).map_err(|e| protocol("events", e))?;
-        let view: AdventurerView = serde_json::from_value(result["adventurer"].clone())
+            serde_json::from_value(result["events"].take()).map_err(|e| protocol("events", e))?;
+        let view: AdventurerView = serde_json::from_value(result["adventurer"].take())
             .map_err(|e| protocol("adventurer", e))?;
         if let Some(b) = &view.beast {
             self.beast_name = b.name.clone();

@@ -469,6 +469,64 @@ mod tests {
     }
 
     #[test]
+    fn reductions_and_obstacles() {
+        assert_eq!(apply_damage_reduction(100, 25), 75);
+        assert_eq!(apply_damage_reduction(7, 25), 5);
+        assert_eq!(apply_damage_reduction(7, 200), 0, "capped at 100%");
+        assert_eq!(ability_damage_reduction(10, 0), 0);
+        assert_eq!(ability_damage_reduction(10, 10), 100);
+        assert_eq!(ability_damage_reduction(10, 20), 100);
+        assert_eq!(ability_damage_reduction(10, 5), 50, "smoothstep(0.5) = 0.5");
+        assert_eq!(
+            ability_damage_reduction(4, 1),
+            15,
+            "3(1/16) − 2(1/64) = 0.15625"
+        );
+        let mut adv = Adventurer::default();
+        // Pendulum Blades (T1 blade) level 10 on an empty chest: 50 × 1.5 = 75.
+        assert_eq!(obstacle_hit(&adv, 26, 10, Slot::Chest, false, true), 75);
+        assert_eq!(obstacle_hit(&adv, 26, 10, Slot::Chest, true, true), 150);
+        // Hard Leather Armor G20 (armor 40) with a G20 Pendant (60% of 40 = 24): 50 − 40 − 24 → floor 4.
+        adv.equipment.chest = Item { id: 50, xp: 400 };
+        assert_eq!(obstacle_hit(&adv, 26, 10, Slot::Chest, false, false), 10);
+        adv.equipment.neck = Item { id: 1, xp: 400 };
+        assert_eq!(obstacle_hit(&adv, 26, 10, Slot::Chest, false, true), 4);
+        assert_eq!(obstacle_hit(&adv, 26, 10, Slot::Chest, false, false), 10);
+        // Tiny obstacles deal the minimum of 4.
+        assert_eq!(obstacle_hit(&adv, 50, 1, Slot::Chest, false, true), 4);
+    }
+
+    #[test]
+    fn name_matches_multiply_and_platinum_adds() {
+        let mut adv = Adventurer {
+            item_specials_seed: 1234,
+            ..Default::default()
+        };
+        adv.equipment.weapon = Item { id: 42, xp: 400 }; // Katana G20 with all specials
+        let sp = rules::item_specials(42, 20, 1234);
+        let beast = BeastEvent {
+            id: 50, // Rat T5 blade
+            level: 1,
+            specials: SpecialPowers {
+                special1: 0,
+                special2: sp.special2,
+                special3: sp.special3,
+            },
+            ..Default::default()
+        };
+        // Katana G20: 100 fair vs hide; prefix ×8 (800) and suffix ×2 (200); armor 1.
+        let d = adventurer_attack_damage(&adv, &beast, false);
+        assert_eq!(d, 100 + 800 + 200 - 1);
+        adv.equipment.ring = Item { id: 6, xp: 400 }; // Platinum G20: +60% of 1000
+        assert_eq!(adventurer_attack_damage(&adv, &beast, false), d + 600);
+        assert_eq!(
+            adventurer_hit(&adv, &beast, false, false),
+            d,
+            "no jewelry rules"
+        );
+    }
+
+    #[test]
     fn rings_add_bonus() {
         let mut s = sample_state();
         s.beast = BeastEvent {

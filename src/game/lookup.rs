@@ -484,6 +484,29 @@ fn suggestions(text: &str, q: &Query) -> Vec<String> {
         .collect()
 }
 
+/// Whether a folded name matches a pattern split at `*` (parts folded): the first part is a
+/// prefix, the last a suffix, the others appear in order in between.
+fn wildcard_match(parts: &[String], key: &str) -> bool {
+    let (first, last) = (&parts[0], &parts[parts.len() - 1]);
+    if parts.len() == 1 {
+        return key == first;
+    }
+    if key.len() < first.len() + last.len() || !key.starts_with(first.as_str()) {
+        return false;
+    }
+    if !key.ends_with(last.as_str()) {
+        return false;
+    }
+    let mut rest = &key[first.len()..key.len() - last.len()];
+    for mid in &parts[1..parts.len() - 1] {
+        match rest.find(mid.as_str()) {
+            Some(i) => rest = &rest[i + mid.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
 /// Runs a search.
 pub fn search(q: &Query) -> Found {
     let text = q.text.as_deref().map(str::trim).filter(|t| !t.is_empty());
@@ -501,10 +524,11 @@ pub fn search(q: &Query) -> Found {
                 ];
                 (MatchedBy::Id, by_id.into_iter().flatten().collect())
             } else if t.contains('*') {
+                let parts: Vec<String> = t.split('*').map(fold_name).collect();
                 let hits = INDEX
                     .entries
                     .iter()
-                    .filter(|(_, name, _)| catalogue::name_matches(t, name))
+                    .filter(|(key, _, _)| wildcard_match(&parts, key))
                     .map(|(_, _, e)| e.clone())
                     .collect();
                 (MatchedBy::Wildcard, hits)
@@ -623,6 +647,28 @@ mod tests {
             5 + 1 + 1,
             "5 items, Demonic Alter and the Demon prefix"
         );
+    }
+
+    #[test]
+    fn wildcard_matching_agrees_with_the_catalogue() {
+        for pattern in [
+            "*sword",
+            "demon*",
+            "*leather*gloves",
+            "*",
+            "*a*e*",
+            "katana*",
+            "x*",
+        ] {
+            let parts: Vec<String> = pattern.split('*').map(fold_name).collect();
+            for (key, name, _) in &INDEX.entries {
+                assert_eq!(
+                    wildcard_match(&parts, key),
+                    catalogue::name_matches(pattern, name),
+                    "{pattern} vs {name}"
+                );
+            }
+        }
     }
 
     #[test]

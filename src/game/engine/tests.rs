@@ -482,3 +482,135 @@ fn specials_unlock_with_greatness_in_full_rules() {
     assert_eq!(game.adventurer.item_specials_seed, level_rnd);
     assert_ne!(game.adventurer.item_specials_seed, 0);
 }
+
+#[test]
+fn predictions_are_what_happens() {
+    let (mut w, id) = started(76);
+    let before = w.state(id);
+    let p = predict(
+        id,
+        &before,
+        &Action::Attack { to_the_death: true },
+        w.settings(),
+    )
+    .unwrap();
+    w.act(OWNER, id, &Action::Attack { to_the_death: true })
+        .unwrap();
+    let after = w.state(id).adventurer;
+    assert_eq!(p.end, PredictedEnd::BeastKilled);
+    assert_eq!(
+        (p.health_after, p.level_after),
+        (after.health, after.level())
+    );
+    assert_eq!(p.xp_gained, after.xp);
+    assert_eq!(
+        predict(
+            id,
+            &w.state(id),
+            &Action::Attack {
+                to_the_death: false
+            },
+            w.settings()
+        )
+        .unwrap_err()
+        .0,
+        "Not in battle"
+    );
+    // Deeper in a game, every prediction of attack and flee matches the real outcome.
+    for seed in 300..320u64 {
+        let mut world = World::new(EngineSettings::default(), seed);
+        let id = world.mint(OWNER);
+        world
+            .act(OWNER, id, &Action::StartGame { weapon: 12 })
+            .unwrap();
+        for step in 0..200u32 {
+            let s = world.state(id);
+            let a = s.adventurer;
+            let action = match phase::phase(&a) {
+                phase::Phase::Dead => break,
+                phase::Phase::InBattle if step % 3 == 0 => Action::Flee {
+                    to_the_death: step % 2 == 0,
+                },
+                phase::Phase::InBattle => Action::Attack {
+                    to_the_death: step % 2 == 0,
+                },
+                phase::Phase::StatUpgrade => Action::Upgrade {
+                    stats: Stats {
+                        dexterity: a.stat_upgrades_available,
+                        ..Stats::default()
+                    },
+                },
+                _ => Action::Explore { till_beast: true },
+            };
+            let predicted = predict(id, &s, &action, world.settings());
+            match world.act(OWNER, id, &action) {
+                Ok(_) => {
+                    let p = predicted.expect("the prediction accepts what the world accepts");
+                    let real = world.state(id).adventurer;
+                    assert_eq!(
+                        (p.health_after, p.beast_health_after, p.xp_gained),
+                        (real.health, real.beast_health, real.xp - a.xp),
+                        "{action:?}"
+                    );
+                }
+                Err(r) => assert_eq!(predicted.unwrap_err(), r),
+            }
+        }
+    }
+}
+
+#[test]
+fn gold_ring_and_collectables_in_full_rules() {
+    let (mut w, id) = started(46);
+    w.act(
+        OWNER,
+        id,
+        &Action::Attack {
+            to_the_death: false,
+        },
+    )
+    .unwrap();
+    let mut game = w.game(id).unwrap().clone();
+    game.adventurer.stat_upgrades_available = 0;
+    game.adventurer.xp = 400;
+    game.adventurer.health = 1000;
+    game.adventurer.equipment.weapon = Item { id: 42, xp: 400 };
+    game.adventurer.equipment.ring = Item { id: 8, xp: 400 };
+    // Find a beast seed giving a level-19+ (collectable) beast at level 20.
+    let settings = EngineSettings::default();
+    let seed = (1..5000u64)
+        .find(|&s| {
+            game.beast_seed = s;
+            game.beast(&settings, &Collection::new()).level >= 19
+        })
+        .unwrap();
+    game.beast_seed = seed;
+    let beast = game.beast(&settings, &Collection::new());
+    assert!(beast.is_collectable);
+    game.adventurer.beast_health = 1;
+    let before = game.clone();
+    let out = game
+        .apply(
+            id,
+            &Action::Attack {
+                to_the_death: false,
+            },
+            &settings,
+            &Collection::new(),
+        )
+        .unwrap();
+    let GameEventDetails::DefeatedBeast { gold_reward, .. } = &out.events[1] else {
+        panic!("{:?}", out.events)
+    };
+    let base = rules::gold_reward(rules::beast_tier(beast.id), beast.level);
+    assert_eq!(*gold_reward, base + base * 60 / 100, "Gold Ring G20: +60%");
+    assert_eq!(out.collected.len(), 1);
+    let mut collection = Collection::new();
+    collection.extend(out.collected);
+    assert!(
+        !before.beast(&settings, &collection).is_collectable,
+        "collected once"
+    );
+    let practice = EngineSettings::practice_world();
+    assert!(!before.beast(&practice, &Collection::new()).is_collectable);
+}
