@@ -76,8 +76,14 @@ async fn hundred_games_end_in_death_or_cap() {
             Ending::Died => {
                 died += 1;
                 let cause = g.cause_of_death.clone().expect("a death has a cause");
-                let kind = cause.split(" a ").next().unwrap_or(&cause).to_string();
-                *causes.entry(kind).or_default() += 1;
+                let kind = if cause.starts_with("ambushed") {
+                    "ambush"
+                } else if cause.starts_with("hit by the obstacle") {
+                    "obstacle"
+                } else {
+                    "beast in a fight"
+                };
+                *causes.entry(kind.to_string()).or_default() += 1;
             }
             Ending::ActionCap => capped += 1,
         }

@@ -14,7 +14,7 @@ use starknet_crypto::poseidon_hash_many;
 
 use super::ledger::TxRecord;
 use super::revert::classify;
-use super::submit::{Confirm, Progress};
+use super::submit::Confirm;
 use super::{ChainError, GameAction, TxLookup, TxReport, WriteOptions, action_name};
 use crate::game::engine::{Action, EngineSettings, World};
 use crate::game::events::{decode_game_event, encode_game_event};
@@ -212,7 +212,7 @@ impl SimChain {
 }
 
 impl Ledger {
-    /// Records one transaction in its own block and reports its stages to the caller's hooks.
+    /// Records one transaction in its own block. It is final at once, so no progress is reported.
     fn commit(
         &mut self,
         adventurer_id: Option<u64>,
@@ -241,9 +241,6 @@ impl Ledger {
             events,
             raw_events,
         };
-        opts.hooks.report(Progress::Simulated { fee: 0 });
-        opts.hooks.report(Progress::Submitted { tx_hash });
-        opts.hooks.report(Progress::Status { tx_hash, status });
         let record = TxRecord {
             tx_hash: format!("{tx_hash:#x}"),
             adventurer_id,

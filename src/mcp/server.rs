@@ -469,7 +469,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Read an adventurer: health, xp, level, gold, item-boosted stats, equipment and bag with names, the beast when in battle, the market with charisma-adjusted prices, phase (not_started, in_battle, stat_upgrade, exploring, dead) and legal_actions (the tools you may call now, with argument hints). Read this before acting.",
+        description = "Read an adventurer: health, xp, level, gold, item-boosted stats, equipment and bag with names, the beast when in battle, the market with charisma-adjusted prices and what each item would change if bought and equipped, the potion price, phase (not_started, in_battle, stat_upgrade, exploring, dead) and legal_actions (the tools you may call now, with argument hints). Read this before acting.",
         annotations(
             title = "Get adventurer",
             read_only_hint = true,

@@ -89,20 +89,17 @@ impl Game {
             collected: Vec::new(),
             events: Vec::new(),
         };
-        if let Action::StartGame { weapon } = action {
-            start_game(&mut turn, *weapon)?;
-        } else {
-            turn.adv.action_count = turn.adv.action_count.wrapping_add(1);
-            match action {
-                Action::StartGame { .. } => unreachable!("handled above"),
-                Action::Explore { till_beast } => turn.explore(*till_beast)?,
-                Action::Attack { to_the_death } => turn.attack(*to_the_death)?,
-                Action::Flee { to_the_death } => turn.flee(*to_the_death)?,
-                Action::Equip { items } => turn.equip(items)?,
-                Action::Drop { items } => turn.drop_items(items)?,
-                Action::BuyItems { potions, items } => turn.buy(*potions, items)?,
-                Action::Upgrade { stats } => turn.upgrade(stats)?,
-            }
+        // Every action counts first (start_game then sets the count of a new game to 1).
+        turn.adv.action_count = turn.adv.action_count.wrapping_add(1);
+        match action {
+            Action::StartGame { weapon } => start_game(&mut turn, *weapon)?,
+            Action::Explore { till_beast } => turn.explore(*till_beast)?,
+            Action::Attack { to_the_death } => turn.attack(*to_the_death)?,
+            Action::Flee { to_the_death } => turn.flee(*to_the_death)?,
+            Action::Equip { items } => turn.equip(items)?,
+            Action::Drop { items } => turn.drop_items(items)?,
+            Action::BuyItems { potions, items } => turn.buy(*potions, items)?,
+            Action::Upgrade { stats } => turn.upgrade(stats)?,
         }
         self.adventurer = turn.adv;
         self.adventurer.stats.luck = 0;
