@@ -1409,7 +1409,7 @@ pub fn search_obstacles(pattern: &str) -> Vec<ObstacleInfo> {
 }
 
 /// Levenshtein distance between two strings (by chars), for "did you mean" suggestions.
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

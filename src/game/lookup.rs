@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::boosts;
 use super::catalogue::{
-    self, ItemType, SPECIAL1_NAMES, SPECIAL2_NAMES, SPECIAL3_NAMES, Slot, Tier, fold_name,
+    self, ItemType, SPECIAL1_NAMES, SPECIAL2_NAMES, SPECIAL3_NAMES, Slot, Tier, edit_distance,
+    fold_name,
 };
 use super::combat::{Effectiveness, effectiveness};
 use super::model::{SpecialPowers, Stats};
@@ -438,21 +439,6 @@ fn passes(entry: &Entry, q: &Query) -> bool {
     q.tier.is_none_or(|t| tier == Some(t))
         && q.item_type.is_none_or(|t| ty == Some(t))
         && q.slot.is_none_or(|s| slot == Some(s))
-}
-
-/// Levenshtein distance (by bytes of folded ASCII names).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b = b.as_bytes();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.bytes().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 /// Up to five names closest to `text` among the entries the query's filters allow: names
