@@ -10,6 +10,7 @@ pub mod config;
 pub mod devnet;
 pub mod error;
 pub mod game;
+pub mod home;
 pub mod mcp;
 pub mod torii;
 pub mod wallet;
