@@ -319,7 +319,7 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
             "serving MCP on stdio on the embedded practice chain (no network, no key)"
         );
         let running = sim_server(&settings)
-            .serve(rmcp::transport::stdio())
+            .serve(loot_survivor_mcp::mcp::transport::stdio())
             .await?;
         running.waiting().await?;
         return Ok(());
@@ -389,7 +389,7 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         );
         server = server.with_torii(Arc::new(torii));
     }
-    let running = server.serve(rmcp::transport::stdio()).await?;
+    let running = server.serve(loot_survivor_mcp::mcp::transport::stdio()).await?;
     running.waiting().await?;
     Ok(())
 }

@@ -9,6 +9,7 @@ mod params;
 mod replay;
 mod server;
 mod torii_tools;
+pub mod transport;
 
 pub use advisor_tools::{
     BattlePreviewResult, ExactOutcomes, LookupArgs, LookupResult, lookup_result, preview_result,
