@@ -389,7 +389,9 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         );
         server = server.with_torii(Arc::new(torii));
     }
-    let running = server.serve(loot_survivor_mcp::mcp::transport::stdio()).await?;
+    let running = server
+        .serve(loot_survivor_mcp::mcp::transport::stdio())
+        .await?;
     running.waiting().await?;
     Ok(())
 }

@@ -1408,17 +1408,24 @@ pub fn search_obstacles(pattern: &str) -> Vec<ObstacleInfo> {
         .collect()
 }
 
-/// Levenshtein distance between two strings (by chars), for "did you mean" suggestions.
+/// Longest folded input that "did you mean" suggestions are computed for: the longest folded
+/// catalogue name (24 characters) plus a margin for typos. A longer input is no typo of any name,
+/// and the cap keeps a suggestion search to microseconds whatever the input's size.
+pub const MAX_FUZZY_CHARS: usize = 32;
+
+/// Levenshtein distance between two strings (by chars), for "did you mean" suggestions; callers
+/// bound the inputs by [`MAX_FUZZY_CHARS`].
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
     for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
+        cur[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
             let cost = usize::from(ca != *cb);
             cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
         }
-        prev = cur;
+        std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
 }
@@ -1426,8 +1433,11 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 /// Up to `limit` names from all catalogues (items, beasts, obstacles) closest to `query`, for
 /// "did you mean" hints; substring matches first, then small edit distances.
 pub fn suggest(query: &str, limit: usize) -> Vec<&'static str> {
+    if query.len() > 4 * MAX_FUZZY_CHARS {
+        return Vec::new();
+    }
     let q = fold_name(query);
-    if q.is_empty() {
+    if q.is_empty() || q.len() > MAX_FUZZY_CHARS {
         return Vec::new();
     }
     let names = ITEMS
@@ -1454,6 +1464,28 @@ pub fn suggest(query: &str, limit: usize) -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fuzzy_cap_leaves_a_margin_over_every_name() {
+        let longest = ITEMS
+            .iter()
+            .map(|i| i.name)
+            .chain(BEAST_NAMES.iter().copied())
+            .chain(OBSTACLE_NAMES.iter().copied())
+            .chain(SPECIAL1_NAMES.iter().copied())
+            .chain(SPECIAL2_NAMES.iter().copied())
+            .chain(SPECIAL3_NAMES.iter().copied())
+            .map(|n| fold_name(n).len())
+            .max()
+            .unwrap();
+        assert!(
+            MAX_FUZZY_CHARS >= longest + 6,
+            "longest folded name: {longest}"
+        );
+        assert_eq!(suggest("katanna", 5), vec!["Katana"]);
+        assert!(suggest(&format!("katana{}", "x".repeat(MAX_FUZZY_CHARS)), 5).is_empty());
+        assert!(suggest(&"katana".repeat(200_000), 5).is_empty());
+    }
 
     #[test]
     fn table_ids_are_dense() {

@@ -444,8 +444,11 @@ fn passes(entry: &Entry, q: &Query) -> bool {
 /// Up to five names closest to `text` among the entries the query's filters allow: names
 /// containing it (or contained in it) first, then small edit distances.
 fn suggestions(text: &str, q: &Query) -> Vec<String> {
+    if text.len() > 4 * catalogue::MAX_FUZZY_CHARS {
+        return Vec::new();
+    }
     let key = fold_name(&text.replace('*', ""));
-    if key.is_empty() {
+    if key.is_empty() || key.len() > catalogue::MAX_FUZZY_CHARS {
         return Vec::new();
     }
     let mut scored: Vec<(usize, &'static str)> = INDEX
@@ -747,6 +750,8 @@ mod tests {
         assert!(f.suggestions.len() <= MAX_SUGGESTIONS);
         assert!(f.suggestions.contains(&"Long Sword".to_string()));
         assert!(search(&q("zzzzzzzzzzzzzzzz")).suggestions.is_empty());
+        let huge = format!("katana{}", "q".repeat(1_000_000));
+        assert!(search(&q(&huge)).suggestions.is_empty());
         let f = search(&Query {
             kind: Some(Kind::Beast),
             ..q("katana")

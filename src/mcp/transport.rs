@@ -184,7 +184,10 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin + Send + 'static> GuardedTransp
             Ok(m) => m,
             Err(e) => {
                 if !has_id && has_method {
-                    tracing::debug!("ignoring an invalid notification: {}", short(&e.to_string()));
+                    tracing::debug!(
+                        "ignoring an invalid notification: {}",
+                        short(&e.to_string())
+                    );
                 } else {
                     self.answer(error_line(
                         id,
@@ -196,7 +199,9 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin + Send + 'static> GuardedTransp
             }
         };
         match &message {
-            ClientJsonRpcMessage::Request(r) if matches!(r.request, ClientRequest::InitializeRequest(_)) => {
+            ClientJsonRpcMessage::Request(r)
+                if matches!(r.request, ClientRequest::InitializeRequest(_)) =>
+            {
                 self.initialized = true;
             }
             ClientJsonRpcMessage::Request(_) => {}
@@ -300,9 +305,9 @@ async fn write_line<W: AsyncWrite + Unpin>(
 ) -> std::io::Result<()> {
     bytes.push(b'\n');
     let mut guard = write.lock().await;
-    let w = guard.as_mut().ok_or_else(|| {
-        std::io::Error::new(std::io::ErrorKind::NotConnected, "transport closed")
-    })?;
+    let w = guard
+        .as_mut()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotConnected, "transport closed"))?;
     w.write_all(&bytes).await?;
     w.flush().await
 }
@@ -515,7 +520,10 @@ mod tests {
 
     #[test]
     fn scanner_finds_top_level_ids_only() {
-        assert_eq!(scan_id(br#"{"jsonrpc":"2.0","id":7,"method":"x"}"#), json!(7));
+        assert_eq!(
+            scan_id(br#"{"jsonrpc":"2.0","id":7,"method":"x"}"#),
+            json!(7)
+        );
         assert_eq!(scan_id(br#"{"id" : "a\"b", "x": NaN}"#), json!("a\"b"));
         assert_eq!(scan_id(br#"{"params":{"id":1},"id":-3}"#), json!(-3));
         assert_eq!(scan_id(br#"{"params":{"id":1}}"#), Value::Null);
@@ -524,7 +532,7 @@ mod tests {
         assert_eq!(scan_id(br#"[{"id":1}]"#), Value::Null);
         let deep = format!("{{\"id\":9,\"p\":{}{}}}", "[".repeat(500), "]".repeat(500));
         assert_eq!(scan_id(deep.as_bytes()), json!(9));
-        let mut invalid = br#"{"p":"#.to_vec();
+        let mut invalid = br#"{"p":""#.to_vec();
         invalid.extend_from_slice(&[0xff, 0xfe]);
         invalid.extend_from_slice(br#"","id":"k"}"#);
         assert_eq!(scan_id(&invalid), json!("k"));
