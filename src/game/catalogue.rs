@@ -1413,21 +1413,34 @@ pub fn search_obstacles(pattern: &str) -> Vec<ObstacleInfo> {
 /// and the cap keeps a suggestion search to microseconds whatever the input's size.
 pub const MAX_FUZZY_CHARS: usize = 32;
 
-/// Levenshtein distance between two strings (by chars), for "did you mean" suggestions; callers
-/// bound the inputs by [`MAX_FUZZY_CHARS`].
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
+/// Levenshtein distance between two folded (ASCII) names when it is at most `max`, else `None`,
+/// for "did you mean" suggestions. Names whose lengths differ by more than `max` are skipped at
+/// once and a row whose every entry exceeds `max` ends the search, so with inputs bounded by
+/// [`MAX_FUZZY_CHARS`] one comparison is a few hundred steps at most.
+pub(crate) fn edit_distance_within(a: &str, b: &str, max: usize) -> Option<usize> {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len().abs_diff(b.len()) > max {
+        return None;
+    }
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
+    for (i, ca) in a.iter().enumerate() {
         cur[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
+            let cost = usize::from(ca != cb);
             cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        if cur.iter().all(|&d| d > max) {
+            return None;
         }
         std::mem::swap(&mut prev, &mut cur);
     }
-    prev[b.len()]
+    Some(prev[b.len()]).filter(|&d| d <= max)
+}
+
+/// The largest edit distance a suggestion may have from a folded input of `len` characters.
+pub(crate) fn suggestion_distance(len: usize) -> usize {
+    (len / 3).max(2)
 }
 
 /// Up to `limit` names from all catalogues (items, beasts, obstacles) closest to `query`, for
@@ -1445,15 +1458,14 @@ pub fn suggest(query: &str, limit: usize) -> Vec<&'static str> {
         .map(|i| i.name)
         .chain(BEAST_NAMES.iter().copied())
         .chain(OBSTACLE_NAMES.iter().copied());
+    let max = suggestion_distance(q.len());
     let mut scored: Vec<(usize, &'static str)> = names
         .filter_map(|n| {
             let f = fold_name(n);
-            let d = if f.contains(&q) || q.contains(&f) {
-                0
-            } else {
-                edit_distance(&q, &f)
-            };
-            (d <= (q.len() / 3).max(2)).then_some((d, n))
+            if f.contains(&q) || q.contains(&f) {
+                return Some((0, n));
+            }
+            edit_distance_within(&q, &f, max).map(|d| (d, n))
         })
         .collect();
     scored.sort();
@@ -1464,6 +1476,16 @@ pub fn suggest(query: &str, limit: usize) -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bounded_edit_distance() {
+        assert_eq!(edit_distance_within("katana", "katana", 2), Some(0));
+        assert_eq!(edit_distance_within("katnna", "katana", 2), Some(1));
+        assert_eq!(edit_distance_within("kitten", "sitting", 3), Some(3));
+        assert_eq!(edit_distance_within("kitten", "sitting", 2), None);
+        assert_eq!(edit_distance_within("a", "abcdef", 3), None);
+        assert_eq!(edit_distance_within("", "ab", 2), Some(2));
+    }
 
     #[test]
     fn fuzzy_cap_leaves_a_margin_over_every_name() {

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::boosts;
 use super::catalogue::{
-    self, ItemType, SPECIAL1_NAMES, SPECIAL2_NAMES, SPECIAL3_NAMES, Slot, Tier, edit_distance,
-    fold_name,
+    self, ItemType, SPECIAL1_NAMES, SPECIAL2_NAMES, SPECIAL3_NAMES, Slot, Tier,
+    edit_distance_within, fold_name,
 };
 use super::combat::{Effectiveness, effectiveness};
 use super::model::{SpecialPowers, Stats};
@@ -451,17 +451,16 @@ fn suggestions(text: &str, q: &Query) -> Vec<String> {
     if key.is_empty() || key.len() > catalogue::MAX_FUZZY_CHARS {
         return Vec::new();
     }
+    let max = catalogue::suggestion_distance(key.len());
     let mut scored: Vec<(usize, &'static str)> = INDEX
         .entries
         .iter()
         .filter(|(_, _, e)| passes(e, q))
         .filter_map(|(folded, name, _)| {
-            let d = if folded.contains(&key) || key.contains(folded.as_str()) {
-                0
-            } else {
-                edit_distance(&key, folded)
-            };
-            (d <= (key.len() / 3).max(2)).then_some((d, *name))
+            if folded.contains(&key) || key.contains(folded.as_str()) {
+                return Some((0, *name));
+            }
+            edit_distance_within(&key, folded, max).map(|d| (d, *name))
         })
         .collect();
     scored.sort();
