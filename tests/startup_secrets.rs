@@ -86,6 +86,9 @@ fn assert_no_key(out: &Output, case: &str) {
     }
 }
 
+/// A case name, its environment and its arguments.
+type Case<'a> = (String, Vec<(&'a str, &'a str)>, Vec<String>);
+
 #[test]
 fn a_key_in_the_wrong_setting_is_never_printed() {
     let home = tempfile::tempdir().unwrap();
@@ -95,7 +98,7 @@ fn a_key_in_the_wrong_setting_is_never_printed() {
     for key in forms() {
         let mistyped = [format!("{}0", key.trim()), format!("0x{}", key.trim())];
         let set_value = |setting: &str| format!("{setting}={key}");
-        let cases: Vec<(String, Vec<(&str, &str)>, Vec<String>)> = vec![
+        let cases: Vec<Case> = vec![
             (
                 "LS_PRIVATE_KEY_FILE".into(),
                 vec![("LS_PRIVATE_KEY_FILE", &key)],
