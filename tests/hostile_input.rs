@@ -187,6 +187,15 @@ async fn nothing_before_initialize_ends_the_process() {
         .await;
     assert_eq!(rpc_error("NaN", &r), -32700);
     s.ping("a parse error before initialize").await;
+    let r = s
+        .answer(
+            "a request before initialize",
+            br#"{"jsonrpc":"2.0","id":6,"method":"tools/list"}"#,
+            &json!(6),
+        )
+        .await;
+    assert!(r["error"]["code"].is_i64(), "{r}");
+    s.ping("a request before initialize").await;
     s.initialize().await;
     s.ping("initialize").await;
     assert!(

@@ -217,17 +217,18 @@ fn unknown_keys(v: &Value, node: &Value, root: &Value, path: &str, out: &mut Vec
     let vs = variants(node, root);
     match v {
         Value::Object(map) => {
-            let props: Vec<&serde_json::Map<String, Value>> = vs
-                .iter()
-                .filter_map(|n| n.get("properties").and_then(Value::as_object))
-                .collect();
-            let open = vs.iter().any(|n| {
+            let objects: Vec<&&Value> = vs.iter().filter(|n| is_object_schema(n)).collect();
+            let open = objects.iter().any(|n| {
                 n.get("additionalProperties")
                     .is_some_and(|a| a != &Value::Bool(false))
             });
-            if props.is_empty() || open {
+            if objects.is_empty() || open {
                 return;
             }
+            let props: Vec<&serde_json::Map<String, Value>> = objects
+                .iter()
+                .filter_map(|n| n.get("properties").and_then(Value::as_object))
+                .collect();
             for (k, item) in map {
                 match props.iter().find_map(|p| p.get(k)) {
                     Some(sub) => unknown_keys(item, sub, root, &join(path, k), out),
@@ -245,6 +246,16 @@ fn unknown_keys(v: &Value, node: &Value, root: &Value, path: &str, out: &mut Vec
         }
         _ => {}
     }
+}
+
+/// Whether a schema describes an object (so that its keys are known: possibly none).
+fn is_object_schema(node: &Value) -> bool {
+    let typed = match node.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
+        _ => false,
+    };
+    typed || node.get("properties").is_some()
 }
 
 /// The top-level keys the schema defines.
@@ -351,6 +362,9 @@ mod tests {
         timeout_ms: Option<u64>,
     }
 
+    #[derive(Debug, Deserialize, JsonSchema)]
+    struct Empty {}
+
     fn outer(v: Value) -> Result<Outer, ToolError> {
         serde_json::from_value::<Args<Outer>>(v)
             .unwrap()
@@ -378,6 +392,11 @@ mod tests {
             e.details["unknown"],
             serde_json::json!(["extra", "first.level"])
         );
+        let none = serde_json::from_value::<Args<Empty>>(serde_json::json!({"x": 1}))
+            .unwrap()
+            .parse(true)
+            .unwrap_err();
+        assert_eq!(none.details["unknown"], serde_json::json!(["x"]));
         let lax = serde_json::from_value::<Args<Outer>>(
             serde_json::json!({"items": [{"item": "a", "qty": 2}]}),
         )
