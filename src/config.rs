@@ -295,7 +295,10 @@ impl Settings {
         }
         b = b.set_override("profile", profile.as_str())?;
         let settings: Settings = b.build()?.try_deserialize()?;
-        settings.validate()?;
+        settings.validate().map_err(|e| match e {
+            ConfigError::Invalid(m) => ConfigError::Invalid(crate::redact::redact(&m)),
+            other => other,
+        })?;
         Ok(settings)
     }
 

@@ -162,6 +162,19 @@ fn a_key_in_the_wrong_setting_is_never_printed() {
                 vec!["--rpc-url".into(), key.clone()],
             ),
             (
+                "--set policy.max_fee_per_tx".into(),
+                vec![],
+                vec!["--set".into(), set_value("policy.max_fee_per_tx")],
+            ),
+            (
+                "--set chain.contracts".into(),
+                vec![],
+                vec![
+                    "--set".into(),
+                    format!("chain.contracts.ls-game_systems={}z", key.trim()),
+                ],
+            ),
+            (
                 "--profile".into(),
                 vec![],
                 vec!["--profile".into(), key.clone()],
