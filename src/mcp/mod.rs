@@ -10,6 +10,7 @@ mod replay;
 mod server;
 mod torii_tools;
 pub mod transport;
+mod transport_id;
 
 pub use advisor_tools::{
     BattlePreviewResult, ExactOutcomes, LookupArgs, LookupResult, lookup_result, preview_result,
