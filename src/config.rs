@@ -40,8 +40,8 @@ const ENV_ALIASES: &[(&str, &str)] = &[
 /// Why the settings could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    /// The profile name is not one of [`PROFILES`].
-    #[error("unknown profile '{0}'; choose one of: sim, devnet, katana, sepolia, mainnet")]
+    /// The profile name is not one of [`PROFILES`] (held as shown: hidden if it looks like a key).
+    #[error("unknown profile {0}; choose one of: sim, devnet, katana, sepolia, mainnet")]
     UnknownProfile(String),
     /// A source could not be read or a key is unknown or has the wrong type.
     #[error("invalid configuration: {0}")]
@@ -49,8 +49,19 @@ pub enum ConfigError {
 }
 
 impl From<config::ConfigError> for ConfigError {
+    /// The config crate quotes offending values; anything key-shaped among them is hidden.
     fn from(e: config::ConfigError) -> Self {
-        ConfigError::Invalid(e.to_string())
+        ConfigError::Invalid(crate::redact::redact(&e.to_string()))
+    }
+}
+
+/// A profile name as an error may show it: quoted when short and plain, else hidden.
+fn shown_profile(name: &str) -> String {
+    let plain = name.len() <= 32 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if plain && !crate::redact::looks_like_key(name) {
+        format!("'{name}'")
+    } else {
+        "(value hidden: not a profile name)".into()
     }
 }
 
@@ -261,7 +272,7 @@ impl Settings {
         let builtin = PROFILES
             .iter()
             .find(|(name, _)| *name == profile)
-            .ok_or_else(|| ConfigError::UnknownProfile(profile.clone()))?
+            .ok_or_else(|| ConfigError::UnknownProfile(shown_profile(&profile)))?
             .1;
 
         let mut b = Config::builder()
@@ -284,7 +295,10 @@ impl Settings {
         }
         b = b.set_override("profile", profile.as_str())?;
         let settings: Settings = b.build()?.try_deserialize()?;
-        settings.validate()?;
+        settings.validate().map_err(|e| match e {
+            ConfigError::Invalid(m) => ConfigError::Invalid(crate::redact::redact(&m)),
+            other => other,
+        })?;
         Ok(settings)
     }
 
@@ -374,16 +388,19 @@ pub fn parse_felt(s: &str) -> Result<Felt, String> {
     let s = s.trim();
     let parsed = if let Some(hex) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
         if hex.is_empty() || hex.len() > 64 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
-            return Err(format!("'{s}' is not a hex felt"));
+            return Err(format!(
+                "not a hex felt (0x and 1 to 64 hex digits; got {} characters)",
+                s.chars().count()
+            ));
         }
         Felt::from_hex(s)
     } else {
         if s.is_empty() || !s.chars().all(|c| c.is_ascii_digit()) {
-            return Err(format!("'{s}' is not a felt (use 0x-hex or decimal)"));
+            return Err("not a felt (use 0x-hex or decimal)".into());
         }
         Felt::from_dec_str(s)
     };
-    parsed.map_err(|_| format!("'{s}' is out of the felt range"))
+    parsed.map_err(|_| "out of the felt range".to_string())
 }
 
 /// Parses a chain id given as a short string (`SN_MAIN`) or hex.

@@ -12,5 +12,6 @@ pub mod error;
 pub mod game;
 pub mod home;
 pub mod mcp;
+pub mod redact;
 pub mod torii;
 pub mod wallet;

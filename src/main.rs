@@ -114,9 +114,9 @@ impl SettingsArgs {
         opts.profile = self.profile.clone();
         opts.config_dir = self.config_dir.clone();
         for kv in &self.set {
-            let (k, v) = kv
-                .split_once('=')
-                .with_context(|| format!("--set expects KEY=VALUE, got '{kv}'"))?;
+            let (k, v) = kv.split_once('=').context(
+                "--set expects KEY=VALUE (an argument had no '='; its value is not shown)",
+            )?;
             opts.overrides
                 .push((k.trim().to_string(), v.trim().to_string()));
         }
@@ -156,7 +156,10 @@ fn main() -> ExitCode {
     match runtime.block_on(run(cli)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!(
+                "error: {}",
+                loot_survivor_mcp::redact::redact(&format!("{e:#}"))
+            );
             ExitCode::FAILURE
         }
     }
@@ -319,7 +322,7 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
             "serving MCP on stdio on the embedded practice chain (no network, no key)"
         );
         let running = sim_server(&settings)
-            .serve(rmcp::transport::stdio())
+            .serve(loot_survivor_mcp::mcp::transport::stdio())
             .await?;
         running.waiting().await?;
         return Ok(());
@@ -389,7 +392,9 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         );
         server = server.with_torii(Arc::new(torii));
     }
-    let running = server.serve(rmcp::transport::stdio()).await?;
+    let running = server
+        .serve(loot_survivor_mcp::mcp::transport::stdio())
+        .await?;
     running.waiting().await?;
     Ok(())
 }

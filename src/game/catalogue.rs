@@ -1408,26 +1408,49 @@ pub fn search_obstacles(pattern: &str) -> Vec<ObstacleInfo> {
         .collect()
 }
 
-/// Levenshtein distance between two strings (by chars), for "did you mean" suggestions.
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
+/// Longest folded input that "did you mean" suggestions are computed for: the longest folded
+/// catalogue name (24 characters) plus a margin for typos. A longer input is no typo of any name,
+/// and the cap keeps a suggestion search to microseconds whatever the input's size.
+pub const MAX_FUZZY_CHARS: usize = 32;
+
+/// Levenshtein distance between two folded (ASCII) names when it is at most `max`, else `None`,
+/// for "did you mean" suggestions. Names whose lengths differ by more than `max` are skipped at
+/// once and a row whose every entry exceeds `max` ends the search, so with inputs bounded by
+/// [`MAX_FUZZY_CHARS`] one comparison is a few hundred steps at most.
+pub(crate) fn edit_distance_within(a: &str, b: &str, max: usize) -> Option<usize> {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len().abs_diff(b.len()) > max {
+        return None;
+    }
     let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
+            let cost = usize::from(ca != cb);
             cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
         }
-        prev = cur;
+        if cur.iter().all(|&d| d > max) {
+            return None;
+        }
+        std::mem::swap(&mut prev, &mut cur);
     }
-    prev[b.len()]
+    Some(prev[b.len()]).filter(|&d| d <= max)
+}
+
+/// The largest edit distance a suggestion may have from a folded input of `len` characters.
+pub(crate) fn suggestion_distance(len: usize) -> usize {
+    (len / 3).max(2)
 }
 
 /// Up to `limit` names from all catalogues (items, beasts, obstacles) closest to `query`, for
 /// "did you mean" hints; substring matches first, then small edit distances.
 pub fn suggest(query: &str, limit: usize) -> Vec<&'static str> {
+    if query.len() > 4 * MAX_FUZZY_CHARS {
+        return Vec::new();
+    }
     let q = fold_name(query);
-    if q.is_empty() {
+    if q.is_empty() || q.len() > MAX_FUZZY_CHARS {
         return Vec::new();
     }
     let names = ITEMS
@@ -1435,15 +1458,14 @@ pub fn suggest(query: &str, limit: usize) -> Vec<&'static str> {
         .map(|i| i.name)
         .chain(BEAST_NAMES.iter().copied())
         .chain(OBSTACLE_NAMES.iter().copied());
+    let max = suggestion_distance(q.len());
     let mut scored: Vec<(usize, &'static str)> = names
         .filter_map(|n| {
             let f = fold_name(n);
-            let d = if f.contains(&q) || q.contains(&f) {
-                0
-            } else {
-                edit_distance(&q, &f)
-            };
-            (d <= (q.len() / 3).max(2)).then_some((d, n))
+            if f.contains(&q) || q.contains(&f) {
+                return Some((0, n));
+            }
+            edit_distance_within(&q, &f, max).map(|d| (d, n))
         })
         .collect();
     scored.sort();
@@ -1454,6 +1476,38 @@ pub fn suggest(query: &str, limit: usize) -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bounded_edit_distance() {
+        assert_eq!(edit_distance_within("katana", "katana", 2), Some(0));
+        assert_eq!(edit_distance_within("katnna", "katana", 2), Some(1));
+        assert_eq!(edit_distance_within("kitten", "sitting", 3), Some(3));
+        assert_eq!(edit_distance_within("kitten", "sitting", 2), None);
+        assert_eq!(edit_distance_within("a", "abcdef", 3), None);
+        assert_eq!(edit_distance_within("", "ab", 2), Some(2));
+    }
+
+    #[test]
+    fn fuzzy_cap_leaves_a_margin_over_every_name() {
+        let longest = ITEMS
+            .iter()
+            .map(|i| i.name)
+            .chain(BEAST_NAMES.iter().copied())
+            .chain(OBSTACLE_NAMES.iter().copied())
+            .chain(SPECIAL1_NAMES.iter().copied())
+            .chain(SPECIAL2_NAMES.iter().copied())
+            .chain(SPECIAL3_NAMES.iter().copied())
+            .map(|n| fold_name(n).len())
+            .max()
+            .unwrap();
+        assert!(
+            MAX_FUZZY_CHARS >= longest + 6,
+            "longest folded name: {longest}"
+        );
+        assert_eq!(suggest("katanna", 5), vec!["Katana"]);
+        assert!(suggest(&format!("katana{}", "x".repeat(MAX_FUZZY_CHARS)), 5).is_empty());
+        assert!(suggest(&"katana".repeat(200_000), 5).is_empty());
+    }
 
     #[test]
     fn table_ids_are_dense() {

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::boosts;
 use super::catalogue::{
-    self, ItemType, SPECIAL1_NAMES, SPECIAL2_NAMES, SPECIAL3_NAMES, Slot, Tier, edit_distance,
-    fold_name,
+    self, ItemType, SPECIAL1_NAMES, SPECIAL2_NAMES, SPECIAL3_NAMES, Slot, Tier,
+    edit_distance_within, fold_name,
 };
 use super::combat::{Effectiveness, effectiveness};
 use super::model::{SpecialPowers, Stats};
@@ -444,21 +444,23 @@ fn passes(entry: &Entry, q: &Query) -> bool {
 /// Up to five names closest to `text` among the entries the query's filters allow: names
 /// containing it (or contained in it) first, then small edit distances.
 fn suggestions(text: &str, q: &Query) -> Vec<String> {
-    let key = fold_name(&text.replace('*', ""));
-    if key.is_empty() {
+    if text.len() > 4 * catalogue::MAX_FUZZY_CHARS {
         return Vec::new();
     }
+    let key = fold_name(&text.replace('*', ""));
+    if key.is_empty() || key.len() > catalogue::MAX_FUZZY_CHARS {
+        return Vec::new();
+    }
+    let max = catalogue::suggestion_distance(key.len());
     let mut scored: Vec<(usize, &'static str)> = INDEX
         .entries
         .iter()
         .filter(|(_, _, e)| passes(e, q))
         .filter_map(|(folded, name, _)| {
-            let d = if folded.contains(&key) || key.contains(folded.as_str()) {
-                0
-            } else {
-                edit_distance(&key, folded)
-            };
-            (d <= (key.len() / 3).max(2)).then_some((d, *name))
+            if folded.contains(&key) || key.contains(folded.as_str()) {
+                return Some((0, *name));
+            }
+            edit_distance_within(&key, folded, max).map(|d| (d, *name))
         })
         .collect();
     scored.sort();
@@ -747,6 +749,8 @@ mod tests {
         assert!(f.suggestions.len() <= MAX_SUGGESTIONS);
         assert!(f.suggestions.contains(&"Long Sword".to_string()));
         assert!(search(&q("zzzzzzzzzzzzzzzz")).suggestions.is_empty());
+        let huge = format!("katana{}", "q".repeat(1_000_000));
+        assert!(search(&q(&huge)).suggestions.is_empty());
         let f = search(&Query {
             kind: Some(Kind::Beast),
             ..q("katana")

@@ -7,7 +7,7 @@ use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::args::{Args, in_range};
+use super::args::{Args, in_range, shown};
 use super::errors::from_chain;
 use super::params::ItemRef;
 use super::server::LsServer;
@@ -225,6 +225,9 @@ pub fn lookup_result(chain: &str, a: &LookupArgs) -> Result<LookupResult, ToolEr
     })
 }
 
+/// Most beasts listed when a name or pattern matches several.
+const MAX_BEAST_MATCHES: usize = 10;
+
 fn resolve_beast(b: &BeastArgs) -> Result<BeastEvent, ToolError> {
     in_range("beast.level", b.level, 1, 1023)?;
     in_range("beast.health", b.health, 1, 1023)?;
@@ -237,15 +240,35 @@ fn resolve_beast(b: &BeastArgs) -> Result<BeastEvent, ToolError> {
             let found = lookup::search(&Query {
                 text: Some(name.clone()),
                 kind: Some(Kind::Beast),
-                limit: 1,
+                limit: MAX_BEAST_MATCHES,
                 ..Query::default()
             });
-            match found.results.first() {
-                Some(Entry::Beast(e)) => (e.id, e.specials.unwrap_or_default()),
-                _ => {
-                    return Err(ToolError::validation(format!("no beast named '{name}'"))
-                        .with_detail("field", "beast.beast")
-                        .with_detail("suggestions", found.suggestions));
+            match found.results.as_slice() {
+                [Entry::Beast(e)] => (e.id, e.specials.unwrap_or_default()),
+                [] | [_] => {
+                    return Err(
+                        ToolError::validation(format!("no beast named '{}'", shown(name)))
+                            .with_detail("field", "beast.beast")
+                            .with_detail("suggestions", found.suggestions),
+                    );
+                }
+                many => {
+                    let matches: Vec<&str> = many
+                        .iter()
+                        .filter_map(|e| match e {
+                            Entry::Beast(b) => Some(b.name.as_str()),
+                            _ => None,
+                        })
+                        .collect();
+                    return Err(ToolError::validation(format!(
+                        "'{}' matches {} beasts; name exactly one",
+                        shown(name),
+                        found.total
+                    ))
+                    .with_detail("field", "beast.beast")
+                    .with_detail("total", found.total)
+                    .with_detail("matches", matches)
+                    .with_hint("pass one beast's name or id (ls_lookup lists them)"));
                 }
             }
         }
@@ -514,6 +537,27 @@ mod tests {
             })
             .is_err()
         );
+    }
+
+    #[test]
+    fn a_wildcard_beast_is_refused_with_its_matches() {
+        let named = |name: &str| BeastArgs {
+            beast: BeastRef::Name(name.into()),
+            level: 5,
+            health: 20,
+        };
+        let e = resolve_beast(&named("*")).unwrap_err();
+        assert_eq!(e.code, ErrorCode::ValidationError);
+        assert_eq!(e.details["total"], 75);
+        let listed = e.details["matches"].as_array().unwrap();
+        assert_eq!(listed.len(), MAX_BEAST_MATCHES);
+        let e = resolve_beast(&named("*wolf")).unwrap_err();
+        assert!(e.message.contains("matches 3 beasts"), "{}", e.message);
+        assert_eq!(
+            e.details["matches"],
+            serde_json::json!(["Werewolf", "Dire Wolf", "Wolf"])
+        );
+        assert_eq!(resolve_beast(&named("drag*n")).unwrap().id, 29);
     }
 
     #[test]

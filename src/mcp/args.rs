@@ -37,47 +37,243 @@ impl<T: JsonSchema> JsonSchema for Args<T> {
 }
 
 impl<T: DeserializeOwned + JsonSchema> Args<T> {
-    /// Parses the arguments; in strict mode unknown keys are an error.
+    /// Parses the arguments after checking them against the input limits (before any other work
+    /// on them); in strict mode unknown keys at any depth are an error.
     pub fn parse(self, strict: bool) -> Result<T, ToolError> {
         let raw = match self.raw {
             Value::Null => Value::Object(Default::default()),
             v => v,
         };
-        let Value::Object(map) = &raw else {
-            return Err(ToolError::validation("arguments must be a JSON object"));
-        };
+        if !raw.is_object() {
+            return Err(ToolError::validation("arguments must be a JSON object")
+                .with_hint("pass the tool's arguments as an object"));
+        }
+        check_limits(&raw, "", None, 0)?;
         if strict {
-            let known = known_keys::<T>();
-            let unknown: Vec<&String> = map.keys().filter(|k| !known.contains(k)).collect();
+            let schema = schemars::schema_for!(T);
+            let root = schema.as_value();
+            let mut unknown = Vec::new();
+            unknown_keys(&raw, root, root, "", &mut unknown);
             if !unknown.is_empty() {
+                let allowed = known_keys(root, root);
                 return Err(ToolError::validation(format!(
                     "unknown argument(s): {}",
-                    unknown
-                        .iter()
-                        .map(|k| k.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    unknown.join(", ")
                 ))
                 .with_detail("unknown", &unknown)
-                .with_detail("allowed", &known)
+                .with_detail("allowed", &allowed)
                 .with_hint("remove the unknown keys (strict mode is on)"));
             }
         }
         serde_json::from_value(raw).map_err(|e| {
-            ToolError::validation(format!("invalid arguments: {e}"))
+            ToolError::validation(format!("invalid arguments: {}", shown(&e.to_string())))
                 .with_hint("check the tool's input schema")
         })
     }
 }
 
-fn known_keys<T: JsonSchema>() -> Vec<String> {
-    let schema = schemars::schema_for!(T);
-    schema
-        .as_object()
-        .and_then(|o| o.get("properties"))
-        .and_then(Value::as_object)
-        .map(|p| p.keys().cloned().collect())
-        .unwrap_or_default()
+/// Longest string accepted in any argument, in bytes (the longest legitimate one, a page cursor,
+/// is under 200).
+pub const MAX_STRING_BYTES: usize = 512;
+/// Longest name or query (item, beast, player name, lookup query, filters), in characters.
+pub const MAX_NAME_CHARS: usize = 64;
+/// Most entries in any array argument (tools take at most 8 items).
+pub const MAX_ARRAY_LEN: usize = 32;
+/// Most keys in any object argument.
+pub const MAX_OBJECT_KEYS: usize = 64;
+/// Deepest nesting of objects and arrays in the arguments.
+pub const MAX_DEPTH: usize = 6;
+/// Most unknown keys named in a strict-mode error.
+const MAX_UNKNOWN_LISTED: usize = 10;
+
+/// Argument keys whose strings are names or queries, capped at [`MAX_NAME_CHARS`].
+const NAME_KEYS: &[&str] = &[
+    "query",
+    "player_name",
+    "weapon",
+    "item",
+    "items",
+    "equip",
+    "beast",
+    "type",
+    "slot",
+    "tier",
+];
+
+fn too_big(field: &str, what: String, limit: usize) -> ToolError {
+    let field = if field.is_empty() { "arguments" } else { field };
+    ToolError::validation(format!("{field}: {what}"))
+        .with_detail("field", field)
+        .with_detail("limit", limit)
+}
+
+/// Checks sizes in one pass that stops at the first excess: strings, arrays, keys, depth.
+fn check_limits(v: &Value, path: &str, key: Option<&str>, depth: usize) -> Result<(), ToolError> {
+    if depth > MAX_DEPTH {
+        return Err(too_big(
+            path,
+            format!("nested deeper than {MAX_DEPTH} levels"),
+            MAX_DEPTH,
+        ));
+    }
+    match v {
+        Value::String(s) => {
+            if s.len() > MAX_STRING_BYTES {
+                return Err(too_big(
+                    path,
+                    format!("{} bytes, at most {MAX_STRING_BYTES}", s.len()),
+                    MAX_STRING_BYTES,
+                ));
+            }
+            if key.is_some_and(|k| NAME_KEYS.contains(&k)) {
+                let chars = s.chars().count();
+                if chars > MAX_NAME_CHARS {
+                    return Err(too_big(
+                        path,
+                        format!("a name of {chars} characters, at most {MAX_NAME_CHARS}"),
+                        MAX_NAME_CHARS,
+                    ));
+                }
+            }
+        }
+        Value::Array(items) => {
+            if items.len() > MAX_ARRAY_LEN {
+                return Err(too_big(
+                    path,
+                    format!("{} entries, at most {MAX_ARRAY_LEN}", items.len()),
+                    MAX_ARRAY_LEN,
+                ));
+            }
+            for (i, item) in items.iter().enumerate() {
+                check_limits(item, &format!("{path}[{i}]"), key, depth + 1)?;
+            }
+        }
+        Value::Object(map) => {
+            if map.len() > MAX_OBJECT_KEYS {
+                return Err(too_big(
+                    path,
+                    format!("{} keys, at most {MAX_OBJECT_KEYS}", map.len()),
+                    MAX_OBJECT_KEYS,
+                ));
+            }
+            for (k, item) in map {
+                if k.len() > MAX_STRING_BYTES {
+                    return Err(too_big(
+                        path,
+                        format!("a key of {} bytes, at most {MAX_STRING_BYTES}", k.len()),
+                        MAX_STRING_BYTES,
+                    ));
+                }
+                check_limits(item, &join(path, k), Some(k), depth + 1)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// Follows a local `$ref` ("#/$defs/Name") to its definition (a few hops at most).
+fn resolve<'a>(mut node: &'a Value, root: &'a Value) -> &'a Value {
+    for _ in 0..8 {
+        let Some(target) = node.get("$ref").and_then(Value::as_str) else {
+            break;
+        };
+        match target
+            .strip_prefix("#/")
+            .and_then(|p| root.pointer(&format!("/{p}")))
+        {
+            Some(next) => node = next,
+            None => break,
+        }
+    }
+    node
+}
+
+/// The schema and its alternatives (`anyOf`, `oneOf`, `allOf`), resolved.
+fn variants<'a>(node: &'a Value, root: &'a Value) -> Vec<&'a Value> {
+    let node = resolve(node, root);
+    let mut out = vec![node];
+    for k in ["anyOf", "oneOf", "allOf"] {
+        if let Some(list) = node.get(k).and_then(Value::as_array) {
+            out.extend(list.iter().map(|v| resolve(v, root)));
+        }
+    }
+    out
+}
+
+/// Collects the paths of keys the schema does not define, at every depth.
+fn unknown_keys(v: &Value, node: &Value, root: &Value, path: &str, out: &mut Vec<String>) {
+    if out.len() >= MAX_UNKNOWN_LISTED {
+        return;
+    }
+    let vs = variants(node, root);
+    match v {
+        Value::Object(map) => {
+            let objects: Vec<&&Value> = vs.iter().filter(|n| is_object_schema(n)).collect();
+            let open = objects.iter().any(|n| {
+                n.get("additionalProperties")
+                    .is_some_and(|a| a != &Value::Bool(false))
+            });
+            if objects.is_empty() || open {
+                return;
+            }
+            let props: Vec<&serde_json::Map<String, Value>> = objects
+                .iter()
+                .filter_map(|n| n.get("properties").and_then(Value::as_object))
+                .collect();
+            for (k, item) in map {
+                match props.iter().find_map(|p| p.get(k)) {
+                    Some(sub) => unknown_keys(item, sub, root, &join(path, k), out),
+                    None if out.len() < MAX_UNKNOWN_LISTED => out.push(join(path, k)),
+                    None => return,
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(sub) = vs.iter().find_map(|n| n.get("items")) {
+                for (i, item) in items.iter().enumerate() {
+                    unknown_keys(item, sub, root, &format!("{path}[{i}]"), out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether a schema describes an object (so that its keys are known: possibly none).
+fn is_object_schema(node: &Value) -> bool {
+    let typed = match node.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
+        _ => false,
+    };
+    typed || node.get("properties").is_some()
+}
+
+/// The top-level keys the schema defines.
+fn known_keys(node: &Value, root: &Value) -> Vec<String> {
+    variants(node, root)
+        .iter()
+        .filter_map(|n| n.get("properties").and_then(Value::as_object))
+        .flat_map(|p| p.keys().cloned())
+        .collect()
+}
+
+/// A user-supplied string cut to a length fit for an error message.
+pub fn shown(s: &str) -> String {
+    const MAX: usize = 48;
+    match s.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
 }
 
 /// Checks that an integer argument fits the Cairo type it is sent as.
@@ -141,6 +337,110 @@ mod tests {
     fn non_object_arguments_are_rejected() {
         let e = args(serde_json::json!([1, 2])).parse(false).unwrap_err();
         assert!(e.message.contains("object"));
+    }
+
+    #[derive(Debug, Deserialize, JsonSchema)]
+    struct Inner {
+        item: String,
+        #[serde(default)]
+        equip: bool,
+    }
+
+    #[derive(Debug, Deserialize, JsonSchema)]
+    struct Outer {
+        #[serde(default)]
+        items: Vec<Inner>,
+        #[serde(default)]
+        first: Option<Inner>,
+        #[serde(flatten)]
+        opts: Flat,
+    }
+
+    #[derive(Debug, Default, Deserialize, JsonSchema)]
+    struct Flat {
+        #[serde(default)]
+        timeout_ms: Option<u64>,
+    }
+
+    #[derive(Debug, Deserialize, JsonSchema)]
+    struct Empty {}
+
+    fn outer(v: Value) -> Result<Outer, ToolError> {
+        serde_json::from_value::<Args<Outer>>(v)
+            .unwrap()
+            .parse(true)
+    }
+
+    #[test]
+    fn strict_mode_rejects_unknown_keys_at_every_depth() {
+        let ok = outer(serde_json::json!({
+            "items": [{"item": "wand", "equip": true}], "first": {"item": "x"}, "timeout_ms": 5
+        }))
+        .unwrap();
+        assert_eq!(
+            (ok.items[0].item.as_str(), ok.items[0].equip),
+            ("wand", true)
+        );
+        assert_eq!(ok.first.map(|f| f.item), Some("x".to_string()));
+        assert_eq!(ok.opts.timeout_ms, Some(5));
+        let e = outer(serde_json::json!({"items": [{"item": "wand"}, {"item": "a", "qty": 2}]}))
+            .unwrap_err();
+        assert_eq!(e.details["unknown"], serde_json::json!(["items[1].qty"]));
+        let e =
+            outer(serde_json::json!({"first": {"item": "x", "level": 3}, "extra": 1})).unwrap_err();
+        assert_eq!(
+            e.details["unknown"],
+            serde_json::json!(["extra", "first.level"])
+        );
+        let none = serde_json::from_value::<Args<Empty>>(serde_json::json!({"x": 1}))
+            .unwrap()
+            .parse(true)
+            .unwrap_err();
+        assert_eq!(none.details["unknown"], serde_json::json!(["x"]));
+        let lax = serde_json::from_value::<Args<Outer>>(
+            serde_json::json!({"items": [{"item": "a", "qty": 2}]}),
+        )
+        .unwrap()
+        .parse(false);
+        assert!(lax.is_ok());
+    }
+
+    #[test]
+    fn oversized_arguments_are_refused_without_echoing_them() {
+        let long = "k".repeat(1_000_000);
+        for (v, field) in [
+            (
+                serde_json::json!({"items": [{"item": long}]}),
+                "items[0].item",
+            ),
+            (
+                serde_json::json!({"first": {"item": "x".repeat(65)}}),
+                "first.item",
+            ),
+            (
+                serde_json::json!({"items": vec![serde_json::json!({"item": "a"}); 10_000]}),
+                "items",
+            ),
+            (serde_json::json!({"other": long}), "other"),
+        ] {
+            let e = outer(v).unwrap_err();
+            assert_eq!(e.details["field"], field, "{}", e.message);
+            assert!(
+                e.message.len() < 200 && !e.message.contains("kkkk"),
+                "{}",
+                e.message
+            );
+        }
+        let mut deep = serde_json::json!(1);
+        for _ in 0..200 {
+            deep = serde_json::json!([deep]);
+        }
+        let e = outer(serde_json::json!({"items": deep})).unwrap_err();
+        assert!(e.message.contains("nested deeper"), "{}", e.message);
+        let wide: serde_json::Map<String, Value> =
+            (0..100).map(|i| (format!("k{i}"), Value::Null)).collect();
+        assert!(outer(Value::Object(wide)).is_err());
+        assert!(outer(serde_json::json!({"first": {"item": "x".repeat(64)}})).is_ok());
     }
 
     #[test]

@@ -9,6 +9,8 @@ mod params;
 mod replay;
 mod server;
 mod torii_tools;
+pub mod transport;
+mod transport_id;
 
 pub use advisor_tools::{
     BattlePreviewResult, ExactOutcomes, LookupArgs, LookupResult, lookup_result, preview_result,

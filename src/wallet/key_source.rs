@@ -14,8 +14,9 @@ use starknet_types_core::felt::secret_felt::SecretFelt;
 use zeroize::Zeroizing;
 
 use super::SecretSigner;
-use super::keystore::{KeystoreError, read_keystore};
+use super::keystore::{KeystoreError, decrypt_keystore};
 use crate::config::Settings;
+use crate::redact::{looks_like_key, shown_path};
 
 /// Environment variable holding a raw private key (hex).
 pub const ENV_PRIVATE_KEY: &str = "LS_PRIVATE_KEY";
@@ -31,13 +32,18 @@ pub enum KeyError {
          LS_PRIVATE_KEY_FILE (or use a devnet profile)"
     )]
     Missing,
-    /// A key or password file could not be read.
-    #[error("cannot read the key file {path}: {reason}")]
+    /// A key, keystore or password file could not be used. The message names the setting and
+    /// the problem; the configured value appears only when it looks like a path.
+    #[error("{setting}: {problem}{shown}{hint}")]
     File {
-        /// The file path (not secret).
-        path: String,
-        /// The I/O error kind.
-        reason: String,
+        /// The setting that named the file (`LS_PRIVATE_KEY_FILE (wallet.private_key_file)`).
+        setting: &'static str,
+        /// What is wrong with it ("no such file", "is a FIFO, not a regular file", …).
+        problem: String,
+        /// The path as shown ("; path: '…'"), or a note that it is hidden.
+        shown: String,
+        /// Where a key goes, when the value looks like one.
+        hint: &'static str,
     },
     /// The key is not a hex felt.
     #[error("the private key from {source_name} is not a 0x-hex felt")]
@@ -51,13 +57,13 @@ pub enum KeyError {
          wallet.keystore_password_file (LS_KEYSTORE_PASSWORD_FILE)"
     )]
     KeystorePassword {
-        /// The keystore path (not secret).
+        /// The keystore path as shown (hidden when it could be a secret).
         path: String,
     },
-    /// The keystore could not be read or decrypted (wrong password, unsupported format, …).
+    /// The keystore could not be decrypted (wrong password, unsupported format, …).
     #[error("cannot use the keystore {path}: {reason}")]
     Keystore {
-        /// The keystore path (not secret).
+        /// The keystore path as shown (hidden when it could be a secret).
         path: String,
         /// What went wrong (kept out of the error chain so it prints once).
         reason: KeystoreError,
@@ -115,11 +121,11 @@ pub fn load_signer(
 pub fn load_key(settings: &Settings, env: &HashMap<String, String>) -> Result<LoadedKey, KeyError> {
     let w = &settings.wallet;
     if let Some(path) = &w.keystore {
-        let path = crate::config::resolve_home(path);
-        let password = keystore_password(settings, env, &path)?;
+        let password = keystore_password(settings, env, path)?;
+        let json = read_secret_file(SETTING_KEYSTORE, path, MAX_KEYSTORE_BYTES)?;
         let signer =
-            read_keystore(&path, password.as_bytes()).map_err(|reason| KeyError::Keystore {
-                path: path.display().to_string(),
+            decrypt_keystore(&json, password.as_bytes()).map_err(|reason| KeyError::Keystore {
+                path: shown_setting_path(path),
                 reason,
             })?;
         return Ok(LoadedKey {
@@ -145,8 +151,7 @@ pub fn load_key(settings: &Settings, env: &HashMap<String, String>) -> Result<Lo
                 source_name: "wallet.private_key_file",
             });
         }
-        let path = crate::config::resolve_home(path);
-        let text = read_secret_file(&path)?;
+        let text = read_secret_file(SETTING_KEY_FILE, path, MAX_KEY_FILE_BYTES)?;
         return Ok(LoadedKey {
             signer: parse(text.trim().to_string(), "the key file")?,
             source: KeySource::KeyFile,
@@ -180,23 +185,134 @@ fn keystore_password(
     }
     let Some(file) = &settings.wallet.keystore_password_file else {
         return Err(KeyError::KeystorePassword {
-            path: keystore.display().to_string(),
+            path: shown_setting_path(keystore),
         });
     };
-    let text = read_secret_file(&crate::config::resolve_home(file))?;
+    let text = read_secret_file(SETTING_PASSWORD_FILE, file, MAX_PASSWORD_FILE_BYTES)?;
     Ok(Zeroizing::new(
         text.trim_end_matches(['\r', '\n']).to_string(),
     ))
 }
 
-/// Reads a file holding a secret into a zeroizing string; errors name the path only.
-fn read_secret_file(path: &Path) -> Result<Zeroizing<String>, KeyError> {
-    std::fs::read_to_string(path)
-        .map(Zeroizing::new)
-        .map_err(|e| KeyError::File {
-            path: path.display().to_string(),
-            reason: e.kind().to_string(),
-        })
+/// The settings that name secret files, as errors spell them.
+const SETTING_KEY_FILE: &str = "LS_PRIVATE_KEY_FILE (wallet.private_key_file)";
+const SETTING_KEYSTORE: &str = "LS_KEYSTORE (wallet.keystore)";
+const SETTING_PASSWORD_FILE: &str = "LS_KEYSTORE_PASSWORD_FILE (wallet.keystore_password_file)";
+/// Largest raw key file (one hex key and a line end, with room for comments or padding).
+pub const MAX_KEY_FILE_BYTES: u64 = 1024;
+/// Largest keystore password file.
+pub const MAX_PASSWORD_FILE_BYTES: u64 = 4096;
+/// Largest keystore file (a JSON keystore is about 1 KB).
+pub const MAX_KEYSTORE_BYTES: u64 = 64 * 1024;
+/// Said when a setting that takes a path holds something shaped like a key.
+const KEY_HINT: &str = "; the value looks like a key, not a path: a raw key goes in LS_PRIVATE_KEY \
+     (better: an encrypted keystore in LS_KEYSTORE), a key file's path in LS_PRIVATE_KEY_FILE";
+
+/// A configured path (resolved against the home when relative) as an error may show it: only
+/// when the configured value looks like a path and nothing like a key.
+fn shown_setting_path(configured: &Path) -> String {
+    let raw = configured.to_string_lossy();
+    let shown = shown_path(&raw);
+    if shown.starts_with('\'') {
+        shown_path(&crate::config::resolve_home(configured).to_string_lossy())
+    } else {
+        shown
+    }
+}
+
+/// Reads a file holding a secret (the configured path, resolved against the home when relative)
+/// into a zeroizing string; errors name the setting, never a value that could be the secret.
+fn read_secret_file(
+    setting: &'static str,
+    configured: &Path,
+    max: u64,
+) -> Result<Zeroizing<String>, KeyError> {
+    let key_like = looks_like_key(&configured.to_string_lossy());
+    let fail = |problem: String| KeyError::File {
+        setting,
+        problem,
+        shown: if key_like {
+            String::new()
+        } else {
+            format!("; path: {}", shown_setting_path(configured))
+        },
+        hint: if key_like { KEY_HINT } else { "" },
+    };
+    let path = crate::config::resolve_home(configured);
+    let bytes = read_regular_file(&path, max).map_err(fail)?;
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|_| fail("is not UTF-8 text".into()))?
+        .to_string();
+    Ok(Zeroizing::new(text))
+}
+
+/// Reads a whole regular file of at most `max` bytes into a zeroizing buffer. Anything else (a
+/// directory, a FIFO, a device such as /dev/urandom, a socket) is refused from its metadata before
+/// it is opened, and the open itself does not block (`O_NONBLOCK`), so start-up never hangs on a
+/// file that never ends or never opens. Errors describe the problem, never the contents.
+pub(super) fn read_regular_file(path: &Path, max: u64) -> Result<Zeroizing<Vec<u8>>, String> {
+    use std::io::Read as _;
+    let meta = std::fs::metadata(path).map_err(io_problem)?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta));
+    }
+    if meta.len() > max {
+        return Err(format!("is larger than {max} bytes"));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(io_problem)?;
+    let meta = file.metadata().map_err(io_problem)?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta));
+    }
+    let mut buf = Zeroizing::new(Vec::with_capacity(max as usize + 1));
+    file.take(max + 1)
+        .read_to_end(&mut buf)
+        .map_err(io_problem)?;
+    if buf.len() as u64 > max {
+        return Err(format!("is larger than {max} bytes"));
+    }
+    Ok(buf)
+}
+
+fn io_problem(e: std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        kind => format!("cannot be read ({kind})"),
+    }
+}
+
+fn not_regular(meta: &std::fs::Metadata) -> String {
+    let ty = meta.file_type();
+    let what = if ty.is_dir() {
+        "a directory"
+    } else {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt as _;
+            if ty.is_fifo() {
+                "a FIFO (named pipe)"
+            } else if ty.is_char_device() || ty.is_block_device() {
+                "a device (such as /dev/urandom)"
+            } else if ty.is_socket() {
+                "a socket"
+            } else {
+                "not a plain file"
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            "not a plain file"
+        }
+    };
+    format!("is {what}, not a regular file")
 }
 
 fn parse(mut hex: String, source_name: &'static str) -> Result<SecretSigner, KeyError> {
@@ -424,6 +540,61 @@ mod tests {
                 "{profile}"
             );
         }
+    }
+
+    #[test]
+    fn only_small_regular_files_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: `c` is a valid NUL-terminated path for the duration of the call.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let e = read_regular_file(&fifo, MAX_KEY_FILE_BYTES).unwrap_err();
+        assert!(e.contains("FIFO"), "{e}");
+        let e = read_regular_file(Path::new("/dev/urandom"), MAX_KEY_FILE_BYTES).unwrap_err();
+        assert!(e.contains("device"), "{e}");
+        let e = read_regular_file(dir.path(), MAX_KEY_FILE_BYTES).unwrap_err();
+        assert!(e.contains("directory"), "{e}");
+        let big = dir.path().join("big");
+        std::fs::write(&big, vec![b'0'; MAX_KEY_FILE_BYTES as usize + 1]).unwrap();
+        let e = read_regular_file(&big, MAX_KEY_FILE_BYTES).unwrap_err();
+        assert!(e.contains("larger than 1024 bytes"), "{e}");
+        let ok = dir.path().join("ok");
+        std::fs::write(&ok, "0x1234\n").unwrap();
+        assert_eq!(
+            &*read_regular_file(&ok, MAX_KEY_FILE_BYTES).unwrap(),
+            b"0x1234\n"
+        );
+    }
+
+    #[test]
+    fn a_key_in_a_path_setting_is_named_not_echoed() {
+        let key = "0x3c9a4d7b21e85f06ad4e9c1f7b20d35e8a61c47f09be2d3a5c8e71f40b6d92e";
+        for (var, extra) in [
+            ("LS_PRIVATE_KEY_FILE", None),
+            ("LS_KEYSTORE", Some((ENV_KEYSTORE_PASSWORD, "pw"))),
+            ("LS_KEYSTORE_PASSWORD_FILE", None),
+        ] {
+            let mut vars = vec![(var, key)];
+            if var == "LS_KEYSTORE_PASSWORD_FILE" {
+                vars.push(("LS_KEYSTORE", "/nonexistent/keystore.json"));
+            }
+            let s = settings_with("devnet", &vars);
+            let e = load_key(&s, &env(&extra.into_iter().collect::<Vec<_>>())).unwrap_err();
+            let text = format!("{e} {e:?}");
+            assert!(text.contains(var), "{text}");
+            assert!(text.contains("looks like a key"), "{text}");
+            assert!(!text.contains("3c9a4d7b21e85f06"), "{text}");
+        }
+        let s = settings_with(
+            "devnet",
+            &[
+                ("LS_KEYSTORE", "/nonexistent/keystore.json"),
+                ("LS_KEYSTORE_PASSWORD_FILE", "correct horse battery"),
+            ],
+        );
+        let e = load_key(&s, &HashMap::new()).unwrap_err().to_string();
+        assert!(e.contains("no such file") && !e.contains("horse"), "{e}");
     }
 
     #[test]

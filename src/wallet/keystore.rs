@@ -89,9 +89,10 @@ pub fn read_keystore(path: &Path, password: &[u8]) -> Result<SecretSigner, Keyst
     if len > MAX_FILE_BYTES {
         return Err(KeystoreError::TooLarge);
     }
-    let json =
-        std::fs::read_to_string(path).map_err(|e| KeystoreError::Io(e.kind().to_string()))?;
-    decrypt_keystore(&json, password)
+    let bytes =
+        super::key_source::read_regular_file(path, MAX_FILE_BYTES).map_err(KeystoreError::Io)?;
+    let json = std::str::from_utf8(&bytes).map_err(|_| KeystoreError::Io("not UTF-8".into()))?;
+    decrypt_keystore(json, password)
 }
 
 /// Decrypts a v3 keystore given as JSON text into a signer.
