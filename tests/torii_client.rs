@@ -403,6 +403,7 @@ fn every_kind_of_event(id: u64) -> Vec<Vec<GameEvent>> {
                     obstacle_type: obstacle.obstacle_type,
                     dodged: false,
                     damage: 3,
+                    avoided_damage: 0,
                     location: Slot::Foot,
                     critical_hit: false,
                     xp_reward: 1,

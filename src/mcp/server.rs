@@ -190,7 +190,7 @@ impl LsServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<Json<ActionResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
-        let weapon = a.weapon.resolve("weapon")?;
+        let weapon = a.weapon.resolve_starting_weapon("weapon")?;
         let player_name = a.player_name.as_deref().map(player_name_felt).transpose()?;
         let opts = self.write_options(&a.opts, &ctx)?;
         let (id, mint_tx) = match a.adventurer_id {
