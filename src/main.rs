@@ -138,14 +138,7 @@ fn main() -> ExitCode {
         Some(Command::Play(_)) => "warn",
         _ => "info",
     };
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_filter)),
-        )
-        .init();
+    loot_survivor_mcp::mcp::logging::init(default_filter);
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
         Err(e) => {

@@ -5,8 +5,11 @@ mod advisor_tools;
 mod args;
 mod backend;
 mod errors;
+pub mod logging;
 mod params;
+mod prompts;
 mod replay;
+pub mod resources;
 mod server;
 mod torii_tools;
 
