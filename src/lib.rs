@@ -12,5 +12,6 @@ pub mod error;
 pub mod game;
 pub mod home;
 pub mod mcp;
+pub mod terminal_note;
 pub mod torii;
 pub mod wallet;
