@@ -50,9 +50,12 @@ pub fn verdict(state: &GameState, id: u8) -> Verdict {
     Verdict::of(slot, &item_effect(state, id))
 }
 
+/// The hint's priority for filling an empty slot (above any power or luck gain).
+const EMPTY_SLOT_GAIN: i32 = 1000;
+
 /// A purchase the gold covers, items and potions together: upgrades and empty slots first (the
-/// biggest gain per slot, one item per slot), then potions with what is left; below half health
-/// the potions come first.
+/// biggest gain per slot, one item per slot, no more replaced items than free bag slots), then
+/// potions with what is left; below half health the potions come first.
 pub fn purchase_hint(state: &GameState, items: &[AffordableItem]) -> Value {
     let adv = &state.adventurer;
     let price = rules::potion_price(adv.level(), adv.stats.charisma);
@@ -63,13 +66,15 @@ pub fn purchase_hint(state: &GameState, items: &[AffordableItem]) -> Value {
         potions = potions_for(gold);
         gold -= u16::from(potions) * price;
     }
+    // Equipping over an item moves it to the bag, which reverts when the bag is full.
+    let mut free_bag = state.bag.items.iter().filter(|i| i.is_empty()).count();
     let mut candidates: Vec<(i32, &AffordableItem, Slot)> = items
         .iter()
         .filter_map(|i| {
             let slot = catalogue::item(i.id)?.slot;
             let effect = item_effect(state, i.id);
             let gain = match Verdict::of(slot, &effect) {
-                Verdict::EmptySlot => 1000,
+                Verdict::EmptySlot => EMPTY_SLOT_GAIN,
                 Verdict::Upgrade if matches!(slot, Slot::Neck | Slot::Ring) => {
                     i32::from(effect.luck_change)
                 }
@@ -82,8 +87,10 @@ pub fn purchase_hint(state: &GameState, items: &[AffordableItem]) -> Value {
     candidates.sort_by_key(|(gain, i, _)| (-gain, i.price, i.id));
     let mut slots = Vec::new();
     let mut picks = Vec::new();
-    for (_, item, slot) in candidates {
-        if item.price <= gold && !slots.contains(&slot) {
+    for (gain, item, slot) in candidates {
+        let replaces = gain != EMPTY_SLOT_GAIN;
+        if item.price <= gold && !slots.contains(&slot) && (!replaces || free_bag > 0) {
+            free_bag -= usize::from(replaces);
             gold -= item.price;
             slots.push(slot);
             picks.push(json!({ "item": item.id, "equip": true }));
@@ -163,6 +170,16 @@ mod tests {
             s.market = (0..rng.below(26))
                 .map(|_| 1 + rng.below(101) as u8)
                 .collect();
+            for (i, slot) in s.bag.items.iter_mut().enumerate().skip(2) {
+                *slot = if case % 7 == 0 || rng.below(3) == 0 {
+                    Item {
+                        id: 60 + i as u8,
+                        xp: 1,
+                    }
+                } else {
+                    Item::default()
+                };
+            }
             let items = phase::affordable_items(&s);
             let hint = purchase_hint(&s, &items);
             let cost = hint_cost(&s, &hint);
@@ -172,10 +189,16 @@ mod tests {
                 s.adventurer.gold
             );
             let mut slots = Vec::new();
+            let mut replaced = 0;
             for p in hint["items"].as_array().unwrap() {
                 let id = p["item"].as_u64().unwrap() as u8;
                 assert!(s.market.contains(&id) && !s.owns(id), "case {case}: {id}");
-                assert_ne!(verdict(&s, id), Verdict::Downgrade, "case {case}: {id}");
+                let v = verdict(&s, id);
+                assert!(
+                    matches!(v, Verdict::Upgrade | Verdict::EmptySlot),
+                    "case {case}: {id}"
+                );
+                replaced += usize::from(v == Verdict::Upgrade);
                 let slot = catalogue::item(id).unwrap().slot;
                 assert!(
                     !slots.contains(&slot),
@@ -183,6 +206,11 @@ mod tests {
                 );
                 slots.push(slot);
             }
+            let free = s.bag.items.iter().filter(|i| i.is_empty()).count();
+            assert!(
+                replaced <= free,
+                "case {case}: {replaced} replaced, {free} free"
+            );
         }
     }
 }

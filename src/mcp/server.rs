@@ -375,7 +375,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Buy items from the adventurer's market and/or health potions (only out of battle with no stat points pending). items: list of {item: id or name, equip: bool}; potions: how many (10 HP each). Prices are listed in ls_get_adventurer's market and potion_price.",
+        description = "Buy items from the adventurer's market and/or health potions (only out of battle with no stat points pending). items: list of item names or ids, or {item, equip: bool}; potions: how many (10 HP each). Prices and each item's verdict (upgrade/downgrade) are in the market; the ls_buy_item legal action's args_hint is a purchase the gold covers.",
         annotations(
             title = "Buy",
             read_only_hint = false,
