@@ -176,7 +176,7 @@ pub struct ChainSettings {
     pub chain_id: String,
     /// RPC spec versions accepted from the node (prefix match, e.g. `0.9` or `0.10`).
     pub spec_versions: Vec<String>,
-    /// Dojo manifest with the deployed addresses (relative paths resolve against the project home).
+    /// Dojo manifest with the deployed addresses (relative paths resolve against the data directory).
     pub manifest: Option<PathBuf>,
     /// Contract addresses by tag suffix, used when no manifest is given (and overriding it).
     #[serde(default)]
@@ -352,7 +352,7 @@ impl Settings {
         matches!(self.profile.as_str(), "devnet" | "katana")
     }
 
-    /// The manifest path, resolved against the project home when relative.
+    /// The manifest path, resolved against the data directory when relative.
     pub fn manifest_path(&self) -> Option<PathBuf> {
         self.chain.manifest.as_ref().map(|p| resolve_home(p))
     }
@@ -368,19 +368,14 @@ pub fn default_profile() -> &'static str {
     "sim"
 }
 
-/// Resolves a relative path against `LS_HOME`, else the directory the crate was built from.
+/// Resolves a relative path (a manifest, a key file) against the data directory
+/// ([`crate::home::data_dir`]: `LS_HOME`, else the platform's), never the build directory, so a
+/// copied or installed binary finds the same files.
 pub fn resolve_home(p: &Path) -> PathBuf {
     if p.is_absolute() {
         return p.to_path_buf();
     }
-    project_home().join(p)
-}
-
-/// The project home: `LS_HOME` if set, else the source directory of this build.
-pub fn project_home() -> PathBuf {
-    std::env::var_os("LS_HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
+    crate::home::data_dir().join(p)
 }
 
 /// Parses a hex (`0x…`) or decimal felt.
@@ -451,11 +446,7 @@ mod tests {
         assert_eq!(s.profile, "devnet");
         assert_eq!(s.chain.rpc_url.as_str(), "http://127.0.0.1:5050/");
         assert!(s.wallet.account_address.is_some());
-        assert!(
-            s.manifest_path()
-                .unwrap()
-                .ends_with("abi/manifest_devnet.json")
-        );
+        assert!(s.manifest_path().unwrap().ends_with("devnet/manifest.json"));
     }
 
     #[test]

@@ -13,5 +13,6 @@ pub mod game;
 pub mod home;
 pub mod mcp;
 pub mod redact;
+pub mod terminal_note;
 pub mod torii;
 pub mod wallet;

@@ -13,7 +13,7 @@ use loot_survivor_mcp::chain::deploy::{Artifacts, deploy_practice_world};
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
 use loot_survivor_mcp::chain::sim::SimChain;
 use loot_survivor_mcp::chain::{ChainClient, ConnectOptions};
-use loot_survivor_mcp::config::{self, LoadOptions, Settings, parse_felt};
+use loot_survivor_mcp::config::{LoadOptions, Settings, parse_felt};
 use loot_survivor_mcp::devnet::{Devnet, is_alive};
 use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
 use loot_survivor_mcp::torii::{ToriiClient, ToriiOptions};
@@ -138,14 +138,7 @@ fn main() -> ExitCode {
         Some(Command::Play(_)) => "warn",
         _ => "info",
     };
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_filter)),
-        )
-        .init();
+    loot_survivor_mcp::mcp::logging::init(default_filter);
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
         Err(e) => {
@@ -271,8 +264,7 @@ async fn deploy(
     let out = out
         .or_else(|| settings.manifest_path())
         .context("no manifest path: pass --out")?;
-    let artifacts = Artifacts::in_home(&config::project_home());
-    let d = deploy_practice_world(rpc, address, signer, &artifacts, &out).await?;
+    let d = deploy_practice_world(rpc, address, signer, &Artifacts::embedded(), &out).await?;
     eprintln!(
         "practice world at {:#x} (class {:#x}; declared now: {}, deployed now: {}); manifest: {}",
         d.address,
@@ -315,6 +307,13 @@ async fn devnet_up(args: &SettingsArgs, port: u16) -> anyhow::Result<()> {
 
 async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
     let (settings, env) = args.load()?;
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        let exe = std::env::current_exe().unwrap_or_else(|_| "loot-survivor-mcp".into());
+        eprint!(
+            "{}",
+            loot_survivor_mcp::terminal_note::terminal_note(&exe, &settings.profile)
+        );
+    }
     if settings.is_sim() {
         anyhow::ensure!(!serve.with_devnet, "--with-devnet needs the devnet profile");
         tracing::info!(

@@ -2,7 +2,7 @@
 //! testnet) and writes a Dojo-format manifest with the deployed addresses. Idempotent: a class
 //! already declared or a contract already deployed at its deterministic address is reused.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,25 +23,25 @@ use crate::wallet::SecretSigner;
 /// the same on every fresh devnet.
 const SALT: Felt = Felt::from_hex_unchecked("0x6c735f70726163746963655f776f726c64");
 
-/// The committed build outputs of `scripts/build-contracts.sh`.
+/// The committed build outputs of `scripts/build-contracts.sh`, compiled into the binary so that
+/// `devnet deploy` works from any directory (an installed or copied binary has no source tree).
 #[derive(Debug, Clone)]
 pub struct Artifacts {
     /// Sierra class JSON.
-    pub sierra: PathBuf,
+    pub sierra: &'static str,
     /// One-line file with the compiled (CASM) class hash the node expects.
-    pub compiled_class_hash: PathBuf,
+    pub compiled_class_hash: &'static str,
     /// Dojo manifest template (ABIs and tags, no addresses).
-    pub template: PathBuf,
+    pub template: &'static str,
 }
 
 impl Artifacts {
-    /// The artifacts under `<home>/abi`.
-    pub fn in_home(home: &Path) -> Self {
-        let abi = home.join("abi");
+    /// The artifacts embedded from `abi/` at build time.
+    pub fn embedded() -> Self {
         Self {
-            sierra: abi.join("practice_world.sierra.json"),
-            compiled_class_hash: abi.join("practice_world.compiled_class_hash"),
-            template: abi.join("practice_world.json"),
+            sierra: include_str!("../../abi/practice_world.sierra.json"),
+            compiled_class_hash: include_str!("../../abi/practice_world.compiled_class_hash"),
+            template: include_str!("../../abi/practice_world.json"),
         }
     }
 }
@@ -81,13 +81,13 @@ pub async fn deploy_practice_world(
     );
     account.set_block_id(BlockId::Tag(BlockTag::PreConfirmed));
 
-    let sierra: SierraClass = serde_json::from_str(&read(&artifacts.sierra)?)
-        .map_err(|e| ChainError::Config(format!("{}: {e}", artifacts.sierra.display())))?;
+    let sierra: SierraClass = serde_json::from_str(artifacts.sierra)
+        .map_err(|e| ChainError::Config(format!("the practice world's Sierra class: {e}")))?;
     let flat = sierra
         .flatten()
         .map_err(|e| ChainError::Config(format!("cannot flatten the Sierra class: {e}")))?;
     let class_hash = flat.class_hash();
-    let casm_hash = parse_felt(read(&artifacts.compiled_class_hash)?.trim())
+    let casm_hash = parse_felt(artifacts.compiled_class_hash.trim())
         .map_err(|e| ChainError::Config(format!("compiled class hash: {e}")))?;
 
     let declared_now = match provider
@@ -130,8 +130,8 @@ pub async fn deploy_practice_world(
         Err(e) => return Err(ChainError::from_provider(&e)),
     };
 
-    let template: Value = serde_json::from_str(&read(&artifacts.template)?)
-        .map_err(|e| ChainError::Config(format!("{}: {e}", artifacts.template.display())))?;
+    let template: Value = serde_json::from_str(artifacts.template)
+        .map_err(|e| ChainError::Config(format!("the practice world's manifest template: {e}")))?;
     let manifest = fill_manifest(template, class_hash, address);
     if let Some(dir) = manifest_out.parent() {
         std::fs::create_dir_all(dir)
@@ -183,18 +183,19 @@ fn deploy_error<S: std::fmt::Display>(e: starknet::accounts::AccountError<S>) ->
     }
 }
 
-fn read(p: &Path) -> Result<String, ChainError> {
-    std::fs::read_to_string(p).map_err(|e| {
-        ChainError::Config(format!(
-            "cannot read {}: {e} (run scripts/build-contracts.sh)",
-            p.display()
-        ))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_embedded_artifacts_parse() {
+        let a = Artifacts::embedded();
+        let sierra: SierraClass = serde_json::from_str(a.sierra).unwrap();
+        assert!(sierra.flatten().is_ok());
+        assert!(parse_felt(a.compiled_class_hash.trim()).is_ok());
+        let t: Value = serde_json::from_str(a.template).unwrap();
+        assert!(t["contracts"].as_array().is_some_and(|c| !c.is_empty()));
+    }
 
     #[test]
     fn manifest_gets_addresses_everywhere() {

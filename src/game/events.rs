@@ -160,10 +160,14 @@ pub struct ObstacleEncounter {
     pub tier: Tier,
     /// Obstacle type (not `type`: that key is the event tag).
     pub obstacle_type: ItemType,
-    /// True if dodged (then no damage was taken even though `damage` is reported).
+    /// True if dodged: then `damage` is 0 and the strike avoided is in `avoided_damage`.
     pub dodged: bool,
-    /// Damage (taken unless dodged).
+    /// Damage taken (0 when dodged).
     pub damage: u16,
+    /// The damage the obstacle would have dealt, when dodged (the contract reports it as
+    /// `damage`; here it is moved so nobody reads a dodge as a hit).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub avoided_damage: u16,
     /// Armor slot hit.
     pub location: Slot,
     /// Critical hit.
@@ -252,7 +256,8 @@ pub enum GameEventDetails {
     },
     /// 12: the market list after a level-up.
     MarketItems {
-        /// Market items (may contain duplicates).
+        /// Market items, each once, in the order the game lists them (the contract's list may
+        /// repeat an item; repeats are dropped when decoding).
         items: Vec<ItemRef>,
     },
     /// 13: the beast ambushed the adventurer on appearance.
@@ -330,6 +335,7 @@ impl GameEventDetails {
                     obstacle_type: info.map_or(ItemType::None, |o| o.obstacle_type),
                     dodged: r.bool("dodged")?,
                     damage: r.u16("damage")?,
+                    avoided_damage: 0,
                     location: read_slot(r, "location")?,
                     critical_hit: r.bool("critical_hit")?,
                     xp_reward: r.u16("xp_reward")?,
@@ -389,8 +395,30 @@ impl GameEventDetails {
                 success: r.bool("flee")?,
             },
         };
-        Ok(d)
+        Ok(d.for_agent())
     }
+
+    /// What the agent reads, from what the contract emits: a dodged obstacle's damage moves to
+    /// `avoided_damage`, and a repeated market item is listed once. Idempotent; the engine's
+    /// rules keep the contract's raw values.
+    pub fn for_agent(mut self) -> Self {
+        match &mut self {
+            Self::Obstacle(o) if o.dodged && o.damage > 0 => {
+                o.avoided_damage = o.damage;
+                o.damage = 0;
+            }
+            Self::MarketItems { items } => {
+                let mut seen = [false; 256];
+                items.retain(|i| !std::mem::replace(&mut seen[usize::from(i.id)], true));
+            }
+            _ => {}
+        }
+        self
+    }
+}
+
+fn is_zero(v: &u16) -> bool {
+    *v == 0
 }
 
 fn beast_name(id: u8) -> String {
@@ -528,7 +556,7 @@ fn encode_details(d: &GameEventDetails, out: &mut Vec<Felt>) {
         D::Obstacle(o) => out.extend([
             Felt::from(o.obstacle_id),
             Felt::from(o.dodged),
-            Felt::from(o.damage),
+            Felt::from(o.damage.max(o.avoided_damage)),
             Felt::from(o.location.index()),
             Felt::from(o.critical_hit),
             Felt::from(o.xp_reward),
@@ -700,6 +728,28 @@ mod tests {
         let v = serde_json::to_value(GameEventDetails::Obstacle(o)).unwrap();
         assert_eq!(v["type"], "obstacle");
         assert_eq!(v["location"], "Head");
+        assert!(v.get("avoided_damage").is_none(), "only on a dodge");
+    }
+
+    #[test]
+    fn a_dodged_obstacle_reports_no_damage_taken() {
+        let GameEventDetails::Obstacle(o) = decode(&[4, 22, 1, 9, 3, 0, 4]) else {
+            panic!()
+        };
+        assert!(o.dodged);
+        assert_eq!((o.damage, o.avoided_damage), (0, 9));
+        let v = serde_json::to_value(GameEventDetails::Obstacle(o.clone())).unwrap();
+        assert_eq!(
+            (v["damage"].as_u64(), v["avoided_damage"].as_u64()),
+            (Some(0), Some(9))
+        );
+        let mut felts = Vec::new();
+        encode_details(&GameEventDetails::Obstacle(o), &mut felts);
+        assert_eq!(
+            felts[3],
+            Felt::from(9u8),
+            "encodes back the contract's value"
+        );
     }
 
     #[test]
@@ -781,9 +831,10 @@ mod tests {
         };
         assert_eq!(
             items.iter().map(|i| i.id).collect::<Vec<_>>(),
-            vec![1, 1, 101]
+            vec![1, 101],
+            "the contract's repeated item is listed once"
         );
-        assert_eq!(items[2].name, "Heavy Gloves");
+        assert_eq!(items[1].name, "Heavy Gloves");
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod random;
 pub mod rules;
 #[cfg(test)]
 mod testing;
+pub mod verdict;
 pub mod view;
 
 pub use catalogue::{BeastInfo, ItemInfo, ItemType, ObstacleInfo, Slot, Tier};

@@ -95,6 +95,9 @@ pub struct MarketItemView {
     pub owned: bool,
     /// True if the gold pays for it now.
     pub affordable: bool,
+    /// Upgrade, downgrade, same or empty_slot for its slot (weapons and armor by power, jewelry
+    /// by luck), if bought and equipped.
+    pub verdict: super::verdict::Verdict,
     /// What buying it with `equip: true` would change.
     pub effect: ItemEffect,
 }
@@ -301,6 +304,7 @@ pub fn adventurer_view(adventurer_id: u64, state: &GameState) -> AdventurerView 
         ids.into_iter()
             .filter_map(|id| {
                 let info = catalogue::item(id)?;
+                let effect = item_effect(state, id);
                 Some(MarketItemView {
                     id,
                     name: info.name.to_string(),
@@ -310,7 +314,8 @@ pub fn adventurer_view(adventurer_id: u64, state: &GameState) -> AdventurerView 
                     price: rules::item_price(info.tier, adv.stats.charisma),
                     owned: state.owns(id),
                     affordable: rules::item_price(info.tier, adv.stats.charisma) <= adv.gold,
-                    effect: item_effect(state, id),
+                    verdict: super::verdict::Verdict::of(info.slot, &effect),
+                    effect,
                 })
             })
             .collect()
@@ -370,6 +375,11 @@ mod tests {
         assert_eq!(v.max_potions, 1, "120/130 health");
         let ghost = v.market.iter().find(|m| m.id == 9).unwrap();
         assert!(ghost.affordable);
+        assert_eq!(ghost.verdict, crate::game::verdict::Verdict::Downgrade);
+        assert_eq!(
+            v.market.iter().find(|m| m.id == 4).unwrap().verdict,
+            crate::game::verdict::Verdict::EmptySlot
+        );
         assert_eq!(ghost.effect.replaces.as_deref(), Some("Short Sword"));
         assert_eq!((ghost.effect.power, ghost.effect.current_power), (5, 10));
         assert!(

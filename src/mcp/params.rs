@@ -40,6 +40,24 @@ impl ItemRef {
     }
 }
 
+impl ItemRef {
+    /// Resolves to one of the four starting weapons (12 Wand, 16 Book, 46 Short Sword, 76 Club),
+    /// so a wrong weapon is refused before `ls_new_game` mints anything.
+    pub fn resolve_starting_weapon(&self, field: &str) -> Result<u8, ToolError> {
+        let id = self.resolve(field)?;
+        if crate::game::rules::STARTING_WEAPONS.contains(&id) {
+            return Ok(id);
+        }
+        Err(ToolError::validation(format!(
+            "{field}: {} is not a starting weapon; choose Wand, Book, Short Sword or Club",
+            catalogue::item_name(id)
+        ))
+        .with_detail("field", field)
+        .with_detail("allowed", ["Wand", "Book", "Short Sword", "Club"])
+        .with_hint("nothing was minted; call ls_new_game again with a starting weapon"))
+    }
+}
+
 /// Confirmation options shared by every write tool.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct WriteOpts {
@@ -142,14 +160,55 @@ pub struct UpgradeArgs {
     pub opts: WriteOpts,
 }
 
-/// One purchase.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+/// One purchase, given as `{item, equip}` or as a bare item id or name (then not equipped).
+#[derive(Debug, Clone, PartialEq)]
 pub struct Purchase {
     /// Item id (1–101) or name; must be in the adventurer's market.
     pub item: ItemRef,
     /// Equip it at once (the replaced item goes to the bag).
-    #[serde(default)]
     pub equip: bool,
+}
+
+/// The accepted shapes of a purchase (the schema an agent reads).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum PurchaseArg {
+    /// Just the item: bought into the bag.
+    Bare(ItemRef),
+    /// The item and whether to equip it.
+    Full(PurchaseFields),
+}
+
+/// A purchase as an object.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+struct PurchaseFields {
+    /// Item id (1–101) or name; must be in the adventurer's market.
+    item: ItemRef,
+    /// Equip it at once (the replaced item goes to the bag).
+    #[serde(default)]
+    equip: bool,
+}
+
+impl<'de> Deserialize<'de> for Purchase {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match PurchaseArg::deserialize(d)? {
+            PurchaseArg::Bare(item) => Purchase { item, equip: false },
+            PurchaseArg::Full(f) => Purchase {
+                item: f.item,
+                equip: f.equip,
+            },
+        })
+    }
+}
+
+impl JsonSchema for Purchase {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Purchase".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        PurchaseArg::json_schema(generator)
+    }
 }
 
 /// `ls_buy_item` arguments.
@@ -157,7 +216,7 @@ pub struct Purchase {
 pub struct BuyArgs {
     /// The adventurer (game token id).
     pub adventurer_id: u64,
-    /// Items to buy (processed before potions).
+    /// Items to buy (processed before potions): ids, names, or `{item, equip}` objects.
     #[serde(default)]
     pub items: Vec<Purchase>,
     /// Health potions to buy (10 HP each; 0–255).
@@ -199,6 +258,46 @@ mod tests {
             .resolve("item")
             .unwrap_err();
         assert!(e.message.contains("excalibur"));
+    }
+
+    #[test]
+    fn purchases_take_bare_names_ids_and_objects() {
+        let a: BuyArgs = serde_json::from_value(serde_json::json!({
+            "adventurer_id": 1,
+            "items": ["Katana", 9, {"item": "Silver Ring", "equip": true}, {"item": 20}]
+        }))
+        .unwrap();
+        let got: Vec<(u8, bool)> = a
+            .items
+            .iter()
+            .map(|p| (p.item.resolve("item").unwrap(), p.equip))
+            .collect();
+        assert_eq!(got, vec![(42, false), (9, false), (4, true), (20, false)]);
+        let schema = serde_json::to_string(&schemars::schema_for!(BuyArgs)).unwrap();
+        assert!(schema.contains("anyOf"), "{schema}");
+        assert!(
+            serde_json::from_value::<BuyArgs>(serde_json::json!({
+                "adventurer_id": 1, "items": [true]
+            }))
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn only_starting_weapons_start_a_game() {
+        for (r, id) in [
+            (ItemRef::Name("wand".into()), 12),
+            (ItemRef::Name("Book".into()), 16),
+            (ItemRef::Name("short_sword".into()), 46),
+            (ItemRef::Id(76), 76),
+        ] {
+            assert_eq!(r.resolve_starting_weapon("weapon").unwrap(), id);
+        }
+        let e = ItemRef::Name("Katana".into())
+            .resolve_starting_weapon("weapon")
+            .unwrap_err();
+        assert!(e.message.contains("Katana") && e.message.contains("starting weapon"));
+        assert!(ItemRef::Id(42).resolve_starting_weapon("weapon").is_err());
     }
 
     #[test]

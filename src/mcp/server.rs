@@ -147,6 +147,7 @@ pub struct LsServer {
     pub(super) opts: ServerOptions,
     pub(super) indexer: super::torii_tools::Indexer,
     replays: Arc<ReplayCache>,
+    client_log: super::logging::ClientLog,
     tool_router: ToolRouter<Self>,
 }
 
@@ -167,6 +168,7 @@ impl LsServer {
             opts,
             replays: Arc::new(ReplayCache::default()),
             indexer: Default::default(),
+            client_log: Default::default(),
             tool_router: Self::tool_router()
                 + Self::tx_tool_router()
                 + Self::torii_tool_router()
@@ -190,7 +192,7 @@ impl LsServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<Json<ActionResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
-        let weapon = a.weapon.resolve("weapon")?;
+        let weapon = a.weapon.resolve_starting_weapon("weapon")?;
         let player_name = a.player_name.as_deref().map(player_name_felt).transpose()?;
         let opts = self.write_options(&a.opts, &ctx)?;
         let (id, mint_tx) = match a.adventurer_id {
@@ -373,7 +375,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Buy items from the adventurer's market and/or health potions (only out of battle with no stat points pending). items: list of {item: id or name, equip: bool}; potions: how many (10 HP each). Prices are listed in ls_get_adventurer's market and potion_price.",
+        description = "Buy items from the adventurer's market and/or health potions (only out of battle with no stat points pending). items: list of item names or ids, or {item, equip: bool}; potions: how many (10 HP each). Prices and each item's verdict (upgrade/downgrade) are in the market; the ls_buy_item legal action's args_hint is a purchase the gold covers.",
         annotations(
             title = "Buy",
             read_only_hint = false,
@@ -758,7 +760,14 @@ fn player_name_felt(name: &str) -> Result<starknet::core::types::Felt, ToolError
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for LsServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        #[allow(deprecated)]
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_prompts()
+            .enable_logging()
+            .build();
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")))
             .with_instructions(
                 "Play Loot Survivor 2 (Death Mountain) on Starknet with this server's wallet. \
@@ -766,8 +775,61 @@ impl ServerHandler for LsServer {
                  beast → ls_upgrade your stat points → ls_buy_item (optional) → ls_explore → fight \
                  (ls_attack / ls_flee) or upgrade after level-ups, until you die. Before each move, \
                  ls_get_adventurer shows phase and legal_actions. Writes are signed transactions; \
-                 failures come back as {ok:false, error:{code, message, hint, details}}.",
+                 failures come back as {ok:false, error:{code, message, hint, details}}. \
+                 The rules guide is the resource ls://rules.",
             )
+    }
+
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), rmcp::ErrorData> {
+        self.client_log
+            .set_level(request.level, context.peer.clone());
+        tracing::info!(level = ?request.level, "client log level set");
+        Ok(())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<rmcp::model::PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListResourcesResult, rmcp::ErrorData> {
+        Ok(super::resources::list())
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<rmcp::model::PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListResourceTemplatesResult, rmcp::ErrorData> {
+        Ok(super::resources::templates())
+    }
+
+    async fn read_resource(
+        &self,
+        request: rmcp::model::ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ReadResourceResponse, rmcp::ErrorData> {
+        Ok(self.read_resource_uri(&request.uri).await?.into())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<rmcp::model::PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListPromptsResult, rmcp::ErrorData> {
+        Ok(super::prompts::list())
+    }
+
+    async fn get_prompt(
+        &self,
+        request: rmcp::model::GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetPromptResponse, rmcp::ErrorData> {
+        Ok(super::prompts::get(&request.name, request.arguments.as_ref())?.into())
     }
 }
 

@@ -78,7 +78,7 @@ pub fn details(d: &GameEventDetails) -> Value {
             json!({"discovery_type": t, "xp_reward": xp_reward})
         }
         D::Obstacle(o) => json!({"obstacle_id": o.obstacle_id, "dodged": o.dodged,
-            "damage": o.damage, "location": slot(o.location), "critical_hit": o.critical_hit,
+            "damage": o.damage.max(o.avoided_damage), "location": slot(o.location), "critical_hit": o.critical_hit,
             "xp_reward": o.xp_reward}),
         D::DefeatedBeast {
             beast_id,

@@ -146,6 +146,7 @@ impl Turn<'_> {
             obstacle_type: rules::obstacle_type(id),
             dodged,
             damage,
+            avoided_damage: 0,
             location: slot,
             critical_hit,
             xp_reward,

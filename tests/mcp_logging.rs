@@ -1,0 +1,134 @@
+//! The MCP `logging` capability through a real rmcp client: nothing before `logging/setLevel`,
+//! then the server's log messages at or above the level arrive as `notifications/message`.
+//! Alone in its binary: log forwarding is process-wide, other tests' logs would interleave.
+#![allow(deprecated)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use loot_survivor_mcp::chain::sim::SimChain;
+use loot_survivor_mcp::game::engine::EngineSettings;
+use loot_survivor_mcp::mcp::{LsServer, ServerOptions, logging};
+use rmcp::model::{
+    ClientConfig, LoggingLevel, LoggingMessageNotificationParam, ReadResourceRequestParams,
+    ResourceContents, SetLevelRequestParams,
+};
+use rmcp::service::{NotificationContext, RoleClient, RunningService};
+use rmcp::{ClientHandler, ServiceExt};
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+
+/// A client that keeps every log message it receives.
+struct Collector(UnboundedSender<LoggingMessageNotificationParam>);
+
+impl ClientHandler for Collector {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::default()
+    }
+
+    async fn on_logging_message(
+        &self,
+        params: LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let _ = self.0.send(params);
+    }
+}
+
+type Client = RunningService<RoleClient, Collector>;
+
+async fn connect() -> (Client, UnboundedReceiver<LoggingMessageNotificationParam>) {
+    logging::init("warn");
+    let server = LsServer::new(
+        Arc::new(SimChain::new(EngineSettings::default(), 1)),
+        ServerOptions {
+            chain: "sim".into(),
+            strict: false,
+            default_timeout: Duration::from_secs(5),
+        },
+    );
+    let (c, s) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(s).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let (tx, rx) = unbounded_channel();
+    (Collector(tx).serve(c).await.expect("connects"), rx)
+}
+
+async fn next(
+    rx: &mut UnboundedReceiver<LoggingMessageNotificationParam>,
+) -> LoggingMessageNotificationParam {
+    tokio::time::timeout(Duration::from_secs(10), rx.recv())
+        .await
+        .expect("a log message within 10 s")
+        .expect("channel open")
+}
+
+fn text_of(contents: &[ResourceContents]) -> (String, Option<String>) {
+    match &contents[0] {
+        ResourceContents::TextResourceContents {
+            text, mime_type, ..
+        } => (text.clone(), mime_type.clone()),
+        other => panic!("not text: {other:?}"),
+    }
+}
+
+async fn read(c: &Client, uri: &str) -> Result<(String, Option<String>), rmcp::ServiceError> {
+    c.read_resource(ReadResourceRequestParams::new(uri))
+        .await
+        .map(|r| text_of(&r.contents))
+}
+
+#[tokio::test]
+async fn set_level_then_messages_arrive_filtered_by_level() {
+    let (c, mut rx) = connect().await;
+    assert!(c.peer_info().unwrap().capabilities.logging.is_some());
+    assert!(rx.try_recv().is_err(), "nothing before the client asks");
+
+    c.set_level(SetLevelRequestParams::new(LoggingLevel::Debug))
+        .await
+        .unwrap();
+    let m = next(&mut rx).await;
+    assert_eq!(m.level, LoggingLevel::Info);
+    assert!(
+        m.data["message"]
+            .as_str()
+            .unwrap()
+            .contains("log level set"),
+        "{m:?}"
+    );
+    assert!(
+        m.logger
+            .as_deref()
+            .unwrap()
+            .starts_with("loot_survivor_mcp")
+    );
+
+    read(&c, "ls://rules").await.unwrap();
+    let m = next(&mut rx).await;
+    assert_eq!(m.level, LoggingLevel::Debug);
+    assert_eq!(m.data["uri"], "ls://rules", "{m:?}");
+
+    // At warning, neither the info confirmation nor the debug read is sent.
+    c.set_level(SetLevelRequestParams::new(LoggingLevel::Warning))
+        .await
+        .unwrap();
+    read(&c, "ls://rules").await.unwrap();
+    c.set_level(SetLevelRequestParams::new(LoggingLevel::Info))
+        .await
+        .unwrap();
+    let m = next(&mut rx).await;
+    assert_eq!(
+        m.level,
+        LoggingLevel::Info,
+        "the debug read was filtered: {m:?}"
+    );
+    assert!(
+        m.data["message"]
+            .as_str()
+            .unwrap()
+            .contains("log level set")
+    );
+    c.cancel().await.ok();
+}
