@@ -11,7 +11,8 @@ mod server;
 mod torii_tools;
 
 pub use advisor_tools::{
-    BattlePreviewResult, ExactOutcomes, LookupArgs, LookupResult, lookup_result, preview_result,
+    BattlePreviewResult, ExactOutcomes, Exactness, LookupArgs, LookupResult, lookup_result,
+    preview_result,
 };
 pub use backend::GameBackend;
 pub use errors::from_chain;
