@@ -5,9 +5,11 @@ mod advisor_tools;
 mod args;
 mod backend;
 mod errors;
+mod indexer_types;
 mod params;
 mod replay;
 mod server;
+mod sim_index;
 mod torii_tools;
 
 pub use advisor_tools::{

@@ -3,30 +3,35 @@
 //! well-formed but fake hash, its own block, no fee, and the engine's game events encoded exactly
 //! as the world contract emits them (and decoded back, like a real receipt). Each new game draws a
 //! hidden seed, as the VRF does on mainnet, so advisors can only give odds (`seeds`); a
-//! deterministic world plays `poseidon(xp, adventurer_id)`, as on chains without VRF.
+//! deterministic world plays `poseidon(xp, adventurer_id)`, as on chains without VRF. The world
+//! lives in memory or in a state file shared by every server process (`store`), and answers the
+//! indexer's questions (every game, an adventurer's events) from its own history (`ledger`).
 
+mod ledger;
 mod seeds;
+mod store;
 
+pub use ledger::REMEMBERED_TXS;
 pub use seeds::{SeedError, SimRandomness};
+pub use store::StoreError;
 
-use std::collections::{HashMap, VecDeque};
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::SystemTime;
 
+use serde::{Deserialize, Serialize};
 use starknet::core::types::{Event, Felt};
 use starknet::core::utils::cairo_short_string_to_felt;
-use starknet_crypto::poseidon_hash_many;
 
-use super::ledger::TxRecord;
 use super::revert::classify;
-use super::submit::Confirm;
 use super::{ChainError, GameAction, TxLookup, TxReport, WriteOptions, action_name};
 use crate::game::engine::{Action, EngineSettings, World};
-use crate::game::events::{decode_game_event, encode_game_event};
-use crate::game::model::{GameState, ItemPurchase};
+use crate::game::events::{GameEvent, encode_game_event};
+use crate::game::model::{Adventurer, GameState, ItemPurchase};
+use ledger::Ledger;
+use store::{Stamp, StateFile};
 
-/// How many transactions `tx` lookups remember (older ones read as unknown).
-const REMEMBERED_TXS: usize = 4096;
+/// Version of the state file's layout.
+const STATE_VERSION: u32 = 1;
 
 fn short(s: &str) -> Felt {
     cairo_short_string_to_felt(s).expect("short ASCII constant")
@@ -72,22 +77,75 @@ pub fn engine_action(action: &GameAction) -> Action {
     }
 }
 
-struct Ledger {
-    nonce: u64,
-    block: u64,
-    order: VecDeque<Felt>,
-    txs: HashMap<Felt, (TxRecord, TxReport)>,
+/// Everything the world is: what the state file holds.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct State {
+    version: u32,
+    world: World,
+    ledger: Ledger,
+}
+
+impl State {
+    fn new(settings: EngineSettings, first_adventurer_id: u64) -> Self {
+        Self {
+            version: STATE_VERSION,
+            world: World::new(settings, first_adventurer_id),
+            ledger: Ledger::default(),
+        }
+    }
 }
 
 struct Inner {
-    world: World,
-    ledger: Ledger,
+    state: State,
+    /// The version of the state file `state` was read from or saved as.
+    stamp: Option<Stamp>,
+}
+
+/// How to open a sim world.
+#[derive(Clone, Debug)]
+pub struct SimOptions {
+    /// The world's rules.
+    pub settings: EngineSettings,
+    /// Id of the first adventurer minted in a new world.
+    pub first_adventurer_id: u64,
+    /// Where each game's randomness comes from.
+    pub randomness: SimRandomness,
+    /// The state file; `None` keeps the world in memory.
+    pub state_file: Option<PathBuf>,
+    /// Discard the saved world and start over.
+    pub fresh: bool,
+}
+
+impl SimOptions {
+    /// The state file in the profile folder `dir`: deterministic and hidden-seed worlds never
+    /// share one (an advisor must never predict a hidden-seed game as if it were public).
+    pub fn state_path(dir: &Path, randomness: SimRandomness) -> PathBuf {
+        dir.join(if randomness.is_deterministic() {
+            "world-deterministic.json"
+        } else {
+            "world.json"
+        })
+    }
+}
+
+/// One game of the world, as the chain's own index lists it.
+#[derive(Clone, Debug)]
+pub struct SimGame {
+    /// Adventurer (game token) id.
+    pub adventurer_id: u64,
+    /// Token owner.
+    pub owner: Felt,
+    /// The stored adventurer (base stats).
+    pub adventurer: Adventurer,
 }
 
 /// The in-process chain behind the `sim` profile.
 pub struct SimChain {
     inner: Mutex<Inner>,
     randomness: SimRandomness,
+    settings: EngineSettings,
+    first_adventurer_id: u64,
+    store: Option<StateFile>,
 }
 
 impl std::fmt::Debug for SimChain {
@@ -96,16 +154,15 @@ impl std::fmt::Debug for SimChain {
     }
 }
 
-fn status_of(confirm: Confirm) -> &'static str {
-    match confirm {
-        Confirm::PreConfirmed => "PRE_CONFIRMED",
-        Confirm::Accepted => "ACCEPTED_ON_L2",
-        Confirm::Finalized => "ACCEPTED_ON_L1",
+fn store_error(e: StoreError) -> ChainError {
+    match e {
+        StoreError::Corrupt { .. } => ChainError::Config(e.to_string()),
+        _ => ChainError::Rpc(e.to_string()),
     }
 }
 
 impl SimChain {
-    /// A fresh deterministic world with these rules; the first adventurer minted gets
+    /// A fresh deterministic in-memory world with these rules; the first adventurer minted gets
     /// `first_adventurer_id`.
     pub fn new(settings: EngineSettings, first_adventurer_id: u64) -> Self {
         Self::with_randomness(settings, first_adventurer_id, SimRandomness::Deterministic)
@@ -118,22 +175,49 @@ impl SimChain {
         randomness: SimRandomness,
     ) -> Self {
         Self {
-            randomness,
             inner: Mutex::new(Inner {
-                world: World::new(settings, first_adventurer_id),
-                ledger: Ledger {
-                    nonce: 0,
-                    block: 0,
-                    order: VecDeque::new(),
-                    txs: HashMap::new(),
-                },
+                state: State::new(settings, first_adventurer_id),
+                stamp: None,
             }),
+            randomness,
+            settings,
+            first_adventurer_id,
+            store: None,
         }
+    }
+
+    /// Opens a world: in memory, or the saved one in `state_file` (created on the first write;
+    /// discarded first when `fresh`). A saved world made with other rules is refused.
+    pub fn open(opts: SimOptions) -> Result<Self, ChainError> {
+        let mut sim =
+            Self::with_randomness(opts.settings, opts.first_adventurer_id, opts.randomness);
+        let Some(path) = opts.state_file else {
+            return Ok(sim);
+        };
+        let store = StateFile::new(path);
+        let inner = sim.inner.get_mut().unwrap_or_else(|p| p.into_inner());
+        if opts.fresh {
+            let _lock = store.lock().map_err(store_error)?;
+            inner.stamp = Some(store.write(&inner.state).map_err(store_error)?);
+        } else if let Some((state, stamp)) = store.read::<State>().map_err(store_error)? {
+            check_saved(&store, &state, &opts.settings)?;
+            *inner = Inner {
+                state,
+                stamp: Some(stamp),
+            };
+        }
+        sim.store = Some(store);
+        Ok(sim)
+    }
+
+    /// The state file, when the world is saved.
+    pub fn state_file(&self) -> Option<&Path> {
+        self.store.as_ref().map(StateFile::path)
     }
 
     /// The world's rules.
     pub fn settings(&self) -> EngineSettings {
-        *self.lock().world.settings()
+        self.settings
     }
 
     /// Where the world's games draw their randomness from.
@@ -150,41 +234,133 @@ impl SimChain {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Rereads the state file if another process changed it since it was read.
+    fn refresh(&self, inner: &mut Inner) -> Result<(), ChainError> {
+        let Some(store) = &self.store else {
+            return Ok(());
+        };
+        let now = store.stamp().map_err(store_error)?;
+        if now == inner.stamp {
+            return Ok(());
+        }
+        match store.read::<State>().map_err(store_error)? {
+            Some((state, stamp)) => {
+                check_saved(store, &state, &self.settings)?;
+                *inner = Inner {
+                    state,
+                    stamp: Some(stamp),
+                };
+            }
+            None => {
+                // The file was removed: start over, as `--fresh` would.
+                *inner = Inner {
+                    state: State::new(self.settings, self.first_adventurer_id),
+                    stamp: None,
+                };
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the current world.
+    fn read<T>(&self, f: impl FnOnce(&State) -> T) -> Result<T, ChainError> {
+        let mut inner = self.lock();
+        self.refresh(&mut inner)?;
+        Ok(f(&inner.state))
+    }
+
+    /// Changes the world: under the file lock, on the latest saved state, saved before the
+    /// result is returned. A failed change leaves the world as it was.
+    fn write<T>(
+        &self,
+        f: impl FnOnce(&mut State) -> Result<T, ChainError>,
+    ) -> Result<T, ChainError> {
+        let mut inner = self.lock();
+        let Some(store) = &self.store else {
+            return f(&mut inner.state);
+        };
+        let _lock = store.lock().map_err(store_error)?;
+        self.refresh(&mut inner)?;
+        let out = f(&mut inner.state)?;
+        match store.write(&inner.state) {
+            Ok(stamp) => {
+                inner.stamp = Some(stamp);
+                Ok(out)
+            }
+            Err(e) => {
+                // Forget the unsaved change: the next refresh rereads the file.
+                inner.stamp = None;
+                inner.state = State::new(self.settings, self.first_adventurer_id);
+                Err(store_error(e))
+            }
+        }
+    }
+
     /// The game state, as `get_game_state` would return it.
-    pub fn game_state(&self, adventurer_id: u64) -> GameState {
-        self.lock().world.state(adventurer_id)
+    pub fn game_state(&self, adventurer_id: u64) -> Result<GameState, ChainError> {
+        self.read(|s| s.world.state(adventurer_id))
     }
 
     /// The owner of a token, `None` if never minted.
-    pub fn owner_of(&self, adventurer_id: u64) -> Option<Felt> {
-        self.lock().world.owner(adventurer_id)
+    pub fn owner_of(&self, adventurer_id: u64) -> Result<Option<Felt>, ChainError> {
+        self.read(|s| s.world.owner(adventurer_id))
+    }
+
+    /// Every game of the world, in id order.
+    pub fn games(&self) -> Result<Vec<SimGame>, ChainError> {
+        self.read(|s| {
+            s.world
+                .tokens()
+                .filter_map(|(id, owner)| {
+                    s.world.game(id).map(|g| SimGame {
+                        adventurer_id: id,
+                        owner,
+                        adventurer: g.adventurer,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// An adventurer's game events in chain order and whether older ones were pruned from the
+    /// history; `None` when the token was never minted.
+    pub fn game_events(
+        &self,
+        adventurer_id: u64,
+    ) -> Result<Option<(Vec<GameEvent>, bool)>, ChainError> {
+        self.read(|s| {
+            s.world
+                .owner(adventurer_id)
+                .map(|_| s.ledger.events_of(adventurer_id))
+        })
     }
 
     /// Mints an adventurer token to the sim account; its game draws a hidden seed unless the
     /// world is deterministic.
     pub fn mint_game(&self, opts: &WriteOptions) -> Result<(u64, TxReport), ChainError> {
-        let mut inner = self.lock();
-        let next = inner.world.next_id();
-        let hidden = self
-            .randomness
-            .hidden_seed(next)
-            .map_err(|e| ChainError::Rpc(e.to_string()))?;
-        let id = inner.world.mint_hidden(sim_account(), hidden);
-        let transfer = Event {
-            from_address: sim_game_systems(),
-            keys: vec![
-                starknet::macros::selector!("Transfer"),
-                Felt::ZERO,
-                sim_account(),
-                Felt::from(id),
-                Felt::ZERO,
-            ],
-            data: vec![],
-        };
-        let report = inner
-            .ledger
-            .commit(Some(id), "mint_game", vec![transfer], opts);
-        Ok((id, report))
+        self.write(|state| {
+            let next = state.world.next_id();
+            let hidden = self
+                .randomness
+                .hidden_seed(next)
+                .map_err(|e| ChainError::Rpc(e.to_string()))?;
+            let id = state.world.mint_hidden(sim_account(), hidden);
+            let transfer = Event {
+                from_address: sim_game_systems(),
+                keys: vec![
+                    starknet::macros::selector!("Transfer"),
+                    Felt::ZERO,
+                    sim_account(),
+                    Felt::from(id),
+                    Felt::ZERO,
+                ],
+                data: vec![],
+            };
+            let report = state
+                .ledger
+                .commit(Some(id), "mint_game", vec![transfer], opts);
+            Ok((id, report))
+        })
     }
 
     /// Applies an action; a refused action is a simulation-time revert (no transaction).
@@ -194,107 +370,64 @@ impl SimChain {
         action: &GameAction,
         opts: &WriteOptions,
     ) -> Result<TxReport, ChainError> {
-        let mut inner = self.lock();
-        let events = inner
-            .world
-            .act(sim_account(), adventurer_id, &engine_action(action))
-            .map_err(|r| ChainError::Revert {
-                revert: classify(&format!("('{}')", r.0)),
-                tx_hash: None,
-            })?;
-        let raw = events
-            .iter()
-            .map(|e| {
-                let (keys, data) = encode_game_event(e, sim_game_systems());
-                Event {
-                    from_address: sim_game_systems(),
-                    keys,
-                    data,
-                }
-            })
-            .collect();
-        Ok(inner
-            .ledger
-            .commit(Some(adventurer_id), action_name(action), raw, opts))
+        self.write(|state| {
+            let events = state
+                .world
+                .act(sim_account(), adventurer_id, &engine_action(action))
+                .map_err(|r| ChainError::Revert {
+                    revert: classify(&format!("('{}')", r.0)),
+                    tx_hash: None,
+                })?;
+            let raw = events
+                .iter()
+                .map(|e| {
+                    let (keys, data) = encode_game_event(e, sim_game_systems());
+                    Event {
+                        from_address: sim_game_systems(),
+                        keys,
+                        data,
+                    }
+                })
+                .collect();
+            Ok(state
+                .ledger
+                .commit(Some(adventurer_id), action_name(action), raw, opts))
+        })
     }
 
-    /// What is known about a transaction of this run.
-    pub fn lookup(&self, tx_hash: Felt) -> TxLookup {
-        match self.lock().ledger.txs.get(&tx_hash) {
-            Some((record, report)) => TxLookup {
-                record: Some(record.clone()),
-                status: report.status.to_string(),
-                execution: Some("SUCCEEDED".into()),
-                revert_reason: None,
-                report: Some(report.clone()),
-            },
-            None => TxLookup {
-                record: None,
-                status: "NOT_RECEIVED".into(),
-                execution: None,
-                revert_reason: None,
-                report: None,
-            },
-        }
+    /// What is known about a transaction of this world.
+    pub fn lookup(&self, tx_hash: Felt) -> Result<TxLookup, ChainError> {
+        self.read(|s| s.ledger.lookup(tx_hash))
     }
 }
 
-impl Ledger {
-    /// Records one transaction in its own block. It is final at once, so no progress is reported.
-    fn commit(
-        &mut self,
-        adventurer_id: Option<u64>,
-        action: &str,
-        raw_events: Vec<Event>,
-        opts: &WriteOptions,
-    ) -> TxReport {
-        self.nonce += 1;
-        self.block += 1;
-        let nonce = Felt::from(self.nonce);
-        let tx_hash = poseidon_hash_many(&[
-            short("sim_tx"),
-            nonce,
-            Felt::from(adventurer_id.unwrap_or(0)),
-        ]);
-        let events = raw_events
-            .iter()
-            .filter_map(|e| decode_game_event(&e.keys, &e.data).ok().flatten())
-            .collect();
-        let status = status_of(opts.confirm);
-        let report = TxReport {
-            tx_hash,
-            status,
-            block_number: Some(self.block),
-            actual_fee: 0,
-            events,
-            raw_events,
-        };
-        let record = TxRecord {
-            tx_hash: format!("{tx_hash:#x}"),
-            adventurer_id,
-            action: action.to_string(),
-            nonce: format!("{nonce:#x}"),
-            max_fee: "0".into(),
-            signed_at: SystemTime::now()
-                .duration_since(SystemTime::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs()),
-            last_status: status.to_string(),
-        };
-        self.txs.insert(tx_hash, (record, report.clone()));
-        self.order.push_back(tx_hash);
-        while self.order.len() > REMEMBERED_TXS {
-            if let Some(old) = self.order.pop_front() {
-                self.txs.remove(&old);
-            }
-        }
-        report
+/// Refuses a saved world of another layout or other rules than the settings ask for.
+fn check_saved(
+    store: &StateFile,
+    state: &State,
+    settings: &EngineSettings,
+) -> Result<(), ChainError> {
+    if state.version != STATE_VERSION {
+        return Err(ChainError::Config(format!(
+            "the sim world at {} has layout version {} (this server reads {STATE_VERSION}); start over with `serve --fresh` (or sim.fresh = true)",
+            store.path().display(),
+            state.version
+        )));
     }
+    if state.world.settings() != settings {
+        return Err(ChainError::Config(format!(
+            "the sim world at {} was made with other [sim] rules than the settings now ask for; start over with `serve --fresh` (or sim.fresh = true), or restore the old rules",
+            store.path().display()
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::chain::Hooks;
+    use crate::chain::submit::Confirm;
     use crate::game::events::GameEventDetails;
     use std::time::Duration;
 
@@ -311,8 +444,8 @@ mod tests {
         let sim = SimChain::new(EngineSettings::default(), 7);
         let (id, mint) = sim.mint_game(&opts()).unwrap();
         assert_eq!(id, 7);
-        assert_eq!(sim.owner_of(7), Some(sim_account()));
-        assert_eq!(sim.owner_of(8), None);
+        assert_eq!(sim.owner_of(7).unwrap(), Some(sim_account()));
+        assert_eq!(sim.owner_of(8).unwrap(), None);
         let r = sim
             .apply(id, &GameAction::StartGame { weapon: 46 }, &opts())
             .unwrap();
@@ -321,7 +454,7 @@ mod tests {
         assert_eq!(r.block_number, Some(2));
         assert_eq!(r.events.len(), r.raw_events.len());
         assert!(matches!(r.events[0].details, GameEventDetails::Beast(_)));
-        assert_eq!(sim.game_state(id).adventurer.health, 90);
+        assert_eq!(sim.game_state(id).unwrap().adventurer.health, 90);
         let e = sim
             .apply(id, &GameAction::Explore { till_beast: false }, &opts())
             .unwrap_err();
@@ -329,10 +462,10 @@ mod tests {
             panic!("{e:?}")
         };
         assert_eq!((revert.code, tx_hash), ("IN_BATTLE", None));
-        let found = sim.lookup(r.tx_hash);
+        let found = sim.lookup(r.tx_hash).unwrap();
         assert_eq!(found.status, "ACCEPTED_ON_L2");
         assert_eq!(found.record.unwrap().action, "start_game");
-        assert_eq!(sim.lookup(Felt::ONE).status, "NOT_RECEIVED");
+        assert_eq!(sim.lookup(Felt::ONE).unwrap().status, "NOT_RECEIVED");
     }
 
     /// Plays the same choices on adventurer 1 of a fresh world: start, the starter beast, all
@@ -348,7 +481,7 @@ mod tests {
         };
         act(GameAction::StartGame { weapon: 46 });
         for _ in 0..40 {
-            let adv = sim.game_state(id).adventurer;
+            let adv = sim.game_state(id).unwrap().adventurer;
             if adv.health == 0 {
                 break;
             }
@@ -389,5 +522,86 @@ mod tests {
         );
         assert_ne!(m, same_choices(SimRandomness::Master(10)));
         assert_ne!(m, det);
+    }
+
+    fn saved(path: &Path, randomness: SimRandomness, fresh: bool) -> SimChain {
+        SimChain::open(SimOptions {
+            settings: EngineSettings::default(),
+            first_adventurer_id: 1,
+            randomness,
+            state_file: Some(path.to_path_buf()),
+            fresh,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn saved_worlds_are_shared_between_processes_and_start_over_when_fresh() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = SimOptions::state_path(dir.path(), SimRandomness::Os);
+        assert!(path.ends_with("world.json"));
+        let a = saved(&path, SimRandomness::Os, false);
+        let (id, _) = a.mint_game(&opts()).unwrap();
+        let start = a
+            .apply(id, &GameAction::StartGame { weapon: 12 }, &opts())
+            .unwrap();
+        // A second "process" sees the game, plays on, and the first sees that.
+        let b = saved(&path, SimRandomness::Os, false);
+        assert_eq!(b.game_state(id).unwrap(), a.game_state(id).unwrap());
+        assert_eq!(b.lookup(start.tx_hash).unwrap().status, "ACCEPTED_ON_L2");
+        b.apply(
+            id,
+            &GameAction::Attack {
+                to_the_death: false,
+            },
+            &opts(),
+        )
+        .unwrap();
+        assert_eq!(a.game_state(id).unwrap().adventurer.xp, 4);
+        let (id2, _) = a.mint_game(&opts()).unwrap();
+        assert_eq!(id2, id + 1, "ids never collide across processes");
+        let (events, pruned) = b.game_events(id).unwrap().unwrap();
+        assert!(!pruned && events.len() >= 4, "{events:?}");
+        assert!(b.game_events(99).unwrap().is_none());
+        assert_eq!(a.games().unwrap().len(), 2);
+        // Starting over.
+        let c = saved(&path, SimRandomness::Os, true);
+        assert!(c.games().unwrap().is_empty());
+        assert_eq!(a.owner_of(id).unwrap(), None, "others see the fresh world");
+        // Another rule set is refused with the way out.
+        let e = SimChain::open(SimOptions {
+            settings: EngineSettings::practice_world(),
+            first_adventurer_id: 1,
+            randomness: SimRandomness::Os,
+            state_file: Some(path.clone()),
+            fresh: false,
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("--fresh"), "{e}");
+    }
+
+    #[test]
+    fn parallel_writers_never_lose_an_action() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("world.json");
+        let writers: Vec<_> = (0..3)
+            .map(|_| {
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    let sim = saved(&path, SimRandomness::Master(1), false);
+                    (0..5)
+                        .map(|_| sim.mint_game(&opts()).unwrap().0)
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let mut ids: Vec<u64> = writers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect();
+        ids.sort_unstable();
+        assert_eq!(ids, (1..=15).collect::<Vec<_>>());
+        let sim = saved(&path, SimRandomness::Master(1), false);
+        assert_eq!(sim.games().unwrap().len(), 15);
     }
 }
