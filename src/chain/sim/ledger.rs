@@ -22,7 +22,7 @@ pub const REMEMBERED_TXS: usize = 4096;
 
 /// One committed sim transaction.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-struct SimTx {
+pub struct SimTx {
     hash: Felt,
     adventurer_id: Option<u64>,
     action: String,
@@ -33,11 +33,13 @@ struct SimTx {
     events: Vec<GameEvent>,
 }
 
-/// Every transaction of the world, oldest first.
+/// The world's transaction counters and its transactions, oldest first. Only the counters are
+/// serialized with the world: a saved world keeps its transactions in the history file.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Ledger {
     nonce: u64,
     block: u64,
+    #[serde(skip)]
     txs: VecDeque<SimTx>,
 }
 
@@ -121,6 +123,20 @@ impl Ledger {
             self.txs.pop_front();
         }
         report
+    }
+
+    /// The transactions committed since the last call (to append to a history file).
+    pub fn take_new(&mut self) -> Vec<SimTx> {
+        self.txs.drain(..).collect()
+    }
+
+    /// A ledger over transactions read back from a history file.
+    pub fn of_history(txs: Vec<SimTx>) -> Self {
+        Self {
+            nonce: 0,
+            block: 0,
+            txs: txs.into(),
+        }
     }
 
     /// What is known about a transaction.

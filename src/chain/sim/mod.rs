@@ -27,7 +27,7 @@ use super::{ChainError, GameAction, TxLookup, TxReport, WriteOptions, action_nam
 use crate::game::engine::{Action, EngineSettings, World};
 use crate::game::events::{GameEvent, encode_game_event};
 use crate::game::model::{Adventurer, GameState, ItemPurchase};
-use ledger::Ledger;
+use ledger::{Ledger, SimTx};
 use store::{Stamp, StateFile};
 
 /// Version of the state file's layout.
@@ -198,6 +198,7 @@ impl SimChain {
         let inner = sim.inner.get_mut().unwrap_or_else(|p| p.into_inner());
         if opts.fresh {
             let _lock = store.lock().map_err(store_error)?;
+            store.clear_history().map_err(store_error)?;
             inner.stamp = Some(store.write(&inner.state).map_err(store_error)?);
         } else if let Some((state, stamp)) = store.read::<State>().map_err(store_error)? {
             check_saved(&store, &state, &opts.settings)?;
@@ -282,7 +283,11 @@ impl SimChain {
         let _lock = store.lock().map_err(store_error)?;
         self.refresh(&mut inner)?;
         let out = f(&mut inner.state)?;
-        match store.write(&inner.state) {
+        let new = inner.state.ledger.take_new();
+        match store
+            .append_history(&new, REMEMBERED_TXS)
+            .and_then(|()| store.write(&inner.state))
+        {
             Ok(stamp) => {
                 inner.stamp = Some(stamp);
                 Ok(out)
@@ -293,6 +298,17 @@ impl SimChain {
                 inner.state = State::new(self.settings, self.first_adventurer_id);
                 Err(store_error(e))
             }
+        }
+    }
+
+    /// Answers from the transaction history: the saved one, or the one in memory.
+    fn history<T>(&self, f: impl FnOnce(&Ledger) -> T) -> Result<T, ChainError> {
+        match &self.store {
+            Some(store) => {
+                let txs: Vec<SimTx> = store.read_history().map_err(store_error)?;
+                Ok(f(&Ledger::of_history(txs)))
+            }
+            None => Ok(f(&self.lock().state.ledger)),
         }
     }
 
@@ -328,11 +344,10 @@ impl SimChain {
         &self,
         adventurer_id: u64,
     ) -> Result<Option<(Vec<GameEvent>, bool)>, ChainError> {
-        self.read(|s| {
-            s.world
-                .owner(adventurer_id)
-                .map(|_| s.ledger.events_of(adventurer_id))
-        })
+        if self.owner_of(adventurer_id)?.is_none() {
+            return Ok(None);
+        }
+        self.history(|l| Some(l.events_of(adventurer_id)))
     }
 
     /// Mints an adventurer token to the sim account; its game draws a hidden seed unless the
@@ -397,7 +412,7 @@ impl SimChain {
 
     /// What is known about a transaction of this world.
     pub fn lookup(&self, tx_hash: Felt) -> Result<TxLookup, ChainError> {
-        self.read(|s| s.ledger.lookup(tx_hash))
+        self.history(|l| l.lookup(tx_hash))
     }
 }
 

@@ -1,6 +1,8 @@
 //! The sim world on disk: one JSON state file (the engine world, the transaction history and each
 //! game's hidden seed) under the user's data directory, so one-shot clients (the MCP Inspector
-//! CLI starts a server per call) can continue a game.
+//! CLI starts a server per call) can continue a game. The transaction history goes to an
+//! append-only JSON-lines file beside it, so a write rewrites only the small world file and a
+//! server start reads only that; the history is read when a tool asks for it.
 //!
 //! Concurrency: each write takes an exclusive advisory lock on a sibling lock file, reloads the
 //! state if another process changed it, applies the action and saves (temp file + rename, so a
@@ -75,11 +77,15 @@ impl Stamp {
     }
 }
 
-/// The state file and its lock file.
+/// The history file is rewritten with only its newest entries once it grows past this.
+const HISTORY_COMPACT_BYTES: u64 = 8_000_000;
+
+/// The state file, its lock file and its append-only history file.
 #[derive(Debug)]
 pub struct StateFile {
     path: PathBuf,
     lock_path: PathBuf,
+    history_path: PathBuf,
 }
 
 /// Held while a write is in progress; dropping it releases the lock.
@@ -87,13 +93,84 @@ pub struct StateFile {
 pub struct WriteLock(#[allow(dead_code)] File);
 
 impl StateFile {
-    /// The state file at `path` (its lock file is `path` + `.lock`).
+    /// The state file at `path` (its lock file is `path` + `.lock`, its history `path` +
+    /// `.history.jsonl`).
     pub fn new(path: PathBuf) -> Self {
-        let mut lock = path.clone().into_os_string();
-        lock.push(".lock");
+        let sibling = |suffix: &str| {
+            let mut p = path.clone().into_os_string();
+            p.push(suffix);
+            PathBuf::from(p)
+        };
         Self {
+            lock_path: sibling(".lock"),
+            history_path: sibling(".history.jsonl"),
             path,
-            lock_path: PathBuf::from(lock),
+        }
+    }
+
+    /// Appends entries to the history, one JSON line each (under the write lock); once the file
+    /// passes `HISTORY_COMPACT_BYTES` it is rewritten with its newest `keep` entries.
+    pub fn append_history<T: Serialize + DeserializeOwned>(
+        &self,
+        entries: &[T],
+        keep: usize,
+    ) -> Result<(), StoreError> {
+        if entries.is_empty() {
+            return Ok(());
+        }
+        let mut text = Vec::new();
+        for e in entries {
+            serde_json::to_writer(&mut text, e).map_err(|e| StoreError::Corrupt {
+                path: self.history_path.clone(),
+                reason: e.to_string(),
+            })?;
+            text.push(b'\n');
+        }
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.history_path)
+            .map_err(self.io("append to the history of"))?;
+        file.write_all(&text)
+            .map_err(self.io("append to the history of"))?;
+        let len = file.metadata().map_err(self.io("read"))?.len();
+        drop(file);
+        if len > HISTORY_COMPACT_BYTES {
+            let all: Vec<T> = self.read_history()?;
+            let newest = &all[all.len().saturating_sub(keep)..];
+            let mut tmp = self.history_path.clone().into_os_string();
+            tmp.push(format!(".tmp-{}", std::process::id()));
+            let tmp = PathBuf::from(tmp);
+            let mut text = Vec::new();
+            for e in newest {
+                serde_json::to_writer(&mut text, e).expect("serializable");
+                text.push(b'\n');
+            }
+            fs::write(&tmp, &text).map_err(self.io("compact the history of"))?;
+            fs::rename(&tmp, &self.history_path).map_err(self.io("compact the history of"))?;
+        }
+        Ok(())
+    }
+
+    /// Every history entry, oldest first (a line cut short by a concurrent append is skipped).
+    pub fn read_history<T: DeserializeOwned>(&self) -> Result<Vec<T>, StoreError> {
+        let text = match fs::read_to_string(&self.history_path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(self.io("read the history of")(e)),
+        };
+        Ok(text
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect())
+    }
+
+    /// Empties the history (starting over).
+    pub fn clear_history(&self) -> Result<(), StoreError> {
+        match fs::remove_file(&self.history_path) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(self.io("clear the history of")(e)),
         }
     }
 
