@@ -97,9 +97,15 @@ fn main() {
     for upto in [500, 2000, REMEMBERED_TXS] {
         let t = play(&saved, upto - filled);
         filled = upto;
-        let size = std::fs::metadata(&path).unwrap().len();
+        let size = |p: &std::path::Path| std::fs::metadata(p).map_or(0, |m| m.len()) as f64 / 1e6;
+        let history = dir.path().join("sim").join("world.json.history.jsonl");
         summary(&format!("action, saved, history up to {upto} txs"), t);
-        println!("{:<44} {:.2} MB", "  state file size", size as f64 / 1e6);
+        println!(
+            "{:<44} world {:.2} MB, history {:.2} MB",
+            "  files",
+            size(&path),
+            size(&history)
+        );
     }
 
     // Cold start of one server process over that full state file.

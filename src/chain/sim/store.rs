@@ -90,7 +90,9 @@ pub struct StateFile {
 
 /// Held while a write is in progress; dropping it releases the lock.
 #[derive(Debug)]
-pub struct WriteLock(#[allow(dead_code)] File);
+pub struct WriteLock {
+    _file: File,
+}
 
 impl StateFile {
     /// The state file at `path` (its lock file is `path` + `.lock`, its history `path` +
@@ -248,7 +250,7 @@ impl StateFile {
         let start = Instant::now();
         loop {
             match file.try_lock() {
-                Ok(()) => return Ok(WriteLock(file)),
+                Ok(()) => return Ok(WriteLock { _file: file }),
                 Err(fs::TryLockError::WouldBlock) if start.elapsed() < LOCK_WAIT => {
                     std::thread::sleep(Duration::from_millis(5));
                 }
@@ -285,6 +287,11 @@ mod tests {
         assert!(matches!(file.try_lock(), Err(fs::TryLockError::WouldBlock)));
         drop(held);
         assert!(file.try_lock().is_ok());
+        f.append_history(&[1u32, 2], 10).unwrap();
+        f.append_history(&[3u32], 10).unwrap();
+        assert_eq!(f.read_history::<u32>().unwrap(), [1, 2, 3]);
+        f.clear_history().unwrap();
+        assert!(f.read_history::<u32>().unwrap().is_empty());
         fs::write(f.path(), "{not json").unwrap();
         let e = f.read::<Vec<u32>>().unwrap_err();
         assert!(e.to_string().contains("--fresh"), "{e}");
