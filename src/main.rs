@@ -11,7 +11,7 @@ use clap::{Args as ClapArgs, Parser, Subcommand};
 use loot_survivor_mcp::agent::{Agent, AgentOptions};
 use loot_survivor_mcp::chain::deploy::{Artifacts, deploy_practice_world};
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
-use loot_survivor_mcp::chain::sim::SimChain;
+use loot_survivor_mcp::chain::sim::{SimChain, SimOptions};
 use loot_survivor_mcp::chain::{ChainClient, ConnectOptions};
 use loot_survivor_mcp::config::{LoadOptions, Settings, parse_felt};
 use loot_survivor_mcp::devnet::{Devnet, is_alive};
@@ -66,6 +66,9 @@ struct ServeArgs {
     /// (stopped when the server exits) and deploy the practice world if needed.
     #[arg(long)]
     with_devnet: bool,
+    /// On the sim profile, discard the saved world and start over (same as sim.fresh = true).
+    #[arg(long)]
+    fresh: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -178,14 +181,29 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-/// The server over the embedded practice chain: no network, no key.
-fn sim_server(settings: &Settings) -> LsServer {
-    let sim = SimChain::new(
-        settings.sim.engine_settings(),
-        settings.sim.first_adventurer_id,
-    );
+/// The server over the embedded practice chain: no network, no key. With `saved`, the world is
+/// the one in the data directory (unless `sim.persist` is false); otherwise it lives in memory.
+fn sim_server(settings: &Settings, saved: bool) -> anyhow::Result<LsServer> {
+    let randomness = settings.sim.randomness();
+    let state_file = if saved && settings.sim.persist {
+        let dir = loot_survivor_mcp::home::profile_dir("sim")
+            .context("cannot create the sim folder in the data directory (set LS_HOME)")?;
+        Some(SimOptions::state_path(&dir, randomness))
+    } else {
+        None
+    };
+    let sim = SimChain::open(SimOptions {
+        settings: settings.sim.engine_settings(),
+        first_adventurer_id: settings.sim.first_adventurer_id,
+        randomness,
+        state_file,
+        fresh: settings.sim.fresh,
+    })?;
+    if let Some(path) = sim.state_file() {
+        tracing::info!(state_file = %path.display(), ?randomness, "sim world");
+    }
     let account = sim.account_address();
-    LsServer::new(
+    Ok(LsServer::new(
         Arc::new(sim),
         ServerOptions {
             chain: settings.profile.clone(),
@@ -193,7 +211,7 @@ fn sim_server(settings: &Settings) -> LsServer {
             default_timeout: Duration::from_millis(settings.tx.timeout_ms),
         },
     )
-    .with_wallet(account)
+    .with_wallet(account))
 }
 
 async fn play(args: &SettingsArgs, play: PlayArgs) -> anyhow::Result<()> {
@@ -202,7 +220,7 @@ async fn play(args: &SettingsArgs, play: PlayArgs) -> anyhow::Result<()> {
         settings.is_sim(),
         "play runs the built-in agent on the embedded sim chain; use --profile sim (the default)"
     );
-    let agent = Agent::connect(sim_server(&settings)).await?;
+    let agent = Agent::connect(sim_server(&settings, false)?).await?;
     let opts = AgentOptions {
         weapon: play.weapon,
         max_actions: play.max_actions,
@@ -306,7 +324,7 @@ async fn devnet_up(args: &SettingsArgs, port: u16) -> anyhow::Result<()> {
 }
 
 async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
-    let (settings, env) = args.load()?;
+    let (mut settings, env) = args.load()?;
     if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
         let exe = std::env::current_exe().unwrap_or_else(|_| "loot-survivor-mcp".into());
         eprint!(
@@ -315,12 +333,13 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         );
     }
     if settings.is_sim() {
+        settings.sim.fresh |= serve.fresh;
         anyhow::ensure!(!serve.with_devnet, "--with-devnet needs the devnet profile");
         tracing::info!(
             profile = %settings.profile,
             "serving MCP on stdio on the embedded practice chain (no network, no key)"
         );
-        let running = sim_server(&settings)
+        let running = sim_server(&settings, true)?
             .serve(loot_survivor_mcp::mcp::transport::stdio())
             .await?;
         running.waiting().await?;

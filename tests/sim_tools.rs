@@ -157,8 +157,10 @@ async fn advisor_tools_answer_on_sim() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_binary_serves_sim_by_default() {
+    let home = tempfile::tempdir().unwrap();
     let mut cmd = tokio::process::Command::new(BIN);
     cmd.env_remove("LS_CHAIN")
+        .env("LS_HOME", home.path())
         .env("LS_CONFIG_DIR", "/nonexistent")
         .env("RUST_LOG", "warn");
     let transport = TokioChildProcess::new(cmd).expect("spawn the server");
@@ -183,9 +185,11 @@ async fn the_binary_serves_sim_by_default() {
 
 #[test]
 fn play_prints_the_game_and_its_end() {
+    let home = tempfile::tempdir().unwrap();
     let out = std::process::Command::new(BIN)
         .args(["play", "--games", "2", "--weapon", "Club"])
         .env_remove("LS_CHAIN")
+        .env("LS_HOME", home.path())
         .output()
         .expect("run play");
     assert!(

@@ -10,9 +10,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use loot_survivor_mcp::chain::sim::{SimChain, sim_account};
+use loot_survivor_mcp::chain::{ChainError, GameAction, TxLookup, TxReport, WriteOptions};
 use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::game::model::Adventurer;
-use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
+use loot_survivor_mcp::game::model::{Adventurer, GameState};
+use loot_survivor_mcp::mcp::{GameBackend, LsServer, ServerOptions};
 use loot_survivor_mcp::torii::{ToriiClient, ToriiOptions};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};
@@ -22,6 +23,38 @@ use torii_support::mcp::{all_pages, call, err, ok};
 use torii_support::{FakeTorii, Game};
 
 const GAME: u64 = 0x5e2d;
+
+/// The sim chain as a remote chain would look: no index of its own, so the indexer tools must
+/// use Torii or the chain fallback.
+struct RemoteLike(Arc<SimChain>);
+
+#[async_trait::async_trait]
+impl GameBackend for RemoteLike {
+    async fn state(&self, id: u64) -> Result<GameState, ChainError> {
+        self.0.state(id).await
+    }
+    async fn owner(&self, id: u64) -> Result<Option<Felt>, ChainError> {
+        self.0.owner(id).await
+    }
+    async fn mint(
+        &self,
+        name: Option<Felt>,
+        opts: WriteOptions,
+    ) -> Result<(u64, TxReport), ChainError> {
+        self.0.mint(name, opts).await
+    }
+    async fn act(
+        &self,
+        id: u64,
+        action: &GameAction,
+        opts: WriteOptions,
+    ) -> Result<TxReport, ChainError> {
+        self.0.act(id, action, opts).await
+    }
+    async fn tx(&self, hash: Felt) -> Result<TxLookup, ChainError> {
+        self.0.tx(hash).await
+    }
+}
 const FIRST_SIM_ID: u64 = 5000;
 
 struct Setup {
@@ -32,8 +65,13 @@ struct Setup {
 async fn setup(with_torii: bool, cache_ttl_ms: u64) -> Setup {
     let fake = FakeTorii::start(Felt::from(GAME)).await;
     let sim = Arc::new(SimChain::new(EngineSettings::default(), FIRST_SIM_ID));
+    let backend: Arc<dyn GameBackend> = if with_torii {
+        sim
+    } else {
+        Arc::new(RemoteLike(sim))
+    };
     let mut server = LsServer::new(
-        sim,
+        backend,
         ServerOptions {
             chain: "sim".into(),
             strict: true,

@@ -40,16 +40,21 @@ pub trait GameBackend: Send + Sync {
     fn deterministic_rules(&self) -> Option<EngineSettings> {
         None
     }
+    /// The chain's own index of every game and event, on a chain that keeps one (the embedded
+    /// sim chain): the indexer tools answer from it when no Torii is configured.
+    fn own_index(&self) -> Option<&SimChain> {
+        None
+    }
 }
 
 #[async_trait::async_trait]
 impl GameBackend for SimChain {
     async fn state(&self, adventurer_id: u64) -> Result<GameState, ChainError> {
-        Ok(self.game_state(adventurer_id))
+        self.game_state(adventurer_id)
     }
 
     async fn owner(&self, adventurer_id: u64) -> Result<Option<Felt>, ChainError> {
-        Ok(self.owner_of(adventurer_id))
+        self.owner_of(adventurer_id)
     }
 
     async fn mint(
@@ -57,7 +62,7 @@ impl GameBackend for SimChain {
         _player_name: Option<Felt>,
         opts: WriteOptions,
     ) -> Result<(u64, TxReport), ChainError> {
-        Ok(self.mint_game(&opts))
+        self.mint_game(&opts)
     }
 
     async fn act(
@@ -70,11 +75,17 @@ impl GameBackend for SimChain {
     }
 
     async fn tx(&self, tx_hash: Felt) -> Result<TxLookup, ChainError> {
-        Ok(self.lookup(tx_hash))
+        self.lookup(tx_hash)
     }
 
     fn deterministic_rules(&self) -> Option<EngineSettings> {
-        Some(self.settings())
+        self.randomness()
+            .is_deterministic()
+            .then(|| self.settings())
+    }
+
+    fn own_index(&self) -> Option<&SimChain> {
+        Some(self)
     }
 }
 

@@ -12,6 +12,16 @@ impl IntoContents for ToolError {
     }
 }
 
+/// `NOT_FOUND` for an adventurer id that was never minted.
+pub fn missing_adventurer(id: u64) -> ToolError {
+    ToolError::new(
+        ErrorCode::NotFound,
+        format!("adventurer {id} does not exist"),
+    )
+    .with_detail("adventurer_id", id)
+    .with_hint("start a game with ls_new_game, which returns the new adventurer_id")
+}
+
 /// Maps a chain-layer failure to the taxonomy.
 pub fn from_chain(e: ChainError) -> ToolError {
     match e {

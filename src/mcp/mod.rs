@@ -5,18 +5,21 @@ mod advisor_tools;
 mod args;
 mod backend;
 mod errors;
+mod indexer_types;
 pub mod logging;
 mod params;
 mod prompts;
 mod replay;
 pub mod resources;
 mod server;
+mod sim_index;
 mod torii_tools;
 pub mod transport;
 mod transport_id;
 
 pub use advisor_tools::{
-    BattlePreviewResult, ExactOutcomes, LookupArgs, LookupResult, lookup_result, preview_result,
+    BattlePreviewResult, ExactOutcomes, Exactness, LookupArgs, LookupResult, lookup_result,
+    preview_result,
 };
 pub use backend::GameBackend;
 pub use errors::from_chain;

@@ -355,6 +355,11 @@ impl LsServer {
             .await
             .map_err(from_chain)?;
         let available = u32::from(state.adventurer.stat_upgrades_available);
+        if state.adventurer.action_count == 0
+            && matches!(self.backend.owner(a.adventurer_id).await, Ok(None))
+        {
+            return Err(super::errors::missing_adventurer(a.adventurer_id));
+        }
         if sum != available {
             return Err(ToolError::validation(format!(
                 "the stat points must add up to {available} (the points available), got {sum}"
@@ -639,11 +644,10 @@ impl LsServer {
                 .with_hint("read ls_get_adventurer and decide again"));
             }
         }
-        let report = self
-            .backend
-            .act(id, &action, opts)
-            .await
-            .map_err(from_chain)?;
+        let report = match self.backend.act(id, &action, opts).await {
+            Ok(r) => r,
+            Err(e) => return Err(self.missing_or(id, e).await),
+        };
         self.indexer.remember(id);
         let target = report.events.last().map(|e| e.action_count);
         let state = self.state_after(id, target).await.map_err(|e| {
@@ -655,6 +659,17 @@ impl LsServer {
             self.replays.put(id, expected, &action, result.clone());
         }
         Ok(Json(result))
+    }
+
+    /// A refused action on a token that was never minted is `NOT_FOUND` (the contract only says
+    /// 'Not token owner'); anything else maps as usual.
+    async fn missing_or(&self, id: u64, e: crate::chain::ChainError) -> ToolError {
+        if matches!(&e, crate::chain::ChainError::Revert { .. })
+            && matches!(self.backend.owner(id).await, Ok(None))
+        {
+            return super::errors::missing_adventurer(id);
+        }
+        from_chain(e)
     }
 
     /// Reads the state until it shows `action_count == target` (a lagging node catches up).

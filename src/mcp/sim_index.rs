@@ -1,0 +1,247 @@
+//! The indexer tools' answers on the embedded sim chain, read from its own games and transaction
+//! history, in the same shapes as the Torii answers: the leaderboard ranked by xp (ties by id,
+//! as the Torii query ranks), an owner's games newest first, an adventurer's events in chain
+//! order. Pages use the same cursors.
+
+use starknet::core::types::Felt;
+
+use super::errors::{from_chain, missing_adventurer};
+use super::indexer_types::{
+    AdventurerListResult, GameEventsArgs, GameEventsResult, IndexerInfo, LeaderboardArgs,
+    LeaderboardFilters, LeaderboardResult,
+};
+use super::server::LsServer;
+use super::torii_tools::{bad_cursor, chain_summary, decode_cursor};
+use crate::chain::sim::{REMEMBERED_TXS, SimChain};
+use crate::config::parse_felt;
+use crate::error::{SCHEMA_VERSION, ToolError};
+use crate::game::phase::{Phase, phase};
+use crate::torii::values::{address_string, pad_felt};
+use crate::torii::{LeaderboardRow, PageCursor};
+
+fn sim_info() -> IndexerInfo {
+    IndexerInfo {
+        source: "sim".into(),
+        ..IndexerInfo::default()
+    }
+}
+
+impl LsServer {
+    /// `ls_get_leaderboard` on the sim chain.
+    pub(super) fn sim_leaderboard(
+        &self,
+        sim: &SimChain,
+        a: &LeaderboardArgs,
+        limit: u32,
+    ) -> Result<LeaderboardResult, ToolError> {
+        let (after_rank, live_only, owner) = match a.cursor.as_deref().map(decode_cursor) {
+            Some(Ok(PageCursor::Leaderboard { rank, live, owner })) => {
+                let owner = owner
+                    .map(|o| parse_felt(&o))
+                    .transpose()
+                    .map_err(|_| bad_cursor())?;
+                (rank, live, owner)
+            }
+            Some(_) => return Err(bad_cursor()),
+            None => {
+                let owner: Option<Felt> = if a.mine.unwrap_or(false) {
+                    Some(self.wallet()?)
+                } else {
+                    None
+                };
+                (0, a.live_only.unwrap_or(false), owner)
+            }
+        };
+        let mut games = sim.games().map_err(from_chain)?;
+        games.sort_by(|x, y| {
+            y.adventurer
+                .xp
+                .cmp(&x.adventurer.xp)
+                .then(x.adventurer_id.cmp(&y.adventurer_id))
+        });
+        let matching: Vec<LeaderboardRow> = games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let over = phase(&g.adventurer) == Phase::Dead;
+                LeaderboardRow {
+                    rank: i as u64 + 1,
+                    adventurer_id: g.adventurer_id,
+                    player_name: None,
+                    score: u64::from(g.adventurer.xp),
+                    level: g.adventurer.level(),
+                    health: Some(g.adventurer.health),
+                    owner: Some(address_string(g.owner)),
+                    game_over: over,
+                }
+            })
+            .zip(&games)
+            .filter(|(row, g)| (!live_only || !row.game_over) && owner.is_none_or(|o| o == g.owner))
+            .map(|(row, _)| row)
+            .collect();
+        let total = matching.len() as u64;
+        let mut rows: Vec<LeaderboardRow> = matching
+            .into_iter()
+            .filter(|r| r.rank > after_rank)
+            .take(limit as usize + 1)
+            .collect();
+        let has_more = rows.len() > limit as usize;
+        rows.truncate(limit as usize);
+        let next_cursor = match rows.last() {
+            Some(last) if has_more => Some(
+                PageCursor::Leaderboard {
+                    rank: last.rank,
+                    live: live_only,
+                    owner: owner.map(pad_felt),
+                }
+                .encode(),
+            ),
+            _ => None,
+        };
+        Ok(LeaderboardResult {
+            ok: true,
+            schema_version: SCHEMA_VERSION.into(),
+            chain: self.opts.chain.clone(),
+            rows,
+            limit,
+            total: Some(total),
+            next_cursor,
+            filters: LeaderboardFilters {
+                live_only,
+                mine: owner.is_some(),
+            },
+            indexer: sim_info(),
+            warnings: Vec::new(),
+        })
+    }
+
+    /// `ls_list_adventurers` on the sim chain.
+    pub(super) fn sim_adventurers(
+        &self,
+        sim: &SimChain,
+        owner: Felt,
+        before: Option<u64>,
+        limit: u32,
+    ) -> Result<AdventurerListResult, ToolError> {
+        let owned: Vec<_> = sim
+            .games()
+            .map_err(from_chain)?
+            .into_iter()
+            .filter(|g| g.owner == owner)
+            .collect();
+        let total = owned.len() as u64;
+        let mut page: Vec<_> = owned
+            .iter()
+            .rev()
+            .filter(|g| before.is_none_or(|b| g.adventurer_id < b))
+            .take(limit as usize + 1)
+            .map(|g| chain_summary(g.adventurer_id, &g.adventurer))
+            .collect();
+        let has_more = page.len() > limit as usize;
+        page.truncate(limit as usize);
+        let next_cursor = match page.last() {
+            Some(last) if has_more => Some(
+                PageCursor::Owner {
+                    owner: address_string(owner),
+                    before: last.adventurer_id,
+                }
+                .encode(),
+            ),
+            _ => None,
+        };
+        Ok(AdventurerListResult {
+            ok: true,
+            schema_version: SCHEMA_VERSION.into(),
+            chain: self.opts.chain.clone(),
+            owner: address_string(owner),
+            adventurers: page,
+            limit,
+            total: Some(total),
+            next_cursor,
+            indexer: sim_info(),
+            lag: Vec::new(),
+            warnings: Vec::new(),
+        })
+    }
+
+    /// `ls_get_game_events` on the sim chain.
+    pub(super) fn sim_game_events(
+        &self,
+        sim: &SimChain,
+        a: &GameEventsArgs,
+        limit: u32,
+    ) -> Result<GameEventsResult, ToolError> {
+        let id = a.adventurer_id;
+        let (from_action, skip) = match a.cursor.as_deref().map(decode_cursor) {
+            Some(Ok(PageCursor::Events {
+                id: cid,
+                action,
+                skip,
+            })) if cid == id => (action, skip),
+            Some(Ok(PageCursor::Events { .. })) => {
+                return Err(ToolError::validation(
+                    "the cursor belongs to another adventurer",
+                ));
+            }
+            Some(_) => return Err(bad_cursor()),
+            None => (0, 0),
+        };
+        let (all, pruned) = sim
+            .game_events(id)
+            .map_err(from_chain)?
+            .ok_or_else(|| missing_adventurer(id))?;
+        // (action count, index among that action's events) of each event, in chain order.
+        let mut seen_of_action = 0u64;
+        let mut last_action = None;
+        let positioned: Vec<_> = all
+            .into_iter()
+            .map(|e| {
+                let ac = u64::from(e.action_count);
+                if last_action != Some(ac) {
+                    last_action = Some(ac);
+                    seen_of_action = 0;
+                }
+                seen_of_action += 1;
+                (ac, seen_of_action, e)
+            })
+            .collect();
+        let total = positioned.len() as u64;
+        let mut page: Vec<_> = positioned
+            .into_iter()
+            .filter(|(ac, k, _)| *ac > from_action || (*ac == from_action && *k > skip))
+            .take(limit as usize + 1)
+            .collect();
+        let has_more = page.len() > limit as usize;
+        page.truncate(limit as usize);
+        let next_cursor = match page.last() {
+            Some((ac, k, _)) if has_more => Some(
+                PageCursor::Events {
+                    id,
+                    action: *ac,
+                    skip: *k,
+                }
+                .encode(),
+            ),
+            _ => None,
+        };
+        let mut warnings = Vec::new();
+        if pruned {
+            warnings.push(format!(
+                "the sim chain keeps its last {REMEMBERED_TXS} transactions; this adventurer's earliest events are gone"
+            ));
+        }
+        Ok(GameEventsResult {
+            ok: true,
+            schema_version: SCHEMA_VERSION.into(),
+            chain: self.opts.chain.clone(),
+            adventurer_id: id,
+            events: page.into_iter().map(|(_, _, e)| e).collect(),
+            limit,
+            total: Some(total),
+            next_cursor,
+            indexer: sim_info(),
+            lag: None,
+            warnings,
+        })
+    }
+}

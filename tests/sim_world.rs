@@ -1,0 +1,357 @@
+//! The embedded chain as a complete world: hidden randomness per game (and the deterministic
+//! dungeon by setting), the world saved across server processes in the data directory (`LS_HOME`
+//! points at a temporary folder), `--fresh`, parallel processes on one state file, and the
+//! indexer tools answered from the sim's own games. Driven by an rmcp client over the real binary
+//! (stdio) or in process.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use loot_survivor_mcp::agent::{Agent, AgentError};
+use loot_survivor_mcp::chain::sim::SimChain;
+use loot_survivor_mcp::game::engine::EngineSettings;
+use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_loot-survivor-mcp");
+
+/// A server process on the sim profile with its data directory at `home`.
+struct Server(RunningService<RoleClient, ()>);
+
+impl Server {
+    async fn start(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Self {
+        let mut cmd = tokio::process::Command::new(BIN);
+        cmd.args(args)
+            .env_remove("LS_CHAIN")
+            .env("LS_CONFIG_DIR", "/nonexistent")
+            .env("LS_HOME", home)
+            .env("RUST_LOG", "warn");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let transport = TokioChildProcess::new(cmd).expect("spawn the server");
+        Self(().serve(transport).await.expect("MCP handshake"))
+    }
+
+    /// The structured result (full detail), or the error envelope (`Err`).
+    async fn call(&self, tool: &str, args: Value) -> Result<Value, Value> {
+        let Value::Object(mut map) = args else {
+            unreachable!()
+        };
+        map.entry("detail").or_insert(json!("full"));
+        let r = self
+            .0
+            .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(map))
+            .await
+            .expect("MCP call");
+        if r.is_error == Some(true) {
+            let text = r.content[0].as_text().expect("error text").text.clone();
+            return Err(serde_json::from_str(&text).expect("error envelope"));
+        }
+        Ok(r.structured_content.expect("structured"))
+    }
+
+    async fn ok(&self, tool: &str, args: Value) -> Value {
+        self.call(tool, args)
+            .await
+            .unwrap_or_else(|e| panic!("{tool}: {e}"))
+    }
+
+    async fn stop(self) {
+        self.0.cancel().await.expect("stop");
+    }
+}
+
+/// The same choices on a new game: start, attack the starter beast, all points to vitality,
+/// explore; returns every result's events and the final adventurer.
+async fn same_choices(s: &Server) -> Value {
+    let start = s.ok("ls_new_game", json!({"weapon": 46})).await;
+    let id = start["adventurer_id"].clone();
+    let mut trace = vec![start["events"].clone()];
+    let hit = s.ok("ls_attack", json!({"adventurer_id": id})).await;
+    trace.push(hit["events"].clone());
+    let up = s
+        .ok("ls_upgrade", json!({"adventurer_id": id, "vitality": 1}))
+        .await;
+    trace.push(up["events"].clone());
+    for _ in 0..3 {
+        match s.call("ls_explore", json!({"adventurer_id": id})).await {
+            Ok(r) => trace.push(r["events"].clone()),
+            Err(_) => break,
+        }
+    }
+    json!({"id": id, "trace": trace})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hidden_seeds_differ_per_fresh_world_and_the_deterministic_dungeon_repeats() {
+    let mut runs = Vec::new();
+    for env in [
+        &[][..],
+        &[][..],
+        &[("LS_SIM__DETERMINISTIC", "true")][..],
+        &[("LS_SIM__DETERMINISTIC", "true")][..],
+    ] {
+        let home = tempfile::tempdir().unwrap();
+        let s = Server::start(home.path(), &[], env).await;
+        runs.push(same_choices(&s).await);
+        if env.is_empty() {
+            let preview = s
+                .call("ls_battle_preview", json!({"adventurer_id": 1}))
+                .await;
+            if let Ok(p) = preview {
+                assert_eq!(p["exactness"], "odds", "{p}");
+                assert!(p["exact"].is_null());
+            }
+        }
+        s.stop().await;
+    }
+    assert_eq!(runs[0]["id"], runs[1]["id"], "the same adventurer id");
+    assert_ne!(runs[0]["trace"], runs[1]["trace"], "two hidden seeds");
+    assert_eq!(
+        runs[2]["trace"], runs[3]["trace"],
+        "sim.deterministic replays"
+    );
+    assert_ne!(runs[0]["trace"], runs[2]["trace"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_world_survives_a_restart_and_fresh_starts_over() {
+    let home = tempfile::tempdir().unwrap();
+    let s = Server::start(home.path(), &[], &[]).await;
+    let id = s.ok("ls_new_game", json!({"weapon": "club"})).await["adventurer_id"].clone();
+    s.ok("ls_attack", json!({"adventurer_id": id})).await;
+    let before = s
+        .ok("ls_get_adventurer", json!({"adventurer_id": id}))
+        .await;
+    s.stop().await;
+    assert!(home.path().join("sim").join("world.json").is_file());
+
+    let s = Server::start(home.path(), &["serve"], &[]).await;
+    let after = s
+        .ok("ls_get_adventurer", json!({"adventurer_id": id}))
+        .await;
+    assert_eq!(after["adventurer"], before["adventurer"]);
+    assert_eq!(after["adventurer"]["level"], 2);
+    let r = s
+        .ok("ls_upgrade", json!({"adventurer_id": id, "strength": 1}))
+        .await;
+    assert_eq!(r["adventurer"]["stat_upgrades_available"], 0);
+    let next = s.ok("ls_new_game", json!({"weapon": "wand"})).await;
+    assert_eq!(next["adventurer_id"], id.as_u64().unwrap() + 1);
+    s.stop().await;
+
+    let s = Server::start(home.path(), &["serve", "--fresh"], &[]).await;
+    let e = s
+        .call("ls_get_adventurer", json!({"adventurer_id": id}))
+        .await
+        .unwrap_err();
+    assert_eq!(e["error"]["code"], "NOT_FOUND");
+    let first = s.ok("ls_new_game", json!({"weapon": "wand"})).await;
+    assert_eq!(first["adventurer_id"], 1, "ids start over");
+    s.stop().await;
+
+    // persist = false never touches the saved world.
+    let s = Server::start(home.path(), &[], &[("LS_SIM__PERSIST", "false")]).await;
+    let e = s
+        .call("ls_get_adventurer", json!({"adventurer_id": 1}))
+        .await
+        .unwrap_err();
+    assert_eq!(e["error"]["code"], "NOT_FOUND");
+    s.stop().await;
+    let s = Server::start(home.path(), &[], &[]).await;
+    s.ok("ls_get_adventurer", json!({"adventurer_id": 1})).await;
+    s.stop().await;
+}
+
+/// Six new games, each attacking its starter beast; returns their ids.
+async fn six_games(s: &Server) -> Vec<u64> {
+    let mut ids = Vec::new();
+    for _ in 0..6 {
+        let r = s.ok("ls_new_game", json!({"weapon": "wand"})).await;
+        let id = r["adventurer_id"].as_u64().unwrap();
+        s.ok("ls_attack", json!({"adventurer_id": id})).await;
+        ids.push(id);
+    }
+    ids
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn parallel_processes_share_one_world_without_losing_an_action() {
+    let home = tempfile::tempdir().unwrap();
+    let a = Server::start(home.path(), &[], &[]).await;
+    let b = Server::start(home.path(), &[], &[]).await;
+    let (x, y) = tokio::join!(six_games(&a), six_games(&b));
+    let mut ids: Vec<u64> = x.into_iter().chain(y).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, (1..=12).collect::<Vec<_>>(), "every mint landed once");
+    for s in [&a, &b] {
+        let list = s.ok("ls_list_adventurers", json!({"limit": 200})).await;
+        assert_eq!(list["total"], 12);
+        for g in list["adventurers"].as_array().unwrap() {
+            assert_eq!(g["level"], 2, "each process sees the other's attacks: {g}");
+        }
+    }
+    a.stop().await;
+    b.stop().await;
+}
+
+fn agent_error(e: AgentError) -> Value {
+    match e {
+        AgentError::Tool { error, .. } => error,
+        other => panic!("expected a tool error, got {other}"),
+    }
+}
+
+async fn in_process() -> Agent {
+    let server = LsServer::new(
+        Arc::new(SimChain::new(EngineSettings::default(), 1)),
+        ServerOptions {
+            chain: "sim".into(),
+            strict: false,
+            default_timeout: Duration::from_secs(5),
+        },
+    )
+    .with_wallet(loot_survivor_mcp::chain::sim::sim_account());
+    Agent::connect(server).await.expect("connect")
+}
+
+#[tokio::test]
+async fn leaderboard_list_and_events_answer_from_the_sim() {
+    let a = in_process().await;
+    for weapon in ["wand", "club", "book"] {
+        a.call("ls_new_game", json!({"weapon": weapon}))
+            .await
+            .unwrap();
+    }
+    // Games 2 and 3 kill the starter beast; game 3 also explores.
+    a.call("ls_attack", json!({"adventurer_id": 2}))
+        .await
+        .unwrap();
+    a.call("ls_attack", json!({"adventurer_id": 3}))
+        .await
+        .unwrap();
+    a.call("ls_upgrade", json!({"adventurer_id": 3, "vitality": 1}))
+        .await
+        .unwrap();
+    a.call("ls_explore", json!({"adventurer_id": 3}))
+        .await
+        .unwrap();
+
+    let lb = a.call("ls_get_leaderboard", json!({})).await.unwrap();
+    assert_eq!(lb["indexer"]["source"], "sim");
+    assert_eq!(lb["total"], 3);
+    let rows = lb["rows"].as_array().unwrap();
+    let scores: Vec<u64> = rows.iter().map(|r| r["score"].as_u64().unwrap()).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    assert_eq!(rows[0]["rank"], 1);
+    assert_eq!(rows[2]["adventurer_id"], 1, "game 1 never scored");
+    let page = a
+        .call("ls_get_leaderboard", json!({"limit": 2}))
+        .await
+        .unwrap();
+    assert_eq!(page["rows"].as_array().unwrap().len(), 2);
+    let rest = a
+        .call(
+            "ls_get_leaderboard",
+            json!({"cursor": page["next_cursor"].as_str().unwrap()}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(rest["rows"][0]["rank"], 3);
+    assert!(rest["next_cursor"].is_null());
+
+    let list = a
+        .call("ls_list_adventurers", json!({"limit": 2}))
+        .await
+        .unwrap();
+    let ids: Vec<u64> = list["adventurers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["adventurer_id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, [3, 2], "newest first");
+    assert_eq!(list["total"], 3);
+    let older = a
+        .call(
+            "ls_list_adventurers",
+            json!({"cursor": list["next_cursor"].as_str().unwrap()}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(older["adventurers"][0]["adventurer_id"], 1);
+    assert_eq!(older["adventurers"][0]["phase"], "in_battle");
+    let none = a
+        .call("ls_list_adventurers", json!({"owner": "0x1234"}))
+        .await
+        .unwrap();
+    assert_eq!(none["total"], 0);
+
+    let all = a
+        .call(
+            "ls_get_game_events",
+            json!({"adventurer_id": 3, "limit": 200}),
+        )
+        .await
+        .unwrap();
+    let events = all["events"].as_array().unwrap();
+    assert_eq!(all["total"].as_u64().unwrap() as usize, events.len());
+    let counts: Vec<u64> = events
+        .iter()
+        .map(|e| e["action_count"].as_u64().unwrap())
+        .collect();
+    assert!(
+        counts.windows(2).all(|w| w[0] <= w[1]),
+        "chain order {counts:?}"
+    );
+    assert_eq!(events[0]["details"]["type"], "beast");
+    // Paging by 1 walks the same events.
+    let mut paged = Vec::new();
+    let mut cursor = Value::Null;
+    loop {
+        let mut args = json!({"adventurer_id": 3, "limit": 1});
+        if let Some(c) = cursor.as_str() {
+            args["cursor"] = json!(c);
+        }
+        let p = a.call("ls_get_game_events", args).await.unwrap();
+        paged.extend(p["events"].as_array().unwrap().iter().cloned());
+        cursor = p["next_cursor"].clone();
+        if cursor.is_null() {
+            break;
+        }
+    }
+    assert_eq!(&paged, events);
+}
+
+#[tokio::test]
+async fn a_missing_game_is_not_found_for_every_tool() {
+    let a = in_process().await;
+    let id = 77;
+    let calls = [
+        ("ls_get_adventurer", json!({"adventurer_id": id})),
+        ("ls_battle_preview", json!({"adventurer_id": id})),
+        ("ls_get_game_events", json!({"adventurer_id": id})),
+        (
+            "ls_new_game",
+            json!({"adventurer_id": id, "weapon": "wand"}),
+        ),
+        ("ls_explore", json!({"adventurer_id": id})),
+        ("ls_attack", json!({"adventurer_id": id})),
+        ("ls_flee", json!({"adventurer_id": id})),
+        ("ls_upgrade", json!({"adventurer_id": id, "strength": 1})),
+        ("ls_buy_item", json!({"adventurer_id": id, "potions": 1})),
+        ("ls_equip", json!({"adventurer_id": id, "items": ["wand"]})),
+        ("ls_drop", json!({"adventurer_id": id, "items": ["wand"]})),
+    ];
+    for (tool, args) in calls {
+        let e = agent_error(a.call(tool, args).await.unwrap_err());
+        assert_eq!(e["error"]["code"], "NOT_FOUND", "{tool}: {e}");
+        assert_eq!(e["error"]["details"]["adventurer_id"], id, "{tool}");
+    }
+}
