@@ -9,12 +9,14 @@ use std::time::Duration;
 use anyhow::Context as _;
 use clap::{Args as ClapArgs, Parser, Subcommand};
 use loot_survivor_mcp::agent::{Agent, AgentOptions};
+use loot_survivor_mcp::chain::journal::Journal;
 use loot_survivor_mcp::chain::deploy::{Artifacts, deploy_practice_world};
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
 use loot_survivor_mcp::chain::sim::SimChain;
 use loot_survivor_mcp::chain::{ChainClient, ConnectOptions};
 use loot_survivor_mcp::config::{self, LoadOptions, Settings, parse_felt};
 use loot_survivor_mcp::devnet::{Devnet, is_alive};
+use loot_survivor_mcp::home;
 use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
 use loot_survivor_mcp::torii::{ToriiClient, ToriiOptions};
 use loot_survivor_mcp::wallet::{PolicyGuard, SecretSigner, load_signer};
@@ -337,6 +339,13 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         None
     };
     let (account_address, signer) = account_and_signer(&settings, &env)?;
+    let journal = Arc::new(Journal::open(
+        &home::profile_dir(&settings.profile).context("the data directory")?,
+        account_address,
+    )?);
+    if let Some(p) = journal.path() {
+        tracing::info!(journal = %p.display(), "journal opened");
+    }
     let mut tags = match settings.manifest_path() {
         Some(p) => read_manifest(&p)?,
         None => Default::default(),
@@ -345,10 +354,10 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         tags.insert(tag.clone(), parse_felt(addr).map_err(anyhow::Error::msg)?);
     }
     let addresses = GameAddresses::from_map(&tags)?;
-    let policy = Arc::new(PolicyGuard::for_settings(
-        &settings,
-        addresses.signable_entrypoints(),
-    ));
+    let policy = Arc::new(
+        PolicyGuard::for_settings(&settings, addresses.signable_entrypoints())
+            .with_log(journal.clone()),
+    );
     let client = ChainClient::connect(ConnectOptions {
         rpc_url: settings.chain.rpc_url.clone(),
         request_timeout: Duration::from_millis(settings.chain.request_timeout_ms),
@@ -363,7 +372,18 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         policy,
         vrf: settings.chain.vrf,
     })
-    .await?;
+    .await?
+    .with_journal(journal.clone());
+    let client = Arc::new(client);
+    tokio::spawn({
+        let client = client.clone();
+        async move {
+            let n = client.follow_pending().await;
+            if n > 0 {
+                tracing::info!(n, "followed the transactions left pending by an earlier run");
+            }
+        }
+    });
     tracing::info!(
         profile = %settings.profile,
         account = %format!("{:#x}", client.account_address()),
@@ -374,14 +394,15 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         .and_then(|o| o.map(ToriiClient::new).transpose())
         .map_err(anyhow::Error::msg)?;
     let mut server = LsServer::new(
-        Arc::new(client),
+        client,
         ServerOptions {
             chain: settings.profile.clone(),
             strict: settings.server.strict,
             default_timeout: Duration::from_millis(settings.tx.timeout_ms),
         },
     )
-    .with_wallet(account);
+    .with_wallet(account)
+    .with_journal(journal.clone());
     if let Some(torii) = torii {
         tracing::info!(
             namespace = torii.short_namespace(),

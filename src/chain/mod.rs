@@ -7,6 +7,8 @@ mod client;
 mod convert;
 pub mod deploy;
 mod error;
+pub mod follow;
+pub mod journal;
 pub mod ledger;
 pub mod manifest;
 pub mod outside;

@@ -48,7 +48,7 @@ pub struct ServerOptions {
 }
 
 /// The result of every write tool.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, JsonSchema)]
 pub struct ActionResult {
     /// Always true (failures are tool errors).
     pub ok: bool,
@@ -160,6 +160,12 @@ impl std::fmt::Debug for LsServer {
 
 #[tool_router]
 impl LsServer {
+    /// Keeps replay results and write intents in `journal` (durable on real chains).
+    pub fn with_journal(mut self, journal: Arc<crate::chain::journal::Journal>) -> Self {
+        self.replays = Arc::new(ReplayCache::new(journal));
+        self
+    }
+
     /// A server over a game backend.
     pub fn new(backend: Arc<dyn GameBackend>, opts: ServerOptions) -> Self {
         Self {
@@ -196,6 +202,7 @@ impl LsServer {
         let (id, mint_tx) = match a.adventurer_id {
             Some(id) => (id, None),
             None => {
+                self.backend.check_new_game().await.map_err(from_chain)?;
                 let (id, report) = self
                     .backend
                     .mint(player_name, opts.clone())
@@ -210,6 +217,7 @@ impl LsServer {
                 id,
                 GameAction::StartGame { weapon },
                 opts,
+                None,
             )
             .await
             .map_err(|e| match &mint_tx {
@@ -250,6 +258,7 @@ impl LsServer {
                 till_beast: a.till_beast,
             },
             opts,
+            None,
         )
         .await
     }
@@ -278,6 +287,7 @@ impl LsServer {
                 to_the_death: a.to_the_death,
             },
             opts,
+            None,
         )
         .await
     }
@@ -306,6 +316,7 @@ impl LsServer {
                 to_the_death: a.to_the_death,
             },
             opts,
+            None,
         )
         .await
     }
@@ -347,27 +358,27 @@ impl LsServer {
         .iter()
         .map(|&v| u32::from(v))
         .sum();
-        let state = self
-            .backend
-            .state(a.adventurer_id)
-            .await
-            .map_err(from_chain)?;
-        let available = u32::from(state.adventurer.stat_upgrades_available);
-        if sum != available {
-            return Err(ToolError::validation(format!(
+        // Checked after the replay lookup: a retry of an upgrade that landed has no points left.
+        let points_add_up = move |state: &crate::game::model::GameState| {
+            let available = u32::from(state.adventurer.stat_upgrades_available);
+            if sum == available {
+                return Ok(());
+            }
+            Err(ToolError::validation(format!(
                 "the stat points must add up to {available} (the points available), got {sum}"
             ))
             .with_detail("available", available)
             .with_detail("given", sum)
             .with_hint(
                 "read ls_get_adventurer: stat_upgrades_available says how many points to spend",
-            ));
-        }
+            ))
+        };
         self.write(
             a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::Upgrade { stats },
             opts,
+            Some(&points_add_up),
         )
         .await
     }
@@ -410,6 +421,7 @@ impl LsServer {
                 items,
             },
             opts,
+            None,
         )
         .await
     }
@@ -437,6 +449,7 @@ impl LsServer {
             a.adventurer_id,
             GameAction::Equip { items },
             opts,
+            None,
         )
         .await
     }
@@ -464,6 +477,7 @@ impl LsServer {
             a.adventurer_id,
             GameAction::Drop { items },
             opts,
+            None,
         )
         .await
     }
@@ -608,14 +622,16 @@ impl LsServer {
         })
     }
 
-    /// Runs one game action: refuses stale calls, replays a retry of an action that already
-    /// landed, and returns the state once the node shows the transaction.
+    /// Runs one game action: replays a retry of an action that already landed (before any
+    /// other check), refuses stale calls, runs `check` on the current state, and returns the
+    /// state once the node shows the transaction.
     async fn write(
         &self,
         expected_action_count: Option<u16>,
         id: u64,
         action: GameAction,
         opts: WriteOptions,
+        check: Option<&(dyn Fn(&crate::game::model::GameState) -> Result<(), ToolError> + Sync)>,
     ) -> Result<Json<ActionResult>, ToolError> {
         let _adventurer = self.replays.lock_adventurer(id).await;
         if let Some(expected) = expected_action_count {
@@ -623,9 +639,16 @@ impl LsServer {
                 earlier.replayed = true;
                 return Ok(Json(earlier));
             }
+            if let Some(earlier) = self.resume(id, expected, &action, &opts).await? {
+                return Ok(Json(earlier));
+            }
+        }
+        if expected_action_count.is_some() || check.is_some() {
             let state = self.backend.state(id).await.map_err(from_chain)?;
             let actual = state.adventurer.action_count;
-            if actual != expected {
+            if let Some(expected) = expected_action_count
+                && actual != expected
+            {
                 return Err(ToolError::new(
                     ErrorCode::StaleState,
                     format!(
@@ -636,23 +659,69 @@ impl LsServer {
                 .with_detail("action_count", actual)
                 .with_hint("read ls_get_adventurer and decide again"));
             }
+            if let Some(check) = check {
+                check(&state)?;
+            }
+        }
+        if let Some(expected) = expected_action_count {
+            self.replays.begin(id, expected, &action);
         }
         let report = self
             .backend
             .act(id, &action, opts)
             .await
             .map_err(from_chain)?;
+        let result = self.finish(id, report).await?;
+        if let Some(expected) = expected_action_count {
+            self.replays.put(id, expected, &action, &result);
+        }
+        Ok(Json(result))
+    }
+
+    /// The result of an earlier attempt of this write whose answer was lost (the server stopped
+    /// between send and receipt): its transaction is followed in the journal to its receipt.
+    async fn resume(
+        &self,
+        id: u64,
+        expected: u16,
+        action: &GameAction,
+        opts: &WriteOptions,
+    ) -> Result<Option<ActionResult>, ToolError> {
+        let Some(record) = self.replays.interrupted(id, expected, action) else {
+            return Ok(None);
+        };
+        let hash = crate::config::parse_felt(&record.tx_hash).map_err(ToolError::validation)?;
+        tracing::info!(tx_hash = %record.tx_hash, id, "a retry finds the transaction of an interrupted write");
+        let deadline = tokio::time::Instant::now() + opts.timeout;
+        let report = loop {
+            let found = self.backend.tx(hash).await.map_err(from_chain)?;
+            match (found.execution.as_deref(), found.report) {
+                (Some("SUCCEEDED"), Some(report)) => break report,
+                (Some(_), _) => return Ok(None),
+                _ if tokio::time::Instant::now() >= deadline => {
+                    return Err(from_chain(crate::chain::ChainError::Timeout {
+                        tx_hash: hash,
+                        last_status: found.status,
+                    }));
+                }
+                _ => tokio::time::sleep(Duration::from_millis(250)).await,
+            }
+        };
+        let mut result = self.finish(id, report).await?;
+        self.replays.put(id, expected, action, &result);
+        result.replayed = true;
+        Ok(Some(result))
+    }
+
+    /// The result of a landed write, once the node's state shows it.
+    async fn finish(&self, id: u64, report: TxReport) -> Result<ActionResult, ToolError> {
         self.indexer.remember(id);
         let target = report.events.last().map(|e| e.action_count);
         let state = self.state_after(id, target).await.map_err(|e| {
             e.with_detail("tx_hash", format!("{:#x}", report.tx_hash))
                 .with_hint("the action landed; read ls_get_adventurer again")
         })?;
-        let result = self.action_result(id, report, &state);
-        if let Some(expected) = expected_action_count {
-            self.replays.put(id, expected, &action, result.clone());
-        }
-        Ok(Json(result))
+        Ok(self.action_result(id, report, &state))
     }
 
     /// Reads the state until it shows `action_count == target` (a lagging node catches up).
