@@ -155,7 +155,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(cli)) {
+    let result = runtime.block_on(run(cli));
+    // A blocking read of stdin may still be pending: do not wait for it.
+    runtime.shutdown_timeout(Duration::from_millis(500));
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -320,13 +323,9 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
             profile = %settings.profile,
             "serving MCP on stdio on the embedded practice chain (no network, no key)"
         );
-        let running = sim_server(&settings)
-            .serve(rmcp::transport::stdio())
-            .await?;
-        running.waiting().await?;
-        return Ok(());
+        return serve_until_stopped(sim_server(&settings), &settings).await;
     }
-    let _devnet = if serve.with_devnet {
+    let devnet = if serve.with_devnet {
         anyhow::ensure!(
             settings.profile == "devnet",
             "--with-devnet needs the devnet profile"
@@ -410,7 +409,59 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         );
         server = server.with_torii(Arc::new(torii));
     }
+    let served = serve_until_stopped(server, &settings).await;
+    journal.flush();
+    if let Some(devnet) = devnet {
+        devnet.stop().await;
+        tracing::info!("stopped starknet-devnet");
+    }
+    served
+}
+
+/// Serves MCP on stdio until stdin closes or SIGTERM/SIGINT arrives. On a signal no new write is
+/// taken, and the writes in flight get `server.shutdown_grace_ms` to reach their answer.
+async fn serve_until_stopped(server: LsServer, settings: &Settings) -> anyhow::Result<()> {
+    let grace = Duration::from_millis(settings.server.shutdown_grace_ms);
+    let drain = server.drain();
     let running = server.serve(rmcp::transport::stdio()).await?;
-    running.waiting().await?;
+    let cancel = running.cancellation_token();
+    let stopper = tokio::spawn(async move {
+        let signal = stop_signal().await;
+        tracing::info!(signal, "stopping: no new writes; waiting for the writes in flight");
+        let left = drain.stop(grace).await;
+        if left > 0 {
+            tracing::warn!(left, "writes still in flight at the end of the grace period");
+        }
+        // Let the last answers reach stdout before the transport closes.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        cancel.cancel();
+    });
+    let quit = running.waiting().await;
+    stopper.abort();
+    tracing::info!("MCP service stopped");
+    quit?;
     Ok(())
+}
+
+/// The first SIGTERM or SIGINT (Ctrl-C elsewhere).
+async fn stop_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => tokio::select! {
+                _ = tokio::signal::ctrl_c() => "SIGINT",
+                _ = term.recv() => "SIGTERM",
+            },
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+                "SIGINT"
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+        "Ctrl-C"
+    }
 }

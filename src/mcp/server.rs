@@ -147,6 +147,7 @@ pub struct LsServer {
     pub(super) opts: ServerOptions,
     pub(super) indexer: super::torii_tools::Indexer,
     replays: Arc<ReplayCache>,
+    drain: Arc<super::drain::Drain>,
     tool_router: ToolRouter<Self>,
 }
 
@@ -166,12 +167,18 @@ impl LsServer {
         self
     }
 
+    /// The graceful-stop control of this server (and its clones).
+    pub fn drain(&self) -> Arc<super::drain::Drain> {
+        self.drain.clone()
+    }
+
     /// A server over a game backend.
     pub fn new(backend: Arc<dyn GameBackend>, opts: ServerOptions) -> Self {
         Self {
             backend,
             opts,
             replays: Arc::new(ReplayCache::default()),
+            drain: Arc::default(),
             indexer: Default::default(),
             tool_router: Self::tool_router()
                 + Self::tx_tool_router()
@@ -196,6 +203,7 @@ impl LsServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<Json<ActionResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
+        let _busy = self.drain.enter()?;
         let weapon = a.weapon.resolve("weapon")?;
         let player_name = a.player_name.as_deref().map(player_name_felt).transpose()?;
         let opts = self.write_options(&a.opts, &ctx)?;
@@ -633,6 +641,7 @@ impl LsServer {
         opts: WriteOptions,
         check: Option<&(dyn Fn(&crate::game::model::GameState) -> Result<(), ToolError> + Sync)>,
     ) -> Result<Json<ActionResult>, ToolError> {
+        let _busy = self.drain.enter()?;
         let _adventurer = self.replays.lock_adventurer(id).await;
         if let Some(expected) = expected_action_count {
             if let Some(mut earlier) = self.replays.get(id, expected, &action) {
