@@ -451,6 +451,24 @@ mod tests {
     }
 
     #[test]
+    fn replay_results_and_intents_are_bounded() {
+        let j = Journal::in_memory();
+        let n = KEEP_ROWS as u16 + 50;
+        for count in 0..n {
+            j.put_replay(1, count, "Explore", "{}");
+            j.begin_intent(1, count, "Explore").unwrap();
+        }
+        let rows = |t: &str| -> i64 {
+            j.db()
+                .query_row(&format!("SELECT COUNT(*) FROM {t}"), [], |r| r.get(0))
+                .unwrap()
+        };
+        assert_eq!((rows("replays"), rows("intents")), (KEEP_ROWS, KEEP_ROWS));
+        assert!(j.replay(1, 0, "Explore").is_none(), "the oldest went first");
+        assert!(j.replay(1, n - 1, "Explore").is_some());
+    }
+
+    #[test]
     fn interrupted_writes_are_found_by_adventurer_action_and_time() {
         let j = Journal::in_memory();
         let start = now_ms();
