@@ -91,23 +91,21 @@ impl Devnet {
             .map_err(|e| DevnetError::Start(format!("{e}")))?;
         let mut cmd = tokio::process::Command::new(bin);
         cmd.args([
-                "--seed",
-                "0",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                &port.to_string(),
-            ])
-            .args(extra)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .kill_on_drop(true);
+            "--seed",
+            "0",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            &port.to_string(),
+        ])
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true);
         #[cfg(target_os = "linux")]
         die_with_parent(&mut cmd);
-        let child = cmd
-            .spawn()
-            .map_err(|e| DevnetError::Start(e.to_string()))?;
+        let child = cmd.spawn().map_err(|e| DevnetError::Start(e.to_string()))?;
         let mut devnet = Self { child, url };
         let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
         while tokio::time::Instant::now() < deadline {
@@ -152,7 +150,9 @@ fn die_with_parent(cmd: &mut tokio::process::Command) {
             }
             // The parent may have died before the prctl took effect.
             if u32::try_from(libc::getppid()).ok() != Some(parent) {
-                return Err(std::io::Error::other("the server exited while starting devnet"));
+                return Err(std::io::Error::other(
+                    "the server exited while starting devnet",
+                ));
             }
             Ok(())
         });

@@ -23,10 +23,10 @@ pub fn data_dir_from(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> PathBu
     if let Some(xdg) = env("XDG_DATA_HOME") {
         return Path::new(&xdg).join(APP);
     }
-    if cfg!(windows) {
-        if let Some(appdata) = env("APPDATA") {
-            return Path::new(&appdata).join(APP);
-        }
+    if cfg!(windows)
+        && let Some(appdata) = env("APPDATA")
+    {
+        return Path::new(&appdata).join(APP);
     }
     match env("HOME") {
         Some(home) if cfg!(target_os = "macos") => Path::new(&home)

@@ -9,8 +9,8 @@ use std::time::Duration;
 use anyhow::Context as _;
 use clap::{Args as ClapArgs, Parser, Subcommand};
 use loot_survivor_mcp::agent::{Agent, AgentOptions};
-use loot_survivor_mcp::chain::journal::Journal;
 use loot_survivor_mcp::chain::deploy::{Artifacts, deploy_practice_world};
+use loot_survivor_mcp::chain::journal::Journal;
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
 use loot_survivor_mcp::chain::sim::SimChain;
 use loot_survivor_mcp::chain::{ChainClient, ConnectOptions};
@@ -379,7 +379,10 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         async move {
             let n = client.follow_pending().await;
             if n > 0 {
-                tracing::info!(n, "followed the transactions left pending by an earlier run");
+                tracing::info!(
+                    n,
+                    "followed the transactions left pending by an earlier run"
+                );
             }
         }
     });
@@ -427,10 +430,16 @@ async fn serve_until_stopped(server: LsServer, settings: &Settings) -> anyhow::R
     let cancel = running.cancellation_token();
     let stopper = tokio::spawn(async move {
         let signal = stop_signal().await;
-        tracing::info!(signal, "stopping: no new writes; waiting for the writes in flight");
+        tracing::info!(
+            signal,
+            "stopping: no new writes; waiting for the writes in flight"
+        );
         let left = drain.stop(grace).await;
         if left > 0 {
-            tracing::warn!(left, "writes still in flight at the end of the grace period");
+            tracing::warn!(
+                left,
+                "writes still in flight at the end of the grace period"
+            );
         }
         // Let the last answers reach stdout before the transport closes.
         tokio::time::sleep(Duration::from_millis(200)).await;

@@ -65,7 +65,10 @@ async fn a_write_killed_before_its_receipt_is_followed_and_replayed_after_restar
     });
     let deadline = Instant::now() + Duration::from_secs(60);
     while nonce(&common::nonce_and_balance(&devnet, common::ACCOUNT).await) == nonce(&before) {
-        assert!(Instant::now() < deadline, "the attack never reached the node");
+        assert!(
+            Instant::now() < deadline,
+            "the attack never reached the node"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     let killed_log = first.kill().await;
@@ -103,7 +106,10 @@ async fn a_write_killed_before_its_receipt_is_followed_and_replayed_after_restar
     let after = common::nonce_and_balance(&devnet, common::ACCOUNT).await;
     assert_eq!(nonce(&after), nonce(&before) + 1, "no second transaction");
     let again_retry = again
-        .ok("ls_attack", json!({"adventurer_id": id, "expected_action_count": count}))
+        .ok(
+            "ls_attack",
+            json!({"adventurer_id": id, "expected_action_count": count}),
+        )
         .await;
     assert_eq!(again_retry["replayed"], true);
     assert_eq!(again_retry["adventurer"], retry["adventurer"]);
@@ -118,7 +124,10 @@ async fn a_write_killed_before_its_receipt_is_followed_and_replayed_after_restar
         fri(&balance_start) - fri(&after.1),
         "today's spending is what the balance lost"
     );
-    assert_eq!((p["tx_count"].as_u64(), fri(&p["spent"]["fri"])), (Some(0), 0));
+    assert_eq!(
+        (p["tx_count"].as_u64(), fri(&p["spent"]["fri"])),
+        (Some(0), 0)
+    );
     assert_eq!(wallet["wallet"]["transactions_signed"], 3);
     if first_send.elapsed() < Duration::from_secs(55) {
         assert_eq!(p["tx_last_minute"], 3, "{p}");

@@ -58,7 +58,10 @@ async fn twice(a: &Agent, tool: &str, id: u64, mut args: Value) -> Value {
 async fn every_write_tool_replays_a_retry() {
     let a = agent().await;
     let started = a
-        .call("ls_new_game", json!({"weapon": "Short Sword", "expected_action_count": 0}))
+        .call(
+            "ls_new_game",
+            json!({"weapon": "Short Sword", "expected_action_count": 0}),
+        )
         .await
         .unwrap();
     let id = started["adventurer_id"].as_u64().unwrap();
@@ -74,7 +77,9 @@ async fn every_write_tool_replays_a_retry() {
     assert_eq!(retry["tx_hash"], started["tx_hash"]);
 
     twice(&a, "ls_attack", id, json!({"to_the_death": true})).await;
-    let points = state(&a, id).await["stat_upgrades_available"].as_u64().unwrap();
+    let points = state(&a, id).await["stat_upgrades_available"]
+        .as_u64()
+        .unwrap();
     assert!(points > 0, "the starter beast's level-up gives points");
     // After it lands no points are left: a retry must not be refused as "must add up to 0".
     twice(&a, "ls_upgrade", id, json!({"dexterity": points})).await;

@@ -96,7 +96,12 @@ async fn stop_with_devnet(how: Stop) {
         .filter(|(_, comm)| comm.starts_with("starknet-devnet"))
         .map(|(p, _)| p)
         .collect();
-    assert_eq!(devnet.len(), 1, "{how:?}: one devnet child: {:?}", children(pid));
+    assert_eq!(
+        devnet.len(),
+        1,
+        "{how:?}: one devnet child: {:?}",
+        children(pid)
+    );
     let devnet = devnet[0];
     assert!(!port_free(port), "devnet listens on {port}");
 
@@ -117,7 +122,10 @@ async fn stop_with_devnet(how: Stop) {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     while !dead(pid) {
-        assert!(Instant::now() < deadline, "{how:?}: the server did not exit");
+        assert!(
+            Instant::now() < deadline,
+            "{how:?}: the server did not exit"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let log = log.await.unwrap();
@@ -156,7 +164,10 @@ async fn sigterm_lets_a_write_in_flight_answer_and_refuses_new_ones() {
     // The stop arrives while the write waits for its status.
     let deadline = Instant::now() + Duration::from_secs(30);
     while faults.count("starknet_getTransactionStatus") == 0 {
-        assert!(Instant::now() < deadline, "the write never polled its status");
+        assert!(
+            Instant::now() < deadline,
+            "the write never polled its status"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     signal(client.pid, "-TERM");
@@ -166,7 +177,10 @@ async fn sigterm_lets_a_write_in_flight_answer_and_refuses_new_ones() {
         .await;
     assert!(refused.is_error);
     assert!(refused.text.contains("stopping"), "{}", refused.text);
-    let answered = write.await.unwrap().expect("the write in flight got its answer");
+    let answered = write
+        .await
+        .unwrap()
+        .expect("the write in flight got its answer");
     let answered = common::parse_result("ls_attack", answered);
     assert!(!answered.is_error, "{}", answered.text);
     assert_eq!(answered.json["status"], "ACCEPTED_ON_L2");

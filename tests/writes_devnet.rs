@@ -367,15 +367,24 @@ async fn wallet_reports_spending_and_policy_refuses_before_signing() {
     for (env, rule) in [
         (("LS_POLICY__MAX_TX_PER_MINUTE", "1"), "max_tx_per_minute"),
         // The budget holds one transaction at the cap, not two.
-        (("LS_POLICY__SESSION_FEE_BUDGET", "1500000000000000000"), "session_fee_budget"),
-        (("LS_POLICY__DAILY_FEE_BUDGET", "1500000000000000000"), "daily_fee_budget"),
+        (
+            ("LS_POLICY__SESSION_FEE_BUDGET", "1500000000000000000"),
+            "session_fee_budget",
+        ),
+        (
+            ("LS_POLICY__DAILY_FEE_BUDGET", "1500000000000000000"),
+            "daily_fee_budget",
+        ),
     ] {
         let c = world.client(&[env]).await;
         let nonce = common::nonce_and_balance(url, common::ACCOUNT).await;
         let r = c.call("ls_new_game", json!({"weapon": "Wand"})).await;
         assert_eq!(r.json["error"]["code"], "POLICY_DENIED", "{}", r.text);
         assert_eq!(r.json["error"]["details"]["rule"], rule, "{}", r.text);
-        assert!(r.json["error"]["details"]["adventurer_id"].is_null(), "nothing minted");
+        assert!(
+            r.json["error"]["details"]["adventurer_id"].is_null(),
+            "nothing minted"
+        );
         assert_eq!(
             common::nonce_and_balance(url, common::ACCOUNT).await,
             nonce,

@@ -6,9 +6,9 @@ use std::time::{Duration, SystemTime};
 
 use starknet::core::types::Felt;
 
+use super::ChainError;
 use super::client::{ChainClient, TxLookup};
 use super::journal::SETTLED;
-use super::ChainError;
 
 /// How long a transaction the node never reports is waited for before it is marked `DROPPED`.
 const DROP_AFTER: Duration = Duration::from_secs(120);
@@ -63,7 +63,11 @@ impl ChainClient {
                     break;
                 }
                 if tokio::time::Instant::now() >= deadline {
-                    if self.get_tx(hash).await.is_ok_and(|f| f.status == "NOT_RECEIVED") {
+                    if self
+                        .get_tx(hash)
+                        .await
+                        .is_ok_and(|f| f.status == "NOT_RECEIVED")
+                    {
                         self.ledger().set_status(hash, "DROPPED");
                     }
                     break;

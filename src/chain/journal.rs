@@ -112,12 +112,13 @@ impl Journal {
         Self::init(conn, None, None).expect("in-memory journal schema")
     }
 
-    fn init(conn: Connection, path: Option<PathBuf>, lock: Option<File>) -> Result<Self, JournalError> {
+    fn init(
+        conn: Connection,
+        path: Option<PathBuf>,
+        lock: Option<File>,
+    ) -> Result<Self, JournalError> {
         conn.execute_batch(SCHEMA)?;
-        conn.execute(
-            "INSERT INTO runs(started_ms) VALUES (?1)",
-            [now_ms()],
-        )?;
+        conn.execute("INSERT INTO runs(started_ms) VALUES (?1)", [now_ms()])?;
         let run = conn.last_insert_rowid();
         Ok(Self {
             conn: Mutex::new(conn),
@@ -285,7 +286,12 @@ impl Journal {
 
     /// Notes that a write keyed by (adventurer, action_count, action key) is starting now; the
     /// first start is kept, so a retry finds the transaction of the first attempt.
-    pub fn begin_intent(&self, id: u64, action_count: u16, action: &str) -> Result<(), JournalError> {
+    pub fn begin_intent(
+        &self,
+        id: u64,
+        action_count: u16,
+        action: &str,
+    ) -> Result<(), JournalError> {
         let db = self.db();
         db.execute(
             "INSERT OR IGNORE INTO intents(adventurer_id, action_count, action, started_ms) \
@@ -311,9 +317,7 @@ impl Journal {
     /// Moves everything into the main database file (at a graceful stop).
     pub fn flush(&self) {
         if self.path.is_some()
-            && let Err(e) = self
-                .db()
-                .execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+            && let Err(e) = self.db().execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
         {
             tracing::warn!("journal: checkpoint failed: {e}");
         }
@@ -340,7 +344,11 @@ impl SpendingLog for Journal {
             .prepare("SELECT fee, at_ms, run FROM spending WHERE run = ?1 OR at_ms >= ?2")
             .and_then(|mut st| {
                 st.query_map(params![self.run, day.min(window_start)], |r| {
-                    Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?))
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, i64>(1)?,
+                        r.get::<_, i64>(2)?,
+                    ))
                 })?
                 .collect::<Result<Vec<_>, _>>()
             });

@@ -39,7 +39,10 @@ impl Drop for AdventurerGuard {
         // Under the map lock no one can pick up the entry between the release and the check.
         let mut locks = self.locks.lock().unwrap_or_else(|p| p.into_inner());
         self.guard.take();
-        if locks.get(&self.id).is_some_and(|l| Arc::strong_count(l) == 1) {
+        if locks
+            .get(&self.id)
+            .is_some_and(|l| Arc::strong_count(l) == 1)
+        {
             locks.remove(&self.id);
         }
     }
@@ -88,7 +91,9 @@ impl ReplayCache {
     /// Remembers the result of `action` taken at `action_count`.
     pub fn put(&self, id: u64, action_count: u16, action: &GameAction, result: &ActionResult) {
         match serde_json::to_string(result) {
-            Ok(json) => self.journal.put_replay(id, action_count, &key(action), &json),
+            Ok(json) => self
+                .journal
+                .put_replay(id, action_count, &key(action), &json),
             Err(e) => tracing::error!(id, "cannot store a replay result: {e}"),
         }
     }
@@ -142,9 +147,15 @@ mod tests {
         let explore = GameAction::Explore { till_beast: false };
         assert!(cache.get(3, 1, &explore).is_none());
         journal.put_replay(3, 1, &key(&explore), "not json");
-        assert!(cache.get(3, 1, &explore).is_none(), "unreadable rows are ignored");
+        assert!(
+            cache.get(3, 1, &explore).is_none(),
+            "unreadable rows are ignored"
+        );
         cache.begin(3, 2, &explore);
-        assert!(cache.interrupted(3, 2, &explore).is_none(), "nothing signed yet");
+        assert!(
+            cache.interrupted(3, 2, &explore).is_none(),
+            "nothing signed yet"
+        );
         assert!(cache.interrupted(3, 3, &explore).is_none());
     }
 }

@@ -36,6 +36,9 @@ const UNASKED_TIMEOUT_MS: u64 = 50_000;
 /// How long a write waits for the node's state to show its transaction (load-balanced nodes lag).
 const READ_AFTER_WRITE: Duration = Duration::from_secs(10);
 
+/// A check of the adventurer's state that a write must pass (after the replay lookup).
+type StateCheck<'a> = &'a (dyn Fn(&crate::game::model::GameState) -> Result<(), ToolError> + Sync);
+
 /// Server-wide settings the tools need.
 #[derive(Debug, Clone)]
 pub struct ServerOptions {
@@ -639,7 +642,7 @@ impl LsServer {
         id: u64,
         action: GameAction,
         opts: WriteOptions,
-        check: Option<&(dyn Fn(&crate::game::model::GameState) -> Result<(), ToolError> + Sync)>,
+        check: Option<StateCheck<'_>>,
     ) -> Result<Json<ActionResult>, ToolError> {
         let _busy = self.drain.enter()?;
         let _adventurer = self.replays.lock_adventurer(id).await;

@@ -613,7 +613,10 @@ mod tests {
         // A second guard over the same log (a restarted server) sees the day's spending.
         let again = guard(&s, false).with_log(log);
         let e = again.check_fee(STRK).unwrap_err();
-        assert_eq!((e.rule, e.setting), ("daily_fee_budget", "policy.daily_fee_budget"));
+        assert_eq!(
+            (e.rule, e.setting),
+            ("daily_fee_budget", "policy.daily_fee_budget")
+        );
         assert!(e.message.contains("0.5 STRK"), "{e}");
         let snap = again.snapshot();
         assert_eq!(snap.spent_today.strk, "1.5");
@@ -627,14 +630,20 @@ mod tests {
         g.check_batch(2, 2 * STRK, t).unwrap();
         g.record_sent(Felt::ONE, STRK + STRK / 2, t);
         // Budget: 1.5 STRK left, 2 STRK reserved for mint + start.
-        assert_eq!(g.check_batch(2, 2 * STRK, t).unwrap_err().rule, "session_fee_budget");
+        assert_eq!(
+            g.check_batch(2, 2 * STRK, t).unwrap_err().rule,
+            "session_fee_budget"
+        );
         g.check_batch(2, STRK, t).unwrap();
         // Rate: 3 a minute, 1 sent: 2 more fit, 3 do not.
         let e = g.check_batch(3, 0, t).unwrap_err();
         assert_eq!(e.rule, "max_tx_per_minute");
         assert!(e.message.contains("3 are needed"), "{e}");
         g.record_sent(Felt::TWO, 0, t);
-        assert_eq!(g.check_batch(2, 0, t).unwrap_err().rule, "max_tx_per_minute");
+        assert_eq!(
+            g.check_batch(2, 0, t).unwrap_err().rule,
+            "max_tx_per_minute"
+        );
         g.check_rate(t).unwrap();
     }
 
