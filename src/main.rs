@@ -426,10 +426,12 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
 async fn serve_until_stopped(server: LsServer, settings: &Settings) -> anyhow::Result<()> {
     let grace = Duration::from_millis(settings.server.shutdown_grace_ms);
     let drain = server.drain();
+    // Registered before the handshake, so no signal falls between serving and listening.
+    let signals = StopSignals::new()?;
     let running = server.serve(rmcp::transport::stdio()).await?;
     let cancel = running.cancellation_token();
     let stopper = tokio::spawn(async move {
-        let signal = stop_signal().await;
+        let signal = signals.recv().await;
         tracing::info!(
             signal,
             "stopping: no new writes; waiting for the writes in flight"
@@ -452,25 +454,41 @@ async fn serve_until_stopped(server: LsServer, settings: &Settings) -> anyhow::R
     Ok(())
 }
 
-/// The first SIGTERM or SIGINT (Ctrl-C elsewhere).
-async fn stop_signal() -> &'static str {
+/// SIGTERM and SIGINT (Ctrl-C elsewhere), listened to from creation on.
+struct StopSignals {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => tokio::select! {
-                _ = tokio::signal::ctrl_c() => "SIGINT",
-                _ = term.recv() => "SIGTERM",
-            },
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-                "SIGINT"
+    term: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    int: tokio::signal::unix::Signal,
+}
+
+impl StopSignals {
+    fn new() -> std::io::Result<Self> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(Self {
+                term: signal(SignalKind::terminate())?,
+                int: signal(SignalKind::interrupt())?,
+            })
+        }
+        #[cfg(not(unix))]
+        Ok(Self {})
+    }
+
+    /// The name of the first stop signal received.
+    async fn recv(mut self) -> &'static str {
+        #[cfg(unix)]
+        {
+            tokio::select! {
+                _ = self.int.recv() => "SIGINT",
+                _ = self.term.recv() => "SIGTERM",
             }
         }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-        "Ctrl-C"
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            "Ctrl-C"
+        }
     }
 }

@@ -98,7 +98,8 @@ pub struct TxResult {
     pub execution: Option<String>,
     /// The game's reason when reverted.
     pub revert_reason: Option<String>,
-    /// Whether this server run signed it (then `record` says what it was).
+    /// Whether this account's servers signed it, in this run or an earlier one (the journal;
+    /// then `record` says what it was).
     pub sent_by_this_server: bool,
     /// What this server recorded when it signed the transaction.
     pub record: Option<crate::chain::ledger::TxRecord>,
@@ -585,7 +586,7 @@ impl LsServer {
         }))
     }
     #[tool(
-        description = "The server's signing wallet: account address, chain id, STRK and ETH balances, the policy in force (read-only mode, per-transaction fee cap, fee budget for this run, transactions per minute) and what this run has spent and signed. The key itself is never shown.",
+        description = "The server's signing wallet: account address, chain id, STRK and ETH balances, the policy in force (read-only mode, per-transaction fee cap, fee budgets for this run and for today, transactions per minute) and what this run and today's runs have spent and signed. The key itself is never shown.",
         annotations(title = "Wallet", read_only_hint = true, open_world_hint = true)
     )]
     async fn ls_wallet(
