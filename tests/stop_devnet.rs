@@ -153,6 +153,7 @@ async fn sigterm_lets_a_write_in_flight_answer_and_refuses_new_ones() {
         "starknet_getTransactionStatus",
         &[Fault::Delay(Duration::from_secs(3))],
     );
+    let polls_before = faults.count("starknet_getTransactionStatus");
     let peer = client.service.peer().clone();
     let write = tokio::spawn(async move {
         peer.call_tool(
@@ -163,7 +164,7 @@ async fn sigterm_lets_a_write_in_flight_answer_and_refuses_new_ones() {
     });
     // The stop arrives while the write waits for its status.
     let deadline = Instant::now() + Duration::from_secs(30);
-    while faults.count("starknet_getTransactionStatus") == 0 {
+    while faults.count("starknet_getTransactionStatus") == polls_before {
         assert!(
             Instant::now() < deadline,
             "the write never polled its status"

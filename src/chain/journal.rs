@@ -99,9 +99,10 @@ impl Journal {
             Err(std::fs::TryLockError::Error(e)) => return Err(open_err(&e)),
         }
         let conn = Connection::open(&path).map_err(|e| open_err(&e))?;
-        // WAL with full sync: a record is on disk before the transaction it describes is sent.
+        // WAL: every commit survives a crash of the process. A record made before a send is also
+        // synced to the disk (`record_tx`), so it survives a power loss too.
         conn.pragma_update(None, "journal_mode", "WAL")
-            .and_then(|_| conn.pragma_update(None, "synchronous", "FULL"))
+            .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
             .map_err(|e| open_err(&e))?;
         Self::init(conn, Some(path), Some(lock))
     }
@@ -137,10 +138,24 @@ impl Journal {
         self.conn.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Records a transaction about to be sent; an error here means it must not be sent.
+    /// Records a transaction about to be sent, synced to the disk; an error here means it must
+    /// not be sent.
     pub fn record_tx(&self, r: &TxRecord, signed_ms: i64) -> Result<(), JournalError> {
         let db = self.db();
-        db.execute(
+        db.pragma_update(None, "synchronous", "FULL")?;
+        let recorded = Self::insert_tx(&db, r, signed_ms, self.run);
+        db.pragma_update(None, "synchronous", "NORMAL")?;
+        recorded
+    }
+
+    fn insert_tx(
+        db: &Connection,
+        r: &TxRecord,
+        signed_ms: i64,
+        run: i64,
+    ) -> Result<(), JournalError> {
+        let tx = db.unchecked_transaction()?;
+        tx.execute(
             "INSERT OR REPLACE INTO txs(hash, adventurer_id, action, nonce, max_fee, signed_ms, \
              last_status, run) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             params![
@@ -151,13 +166,14 @@ impl Journal {
                 r.max_fee,
                 signed_ms,
                 r.last_status,
-                self.run
+                run
             ],
         )?;
-        db.execute(
+        tx.execute(
             "INSERT INTO statuses(hash, status, at_ms) VALUES (?1, ?2, ?3)",
             params![r.tx_hash, r.last_status, signed_ms],
         )?;
+        tx.commit()?;
         Ok(())
     }
 
