@@ -16,6 +16,7 @@ pub mod retry;
 pub mod revert;
 pub mod sim;
 mod submit;
+pub mod token_id;
 pub mod vrf;
 
 pub use client::{
