@@ -95,7 +95,21 @@ async fn confirmation_modes_timeouts_and_tx_lookup() {
     assert_eq!(found["execution"], "SUCCEEDED");
     assert_eq!(found["sent_by_this_server"], true);
     assert_eq!(found["record"]["action"], "explore");
+    assert_eq!(
+        found["record"]["last_status"], "ACCEPTED_ON_L2",
+        "the record follows the status: {found}"
+    );
     assert!(!found["events"].as_array().unwrap().is_empty());
+
+    // The pre-confirmed attack's record follows it to ACCEPTED_ON_L2 too.
+    let attack = client
+        .ok("ls_get_tx", json!({"tx_hash": pre["tx_hash"]}))
+        .await;
+    assert_eq!(attack["status"], "ACCEPTED_ON_L2", "{attack}");
+    assert_eq!(
+        attack["record"]["last_status"], "ACCEPTED_ON_L2",
+        "{attack}"
+    );
 
     let unknown = client.call("ls_get_tx", json!({"tx_hash": "0x1234"})).await;
     assert_eq!(unknown.json["error"]["code"], "NOT_FOUND");
