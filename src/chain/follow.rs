@@ -68,7 +68,9 @@ impl ChainClient {
                         .await
                         .is_ok_and(|f| f.status == "NOT_RECEIVED")
                     {
+                        // Never executed: it cost nothing (it still counted against the rate).
                         self.ledger().set_status(hash, "DROPPED");
+                        self.policy().record_sent(hash, 0, SystemTime::now());
                     }
                     break;
                 }
