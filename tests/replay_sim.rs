@@ -105,8 +105,20 @@ async fn every_write_tool_replays_a_retry() {
     twice(&a, "ls_equip", id, json!({"items": [item_id]})).await;
     twice(&a, "ls_drop", id, json!({"items": [item_id]})).await;
 
-    let explored = twice(&a, "ls_explore", id, json!({"till_beast": true})).await;
-    if explored["adventurer"]["phase"] == "in_battle" {
-        twice(&a, "ls_flee", id, json!({})).await;
+    let mut explored = twice(&a, "ls_explore", id, json!({"till_beast": true})).await;
+    for _ in 0..20 {
+        if explored["adventurer"]["phase"] == "in_battle" {
+            break;
+        }
+        if explored["adventurer"]["phase"] == "stat_upgrade" {
+            let points = explored["adventurer"]["stat_upgrades_available"].clone();
+            twice(&a, "ls_upgrade", id, json!({"vitality": points})).await;
+        }
+        explored = twice(&a, "ls_explore", id, json!({"till_beast": true})).await;
     }
+    assert_eq!(
+        explored["adventurer"]["phase"], "in_battle",
+        "a beast was found"
+    );
+    twice(&a, "ls_flee", id, json!({})).await;
 }
