@@ -184,6 +184,13 @@ impl SimSettings {
 pub struct ServerSettings {
     /// Reject tool arguments with keys the tool does not define.
     pub strict: bool,
+    /// On SIGTERM/SIGINT, how long writes in flight may take to reach their answer.
+    #[serde(default = "default_shutdown_grace_ms")]
+    pub shutdown_grace_ms: u64,
+}
+
+fn default_shutdown_grace_ms() -> u64 {
+    30_000
 }
 
 /// Node, contracts and network identity.

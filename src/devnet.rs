@@ -1,5 +1,7 @@
 //! Running starknet-devnet for the `devnet` profile and the tests: find the binary installed by
-//! `scripts/install-devnet.sh`, start it with a fixed seed, and wait until it answers.
+//! `scripts/install-devnet.sh`, start it with a fixed seed, and wait until it answers. The child
+//! never outlives its parent: killed on drop, and on Linux killed by the kernel when the parent
+//! dies (`PR_SET_PDEATHSIG`), since a SIGKILLed server runs no cleanup.
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -87,22 +89,23 @@ impl Devnet {
         let url: url::Url = format!("http://127.0.0.1:{port}/")
             .parse()
             .map_err(|e| DevnetError::Start(format!("{e}")))?;
-        let child = tokio::process::Command::new(bin)
-            .args([
-                "--seed",
-                "0",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                &port.to_string(),
-            ])
-            .args(extra)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| DevnetError::Start(e.to_string()))?;
+        let mut cmd = tokio::process::Command::new(bin);
+        cmd.args([
+            "--seed",
+            "0",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            &port.to_string(),
+        ])
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true);
+        #[cfg(target_os = "linux")]
+        die_with_parent(&mut cmd);
+        let child = cmd.spawn().map_err(|e| DevnetError::Start(e.to_string()))?;
         let mut devnet = Self { child, url };
         let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
         while tokio::time::Instant::now() < deadline {
@@ -129,6 +132,30 @@ impl Devnet {
     /// Waits until the process exits (for `devnet up` in the foreground).
     pub async fn wait(&mut self) {
         let _ = self.child.wait().await;
+    }
+}
+
+/// Makes the child receive SIGKILL when this process dies, however it dies (SIGKILL included,
+/// where no destructor runs). Linux delivers it when the spawning *thread* exits: the server
+/// spawns devnet from its main thread (the runtime's `block_on`), which lives as long as it does.
+#[cfg(target_os = "linux")]
+fn die_with_parent(cmd: &mut tokio::process::Command) {
+    let parent = std::process::id();
+    // SAFETY: the hook runs in the forked child before exec and makes only async-signal-safe
+    // system calls (prctl, getppid), touching no memory of the parent.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent may have died before the prctl took effect.
+            if u32::try_from(libc::getppid()).ok() != Some(parent) {
+                return Err(std::io::Error::other(
+                    "the server exited while starting devnet",
+                ));
+            }
+            Ok(())
+        });
     }
 }
 

@@ -10,11 +10,13 @@ use anyhow::Context as _;
 use clap::{Args as ClapArgs, Parser, Subcommand};
 use loot_survivor_mcp::agent::{Agent, AgentOptions};
 use loot_survivor_mcp::chain::deploy::{Artifacts, deploy_practice_world};
+use loot_survivor_mcp::chain::journal::Journal;
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
 use loot_survivor_mcp::chain::sim::{SimChain, SimOptions};
 use loot_survivor_mcp::chain::{ChainClient, ConnectOptions};
 use loot_survivor_mcp::config::{LoadOptions, Settings, parse_felt};
 use loot_survivor_mcp::devnet::{Devnet, is_alive};
+use loot_survivor_mcp::home;
 use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
 use loot_survivor_mcp::torii::{ToriiClient, ToriiOptions};
 use loot_survivor_mcp::wallet::{PolicyGuard, SecretSigner, load_signer};
@@ -149,7 +151,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(cli)) {
+    let result = runtime.block_on(run(cli));
+    // A blocking read of stdin may still be pending: do not wait for it.
+    runtime.shutdown_timeout(Duration::from_millis(500));
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!(
@@ -339,13 +344,9 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
             profile = %settings.profile,
             "serving MCP on stdio on the embedded practice chain (no network, no key)"
         );
-        let running = sim_server(&settings, true)?
-            .serve(loot_survivor_mcp::mcp::transport::stdio())
-            .await?;
-        running.waiting().await?;
-        return Ok(());
+        return serve_until_stopped(sim_server(&settings, true)?, &settings).await;
     }
-    let _devnet = if serve.with_devnet {
+    let devnet = if serve.with_devnet {
         anyhow::ensure!(
             settings.profile == "devnet",
             "--with-devnet needs the devnet profile"
@@ -358,6 +359,13 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         None
     };
     let (account_address, signer) = account_and_signer(&settings, &env)?;
+    let journal = Arc::new(Journal::open(
+        &home::profile_dir(&settings.profile).context("the data directory")?,
+        account_address,
+    )?);
+    if let Some(p) = journal.path() {
+        tracing::info!(journal = %p.display(), "journal opened");
+    }
     let mut tags = match settings.manifest_path() {
         Some(p) => read_manifest(&p)?,
         None => Default::default(),
@@ -366,10 +374,10 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         tags.insert(tag.clone(), parse_felt(addr).map_err(anyhow::Error::msg)?);
     }
     let addresses = GameAddresses::from_map(&tags)?;
-    let policy = Arc::new(PolicyGuard::for_settings(
-        &settings,
-        addresses.signable_entrypoints(),
-    ));
+    let policy = Arc::new(
+        PolicyGuard::for_settings(&settings, addresses.signable_entrypoints())
+            .with_log(journal.clone()),
+    );
     let client = ChainClient::connect(ConnectOptions {
         rpc_url: settings.chain.rpc_url.clone(),
         request_timeout: Duration::from_millis(settings.chain.request_timeout_ms),
@@ -384,7 +392,21 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         policy,
         vrf: settings.chain.vrf,
     })
-    .await?;
+    .await?
+    .with_journal(journal.clone());
+    let client = Arc::new(client);
+    tokio::spawn({
+        let client = client.clone();
+        async move {
+            let n = client.follow_pending().await;
+            if n > 0 {
+                tracing::info!(
+                    n,
+                    "followed the transactions left pending by an earlier run"
+                );
+            }
+        }
+    });
     tracing::info!(
         profile = %settings.profile,
         account = %format!("{:#x}", client.account_address()),
@@ -395,14 +417,15 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         .and_then(|o| o.map(ToriiClient::new).transpose())
         .map_err(anyhow::Error::msg)?;
     let mut server = LsServer::new(
-        Arc::new(client),
+        client,
         ServerOptions {
             chain: settings.profile.clone(),
             strict: settings.server.strict,
             default_timeout: Duration::from_millis(settings.tx.timeout_ms),
         },
     )
-    .with_wallet(account);
+    .with_wallet(account)
+    .with_journal(journal.clone());
     if let Some(torii) = torii {
         tracing::info!(
             namespace = torii.short_namespace(),
@@ -410,9 +433,85 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         );
         server = server.with_torii(Arc::new(torii));
     }
+    let served = serve_until_stopped(server, &settings).await;
+    journal.flush();
+    if let Some(devnet) = devnet {
+        devnet.stop().await;
+        tracing::info!("stopped starknet-devnet");
+    }
+    served
+}
+
+/// Serves MCP on stdio until stdin closes or SIGTERM/SIGINT arrives. On a signal no new write is
+/// taken, and the writes in flight get `server.shutdown_grace_ms` to reach their answer.
+async fn serve_until_stopped(server: LsServer, settings: &Settings) -> anyhow::Result<()> {
+    let grace = Duration::from_millis(settings.server.shutdown_grace_ms);
+    let drain = server.drain();
+    // Registered before the handshake, so no signal falls between serving and listening.
+    let signals = StopSignals::new()?;
     let running = server
         .serve(loot_survivor_mcp::mcp::transport::stdio())
         .await?;
-    running.waiting().await?;
+    let cancel = running.cancellation_token();
+    let stopper = tokio::spawn(async move {
+        let signal = signals.recv().await;
+        tracing::info!(
+            signal,
+            "stopping: no new writes; waiting for the writes in flight"
+        );
+        let left = drain.stop(grace).await;
+        if left > 0 {
+            tracing::warn!(
+                left,
+                "writes still in flight at the end of the grace period"
+            );
+        }
+        // Let the last answers reach stdout before the transport closes.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        cancel.cancel();
+    });
+    let quit = running.waiting().await;
+    stopper.abort();
+    tracing::info!("MCP service stopped");
+    quit?;
     Ok(())
+}
+
+/// SIGTERM and SIGINT (Ctrl-C elsewhere), listened to from creation on.
+struct StopSignals {
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    int: tokio::signal::unix::Signal,
+}
+
+impl StopSignals {
+    fn new() -> std::io::Result<Self> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(Self {
+                term: signal(SignalKind::terminate())?,
+                int: signal(SignalKind::interrupt())?,
+            })
+        }
+        #[cfg(not(unix))]
+        Ok(Self {})
+    }
+
+    /// The name of the first stop signal received.
+    async fn recv(mut self) -> &'static str {
+        #[cfg(unix)]
+        {
+            tokio::select! {
+                _ = self.int.recv() => "SIGINT",
+                _ = self.term.recv() => "SIGTERM",
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            "Ctrl-C"
+        }
+    }
 }

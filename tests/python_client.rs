@@ -44,6 +44,8 @@ async fn python_sdk_client_plays_a_whole_game() {
     let python = python();
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/play_game.py");
     let world = common::world().await;
+    // The server's journal goes to a temporary data directory, never the user's.
+    let home = tempfile::tempdir().unwrap();
 
     let child = tokio::process::Command::new(&python)
         .arg(&script)
@@ -53,6 +55,7 @@ async fn python_sdk_client_plays_a_whole_game() {
         .arg(world.devnet.url.as_str())
         .arg("--manifest")
         .arg(&world.manifest)
+        .env("LS_HOME", home.path())
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .env("PYTHONUNBUFFERED", "1")
         .env("RUST_LOG", "info")

@@ -145,6 +145,7 @@ async fn vrf_profile_sends_randomness_through_outside_execution() {
         read_only: false,
         max_fee_per_tx: 10 * loot_survivor_mcp::wallet::FRI_PER_STRK,
         session_fee_budget: 100 * loot_survivor_mcp::wallet::FRI_PER_STRK,
+        daily_fee_budget: 100 * loot_survivor_mcp::wallet::FRI_PER_STRK,
         max_tx_per_minute: 100,
         allow_vrf: None,
     };

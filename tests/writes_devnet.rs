@@ -95,7 +95,21 @@ async fn confirmation_modes_timeouts_and_tx_lookup() {
     assert_eq!(found["execution"], "SUCCEEDED");
     assert_eq!(found["sent_by_this_server"], true);
     assert_eq!(found["record"]["action"], "explore");
+    assert_eq!(
+        found["record"]["last_status"], "ACCEPTED_ON_L2",
+        "the record follows the status: {found}"
+    );
     assert!(!found["events"].as_array().unwrap().is_empty());
+
+    // The pre-confirmed attack's record follows it to ACCEPTED_ON_L2 too.
+    let attack = client
+        .ok("ls_get_tx", json!({"tx_hash": pre["tx_hash"]}))
+        .await;
+    assert_eq!(attack["status"], "ACCEPTED_ON_L2", "{attack}");
+    assert_eq!(
+        attack["record"]["last_status"], "ACCEPTED_ON_L2",
+        "{attack}"
+    );
 
     let unknown = client.call("ls_get_tx", json!({"tx_hash": "0x1234"})).await;
     assert_eq!(unknown.json["error"]["code"], "NOT_FOUND");
@@ -363,13 +377,33 @@ async fn wallet_reports_spending_and_policy_refuses_before_signing() {
         c.shutdown().await;
     }
 
-    let c = world.client(&[("LS_POLICY__MAX_TX_PER_MINUTE", "1")]).await;
-    let r = c.call("ls_new_game", json!({"weapon": "Wand"})).await;
-    assert_eq!(r.json["error"]["code"], "POLICY_DENIED", "{}", r.text);
-    assert_eq!(r.json["error"]["details"]["rule"], "max_tx_per_minute");
-    assert!(
-        r.json["error"]["details"]["adventurer_id"].is_u64(),
-        "the minted id is kept"
-    );
-    c.shutdown().await;
+    // ls_new_game needs room for both of its transactions before it mints: no wasted mint.
+    for (env, rule) in [
+        (("LS_POLICY__MAX_TX_PER_MINUTE", "1"), "max_tx_per_minute"),
+        // The budget holds one transaction at the cap, not two.
+        (
+            ("LS_POLICY__SESSION_FEE_BUDGET", "1500000000000000000"),
+            "session_fee_budget",
+        ),
+        (
+            ("LS_POLICY__DAILY_FEE_BUDGET", "1500000000000000000"),
+            "daily_fee_budget",
+        ),
+    ] {
+        let c = world.client(&[env]).await;
+        let nonce = common::nonce_and_balance(url, common::ACCOUNT).await;
+        let r = c.call("ls_new_game", json!({"weapon": "Wand"})).await;
+        assert_eq!(r.json["error"]["code"], "POLICY_DENIED", "{}", r.text);
+        assert_eq!(r.json["error"]["details"]["rule"], rule, "{}", r.text);
+        assert!(
+            r.json["error"]["details"]["adventurer_id"].is_null(),
+            "nothing minted"
+        );
+        assert_eq!(
+            common::nonce_and_balance(url, common::ACCOUNT).await,
+            nonce,
+            "no mint was signed"
+        );
+        c.shutdown().await;
+    }
 }

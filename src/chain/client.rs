@@ -2,7 +2,7 @@
 //! wallet's account, one write at a time, with a fee estimate (simulation) before every send.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use serde::Serialize;
 use starknet::accounts::{Account, ConnectedAccount, ExecutionEncoding, SingleOwnerAccount};
@@ -21,6 +21,7 @@ use super::retry::read_with_retries;
 use super::submit::{
     Confirm, Hooks, Progress, execution_of, finality_name, status_name, wait_for_receipt,
 };
+use super::token_id::token_id_from_events;
 use super::{ChainError, GameAddresses, convert};
 use super::{cartridge, vrf};
 use crate::game::events::{GameEvent, decode_game_event};
@@ -405,7 +406,7 @@ impl ChainClient {
             .map_err(ChainError::Policy)?;
         let _lock = self.write_lock.lock().await;
         self.policy
-            .check_rate(std::time::Instant::now())
+            .check_rate(SystemTime::now())
             .map_err(ChainError::Policy)?;
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -435,8 +436,11 @@ impl ChainClient {
             "submitting outside execution to the Cartridge paymaster"
         );
         let hash = cartridge::submit(&self.http, &self.rpc_url, &signed).await?;
-        self.ledger.record(hash, adventurer_id, action, nonce, 0);
+        if let Err(e) = self.ledger.record(hash, adventurer_id, action, nonce, 0) {
+            tracing::error!(tx_hash = %format!("{hash:#x}"), "sent but not journaled: {e}");
+        }
         self.ledger.set_status(hash, "SENT");
+        self.policy.record_sent(hash, 0, SystemTime::now());
         self.track(hash, action, opts, false).await
     }
 
@@ -477,7 +481,7 @@ impl ChainClient {
             .map_err(ChainError::Policy)?;
         let mut next_nonce = self.write_lock.lock().await;
         self.policy
-            .check_rate(std::time::Instant::now())
+            .check_rate(SystemTime::now())
             .map_err(ChainError::Policy)?;
         let mut resynced = false;
         let (hash, nonce) = loop {
@@ -522,7 +526,7 @@ impl ChainClient {
         opts: WriteOptions,
         paid: bool,
     ) -> Result<TxReport, ChainError> {
-        let sent_at = std::time::Instant::now();
+        let sent_at = SystemTime::now();
         opts.hooks.report(Progress::Submitted { tx_hash: hash });
         tracing::info!(tx_hash = %format!("{hash:#x}"), action, "transaction sent");
         let waited = wait_for_receipt(
@@ -539,17 +543,13 @@ impl ChainClient {
                 self.ledger
                     .set_status(hash, finality_name(receipt.receipt.finality_status()));
                 let report = self.report(receipt)?;
-                self.policy
-                    .record_sent(if paid { report.actual_fee } else { 0 }, sent_at);
+                if paid {
+                    self.policy.record_sent(hash, report.actual_fee, sent_at);
+                }
                 Ok(report)
             }
             Err(e) => {
-                let fee = if paid {
-                    max_fee_of(&self.ledger, hash)
-                } else {
-                    0
-                };
-                self.policy.record_sent(fee, sent_at);
+                // The send stays counted at its fee bound until its receipt is known.
                 let status = match &e {
                     ChainError::Revert { .. } => "REVERTED".to_string(),
                     ChainError::Timeout { last_status, .. }
@@ -602,29 +602,37 @@ impl ChainClient {
             .map_err(|_| SendFailure::Other(ChainError::Rpc("incomplete transaction".into())))?;
         let hash = prepared.transaction_hash(false);
         self.ledger
-            .record(hash, adventurer_id, action, nonce, max_fee);
+            .record(hash, adventurer_id, action, nonce, max_fee)
+            .map_err(|e| SendFailure::Other(ChainError::Config(format!("not sent: {e}"))))?;
+        let sent = self.send_prepared(prepared, hash).await;
+        if sent.is_ok() {
+            self.ledger.set_status(hash, "SENT");
+            self.policy.record_sent(hash, max_fee, SystemTime::now());
+        }
+        sent
+    }
+
+    /// Sends a signed transaction; after an uncertain failure, asks the node whether it has it.
+    async fn send_prepared(
+        &self,
+        prepared: starknet::accounts::PreparedExecutionV3<'_, WalletAccount>,
+        hash: Felt,
+    ) -> Result<Felt, SendFailure> {
         match prepared.send().await {
-            Ok(r) if r.transaction_hash == hash => {
-                self.ledger.set_status(hash, "SENT");
-                Ok(hash)
-            }
+            Ok(r) if r.transaction_hash == hash => Ok(hash),
             Ok(r) => Err(SendFailure::Other(ChainError::Decode(format!(
                 "the node reports hash {:#x} for transaction {hash:#x}",
                 r.transaction_hash
             )))),
             Err(starknet::accounts::AccountError::Provider(ProviderError::StarknetError(
                 StarknetError::DuplicateTx,
-            ))) => {
-                self.ledger.set_status(hash, "SENT");
-                Ok(hash)
-            }
+            ))) => Ok(hash),
             Err(e) => {
                 let failure = SendFailure::from_account(e);
                 if let SendFailure::Other(ChainError::Rpc(_)) = &failure
                     && self.node_knows(hash).await
                 {
                     tracing::info!(tx_hash = %format!("{hash:#x}"), "send looked failed but the node has it");
-                    self.ledger.set_status(hash, "SENT");
                     return Ok(hash);
                 }
                 self.ledger.set_status(hash, "SEND_FAILED");
@@ -728,9 +736,15 @@ impl ChainClient {
         &self.policy
     }
 
-    /// The ledger of transactions signed by this server run.
+    /// The ledger of transactions signed by this account (the journal).
     pub fn ledger(&self) -> &TxLedger {
         &self.ledger
+    }
+
+    /// Keeps the ledger in `journal` (durable, shared with the policy's counters and replays).
+    pub fn with_journal(mut self, journal: Arc<super::journal::Journal>) -> Self {
+        self.ledger = TxLedger::new(journal);
+        self
     }
 
     fn report(&self, r: TransactionReceiptWithBlockInfo) -> Result<TxReport, ChainError> {
@@ -798,15 +812,8 @@ pub struct WalletReport {
     pub balances: Vec<TokenBalance>,
     /// The policy in force and what this server run spent.
     pub policy: crate::wallet::PolicySnapshot,
-    /// Transactions signed by this server run.
+    /// Transactions signed by this account (every run in the journal).
     pub transactions_signed: usize,
-}
-
-/// The fee bound of a sent transaction whose receipt is unknown (counted against the budget).
-fn max_fee_of(ledger: &TxLedger, hash: Felt) -> u128 {
-    ledger
-        .get(hash)
-        .map_or(0, |r| r.max_fee.parse().unwrap_or(0))
 }
 
 /// What a transaction lookup found.
@@ -869,68 +876,6 @@ pub fn action_name(action: &GameAction) -> &'static str {
     }
 }
 
-/// Finds the new token id in a mint receipt: the Denshokan token-metadata event (14 data felts,
-/// id at `data[1]`), else an ERC721 `Transfer` from the zero address emitted by the token contract.
-pub fn token_id_from_events(events: &[Event], token: Option<Felt>) -> Option<u64> {
-    let to_u64 = |f: &Felt| u64::try_from(*f).ok();
-    if let Some(e) = events.iter().find(|e| e.data.len() == 14) {
-        return to_u64(&e.data[1]);
-    }
-    let transfer = starknet::macros::selector!("Transfer");
-    events
-        .iter()
-        .filter(|e| token.is_none_or(|t| e.from_address == t))
-        .find(|e| e.keys.len() == 5 && e.keys[0] == transfer && e.keys[1] == Felt::ZERO)
-        .and_then(|e| to_u64(&e.keys[3]))
-}
-
 fn short_string(f: Felt) -> String {
     starknet::core::utils::parse_cairo_short_string(&f).unwrap_or_else(|_| format!("{f:#x}"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn event(from: u64, keys: Vec<Felt>, data: Vec<Felt>) -> Event {
-        Event {
-            from_address: Felt::from(from),
-            keys,
-            data,
-        }
-    }
-
-    #[test]
-    fn token_id_from_metadata_event() {
-        let mut data = vec![Felt::ZERO; 14];
-        data[1] = Felt::from(42u8);
-        let events = vec![event(1, vec![Felt::ONE], data)];
-        assert_eq!(token_id_from_events(&events, None), Some(42));
-    }
-
-    #[test]
-    fn token_id_from_transfer_event_of_the_token_contract() {
-        let sel = starknet::macros::selector!("Transfer");
-        let keys = vec![
-            sel,
-            Felt::ZERO,
-            Felt::from(9u8),
-            Felt::from(7u8),
-            Felt::ZERO,
-        ];
-        let events = vec![
-            event(5, keys.clone(), vec![]),
-            event(
-                6,
-                vec![sel, Felt::ZERO, Felt::ONE, Felt::from(8u8), Felt::ZERO],
-                vec![],
-            ),
-        ];
-        assert_eq!(
-            token_id_from_events(&events, Some(Felt::from(6u8))),
-            Some(8)
-        );
-        assert_eq!(token_id_from_events(&events, None), Some(7));
-        assert_eq!(token_id_from_events(&[], None), None);
-    }
 }

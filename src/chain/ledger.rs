@@ -1,12 +1,12 @@
-//! The ledger of transactions this server run signed: every hash is recorded before it is sent,
-//! so a timeout, a cancelled call or a lost connection never loses a transaction.
+//! The ledger of transactions this account signed: every hash is recorded in the journal before
+//! it is sent, so a timeout, a cancelled call, a lost connection or a crash never loses one.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::SystemTime;
+use std::sync::Arc;
 
 use serde::Serialize;
 use starknet::core::types::Felt;
+
+use super::journal::{Journal, JournalError, now_ms};
 
 /// What the server knows about one transaction it signed.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -27,14 +27,30 @@ pub struct TxRecord {
     pub last_status: String,
 }
 
-/// Transactions signed by this server run, by hash.
-#[derive(Debug, Default)]
+/// Transactions signed by this account, by hash, kept in the journal (durable on real chains).
+#[derive(Debug, Clone)]
 pub struct TxLedger {
-    records: Mutex<HashMap<Felt, TxRecord>>,
+    journal: Arc<Journal>,
+}
+
+impl Default for TxLedger {
+    fn default() -> Self {
+        Self::new(Arc::new(Journal::in_memory()))
+    }
 }
 
 impl TxLedger {
-    /// Records a transaction about to be sent.
+    /// A ledger kept in `journal`.
+    pub fn new(journal: Arc<Journal>) -> Self {
+        Self { journal }
+    }
+
+    /// The journal behind it.
+    pub fn journal(&self) -> &Arc<Journal> {
+        &self.journal
+    }
+
+    /// Records a transaction about to be sent; on error it must not be sent.
     pub fn record(
         &self,
         hash: Felt,
@@ -42,48 +58,40 @@ impl TxLedger {
         action: &str,
         nonce: Felt,
         max_fee: u128,
-    ) {
-        let signed_at = SystemTime::now()
-            .duration_since(SystemTime::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        self.lock().insert(
-            hash,
-            TxRecord {
+    ) -> Result<(), JournalError> {
+        let signed_ms = now_ms();
+        self.journal.record_tx(
+            &TxRecord {
                 tx_hash: format!("{hash:#x}"),
                 adventurer_id,
                 action: action.to_string(),
                 nonce: format!("{nonce:#x}"),
                 max_fee: max_fee.to_string(),
-                signed_at,
+                signed_at: u64::try_from(signed_ms / 1000).unwrap_or(0),
                 last_status: "SIGNED".into(),
             },
-        );
+            signed_ms,
+        )
     }
 
     /// Updates the last known status of a recorded transaction.
     pub fn set_status(&self, hash: Felt, status: &str) {
-        if let Some(r) = self.lock().get_mut(&hash) {
-            r.last_status = status.to_string();
-        }
+        self.journal.set_status(hash, status);
     }
 
-    /// The record of a hash, if this server signed it.
+    /// The record of a hash, if this account's servers signed it.
     pub fn get(&self, hash: Felt) -> Option<TxRecord> {
-        self.lock().get(&hash).cloned()
+        self.journal.tx(hash)
     }
 
     /// How many transactions were recorded.
     pub fn len(&self) -> usize {
-        self.lock().len()
+        self.journal.tx_count()
     }
 
     /// Whether nothing was recorded.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Felt, TxRecord>> {
-        self.records.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 
@@ -95,7 +103,8 @@ mod tests {
     fn records_and_updates_by_hash() {
         let l = TxLedger::default();
         assert!(l.is_empty());
-        l.record(Felt::from(0xabcu32), Some(3), "explore", Felt::TWO, 10);
+        l.record(Felt::from(0xabcu32), Some(3), "explore", Felt::TWO, 10)
+            .unwrap();
         l.set_status(Felt::from(0xabcu32), "ACCEPTED_ON_L2");
         let r = l.get(Felt::from(0xabcu32)).unwrap();
         assert_eq!(r.tx_hash, "0xabc");

@@ -7,6 +7,8 @@ mod client;
 mod convert;
 pub mod deploy;
 mod error;
+pub mod follow;
+pub mod journal;
 pub mod ledger;
 pub mod manifest;
 pub mod outside;
@@ -14,6 +16,7 @@ pub mod retry;
 pub mod revert;
 pub mod sim;
 mod submit;
+pub mod token_id;
 pub mod vrf;
 
 pub use client::{

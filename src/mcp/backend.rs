@@ -29,6 +29,10 @@ pub trait GameBackend: Send + Sync {
         action: &GameAction,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError>;
+    /// Refuses `ls_new_game` before its mint when the policy has no room for both transactions.
+    async fn check_new_game(&self) -> Result<(), ChainError> {
+        Ok(())
+    }
     /// Status, receipt and game events of a transaction (and this server's record of it).
     async fn tx(&self, tx_hash: Felt) -> Result<TxLookup, ChainError>;
     /// The signing wallet's address, balances and policy; `None` on chains without a wallet.
@@ -116,8 +120,12 @@ impl GameBackend for ChainClient {
         ChainClient::act(self, adventurer_id, action, opts).await
     }
 
+    async fn check_new_game(&self) -> Result<(), ChainError> {
+        ChainClient::check_new_game(self)
+    }
+
     async fn tx(&self, tx_hash: Felt) -> Result<TxLookup, ChainError> {
-        self.get_tx(tx_hash).await
+        self.lookup_tx(tx_hash).await
     }
 
     async fn wallet(&self) -> Result<Option<WalletReport>, ChainError> {

@@ -4,6 +4,7 @@
 mod advisor_tools;
 mod args;
 mod backend;
+mod drain;
 mod errors;
 mod indexer_types;
 pub mod logging;
@@ -22,6 +23,7 @@ pub use advisor_tools::{
     preview_result,
 };
 pub use backend::GameBackend;
+pub use drain::Drain;
 pub use errors::from_chain;
 pub use server::{ActionResult, AdventurerResult, LsServer, ServerOptions};
 pub use torii_tools::{

@@ -36,6 +36,9 @@ const UNASKED_TIMEOUT_MS: u64 = 50_000;
 /// How long a write waits for the node's state to show its transaction (load-balanced nodes lag).
 const READ_AFTER_WRITE: Duration = Duration::from_secs(10);
 
+/// A check of the adventurer's state that a write must pass (after the replay lookup).
+type StateCheck<'a> = &'a (dyn Fn(&crate::game::model::GameState) -> Result<(), ToolError> + Sync);
+
 /// Server-wide settings the tools need.
 #[derive(Debug, Clone)]
 pub struct ServerOptions {
@@ -48,7 +51,7 @@ pub struct ServerOptions {
 }
 
 /// The result of every write tool.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, JsonSchema)]
 pub struct ActionResult {
     /// Always true (failures are tool errors).
     pub ok: bool,
@@ -95,7 +98,8 @@ pub struct TxResult {
     pub execution: Option<String>,
     /// The game's reason when reverted.
     pub revert_reason: Option<String>,
-    /// Whether this server run signed it (then `record` says what it was).
+    /// Whether this account's servers signed it, in this run or an earlier one (the journal;
+    /// then `record` says what it was).
     pub sent_by_this_server: bool,
     /// What this server recorded when it signed the transaction.
     pub record: Option<crate::chain::ledger::TxRecord>,
@@ -148,6 +152,7 @@ pub struct LsServer {
     pub(super) indexer: super::torii_tools::Indexer,
     replays: Arc<ReplayCache>,
     client_log: super::logging::ClientLog,
+    drain: Arc<super::drain::Drain>,
     tool_router: ToolRouter<Self>,
 }
 
@@ -161,12 +166,24 @@ impl std::fmt::Debug for LsServer {
 
 #[tool_router]
 impl LsServer {
+    /// Keeps replay results and write intents in `journal` (durable on real chains).
+    pub fn with_journal(mut self, journal: Arc<crate::chain::journal::Journal>) -> Self {
+        self.replays = Arc::new(ReplayCache::new(journal));
+        self
+    }
+
+    /// The graceful-stop control of this server (and its clones).
+    pub fn drain(&self) -> Arc<super::drain::Drain> {
+        self.drain.clone()
+    }
+
     /// A server over a game backend.
     pub fn new(backend: Arc<dyn GameBackend>, opts: ServerOptions) -> Self {
         Self {
             backend,
             opts,
             replays: Arc::new(ReplayCache::default()),
+            drain: Arc::default(),
             indexer: Default::default(),
             client_log: Default::default(),
             tool_router: Self::tool_router()
@@ -192,12 +209,14 @@ impl LsServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<Json<ActionResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
+        let _busy = self.drain.enter()?;
         let weapon = a.weapon.resolve_starting_weapon("weapon")?;
         let player_name = a.player_name.as_deref().map(player_name_felt).transpose()?;
         let opts = self.write_options(&a.opts, &ctx)?;
         let (id, mint_tx) = match a.adventurer_id {
             Some(id) => (id, None),
             None => {
+                self.backend.check_new_game().await.map_err(from_chain)?;
                 let (id, report) = self
                     .backend
                     .mint(player_name, opts.clone())
@@ -212,6 +231,7 @@ impl LsServer {
                 id,
                 GameAction::StartGame { weapon },
                 opts,
+                None,
             )
             .await
             .map_err(|e| match &mint_tx {
@@ -252,6 +272,7 @@ impl LsServer {
                 till_beast: a.till_beast,
             },
             opts,
+            None,
         )
         .await
     }
@@ -280,6 +301,7 @@ impl LsServer {
                 to_the_death: a.to_the_death,
             },
             opts,
+            None,
         )
         .await
     }
@@ -308,6 +330,7 @@ impl LsServer {
                 to_the_death: a.to_the_death,
             },
             opts,
+            None,
         )
         .await
     }
@@ -349,32 +372,27 @@ impl LsServer {
         .iter()
         .map(|&v| u32::from(v))
         .sum();
-        let state = self
-            .backend
-            .state(a.adventurer_id)
-            .await
-            .map_err(from_chain)?;
-        let available = u32::from(state.adventurer.stat_upgrades_available);
-        if state.adventurer.action_count == 0
-            && matches!(self.backend.owner(a.adventurer_id).await, Ok(None))
-        {
-            return Err(super::errors::missing_adventurer(a.adventurer_id));
-        }
-        if sum != available {
-            return Err(ToolError::validation(format!(
+        // Checked after the replay lookup: a retry of an upgrade that landed has no points left.
+        let points_add_up = move |state: &crate::game::model::GameState| {
+            let available = u32::from(state.adventurer.stat_upgrades_available);
+            if sum == available {
+                return Ok(());
+            }
+            Err(ToolError::validation(format!(
                 "the stat points must add up to {available} (the points available), got {sum}"
             ))
             .with_detail("available", available)
             .with_detail("given", sum)
             .with_hint(
                 "read ls_get_adventurer: stat_upgrades_available says how many points to spend",
-            ));
-        }
+            ))
+        };
         self.write(
             a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::Upgrade { stats },
             opts,
+            Some(&points_add_up),
         )
         .await
     }
@@ -417,6 +435,7 @@ impl LsServer {
                 items,
             },
             opts,
+            None,
         )
         .await
     }
@@ -444,6 +463,7 @@ impl LsServer {
             a.adventurer_id,
             GameAction::Equip { items },
             opts,
+            None,
         )
         .await
     }
@@ -471,6 +491,7 @@ impl LsServer {
             a.adventurer_id,
             GameAction::Drop { items },
             opts,
+            None,
         )
         .await
     }
@@ -567,7 +588,7 @@ impl LsServer {
         }))
     }
     #[tool(
-        description = "The server's signing wallet: account address, chain id, STRK and ETH balances, the policy in force (read-only mode, per-transaction fee cap, fee budget for this run, transactions per minute) and what this run has spent and signed. The key itself is never shown.",
+        description = "The server's signing wallet: account address, chain id, STRK and ETH balances, the policy in force (read-only mode, per-transaction fee cap, fee budgets for this run and for today, transactions per minute) and what this run and today's runs have spent and signed. The key itself is never shown.",
         annotations(title = "Wallet", read_only_hint = true, open_world_hint = true)
     )]
     async fn ls_wallet(
@@ -615,24 +636,34 @@ impl LsServer {
         })
     }
 
-    /// Runs one game action: refuses stale calls, replays a retry of an action that already
-    /// landed, and returns the state once the node shows the transaction.
+    /// Runs one game action: replays a retry of an action that already landed (before any
+    /// other check), refuses stale calls, runs `check` on the current state, and returns the
+    /// state once the node shows the transaction.
     async fn write(
         &self,
         expected_action_count: Option<u16>,
         id: u64,
         action: GameAction,
         opts: WriteOptions,
+        check: Option<StateCheck<'_>>,
     ) -> Result<Json<ActionResult>, ToolError> {
+        let _busy = self.drain.enter()?;
         let _adventurer = self.replays.lock_adventurer(id).await;
         if let Some(expected) = expected_action_count {
             if let Some(mut earlier) = self.replays.get(id, expected, &action) {
                 earlier.replayed = true;
                 return Ok(Json(earlier));
             }
+            if let Some(earlier) = self.resume(id, expected, &action, &opts).await? {
+                return Ok(Json(earlier));
+            }
+        }
+        if expected_action_count.is_some() || check.is_some() {
             let state = self.backend.state(id).await.map_err(from_chain)?;
             let actual = state.adventurer.action_count;
-            if actual != expected {
+            if let Some(expected) = expected_action_count
+                && actual != expected
+            {
                 return Err(ToolError::new(
                     ErrorCode::StaleState,
                     format!(
@@ -643,22 +674,73 @@ impl LsServer {
                 .with_detail("action_count", actual)
                 .with_hint("read ls_get_adventurer and decide again"));
             }
+            if let Some(check) = check {
+                if state.adventurer.action_count == 0
+                    && matches!(self.backend.owner(id).await, Ok(None))
+                {
+                    return Err(super::errors::missing_adventurer(id));
+                }
+                check(&state)?;
+            }
+        }
+        if let Some(expected) = expected_action_count {
+            self.replays.begin(id, expected, &action);
         }
         let report = match self.backend.act(id, &action, opts).await {
             Ok(r) => r,
             Err(e) => return Err(self.missing_or(id, e).await),
         };
+        let result = self.finish(id, report).await?;
+        if let Some(expected) = expected_action_count {
+            self.replays.put(id, expected, &action, &result);
+        }
+        Ok(Json(result))
+    }
+
+    /// The result of an earlier attempt of this write whose answer was lost (the server stopped
+    /// between send and receipt): its transaction is followed in the journal to its receipt.
+    async fn resume(
+        &self,
+        id: u64,
+        expected: u16,
+        action: &GameAction,
+        opts: &WriteOptions,
+    ) -> Result<Option<ActionResult>, ToolError> {
+        let Some(record) = self.replays.interrupted(id, expected, action) else {
+            return Ok(None);
+        };
+        let hash = crate::config::parse_felt(&record.tx_hash).map_err(ToolError::validation)?;
+        tracing::info!(tx_hash = %record.tx_hash, id, "a retry finds the transaction of an interrupted write");
+        let deadline = tokio::time::Instant::now() + opts.timeout;
+        let report = loop {
+            let found = self.backend.tx(hash).await.map_err(from_chain)?;
+            match (found.execution.as_deref(), found.report) {
+                (Some("SUCCEEDED"), Some(report)) => break report,
+                (Some(_), _) => return Ok(None),
+                _ if tokio::time::Instant::now() >= deadline => {
+                    return Err(from_chain(crate::chain::ChainError::Timeout {
+                        tx_hash: hash,
+                        last_status: found.status,
+                    }));
+                }
+                _ => tokio::time::sleep(Duration::from_millis(250)).await,
+            }
+        };
+        let mut result = self.finish(id, report).await?;
+        self.replays.put(id, expected, action, &result);
+        result.replayed = true;
+        Ok(Some(result))
+    }
+
+    /// The result of a landed write, once the node's state shows it.
+    async fn finish(&self, id: u64, report: TxReport) -> Result<ActionResult, ToolError> {
         self.indexer.remember(id);
         let target = report.events.last().map(|e| e.action_count);
         let state = self.state_after(id, target).await.map_err(|e| {
             e.with_detail("tx_hash", format!("{:#x}", report.tx_hash))
                 .with_hint("the action landed; read ls_get_adventurer again")
         })?;
-        let result = self.action_result(id, report, &state);
-        if let Some(expected) = expected_action_count {
-            self.replays.put(id, expected, &action, result.clone());
-        }
-        Ok(Json(result))
+        Ok(self.action_result(id, report, &state))
     }
 
     /// A refused action on a token that was never minted is `NOT_FOUND` (the contract only says

@@ -7,6 +7,7 @@ mod keystore;
 mod policy;
 mod policy_settings;
 mod signer;
+mod spending;
 
 pub use key_source::{
     ENV_KEYSTORE_PASSWORD, ENV_PRIVATE_KEY, KeyError, KeySource, LoadedKey, load_key, load_signer,
@@ -18,3 +19,6 @@ pub use policy::{
 };
 pub use policy_settings::{FRI_PER_STRK, FeeAmount, PolicySettings, format_strk, parse_fri};
 pub use signer::SecretSigner;
+pub use spending::{
+    MemorySpending, RATE_WINDOW, SpendingLog, Usage, day_start_ms, in_window, unix_ms,
+};

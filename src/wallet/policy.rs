@@ -1,21 +1,23 @@
 //! The policy guard consulted before anything is signed: only the profile's game entrypoints (plus
-//! the VRF `request_random` where enabled), a fee cap per transaction, a fee budget per server run,
-//! a transactions-per-minute cap, and a read-only switch. Pure and synchronous; the state (what
-//! this run has spent) sits behind a mutex so the chain client can share the guard.
+//! the VRF `request_random` where enabled), a fee cap per transaction, a fee budget per server run
+//! and per UTC day, a transactions-per-minute cap, and a read-only switch. Synchronous; what was
+//! spent lives in a [`SpendingLog`] (the durable journal on real chains, so a restart keeps the
+//! day's budget and the rate window).
 //!
 //! Use it under the client's one-write-at-a-time lock (the checks and the record are separate
 //! calls): `check_calls` → `check_rate` → estimate → `check_fee(max fee bound)` → send →
-//! `record_sent` with the fee actually paid. Record every transaction that reached the node, even
-//! when its receipt never came (then record its max fee bound, the most it can have cost).
+//! `record_sent(hash, max fee bound)` → receipt → `record_sent(hash, fee actually paid)`. A sent
+//! transaction whose receipt never came stays counted at its bound, the most it can have cost.
 
-use std::collections::{HashSet, VecDeque};
-use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::SystemTime;
 
 use serde::Serialize;
 use starknet::core::types::{Call, Felt};
 
 use super::policy_settings::{FeeAmount, PolicySettings};
+use super::spending::{MemorySpending, RATE_WINDOW, SpendingLog, Usage};
 use crate::config::Settings;
 
 /// The Cartridge VRF provider (mainnet; hard-coded in the game's `utils/vrf.cairo`).
@@ -26,14 +28,11 @@ pub const REQUEST_RANDOM_SELECTOR: Felt = starknet::macros::selector!("request_r
 /// The error code a refusal maps to in tool results.
 pub const POLICY_DENIED: &str = "POLICY_DENIED";
 
-/// Length of the rate-limit window.
-const RATE_WINDOW: Duration = Duration::from_secs(60);
-
 /// A refusal: which rule, why, and which setting changes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PolicyDenied {
     /// The rule that refused (`read_only`, `allowed_calls`, `allow_vrf`, `max_fee_per_tx`,
-    /// `session_fee_budget`, `max_tx_per_minute`).
+    /// `session_fee_budget`, `daily_fee_budget`, `max_tx_per_minute`).
     pub rule: &'static str,
     /// What was refused, with the numbers involved.
     pub message: String,
@@ -62,6 +61,8 @@ pub struct PolicySnapshot {
     pub max_fee_per_tx: FeeAmount,
     /// Fee budget of this server run.
     pub session_fee_budget: FeeAmount,
+    /// Fee budget of each UTC day, across server runs (kept in the journal).
+    pub daily_fee_budget: FeeAmount,
     /// Transactions allowed in any 60-second window.
     pub max_tx_per_minute: u32,
     /// Whether the VRF `request_random` call may be signed.
@@ -70,31 +71,16 @@ pub struct PolicySnapshot {
     pub allowed_entrypoints: usize,
     /// Fees paid so far in this run.
     pub spent: FeeAmount,
-    /// What is left of the budget.
+    /// What is left of the budget (the smaller of the run's and the day's).
     pub remaining_budget: FeeAmount,
     /// Transactions sent in this run.
     pub tx_count: u64,
+    /// Fees paid today (UTC), by every run of this account.
+    pub spent_today: FeeAmount,
+    /// Transactions sent today (UTC), by every run of this account.
+    pub tx_count_today: u64,
     /// Transactions sent in the last 60 seconds.
     pub tx_last_minute: u32,
-}
-
-#[derive(Debug, Default)]
-struct Spending {
-    spent: u128,
-    tx_count: u64,
-    recent: VecDeque<Instant>,
-}
-
-impl Spending {
-    fn prune(&mut self, now: Instant) {
-        while let Some(&t) = self.recent.front() {
-            if now.saturating_duration_since(t) >= RATE_WINDOW {
-                self.recent.pop_front();
-            } else {
-                break;
-            }
-        }
-    }
 }
 
 /// Decides whether a transaction may be signed, and tracks what this run spent.
@@ -104,7 +90,7 @@ pub struct PolicyGuard {
     vrf: bool,
     allowed: HashSet<(Felt, Felt)>,
     contracts: HashSet<Felt>,
-    state: Mutex<Spending>,
+    log: Arc<dyn SpendingLog>,
 }
 
 impl PolicyGuard {
@@ -125,8 +111,14 @@ impl PolicyGuard {
             vrf,
             allowed,
             contracts,
-            state: Mutex::new(Spending::default()),
+            log: Arc::new(MemorySpending::default()),
         }
+    }
+
+    /// The same guard counting spending in `log` (the journal) instead of memory.
+    pub fn with_log(mut self, log: Arc<dyn SpendingLog>) -> Self {
+        self.log = log;
+        self
     }
 
     /// A guard for the loaded settings: `[policy]`, with VRF following `chain.vrf` unless set.
@@ -136,6 +128,11 @@ impl PolicyGuard {
     ) -> Self {
         let vrf = settings.policy.vrf_enabled(settings.chain.vrf);
         Self::new(&settings.policy, vrf, allowed)
+    }
+
+    /// The per-transaction fee cap (`policy.max_fee_per_tx`).
+    pub fn max_fee_per_tx(&self) -> u128 {
+        self.settings.max_fee_per_tx
     }
 
     /// Refuses writes in read-only mode and any call outside the allowed entrypoints.
@@ -214,7 +211,7 @@ impl PolicyGuard {
     }
 
     /// Refuses a transaction whose max fee exceeds the per-transaction cap or what is left of the
-    /// run's budget. Pass the max fee the transaction may be charged (its resource bounds).
+    /// run's or the day's budget. Pass the max fee the transaction may be charged (its bounds).
     pub fn check_fee(&self, estimated_max_fee: u128) -> Result<(), PolicyDenied> {
         self.check_writable()?;
         let cap = self.settings.max_fee_per_tx;
@@ -230,42 +227,90 @@ impl PolicyGuard {
                 setting: "policy.max_fee_per_tx",
             });
         }
-        let state = self.lock();
-        let remaining = self.settings.session_fee_budget.saturating_sub(state.spent);
-        if estimated_max_fee > remaining {
-            return Err(PolicyDenied {
-                rule: "session_fee_budget",
-                message: format!(
-                    "max fee {} STRK ({estimated_max_fee} FRI) is above what is left of this \
-                     run's budget: {} STRK ({remaining} FRI) of {} STRK, after {} transactions",
-                    FeeAmount::from(estimated_max_fee).strk,
-                    FeeAmount::from(remaining).strk,
-                    FeeAmount::from(self.settings.session_fee_budget).strk,
-                    state.tx_count
-                ),
-                setting: "policy.session_fee_budget",
-            });
+        self.check_budget(estimated_max_fee, &self.log.usage(SystemTime::now()))
+    }
+
+    fn check_budget(&self, fee: u128, usage: &Usage) -> Result<(), PolicyDenied> {
+        let s = &self.settings;
+        let limits = [
+            (
+                "session_fee_budget",
+                "policy.session_fee_budget",
+                "this run's budget",
+                s.session_fee_budget,
+                usage.run_spent,
+                usage.run_tx,
+            ),
+            (
+                "daily_fee_budget",
+                "policy.daily_fee_budget",
+                "today's budget (UTC, every run)",
+                s.daily_fee_budget,
+                usage.day_spent,
+                usage.day_tx,
+            ),
+        ];
+        for (rule, setting, what, budget, spent, count) in limits {
+            let remaining = budget.saturating_sub(spent);
+            if fee > remaining {
+                return Err(PolicyDenied {
+                    rule,
+                    message: format!(
+                        "max fee {} STRK ({fee} FRI) is above what is left of {what}: {} STRK \
+                         ({remaining} FRI) of {} STRK, after {count} transactions",
+                        FeeAmount::from(fee).strk,
+                        FeeAmount::from(remaining).strk,
+                        FeeAmount::from(budget).strk,
+                    ),
+                    setting,
+                });
+            }
         }
         Ok(())
     }
 
     /// Refuses a transaction when `max_tx_per_minute` were already sent in the last 60 seconds.
-    pub fn check_rate(&self, now: Instant) -> Result<(), PolicyDenied> {
+    pub fn check_rate(&self, now: SystemTime) -> Result<(), PolicyDenied> {
         self.check_writable()?;
-        let mut state = self.lock();
-        state.prune(now);
+        self.check_window(1, &self.log.usage(now), now)
+    }
+
+    /// Before the first of `txs` transactions that belong together (`ls_new_game`: mint, then
+    /// start): refuses unless the rate window has room for all of them and the budgets have room
+    /// for `fee_reserve`, so no first transaction is paid for a second one that would be refused.
+    pub fn check_batch(
+        &self,
+        txs: u32,
+        fee_reserve: u128,
+        now: SystemTime,
+    ) -> Result<(), PolicyDenied> {
+        self.check_writable()?;
+        let usage = self.log.usage(now);
+        self.check_window(txs, &usage, now)?;
+        self.check_budget(fee_reserve, &usage)
+    }
+
+    fn check_window(&self, txs: u32, usage: &Usage, now: SystemTime) -> Result<(), PolicyDenied> {
         let limit = self.settings.max_tx_per_minute;
-        if state.recent.len() >= limit as usize {
-            let wait = state
-                .recent
-                .front()
-                .map(|&t| RATE_WINDOW.saturating_sub(now.saturating_duration_since(t)))
+        let sent = usage.window.len();
+        if sent + txs as usize > limit as usize {
+            // Wait until enough sends leave the window.
+            let leaving = (sent + txs as usize).saturating_sub(limit as usize).max(1);
+            let wait = usage
+                .window
+                .get(leaving - 1)
+                .map(|&t| RATE_WINDOW.saturating_sub(now.duration_since(t).unwrap_or_default()))
                 .unwrap_or(RATE_WINDOW);
+            let needs = if txs > 1 {
+                format!(" ({txs} are needed)")
+            } else {
+                String::new()
+            };
             return Err(PolicyDenied {
                 rule: "max_tx_per_minute",
                 message: format!(
-                    "{} transactions were sent in the last 60 s (limit {limit}); retry in {:.1} s",
-                    state.recent.len(),
+                    "{sent} transactions were sent in the last 60 s (limit {limit}){needs}; \
+                     retry in {:.1} s",
                     wait.as_secs_f64()
                 ),
                 setting: "policy.max_tx_per_minute",
@@ -274,36 +319,38 @@ impl PolicyGuard {
         Ok(())
     }
 
-    /// Records a sent transaction and the fee it paid (0 if unknown yet).
-    pub fn record_sent(&self, fee_paid: u128, now: Instant) {
-        let mut state = self.lock();
-        state.prune(now);
-        state.spent = state.spent.saturating_add(fee_paid);
-        state.tx_count += 1;
-        state.recent.push_back(now);
+    /// Records a sent transaction at its fee bound, or corrects it to the fee it paid.
+    pub fn record_sent(&self, tx_hash: Felt, fee: u128, now: SystemTime) {
+        self.log.record(tx_hash, fee, now);
     }
 
     /// The limits and what this run has spent so far.
     pub fn snapshot(&self) -> PolicySnapshot {
-        self.snapshot_at(Instant::now())
+        self.snapshot_at(SystemTime::now())
     }
 
     /// [`PolicyGuard::snapshot`] as of `now` (counts the last-minute window from it).
-    pub fn snapshot_at(&self, now: Instant) -> PolicySnapshot {
-        let mut state = self.lock();
-        state.prune(now);
+    pub fn snapshot_at(&self, now: SystemTime) -> PolicySnapshot {
+        let u = self.log.usage(now);
         let s = &self.settings;
+        let remaining = s
+            .session_fee_budget
+            .saturating_sub(u.run_spent)
+            .min(s.daily_fee_budget.saturating_sub(u.day_spent));
         PolicySnapshot {
             read_only: s.read_only,
             max_fee_per_tx: s.max_fee_per_tx.into(),
             session_fee_budget: s.session_fee_budget.into(),
+            daily_fee_budget: s.daily_fee_budget.into(),
             max_tx_per_minute: s.max_tx_per_minute,
             vrf_allowed: self.vrf,
             allowed_entrypoints: self.allowed.len(),
-            spent: state.spent.into(),
-            remaining_budget: s.session_fee_budget.saturating_sub(state.spent).into(),
-            tx_count: state.tx_count,
-            tx_last_minute: u32::try_from(state.recent.len()).unwrap_or(u32::MAX),
+            spent: u.run_spent.into(),
+            remaining_budget: remaining.into(),
+            tx_count: u.run_tx,
+            spent_today: u.day_spent.into(),
+            tx_count_today: u.day_tx,
+            tx_last_minute: u32::try_from(u.window.len()).unwrap_or(u32::MAX),
         }
     }
 
@@ -317,16 +364,12 @@ impl PolicyGuard {
         }
         Ok(())
     }
-
-    fn lock(&self) -> MutexGuard<'_, Spending> {
-        // The state is plain numbers: a panic elsewhere cannot leave it inconsistent.
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     const GAME: Felt = Felt::from_hex_unchecked("0x6f7c");
     const TOKEN: Felt = Felt::from_hex_unchecked("0x5e2d");
@@ -345,6 +388,7 @@ mod tests {
             read_only: false,
             max_fee_per_tx: STRK,
             session_fee_budget: 3 * STRK,
+            daily_fee_budget: 10 * STRK,
             max_tx_per_minute: 3,
             allow_vrf: None,
         }
@@ -508,13 +552,15 @@ mod tests {
     #[test]
     fn budget_is_exhausted_across_transactions() {
         let g = guard(&settings(), false);
-        let t = Instant::now();
-        for _ in 0..2 {
+        let t = SystemTime::now();
+        for i in 0..2u8 {
             g.check_fee(STRK).unwrap();
-            g.record_sent(STRK, t);
+            g.record_sent(Felt::from(i), STRK, t);
         }
         g.check_fee(STRK).unwrap();
-        g.record_sent(STRK / 2, t);
+        // Recorded at its bound, then corrected to what it paid.
+        g.record_sent(Felt::from(2u8), STRK, t);
+        g.record_sent(Felt::from(2u8), STRK / 2, t);
         let e = g.check_fee(STRK).unwrap_err();
         assert_eq!(
             (e.rule, e.setting),
@@ -522,7 +568,7 @@ mod tests {
         );
         assert!(e.message.contains("0.5 STRK"), "{e}");
         g.check_fee(STRK / 2).unwrap();
-        g.record_sent(STRK, t);
+        g.record_sent(Felt::from(3u8), STRK, t);
         assert_eq!(g.check_fee(1).unwrap_err().rule, "session_fee_budget");
         let snap = g.snapshot_at(t);
         assert_eq!(snap.remaining_budget.fri, "0");
@@ -533,10 +579,10 @@ mod tests {
     #[test]
     fn rate_window_slides() {
         let g = guard(&settings(), false);
-        let t0 = Instant::now();
+        let t0 = SystemTime::now();
         for i in 0..3 {
             g.check_rate(t0 + Duration::from_secs(i * 10)).unwrap();
-            g.record_sent(0, t0 + Duration::from_secs(i * 10));
+            g.record_sent(Felt::from(i), 0, t0 + Duration::from_secs(i * 10));
         }
         let e = g.check_rate(t0 + Duration::from_secs(30)).unwrap_err();
         assert_eq!(
@@ -547,13 +593,58 @@ mod tests {
         // The first send leaves the window at t0 + 60 s; the second at t0 + 70 s.
         assert!(g.check_rate(t0 + Duration::from_millis(59_999)).is_err());
         g.check_rate(t0 + Duration::from_secs(60)).unwrap();
-        g.record_sent(0, t0 + Duration::from_secs(60));
+        g.record_sent(Felt::from(9u8), 0, t0 + Duration::from_secs(60));
         assert!(g.check_rate(t0 + Duration::from_secs(65)).is_err());
         g.check_rate(t0 + Duration::from_secs(70)).unwrap();
         assert_eq!(
             g.snapshot_at(t0 + Duration::from_secs(70)).tx_last_minute,
             2
         );
+    }
+
+    #[test]
+    fn the_daily_budget_counts_every_run_of_the_day() {
+        let mut s = settings();
+        s.session_fee_budget = 100 * STRK;
+        s.daily_fee_budget = 2 * STRK;
+        let log: Arc<dyn SpendingLog> = Arc::new(MemorySpending::default());
+        let g = guard(&s, false).with_log(log.clone());
+        g.record_sent(Felt::ONE, STRK + STRK / 2, SystemTime::now());
+        // A second guard over the same log (a restarted server) sees the day's spending.
+        let again = guard(&s, false).with_log(log);
+        let e = again.check_fee(STRK).unwrap_err();
+        assert_eq!(
+            (e.rule, e.setting),
+            ("daily_fee_budget", "policy.daily_fee_budget")
+        );
+        assert!(e.message.contains("0.5 STRK"), "{e}");
+        let snap = again.snapshot();
+        assert_eq!(snap.spent_today.strk, "1.5");
+        assert_eq!(snap.remaining_budget.strk, "0.5");
+    }
+
+    #[test]
+    fn a_batch_needs_room_for_all_its_transactions() {
+        let g = guard(&settings(), false);
+        let t = SystemTime::now();
+        g.check_batch(2, 2 * STRK, t).unwrap();
+        g.record_sent(Felt::ONE, STRK + STRK / 2, t);
+        // Budget: 1.5 STRK left, 2 STRK reserved for mint + start.
+        assert_eq!(
+            g.check_batch(2, 2 * STRK, t).unwrap_err().rule,
+            "session_fee_budget"
+        );
+        g.check_batch(2, STRK, t).unwrap();
+        // Rate: 3 a minute, 1 sent: 2 more fit, 3 do not.
+        let e = g.check_batch(3, 0, t).unwrap_err();
+        assert_eq!(e.rule, "max_tx_per_minute");
+        assert!(e.message.contains("3 are needed"), "{e}");
+        g.record_sent(Felt::TWO, 0, t);
+        assert_eq!(
+            g.check_batch(2, 0, t).unwrap_err().rule,
+            "max_tx_per_minute"
+        );
+        g.check_rate(t).unwrap();
     }
 
     #[test]
@@ -564,7 +655,7 @@ mod tests {
         for e in [
             g.check_calls(&[call(GAME, explore())]).unwrap_err(),
             g.check_fee(0).unwrap_err(),
-            g.check_rate(Instant::now()).unwrap_err(),
+            g.check_rate(SystemTime::now()).unwrap_err(),
         ] {
             assert_eq!((e.rule, e.setting), ("read_only", "policy.read_only"));
         }
@@ -574,7 +665,7 @@ mod tests {
     #[test]
     fn snapshot_reports_limits_and_spending() {
         let g = guard(&settings(), true);
-        g.record_sent(250_000_000_000_000_000, Instant::now());
+        g.record_sent(Felt::ONE, 250_000_000_000_000_000, SystemTime::now());
         let snap = g.snapshot();
         assert_eq!(snap.max_fee_per_tx.strk, "1");
         assert_eq!(snap.session_fee_budget.fri, (3 * STRK).to_string());
@@ -605,11 +696,11 @@ mod tests {
         fn assert_sync<T: Send + Sync>() {}
         assert_sync::<PolicyGuard>();
         let g = std::sync::Arc::new(guard(&settings(), false));
-        let t = Instant::now();
+        let t = SystemTime::now();
         std::thread::scope(|s| {
-            for _ in 0..4 {
+            for i in 0..4u8 {
                 let g = g.clone();
-                s.spawn(move || g.record_sent(1, t));
+                s.spawn(move || g.record_sent(Felt::from(i), 1, t));
             }
         });
         assert_eq!(g.snapshot_at(t).tx_count, 4);

@@ -21,6 +21,10 @@ pub struct PolicySettings {
     /// Fees this server run may spend in total, in FRI.
     #[serde(deserialize_with = "deserialize_fri")]
     pub session_fee_budget: u128,
+    /// Fees all runs of this account may spend per UTC day, in FRI (counted in the journal, so
+    /// a restart does not reset it). Unset: no daily limit.
+    #[serde(default = "no_limit", deserialize_with = "deserialize_fri")]
+    pub daily_fee_budget: u128,
     /// Transactions allowed in any 60-second window.
     pub max_tx_per_minute: u32,
     /// Allow the Cartridge VRF `request_random` call; unset follows `chain.vrf`.
@@ -62,6 +66,10 @@ impl PolicySettings {
         }
         Ok(())
     }
+}
+
+fn no_limit() -> u128 {
+    u128::MAX
 }
 
 /// An amount of fee token, in FRI (exact, as a decimal string) and in STRK (for reading).
@@ -206,6 +214,7 @@ mod tests {
             read_only: false,
             max_fee_per_tx: 1,
             session_fee_budget: 1,
+            daily_fee_budget: 1,
             max_tx_per_minute: 0,
             allow_vrf: None,
         };

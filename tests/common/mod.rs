@@ -74,7 +74,11 @@ pub async fn world_with(devnet_args: &[&str]) -> World {
 /// An MCP client connected to the real binary over stdio, with the server's stderr captured.
 pub struct Client<H: ClientHandler = ()> {
     pub service: RunningService<RoleClient, H>,
+    /// The server's process id.
+    pub pid: u32,
     stderr: tokio::task::JoinHandle<String>,
+    /// The server's data directory (`LS_HOME`) when the harness made one.
+    _home: Option<tempfile::TempDir>,
 }
 
 impl World {
@@ -94,6 +98,7 @@ impl World {
     }
 
     /// Like [`World::client_with`], with the server talking to `rpc_url` (e.g. a fault proxy).
+    /// The server gets a fresh temporary `LS_HOME` (its journal) unless `extra_env` sets one.
     pub async fn client_at<H: ClientHandler>(
         &self,
         rpc_url: &url::Url,
@@ -105,6 +110,13 @@ impl World {
             .arg(rpc_url.as_str())
             .env("LS_MANIFEST", &self.manifest)
             .env("RUST_LOG", "info");
+        let home = if extra_env.iter().any(|(k, _)| *k == "LS_HOME") {
+            None
+        } else {
+            let dir = tempfile::tempdir().expect("tempdir");
+            cmd.env("LS_HOME", dir.path());
+            Some(dir)
+        };
         for (k, v) in extra_env {
             cmd.env(k, v);
         }
@@ -112,6 +124,7 @@ impl World {
             .stderr(Stdio::piped())
             .spawn()
             .expect("spawn the server");
+        let pid = transport.id().expect("server pid");
         let mut stderr = stderr.expect("piped stderr");
         // Drain stderr continuously so the server never blocks on a full pipe.
         let stderr = tokio::spawn(async move {
@@ -120,7 +133,12 @@ impl World {
             out
         });
         let service = handler.serve(transport).await.expect("MCP handshake");
-        Client { service, stderr }
+        Client {
+            service,
+            pid,
+            stderr,
+            _home: home,
+        }
     }
 }
 
@@ -155,6 +173,18 @@ impl<H: ClientHandler> Client<H> {
         assert_eq!(s, o.json, "text and structured content agree");
         assert_eq!(s["ok"], true);
         s
+    }
+
+    /// Kills the server with SIGKILL (no chance to clean up) and returns its stderr.
+    pub async fn kill(self) -> String {
+        let status = std::process::Command::new("kill")
+            .args(["-KILL", &self.pid.to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill -KILL {}", self.pid);
+        let out = self.stderr.await.expect("stderr reader");
+        drop(self.service);
+        out
     }
 
     /// Stops the server and returns everything it wrote to stderr.

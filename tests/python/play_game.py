@@ -229,8 +229,9 @@ async def play(args: argparse.Namespace) -> dict[str, Any]:
         "LS_MANIFEST": os.path.abspath(args.manifest),
         "RUST_LOG": os.environ.get("RUST_LOG", "info"),
     }
-    if "LS_CACHE_DIR" in os.environ:
-        env["LS_CACHE_DIR"] = os.environ["LS_CACHE_DIR"]
+    for name in ("LS_CACHE_DIR", "LS_HOME"):
+        if name in os.environ:
+            env[name] = os.environ[name]
     server = StdioServerParameters(
         command=args.server_bin,
         args=["serve", "--profile", "devnet", "--rpc-url", args.rpc_url],

@@ -1,0 +1,510 @@
+//! The durable journal of one account on one profile: every transaction before it is sent, every
+//! status change, the results a retried write replays, and the fees and send times the policy
+//! counts. It lives in SQLite (`rusqlite`, bundled) under `home::profile_dir(profile)`, one file
+//! per account, held by an OS file lock so a second server on the same account refuses to start
+//! (two would race on the nonce). Memory-only journals (same code, SQLite `:memory:`) serve the
+//! embedded `sim` chain and tests, where nothing must outlive the process.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::SystemTime;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use starknet::core::types::Felt;
+
+use super::ledger::TxRecord;
+use crate::wallet::{SpendingLog, Usage, day_start_ms, in_window, unix_ms};
+
+/// Replay results and intents kept (older rows are pruned).
+const KEEP_ROWS: i64 = 10_000;
+
+/// Statuses after which a transaction needs no more following.
+pub const SETTLED: [&str; 5] = [
+    "ACCEPTED_ON_L2",
+    "ACCEPTED_ON_L1",
+    "REVERTED",
+    "SEND_FAILED",
+    "DROPPED",
+];
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY AUTOINCREMENT, started_ms INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS txs(
+  hash TEXT PRIMARY KEY, adventurer_id INTEGER, action TEXT NOT NULL, nonce TEXT NOT NULL,
+  max_fee TEXT NOT NULL, signed_ms INTEGER NOT NULL, last_status TEXT NOT NULL, run INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS txs_adventurer ON txs(adventurer_id, signed_ms);
+CREATE TABLE IF NOT EXISTS statuses(hash TEXT NOT NULL, status TEXT NOT NULL, at_ms INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS spending(
+  hash TEXT PRIMARY KEY, fee TEXT NOT NULL, at_ms INTEGER NOT NULL, run INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS spending_at ON spending(at_ms);
+CREATE INDEX IF NOT EXISTS spending_run ON spending(run);
+CREATE TABLE IF NOT EXISTS replays(
+  adventurer_id INTEGER NOT NULL, action_count INTEGER NOT NULL, action TEXT NOT NULL,
+  result TEXT NOT NULL, PRIMARY KEY(adventurer_id, action_count, action));
+CREATE TABLE IF NOT EXISTS intents(
+  adventurer_id INTEGER NOT NULL, action_count INTEGER NOT NULL, action TEXT NOT NULL,
+  started_ms INTEGER NOT NULL, PRIMARY KEY(adventurer_id, action_count, action));
+";
+
+/// Why the journal could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    /// Another server holds this account's journal.
+    #[error(
+        "another loot-survivor-mcp server is already running for this account (journal {}): \
+         stop it first; two servers on one account would race on the nonce",
+        .0.display()
+    )]
+    Locked(PathBuf),
+    /// The file could not be opened or read.
+    #[error("cannot open the journal {path}: {1}", path = .0.display())]
+    Open(PathBuf, String),
+    /// A read or write failed.
+    #[error("journal: {0}")]
+    Sql(String),
+}
+
+impl From<rusqlite::Error> for JournalError {
+    fn from(e: rusqlite::Error) -> Self {
+        JournalError::Sql(e.to_string())
+    }
+}
+
+/// The journal of one account (see the module doc).
+#[derive(Debug)]
+pub struct Journal {
+    conn: Mutex<Connection>,
+    run: i64,
+    path: Option<PathBuf>,
+    /// Held open for the lock's lifetime (released by the OS when the process ends, even on SIGKILL).
+    _lock: Option<File>,
+}
+
+impl Journal {
+    /// Opens (or creates) `dir/journal-<account>.sqlite3`, locked for this process.
+    pub fn open(dir: &Path, account: Felt) -> Result<Self, JournalError> {
+        let path = dir.join(format!("journal-{account:#066x}.sqlite3"));
+        let lock_path = path.with_extension("sqlite3.lock");
+        let open_err = |e: &dyn std::fmt::Display| JournalError::Open(path.clone(), e.to_string());
+        let lock = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| open_err(&e))?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => return Err(JournalError::Locked(path)),
+            Err(std::fs::TryLockError::Error(e)) => return Err(open_err(&e)),
+        }
+        let conn = Connection::open(&path).map_err(|e| open_err(&e))?;
+        // WAL: every commit survives a crash of the process. A record made before a send is also
+        // synced to the disk (`record_tx`), so it survives a power loss too.
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
+            .map_err(|e| open_err(&e))?;
+        Self::init(conn, Some(path), Some(lock))
+    }
+
+    /// A journal in memory (the `sim` chain, tests): same behaviour, gone with the process.
+    pub fn in_memory() -> Self {
+        let conn = Connection::open_in_memory().expect("SQLite in memory");
+        Self::init(conn, None, None).expect("in-memory journal schema")
+    }
+
+    fn init(
+        conn: Connection,
+        path: Option<PathBuf>,
+        lock: Option<File>,
+    ) -> Result<Self, JournalError> {
+        conn.execute_batch(SCHEMA)?;
+        conn.execute("INSERT INTO runs(started_ms) VALUES (?1)", [now_ms()])?;
+        let run = conn.last_insert_rowid();
+        Ok(Self {
+            conn: Mutex::new(conn),
+            run,
+            path,
+            _lock: lock,
+        })
+    }
+
+    /// The file, when durable.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Records a transaction about to be sent, synced to the disk; an error here means it must
+    /// not be sent.
+    pub fn record_tx(&self, r: &TxRecord, signed_ms: i64) -> Result<(), JournalError> {
+        let db = self.db();
+        db.pragma_update(None, "synchronous", "FULL")?;
+        let recorded = Self::insert_tx(&db, r, signed_ms, self.run);
+        db.pragma_update(None, "synchronous", "NORMAL")?;
+        recorded
+    }
+
+    fn insert_tx(
+        db: &Connection,
+        r: &TxRecord,
+        signed_ms: i64,
+        run: i64,
+    ) -> Result<(), JournalError> {
+        let tx = db.unchecked_transaction()?;
+        tx.execute(
+            "INSERT OR REPLACE INTO txs(hash, adventurer_id, action, nonce, max_fee, signed_ms, \
+             last_status, run) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                r.tx_hash,
+                r.adventurer_id.map(|i| i as i64),
+                r.action,
+                r.nonce,
+                r.max_fee,
+                signed_ms,
+                r.last_status,
+                run
+            ],
+        )?;
+        tx.execute(
+            "INSERT INTO statuses(hash, status, at_ms) VALUES (?1, ?2, ?3)",
+            params![r.tx_hash, r.last_status, signed_ms],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Records a status change (no-op when unchanged or unknown).
+    pub fn set_status(&self, hash: Felt, status: &str) {
+        let h = hex(hash);
+        let db = self.db();
+        let r = db
+            .execute(
+                "UPDATE txs SET last_status = ?2 WHERE hash = ?1 AND last_status <> ?2",
+                params![h, status],
+            )
+            .and_then(|changed| {
+                if changed > 0 {
+                    db.execute(
+                        "INSERT INTO statuses(hash, status, at_ms) VALUES (?1, ?2, ?3)",
+                        params![h, status, now_ms()],
+                    )?;
+                }
+                Ok(())
+            });
+        if let Err(e) = r {
+            tracing::error!(tx_hash = %h, status, "journal: cannot record a status: {e}");
+        }
+    }
+
+    /// The record of a transaction this account's servers signed.
+    pub fn tx(&self, hash: Felt) -> Option<TxRecord> {
+        self.query_txs("WHERE hash = ?1", params![hex(hash)])
+            .into_iter()
+            .next()
+    }
+
+    /// How many transactions the journal holds.
+    pub fn tx_count(&self) -> usize {
+        self.db()
+            .query_row("SELECT COUNT(*) FROM txs", [], |r| r.get::<_, i64>(0))
+            .map_or(0, |n| n as usize)
+    }
+
+    /// Transactions whose final status is not known yet (to follow at start).
+    pub fn unsettled(&self) -> Vec<TxRecord> {
+        self.query_txs(
+            "WHERE last_status NOT IN ('ACCEPTED_ON_L2', 'ACCEPTED_ON_L1', 'REVERTED', \
+             'SEND_FAILED', 'DROPPED') ORDER BY signed_ms",
+            [],
+        )
+    }
+
+    /// The first transaction on `adventurer_id` for `action` signed at or after `since_ms`
+    /// that may have landed (the transaction of an interrupted write).
+    pub fn tx_after(&self, adventurer_id: u64, action: &str, since_ms: i64) -> Option<TxRecord> {
+        self.query_txs(
+            "WHERE adventurer_id = ?1 AND action = ?2 AND signed_ms >= ?3 \
+             AND last_status NOT IN ('SEND_FAILED', 'DROPPED', 'REVERTED') ORDER BY signed_ms LIMIT 1",
+            params![adventurer_id as i64, action, since_ms],
+        )
+        .into_iter()
+        .next()
+    }
+
+    /// The largest fee bound among the last 20 transactions, if any.
+    pub fn recent_max_bound(&self) -> Option<u128> {
+        let db = self.db();
+        let mut st = db
+            .prepare("SELECT max_fee FROM txs ORDER BY signed_ms DESC LIMIT 20")
+            .ok()?;
+        let fees = st
+            .query_map([], |r| r.get::<_, String>(0))
+            .ok()?
+            .filter_map(|f| f.ok()?.parse::<u128>().ok());
+        fees.max()
+    }
+
+    fn query_txs(&self, filter: &str, p: impl rusqlite::Params) -> Vec<TxRecord> {
+        let db = self.db();
+        let sql = format!(
+            "SELECT hash, adventurer_id, action, nonce, max_fee, signed_ms, last_status FROM txs {filter}"
+        );
+        let rows = db.prepare(&sql).and_then(|mut st| {
+            st.query_map(p, |r| {
+                Ok(TxRecord {
+                    tx_hash: r.get(0)?,
+                    adventurer_id: r.get::<_, Option<i64>>(1)?.map(|i| i as u64),
+                    action: r.get(2)?,
+                    nonce: r.get(3)?,
+                    max_fee: r.get(4)?,
+                    signed_at: (r.get::<_, i64>(5)? / 1000) as u64,
+                    last_status: r.get(6)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()
+        });
+        rows.unwrap_or_else(|e| {
+            tracing::error!("journal: cannot read transactions: {e}");
+            Vec::new()
+        })
+    }
+
+    /// The stored result of a write keyed by (adventurer, action_count, action key).
+    pub fn replay(&self, id: u64, action_count: u16, action: &str) -> Option<String> {
+        self.db()
+            .query_row(
+                "SELECT result FROM replays WHERE adventurer_id = ?1 AND action_count = ?2 AND action = ?3",
+                params![id as i64, action_count, action],
+                |r| r.get(0),
+            )
+            .optional()
+            .unwrap_or(None)
+    }
+
+    /// Stores the result of a write for replay.
+    pub fn put_replay(&self, id: u64, action_count: u16, action: &str, result: &str) {
+        let db = self.db();
+        let r = db
+            .execute(
+                "INSERT OR REPLACE INTO replays(adventurer_id, action_count, action, result) \
+                 VALUES (?1, ?2, ?3, ?4)",
+                params![id as i64, action_count, action, result],
+            )
+            .and_then(|_| prune(&db, "replays"));
+        if let Err(e) = r {
+            tracing::error!("journal: cannot store a replay result: {e}");
+        }
+    }
+
+    /// Notes that a write keyed by (adventurer, action_count, action key) is starting now; the
+    /// first start is kept, so a retry finds the transaction of the first attempt.
+    pub fn begin_intent(
+        &self,
+        id: u64,
+        action_count: u16,
+        action: &str,
+    ) -> Result<(), JournalError> {
+        let db = self.db();
+        db.execute(
+            "INSERT OR IGNORE INTO intents(adventurer_id, action_count, action, started_ms) \
+             VALUES (?1, ?2, ?3, ?4)",
+            params![id as i64, action_count, action, now_ms()],
+        )?;
+        prune(&db, "intents")?;
+        Ok(())
+    }
+
+    /// When a write keyed by (adventurer, action_count, action key) first started, if it did.
+    pub fn intent(&self, id: u64, action_count: u16, action: &str) -> Option<i64> {
+        self.db()
+            .query_row(
+                "SELECT started_ms FROM intents WHERE adventurer_id = ?1 AND action_count = ?2 AND action = ?3",
+                params![id as i64, action_count, action],
+                |r| r.get(0),
+            )
+            .optional()
+            .unwrap_or(None)
+    }
+
+    /// Moves everything into the main database file (at a graceful stop).
+    pub fn flush(&self) {
+        if self.path.is_some()
+            && let Err(e) = self.db().execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+        {
+            tracing::warn!("journal: checkpoint failed: {e}");
+        }
+    }
+}
+
+impl SpendingLog for Journal {
+    fn record(&self, key: Felt, fee: u128, at: SystemTime) {
+        let r = self.db().execute(
+            "INSERT INTO spending(hash, fee, at_ms, run) VALUES (?1, ?2, ?3, ?4) \
+             ON CONFLICT(hash) DO UPDATE SET fee = excluded.fee",
+            params![hex(key), fee.to_string(), unix_ms(at) as i64, self.run],
+        );
+        if let Err(e) = r {
+            tracing::error!("journal: cannot record spending: {e}");
+        }
+    }
+
+    fn usage(&self, now: SystemTime) -> Usage {
+        let day = day_start_ms(now) as i64;
+        let window_start = unix_ms(now).saturating_sub(60_000) as i64;
+        let db = self.db();
+        let rows = db
+            .prepare("SELECT fee, at_ms, run FROM spending WHERE run = ?1 OR at_ms >= ?2")
+            .and_then(|mut st| {
+                st.query_map(params![self.run, day.min(window_start)], |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, i64>(1)?,
+                        r.get::<_, i64>(2)?,
+                    ))
+                })?
+                .collect::<Result<Vec<_>, _>>()
+            });
+        let rows = rows.unwrap_or_else(|e| {
+            tracing::error!("journal: cannot read spending: {e}");
+            Vec::new()
+        });
+        let mut u = Usage::default();
+        for (fee, at_ms, run) in rows {
+            let fee: u128 = fee.parse().unwrap_or(0);
+            let at = SystemTime::UNIX_EPOCH + std::time::Duration::from_millis(at_ms.max(0) as u64);
+            if run == self.run {
+                u.run_spent = u.run_spent.saturating_add(fee);
+                u.run_tx += 1;
+            }
+            if at_ms >= day {
+                u.day_spent = u.day_spent.saturating_add(fee);
+                u.day_tx += 1;
+            }
+            if in_window(at, now) {
+                u.window.push(at);
+            }
+        }
+        u.window.sort();
+        u
+    }
+}
+
+fn prune(db: &Connection, table: &str) -> rusqlite::Result<()> {
+    db.execute(
+        &format!("DELETE FROM {table} WHERE rowid <= (SELECT MAX(rowid) FROM {table}) - ?1"),
+        [KEEP_ROWS],
+    )
+    .map(|_| ())
+}
+
+fn hex(f: Felt) -> String {
+    format!("{f:#x}")
+}
+
+/// Milliseconds since the Unix epoch, now.
+pub fn now_ms() -> i64 {
+    unix_ms(SystemTime::now()) as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn record(hash: u32, status: &str) -> TxRecord {
+        TxRecord {
+            tx_hash: format!("{:#x}", Felt::from(hash)),
+            adventurer_id: Some(7),
+            action: "explore".into(),
+            nonce: "0x3".into(),
+            signed_at: 0,
+            max_fee: "500".into(),
+            last_status: status.into(),
+        }
+    }
+
+    #[test]
+    fn a_reopened_journal_keeps_transactions_replays_and_the_day_but_not_the_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let account = Felt::from(0xacc_u32);
+        let t = SystemTime::now();
+        {
+            let j = Journal::open(dir.path(), account).unwrap();
+            j.record_tx(&record(0xa1, "SIGNED"), now_ms()).unwrap();
+            j.set_status(Felt::from(0xa1u32), "SENT");
+            j.record(Felt::from(0xa1u32), 500, t);
+            j.record(Felt::from(0xa1u32), 120, t);
+            j.put_replay(7, 4, "Explore", "{\"ok\":true}");
+            j.begin_intent(7, 5, "Attack").unwrap();
+            assert_eq!(j.usage(t).run_tx, 1);
+        }
+        let j = Journal::open(dir.path(), account).unwrap();
+        let r = j.tx(Felt::from(0xa1u32)).unwrap();
+        assert_eq!((r.last_status.as_str(), r.adventurer_id), ("SENT", Some(7)));
+        assert_eq!(j.unsettled().len(), 1);
+        assert_eq!(j.replay(7, 4, "Explore").as_deref(), Some("{\"ok\":true}"));
+        assert!(j.replay(7, 5, "Explore").is_none());
+        assert!(j.intent(7, 5, "Attack").is_some());
+        let u = j.usage(t + Duration::from_secs(1));
+        assert_eq!((u.run_spent, u.run_tx), (0, 0), "a new run");
+        assert_eq!((u.day_spent, u.day_tx, u.window.len()), (120, 1, 1));
+        j.set_status(Felt::from(0xa1u32), "ACCEPTED_ON_L2");
+        assert!(j.unsettled().is_empty());
+        let statuses: i64 = j
+            .db()
+            .query_row("SELECT COUNT(*) FROM statuses", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(statuses, 3, "SIGNED, SENT, ACCEPTED_ON_L2");
+    }
+
+    #[test]
+    fn a_second_server_on_the_account_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = Journal::open(dir.path(), Felt::ONE).unwrap();
+        let e = Journal::open(dir.path(), Felt::ONE).unwrap_err();
+        assert!(matches!(e, JournalError::Locked(_)), "{e}");
+        assert!(e.to_string().contains("already running"), "{e}");
+        // Another account is independent; the lock goes with the first journal.
+        Journal::open(dir.path(), Felt::TWO).unwrap();
+        drop(first);
+        Journal::open(dir.path(), Felt::ONE).unwrap();
+    }
+
+    #[test]
+    fn replay_results_and_intents_are_bounded() {
+        let j = Journal::in_memory();
+        let n = KEEP_ROWS as u16 + 50;
+        for count in 0..n {
+            j.put_replay(1, count, "Explore", "{}");
+            j.begin_intent(1, count, "Explore").unwrap();
+        }
+        let rows = |t: &str| -> i64 {
+            j.db()
+                .query_row(&format!("SELECT COUNT(*) FROM {t}"), [], |r| r.get(0))
+                .unwrap()
+        };
+        assert_eq!((rows("replays"), rows("intents")), (KEEP_ROWS, KEEP_ROWS));
+        assert!(j.replay(1, 0, "Explore").is_none(), "the oldest went first");
+        assert!(j.replay(1, n - 1, "Explore").is_some());
+    }
+
+    #[test]
+    fn interrupted_writes_are_found_by_adventurer_action_and_time() {
+        let j = Journal::in_memory();
+        let start = now_ms();
+        let mut failed = record(1, "SEND_FAILED");
+        failed.action = "attack".into();
+        j.record_tx(&failed, start + 1).unwrap();
+        let mut sent = record(2, "SENT");
+        sent.action = "attack".into();
+        j.record_tx(&sent, start + 2).unwrap();
+        assert_eq!(j.tx_after(7, "attack", start).unwrap().tx_hash, "0x2");
+        assert!(j.tx_after(7, "attack", start + 3).is_none());
+        assert!(j.tx_after(8, "attack", start).is_none());
+        assert_eq!(j.recent_max_bound(), Some(500));
+    }
+}
