@@ -153,6 +153,9 @@ impl SimSettings {
 pub struct ServerSettings {
     /// Reject tool arguments with keys the tool does not define.
     pub strict: bool,
+    /// Result detail when a call does not pass `detail`: `compact` (default) or `full`.
+    #[serde(default)]
+    pub detail: crate::game::compact::Detail,
 }
 
 /// Node, contracts and network identity.

@@ -197,6 +197,7 @@ fn sim_server(settings: &Settings) -> LsServer {
             default_timeout: Duration::from_millis(settings.tx.timeout_ms),
         },
     )
+    .with_detail(settings.server.detail)
     .with_wallet(account)
 }
 
@@ -381,6 +382,7 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
             default_timeout: Duration::from_millis(settings.tx.timeout_ms),
         },
     )
+    .with_detail(settings.server.detail)
     .with_wallet(account);
     if let Some(torii) = torii {
         tracing::info!(

@@ -4,9 +4,12 @@
 mod advisor_tools;
 mod args;
 mod backend;
+mod compact_result;
 mod errors;
+mod market_memory;
 mod params;
 mod replay;
+mod schema;
 mod server;
 mod torii_tools;
 
@@ -15,6 +18,7 @@ pub use advisor_tools::{
 };
 pub use backend::GameBackend;
 pub use errors::from_chain;
+pub use compact_result::{CompactActionResult, CompactAdventurerResult, Detailed, MARKET_UNCHANGED};
 pub use server::{ActionResult, AdventurerResult, LsServer, ServerOptions};
 pub use torii_tools::{
     AdventurerListResult, DEFAULT_LIMIT, GameEventsResult, IndexerInfo, LeaderboardResult,

@@ -14,15 +14,21 @@ use serde::Serialize;
 
 use super::args::{Args, in_range};
 use super::backend::GameBackend;
+use super::compact_result::{
+    CompactActionResult, CompactAdventurerResult, Detailed, WriteOutcome, compact_action,
+    compact_adventurer,
+};
 use super::errors::from_chain;
 use super::params::TxArgs;
 use super::params::{
     AdventurerArgs, BattleArgs, BuyArgs, ExploreArgs, ItemsArgs, NewGameArgs, UpgradeArgs,
     WriteOpts,
 };
+use super::market_memory::MarketMemory;
 use super::replay::ReplayCache;
 use crate::chain::{GameAction, Hooks, Progress, TxReport, WriteOptions};
 use crate::error::{ErrorCode, SCHEMA_VERSION, ToolError};
+use crate::game::compact::Detail;
 use crate::game::events::GameEvent;
 use crate::game::model::Stats;
 use crate::game::view::{AdventurerView, adventurer_view};
@@ -77,6 +83,13 @@ pub struct ActionResult {
     /// The adventurer after the transaction (same shape as `ls_get_adventurer`).
     pub adventurer: AdventurerView,
 }
+
+/// What a write tool returns: compact by default, the full [`ActionResult`] with `detail: "full"`.
+pub type WriteResult = Detailed<CompactActionResult, ActionResult>;
+
+/// What `ls_get_adventurer` returns: compact by default, the full [`AdventurerResult`] with
+/// `detail: "full"`.
+pub type ReadResult = Detailed<CompactAdventurerResult, AdventurerResult>;
 
 /// The result of `ls_get_tx`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -147,6 +160,8 @@ pub struct LsServer {
     pub(super) opts: ServerOptions,
     pub(super) indexer: super::torii_tools::Indexer,
     replays: Arc<ReplayCache>,
+    markets: Arc<MarketMemory>,
+    detail: Detail,
     tool_router: ToolRouter<Self>,
 }
 
@@ -162,16 +177,28 @@ impl std::fmt::Debug for LsServer {
 impl LsServer {
     /// A server over a game backend.
     pub fn new(backend: Arc<dyn GameBackend>, opts: ServerOptions) -> Self {
+        let mut tool_router = Self::tool_router()
+            + Self::tx_tool_router()
+            + Self::torii_tool_router()
+            + Self::advisor_tool_router();
+        for route in tool_router.map.values_mut() {
+            super::schema::tidy_tool(&mut route.attr);
+        }
         Self {
             backend,
             opts,
             replays: Arc::new(ReplayCache::default()),
+            markets: Arc::new(MarketMemory::default()),
+            detail: Detail::default(),
             indexer: Default::default(),
-            tool_router: Self::tool_router()
-                + Self::tx_tool_router()
-                + Self::torii_tool_router()
-                + Self::advisor_tool_router(),
+            tool_router,
         }
+    }
+
+    /// Sets the result detail used when a call does not pass `detail` (setting `server.detail`).
+    pub fn with_detail(mut self, detail: Detail) -> Self {
+        self.detail = detail;
+        self
     }
 
     #[tool(
@@ -188,7 +215,7 @@ impl LsServer {
         &self,
         Parameters(args): Parameters<Args<NewGameArgs>>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Json<ActionResult>, ToolError> {
+    ) -> Result<Json<WriteResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let weapon = a.weapon.resolve("weapon")?;
         let player_name = a.player_name.as_deref().map(player_name_felt).transpose()?;
@@ -204,8 +231,8 @@ impl LsServer {
                 (id, Some(format!("{:#x}", report.tx_hash)))
             }
         };
-        let result = self
-            .write(
+        let (mut out, state) = self
+            .write_full(
                 a.opts.expected_action_count,
                 id,
                 GameAction::StartGame { weapon },
@@ -221,9 +248,8 @@ impl LsServer {
                     )),
                 None => e,
             })?;
-        let mut out = result.0;
         out.mint_tx_hash = mint_tx;
-        Ok(Json(out))
+        self.render(a.opts.detail, out, state).await
     }
 
     #[tool(
@@ -240,10 +266,11 @@ impl LsServer {
         &self,
         Parameters(args): Parameters<Args<ExploreArgs>>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Json<ActionResult>, ToolError> {
+    ) -> Result<Json<WriteResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let opts = self.write_options(&a.opts, &ctx)?;
         self.write(
+            a.opts.detail,
             a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::Explore {
@@ -268,10 +295,11 @@ impl LsServer {
         &self,
         Parameters(args): Parameters<Args<BattleArgs>>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Json<ActionResult>, ToolError> {
+    ) -> Result<Json<WriteResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let opts = self.write_options(&a.opts, &ctx)?;
         self.write(
+            a.opts.detail,
             a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::Attack {
@@ -296,10 +324,11 @@ impl LsServer {
         &self,
         Parameters(args): Parameters<Args<BattleArgs>>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Json<ActionResult>, ToolError> {
+    ) -> Result<Json<WriteResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let opts = self.write_options(&a.opts, &ctx)?;
         self.write(
+            a.opts.detail,
             a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::Flee {
@@ -324,7 +353,7 @@ impl LsServer {
         &self,
         Parameters(args): Parameters<Args<UpgradeArgs>>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Json<ActionResult>, ToolError> {
+    ) -> Result<Json<WriteResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let opts = self.write_options(&a.opts, &ctx)?;
         let stats = Stats {
@@ -364,6 +393,7 @@ impl LsServer {
             ));
         }
         self.write(
+            a.opts.detail,
             a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::Upgrade { stats },
@@ -386,7 +416,7 @@ impl LsServer {
         &self,
         Parameters(args): Parameters<Args<BuyArgs>>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Json<ActionResult>, ToolError> {
+    ) -> Result<Json<WriteResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let opts = self.write_options(&a.opts, &ctx)?;
         if a.items.is_empty() && a.potions == 0 {
@@ -403,6 +433,7 @@ impl LsServer {
             })
             .collect::<Result<Vec<_>, _>>()?;
         self.write(
+            a.opts.detail,
             a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::BuyItems {
@@ -428,11 +459,12 @@ impl LsServer {
         &self,
         Parameters(args): Parameters<Args<ItemsArgs>>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Json<ActionResult>, ToolError> {
+    ) -> Result<Json<WriteResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let opts = self.write_options(&a.opts, &ctx)?;
         let items = resolve_items(&a.items)?;
         self.write(
+            a.opts.detail,
             a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::Equip { items },
@@ -455,11 +487,12 @@ impl LsServer {
         &self,
         Parameters(args): Parameters<Args<ItemsArgs>>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Json<ActionResult>, ToolError> {
+    ) -> Result<Json<WriteResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let opts = self.write_options(&a.opts, &ctx)?;
         let items = resolve_items(&a.items)?;
         self.write(
+            a.opts.detail,
             a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::Drop { items },
@@ -479,7 +512,7 @@ impl LsServer {
     async fn ls_get_adventurer(
         &self,
         Parameters(args): Parameters<Args<AdventurerArgs>>,
-    ) -> Result<Json<AdventurerResult>, ToolError> {
+    ) -> Result<Json<ReadResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let state = self
             .backend
@@ -503,11 +536,19 @@ impl LsServer {
             .with_detail("adventurer_id", a.adventurer_id)
             .with_hint("start a game with ls_new_game, which returns the new adventurer_id"));
         }
-        Ok(Json(AdventurerResult {
-            ok: true,
-            schema_version: SCHEMA_VERSION.into(),
-            chain: self.opts.chain.clone(),
-            adventurer: adventurer_view(a.adventurer_id, &state),
+        Ok(Json(match a.detail.unwrap_or(self.detail) {
+            Detail::Full => Detailed::Full(AdventurerResult {
+                ok: true,
+                schema_version: SCHEMA_VERSION.into(),
+                chain: self.opts.chain.clone(),
+                adventurer: adventurer_view(a.adventurer_id, &state),
+            }),
+            Detail::Compact => Detailed::Compact(compact_adventurer(
+                &self.opts.chain,
+                a.adventurer_id,
+                &state,
+                &self.markets,
+            )),
         }))
     }
 }
@@ -608,20 +649,71 @@ impl LsServer {
         })
     }
 
-    /// Runs one game action: refuses stale calls, replays a retry of an action that already
-    /// landed, and returns the state once the node shows the transaction.
+    /// Runs one game action and answers in the detail asked for.
     async fn write(
+        &self,
+        detail: Option<Detail>,
+        expected_action_count: Option<u16>,
+        id: u64,
+        action: GameAction,
+        opts: WriteOptions,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        let (full, state) = self
+            .write_full(expected_action_count, id, action, opts)
+            .await?;
+        self.render(detail, full, state).await
+    }
+
+    /// The result in the detail asked for. The compact shape needs the state after the action;
+    /// a replayed result has none stored, so the current state is read.
+    async fn render(
+        &self,
+        detail: Option<Detail>,
+        full: ActionResult,
+        state: Option<crate::game::model::GameState>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        if detail.unwrap_or(self.detail) == Detail::Full {
+            return Ok(Json(Detailed::Full(full)));
+        }
+        let state = match state {
+            Some(s) => s,
+            None => self
+                .backend
+                .state(full.adventurer_id)
+                .await
+                .map_err(from_chain)?,
+        };
+        let outcome = WriteOutcome {
+            chain: &full.chain,
+            adventurer_id: full.adventurer_id,
+            tx_hash: &full.tx_hash,
+            status: &full.status,
+            replayed: full.replayed,
+            mint_tx_hash: full.mint_tx_hash.clone(),
+            events: &full.events,
+        };
+        Ok(Json(Detailed::Compact(compact_action(
+            outcome,
+            &state,
+            &self.markets,
+        ))))
+    }
+
+    /// Runs one game action: refuses stale calls, replays a retry of an action that already
+    /// landed, and returns the full result and the state once the node shows the transaction
+    /// (no state for a replay).
+    async fn write_full(
         &self,
         expected_action_count: Option<u16>,
         id: u64,
         action: GameAction,
         opts: WriteOptions,
-    ) -> Result<Json<ActionResult>, ToolError> {
+    ) -> Result<(ActionResult, Option<crate::game::model::GameState>), ToolError> {
         let _adventurer = self.replays.lock_adventurer(id).await;
         if let Some(expected) = expected_action_count {
             if let Some(mut earlier) = self.replays.get(id, expected, &action) {
                 earlier.replayed = true;
-                return Ok(Json(earlier));
+                return Ok((earlier, None));
             }
             let state = self.backend.state(id).await.map_err(from_chain)?;
             let actual = state.adventurer.action_count;
@@ -652,7 +744,7 @@ impl LsServer {
         if let Some(expected) = expected_action_count {
             self.replays.put(id, expected, &action, result.clone());
         }
-        Ok(Json(result))
+        Ok((result, Some(state)))
     }
 
     /// Reads the state until it shows `action_count == target` (a lagging node catches up).
