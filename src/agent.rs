@@ -133,7 +133,9 @@ impl Agent {
         let Value::Object(mut map) = args else {
             return Err(protocol(tool, "arguments must be an object"));
         };
-        map.insert("detail".into(), Value::from("full"));
+        if crate::mcp::DETAIL_TOOLS.contains(&tool) {
+            map.insert("detail".into(), Value::from("full"));
+        }
         let r = self
             .client
             .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(map))

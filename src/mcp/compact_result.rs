@@ -20,6 +20,19 @@ use crate::game::model::GameState;
 pub const MARKET_UNCHANGED: &str =
     "same market as shown before; ls_get_adventurer shows it (detail \"full\" adds each item's facts)";
 
+/// The tools that take `detail`: every write and `ls_get_adventurer`.
+pub const DETAIL_TOOLS: [&str; 9] = [
+    "ls_new_game",
+    "ls_explore",
+    "ls_attack",
+    "ls_flee",
+    "ls_upgrade",
+    "ls_buy_item",
+    "ls_equip",
+    "ls_drop",
+    "ls_get_adventurer",
+];
+
 /// A result in one of the two shapes, chosen by `detail`.
 #[derive(Debug, Clone, Serialize)]
 #[serde(untagged)]

@@ -18,7 +18,9 @@ pub use advisor_tools::{
 };
 pub use backend::GameBackend;
 pub use errors::from_chain;
-pub use compact_result::{CompactActionResult, CompactAdventurerResult, Detailed, MARKET_UNCHANGED};
+pub use compact_result::{
+    CompactActionResult, CompactAdventurerResult, DETAIL_TOOLS, Detailed, MARKET_UNCHANGED,
+};
 pub use server::{ActionResult, AdventurerResult, LsServer, ServerOptions};
 pub use torii_tools::{
     AdventurerListResult, DEFAULT_LIMIT, GameEventsResult, IndexerInfo, LeaderboardResult,

@@ -3,8 +3,8 @@
 //! formats, which hosts warn about, and optional fields instead of `[X, "null"]`); and small
 //! output schemas. MCP gives each tool a self-contained schema, so definitions cannot be shared
 //! across tools by `$ref`: instead each output schema names every top-level field with its type,
-//! allowed values and a one-line description, types the fields one level down, and leaves deeper
-//! shapes to the result itself (the full view documents them). A `compact | full` union becomes
+//! allowed values and a one-line description, and leaves nested shapes to the result itself
+//! (`ls_get_adventurer` with detail "full" shows them all). A `compact | full` union becomes
 //! one object accepting both. Every result still validates against its schema.
 
 use std::sync::Arc;
@@ -12,8 +12,8 @@ use std::sync::Arc;
 use rmcp::model::{JsonObject, Tool};
 use serde_json::{Map, Value, json};
 
-/// Levels of nesting an output schema spells out (1: the result's fields; 2: their fields).
-const OUTPUT_DEPTH: usize = 2;
+/// Levels of nesting an output schema spells out (1: the result's fields, typed and described).
+const OUTPUT_DEPTH: usize = 1;
 
 /// Applies the settings to one tool.
 pub fn tidy_tool(tool: &mut Tool) {
@@ -21,6 +21,7 @@ pub fn tidy_tool(tool: &mut Tool) {
         tool.title = tool.annotations.as_ref().and_then(|a| a.title.clone());
     }
     let mut input = Value::Object(tool.input_schema.as_ref().clone());
+    inline_definitions(&mut input);
     standard_input(&mut input);
     if let Value::Object(o) = input {
         tool.input_schema = Arc::new(o);
@@ -36,11 +37,9 @@ fn int_bounds(format: &str) -> Option<(i128, i128)> {
         "uint8" => (0, u8::MAX.into()),
         "uint16" => (0, u16::MAX.into()),
         "uint32" | "uint" => (0, u32::MAX.into()),
-        "uint64" => (0, u64::MAX.into()),
         "int8" => (i8::MIN.into(), i8::MAX.into()),
         "int16" => (i16::MIN.into(), i16::MAX.into()),
         "int32" | "int" => (i32::MIN.into(), i32::MAX.into()),
-        "int64" => (i64::MIN.into(), i64::MAX.into()),
         _ => return None,
     })
 }
@@ -53,6 +52,66 @@ fn number(n: i128) -> Value {
     }
 }
 
+/// Replaces every `$ref` of an input schema by the definition (input types are not recursive;
+/// a reference nested deeper than a few levels is left alone, and then `$defs` stays), and drops
+/// `$schema` (MCP's default dialect is the same draft 2020-12).
+pub fn inline_definitions(v: &mut Value) {
+    let Some(o) = v.as_object_mut() else { return };
+    o.remove("$schema");
+    let defs = o
+        .remove("$defs")
+        .and_then(|d| d.as_object().cloned())
+        .unwrap_or_default();
+    let mut left = false;
+    for val in o.values_mut() {
+        left |= inline_refs(val, &defs, 0);
+    }
+    if left {
+        o.insert("$defs".into(), Value::Object(defs));
+    }
+}
+
+/// Returns true when a reference was left in place (too deep).
+fn inline_refs(v: &mut Value, defs: &Map<String, Value>, depth: usize) -> bool {
+    match v {
+        Value::Object(o) => {
+            if o.contains_key("$ref") {
+                if depth > 8 {
+                    return true;
+                }
+                let target = deref(&Value::Object(o.clone()), defs);
+                o.remove("$ref");
+                for (k, val) in target {
+                    o.entry(k).or_insert(val);
+                }
+            }
+            if let Some(values) = enum_of_consts(o) {
+                o.remove("oneOf");
+                o.insert("type".into(), json!("string"));
+                o.insert("enum".into(), Value::Array(values));
+            }
+            let mut left = false;
+            for val in o.values_mut() {
+                left |= inline_refs(val, defs, depth + 1);
+            }
+            left
+        }
+        Value::Array(a) => a
+            .iter_mut()
+            .fold(false, |left, x| inline_refs(x, defs, depth + 1) || left),
+        _ => false,
+    }
+}
+
+/// The values of a `oneOf` made only of string constants (a documented unit enum).
+fn enum_of_consts(o: &Map<String, Value>) -> Option<Vec<Value>> {
+    o.get("oneOf")?
+        .as_array()?
+        .iter()
+        .map(|a| a.get("const").filter(|c| c.is_string()).cloned())
+        .collect()
+}
+
 /// Rewrites an input schema in place into plain JSON Schema.
 pub fn standard_input(v: &mut Value) {
     match v {
@@ -62,7 +121,11 @@ pub fn standard_input(v: &mut Value) {
                     o.remove("format");
                     o.entry("minimum").or_insert_with(|| number(lo));
                     o.entry("maximum").or_insert_with(|| number(hi));
-                } else if f == "double" || f == "float" {
+                } else if matches!(f.as_str(), "uint64" | "int64" | "double" | "float") {
+                    // Beyond 2^53 a bound is not exact in JavaScript clients: keep only the sign.
+                    if f == "uint64" {
+                        o.entry("minimum").or_insert_with(|| json!(0));
+                    }
                     o.remove("format");
                 }
             }
@@ -351,7 +414,7 @@ mod tests {
         assert_eq!(out["required"], json!(["ok"]));
         assert_eq!(out["properties"]["ok"], json!({"type": "boolean", "description": "Always true."}));
         assert_eq!(out["properties"]["events"], json!({"type": "array"}), "items differ: loosened");
-        assert_eq!(out["properties"]["deep"]["properties"]["x"], json!({"type": "object"}));
+        assert_eq!(out["properties"]["deep"], json!({"type": "object"}), "nesting cut");
         assert!(!out.to_string().contains("$ref"));
     }
 }

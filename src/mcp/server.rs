@@ -177,13 +177,7 @@ impl std::fmt::Debug for LsServer {
 impl LsServer {
     /// A server over a game backend.
     pub fn new(backend: Arc<dyn GameBackend>, opts: ServerOptions) -> Self {
-        let mut tool_router = Self::tool_router()
-            + Self::tx_tool_router()
-            + Self::torii_tool_router()
-            + Self::advisor_tool_router();
-        for route in tool_router.map.values_mut() {
-            super::schema::tidy_tool(&mut route.attr);
-        }
+        let tool_router = Self::all_tools();
         Self {
             backend,
             opts,
@@ -193,6 +187,18 @@ impl LsServer {
             indexer: Default::default(),
             tool_router,
         }
+    }
+
+    /// Every tool, with the schema settings of [`super::schema`] applied.
+    fn all_tools() -> ToolRouter<Self> {
+        let mut tools = Self::tool_router()
+            + Self::tx_tool_router()
+            + Self::torii_tool_router()
+            + Self::advisor_tool_router();
+        for route in tools.map.values_mut() {
+            super::schema::tidy_tool(&mut route.attr);
+        }
+        tools
     }
 
     /// Sets the result detail used when a call does not pass `detail` (setting `server.detail`).
@@ -885,13 +891,18 @@ mod tests {
 
     #[test]
     fn every_tool_has_schemas_and_annotations() {
-        let tools = (LsServer::tool_router()
-            + LsServer::tx_tool_router()
-            + LsServer::torii_tool_router()
-            + LsServer::advisor_tool_router())
-        .list_all();
+        let tools = LsServer::all_tools().list_all();
         assert_eq!(tools.len(), 16);
         for t in tools {
+            let title = t.title.as_deref().unwrap_or_default();
+            assert!(!title.is_empty(), "{} has no top-level title", t.name);
+            let input = serde_json::to_string(&t.input_schema).unwrap();
+            assert!(!input.contains("\"format\""), "{}: {input}", t.name);
+            assert!(!input.contains("\"null\""), "{}: {input}", t.name);
+            assert!(!input.contains("$ref"), "{}: {input}", t.name);
+            let output = serde_json::to_string(t.output_schema.as_ref().unwrap()).unwrap();
+            assert!(!output.contains("\"format\""), "{}: {output}", t.name);
+            assert!(!output.contains("$ref"), "{}: {output}", t.name);
             assert!(
                 t.description.as_ref().is_some_and(|d| d.len() > 40),
                 "{}",
