@@ -3,7 +3,7 @@
 //! formats, which hosts warn about, and optional fields instead of `[X, "null"]`); and small
 //! output schemas. MCP gives each tool a self-contained schema, so definitions cannot be shared
 //! across tools by `$ref`: instead each output schema names every top-level field with its type,
-//! allowed values and a one-line description, and leaves nested shapes to the result itself
+//! allowed values named in a one-line description, and leaves nested shapes to the result itself
 //! (`ls_get_adventurer` with detail "full" shows them all). A `compact | full` union becomes
 //! one object accepting both. Every result still validates against its schema.
 
@@ -258,7 +258,8 @@ fn types_of(s: &Map<String, Value>, defs: &Map<String, Value>) -> Option<Vec<Val
     Some(all)
 }
 
-/// The string values a schema allows when it is an enumeration.
+/// The values a schema allows when it is an enumeration (named in the description of an output
+/// field rather than checked: hosts compile every `enum` at `tools/list`, and that is slow).
 fn enum_of(s: &Map<String, Value>, defs: &Map<String, Value>) -> Option<Vec<Value>> {
     if let Some(Value::Array(e)) = s.get("enum") {
         return Some(e.clone());
@@ -302,13 +303,24 @@ fn slim(v: &Value, defs: &Map<String, Value>, depth: usize) -> Map<String, Value
             },
         );
     }
-    if let Some(e) = enum_of(&s, defs) {
-        out.insert("enum".into(), Value::Array(e));
-    }
-    if depth == 1
-        && let Some(Value::String(d)) = s.get("description")
-    {
-        out.insert("description".into(), json!(first_sentence(d)));
+    if depth == 1 {
+        let mut text = s
+            .get("description")
+            .and_then(Value::as_str)
+            .map(first_sentence)
+            .unwrap_or_default();
+        if let Some(values) = enum_of(&s, defs) {
+            let values: Vec<String> = values
+                .iter()
+                .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+                .collect();
+            text = format!("{text} One of: {}.", values.join(", "))
+                .trim()
+                .to_string();
+        }
+        if !text.is_empty() {
+            out.insert("description".into(), json!(text));
+        }
     }
     if depth < OUTPUT_DEPTH {
         let object = match s.get("anyOf").and_then(Value::as_array) {
