@@ -120,7 +120,13 @@ fn tool_call(id: u64, action: &GameAction) -> (&'static str, Value) {
     }
 }
 
-async fn replay(first_id: u64, actions: &[GameAction], detail: &str, game: u64, out: &mut impl Write) {
+async fn replay(
+    first_id: u64,
+    actions: &[GameAction],
+    detail: &str,
+    game: u64,
+    out: &mut impl Write,
+) {
     let c = client(LsServer::new(
         Arc::new(SimChain::new(EngineSettings::default(), first_id)),
         options(),
@@ -130,13 +136,24 @@ async fn replay(first_id: u64, actions: &[GameAction], detail: &str, game: u64, 
         let (tool, args) = tool_call(first_id, action);
         let mut args = args;
         args["detail"] = json!(detail);
-        let Value::Object(map) = args else { unreachable!() };
+        let Value::Object(map) = args else {
+            unreachable!()
+        };
         let r = c
             .call_tool(CallToolRequestParams::new(tool).with_arguments(map))
             .await
             .expect("call");
-        assert_eq!(r.is_error, Some(false), "{tool} replay failed: {:?}", r.content);
-        let text: String = r.content.iter().filter_map(|c| c.as_text().map(|t| t.text.clone())).collect();
+        assert_eq!(
+            r.is_error,
+            Some(false),
+            "{tool} replay failed: {:?}",
+            r.content
+        );
+        let text: String = r
+            .content
+            .iter()
+            .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+            .collect();
         let line = json!({"game": game, "detail": detail, "tool": tool, "text": text});
         writeln!(out, "{line}").expect("stdout");
     }
@@ -158,7 +175,9 @@ async fn main() {
     ))
     .await;
     let tools = lister.list_all_tools().await.expect("tools/list");
-    let size = serde_json::to_string(&json!({ "tools": tools })).unwrap().len();
+    let size = serde_json::to_string(&json!({ "tools": tools }))
+        .unwrap()
+        .len();
     writeln!(out, "{}", json!({"tools_list_bytes": size})).unwrap();
     let _ = lister.cancel().await;
 

@@ -88,22 +88,47 @@ async fn compact_results_carry_phase_state_odds_and_the_market_once() {
     assert!(beast["name"].as_str().is_some_and(|n| !n.is_empty()));
     assert!(beast["level"].as_u64().is_some() && beast["health"].as_u64().unwrap() > 0);
     assert_eq!(keys(beast).len(), 3, "name, level, health only: {beast}");
-    assert!(started["events"][0].as_str().unwrap().starts_with("beast: "));
-    assert!(started["actions"][0].as_str().unwrap().starts_with("ls_attack: "));
+    assert!(
+        started["events"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("beast: ")
+    );
+    assert!(
+        started["actions"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("ls_attack: ")
+    );
     assert!(started.get("market").is_none(), "no market in battle");
 
     let hit = &r[1];
     assert_eq!(hit["state"]["phase"], "stat_upgrade");
     assert_eq!(hit["state"]["level"], 2);
     assert!(hit["state"].get("beast").is_none());
-    let hit_events: Vec<&str> = hit["events"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
-    assert!(hit_events.iter().any(|e| e.starts_with("defeated ")), "{hit_events:?}");
-    assert!(hit["actions"][0].as_str().unwrap().starts_with("ls_upgrade: spend exactly"));
+    let hit_events: Vec<&str> = hit["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        hit_events.iter().any(|e| e.starts_with("defeated ")),
+        "{hit_events:?}"
+    );
+    assert!(
+        hit["actions"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("ls_upgrade: spend exactly")
+    );
 
     let up = &r[2];
     assert_eq!(up["state"]["phase"], "exploring");
     let market = &up["market"];
-    let items = market["items"].as_array().expect("the market, shown the first time");
+    let items = market["items"]
+        .as_array()
+        .expect("the market, shown the first time");
     assert!(!items.is_empty());
     assert!(market["potion_price"].as_u64().is_some());
     let owned: Vec<String> = up["state"]["equipment"]
@@ -112,16 +137,35 @@ async fn compact_results_carry_phase_state_odds_and_the_market_once() {
         .iter()
         .map(|e| e.as_str().unwrap().split(": ").nth(1).unwrap().to_string())
         .collect();
-    let full = call(&c, "ls_get_adventurer", json!({"adventurer_id": id, "detail": "full"})).await;
+    let full = call(
+        &c,
+        "ls_get_adventurer",
+        json!({"adventurer_id": id, "detail": "full"}),
+    )
+    .await;
     let full_market = full["adventurer"]["market"].as_array().unwrap();
     let not_owned = full_market.iter().filter(|m| m["owned"] == false).count();
-    assert_eq!(items.len(), not_owned, "owned items left out: {items:?} {owned:?}");
+    assert_eq!(
+        items.len(),
+        not_owned,
+        "owned items left out: {items:?} {owned:?}"
+    );
     for m in full_market.iter().filter(|m| m["owned"] == true) {
         let prefix = format!("{} ", m["id"]);
-        assert!(!items.iter().any(|l| l.as_str().unwrap().starts_with(&prefix)), "{m}");
+        assert!(
+            !items
+                .iter()
+                .any(|l| l.as_str().unwrap().starts_with(&prefix)),
+            "{m}"
+        );
     }
 
-    let bought = call(&c, "ls_buy_item", json!({"adventurer_id": id, "potions": 1})).await;
+    let bought = call(
+        &c,
+        "ls_buy_item",
+        json!({"adventurer_id": id, "potions": 1}),
+    )
+    .await;
     assert_eq!(
         bought["market"],
         json!({"unchanged": MARKET_UNCHANGED}),
@@ -131,12 +175,18 @@ async fn compact_results_carry_phase_state_odds_and_the_market_once() {
 
     let read = call(&c, "ls_get_adventurer", json!({"adventurer_id": id})).await;
     assert!(read.get("adventurer").is_none());
-    assert_eq!(read["market"]["items"], market["items"], "the read shows the market again");
+    assert_eq!(
+        read["market"]["items"], market["items"],
+        "the read shows the market again"
+    );
     assert_eq!(read["state"]["phase"], "exploring");
 
     let other = connect(server(None)).await;
     let (_, r2) = to_open_market(&other).await;
-    assert!(r2[2]["market"]["items"].is_array(), "another server, another memory");
+    assert!(
+        r2[2]["market"]["items"].is_array(),
+        "another server, another memory"
+    );
     c.cancel().await.unwrap();
     other.cancel().await.unwrap();
 }
@@ -148,10 +198,18 @@ async fn a_new_market_after_a_level_up_is_shown_again() {
     let first = r[2]["market"]["items"].clone();
     assert!(first.is_array());
     for _ in 0..200 {
-        let out = call(&c, "ls_get_adventurer", json!({"adventurer_id": id, "detail": "full"})).await;
+        let out = call(
+            &c,
+            "ls_get_adventurer",
+            json!({"adventurer_id": id, "detail": "full"}),
+        )
+        .await;
         let adv = &out["adventurer"];
         let (tool, args) = match adv["phase"].as_str().unwrap() {
-            "in_battle" => ("ls_attack", json!({"adventurer_id": id, "to_the_death": true})),
+            "in_battle" => (
+                "ls_attack",
+                json!({"adventurer_id": id, "to_the_death": true}),
+            ),
             "stat_upgrade" => (
                 "ls_upgrade",
                 json!({"adventurer_id": id, "vitality": adv["stat_upgrades_available"]}),
@@ -174,25 +232,53 @@ async fn a_new_market_after_a_level_up_is_shown_again() {
 #[tokio::test]
 async fn detail_full_is_the_whole_shape_and_equals_a_fresh_read() {
     let c = connect(server(None)).await;
-    let started = call(&c, "ls_new_game", json!({"weapon": "Club", "detail": "full"})).await;
+    let started = call(
+        &c,
+        "ls_new_game",
+        json!({"weapon": "Club", "detail": "full"}),
+    )
+    .await;
     assert_eq!(
         keys(&started),
         [
-            "adventurer", "adventurer_id", "block_number", "chain", "events", "fee_paid",
-            "mint_tx_hash", "ok", "replayed", "schema_version", "status", "tx_hash"
+            "adventurer",
+            "adventurer_id",
+            "block_number",
+            "chain",
+            "events",
+            "fee_paid",
+            "mint_tx_hash",
+            "ok",
+            "replayed",
+            "schema_version",
+            "status",
+            "tx_hash"
         ]
     );
     assert_eq!(started["events"][0]["details"]["type"], "beast");
     let id = started["adventurer_id"].as_u64().unwrap();
-    let read = call(&c, "ls_get_adventurer", json!({"adventurer_id": id, "detail": "full"})).await;
+    let read = call(
+        &c,
+        "ls_get_adventurer",
+        json!({"adventurer_id": id, "detail": "full"}),
+    )
+    .await;
     assert_eq!(keys(&read), ["adventurer", "chain", "ok", "schema_version"]);
     assert_eq!(read["adventurer"], started["adventurer"]);
     assert!(read["adventurer"]["legal_actions"][0]["args_hint"].is_object());
 
     let full_server = connect(server(Some(Detail::Full))).await;
     let s = call(&full_server, "ls_new_game", json!({"weapon": "Club"})).await;
-    assert_eq!(s["adventurer"], started["adventurer"], "server.detail = full");
-    let compact = call(&full_server, "ls_attack", json!({"adventurer_id": id, "detail": "compact"})).await;
+    assert_eq!(
+        s["adventurer"], started["adventurer"],
+        "server.detail = full"
+    );
+    let compact = call(
+        &full_server,
+        "ls_attack",
+        json!({"adventurer_id": id, "detail": "compact"}),
+    )
+    .await;
     assert!(compact["state"].is_object() && compact.get("adventurer").is_none());
     c.cancel().await.unwrap();
     full_server.cancel().await.unwrap();
@@ -203,12 +289,20 @@ async fn tools_list_is_small_standard_and_titled() {
     let c = connect(server(None)).await;
     let tools = c.list_all_tools().await.unwrap();
     for t in &tools {
-        assert!(t.title.as_deref().is_some_and(|s| !s.is_empty()), "{} has no title", t.name);
+        assert!(
+            t.title.as_deref().is_some_and(|s| !s.is_empty()),
+            "{} has no title",
+            t.name
+        );
         let input = serde_json::to_string(&t.input_schema).unwrap();
         assert!(!input.contains("\"format\""), "{}: {input}", t.name);
         assert!(!input.contains("\"null\""), "{}: {input}", t.name);
         let output = serde_json::to_string(t.output_schema.as_ref().unwrap()).unwrap();
-        assert!(!output.contains("\"format\"") && !output.contains("$ref"), "{}", t.name);
+        assert!(
+            !output.contains("\"format\"") && !output.contains("$ref"),
+            "{}",
+            t.name
+        );
     }
     let attack = tools.iter().find(|t| t.name == "ls_attack").unwrap();
     let props = &attack.input_schema["properties"];

@@ -111,7 +111,13 @@ pub fn compact_state(state: &GameState) -> CompactState {
     let bag = state
         .bag
         .iter()
-        .map(|it| format!("{} G{}", view::item_display_name(it, seed).0, it.greatness()))
+        .map(|it| {
+            format!(
+                "{} G{}",
+                view::item_display_name(it, seed).0,
+                it.greatness()
+            )
+        })
         .collect();
     let beast = (ph == Phase::InBattle).then(|| {
         let b = &state.beast;
@@ -461,13 +467,21 @@ mod tests {
         assert_eq!(c.equipment[0], "Weapon: Short Sword G10");
         let m = compact_market(&s).expect("open");
         assert!(s.owns(42), "the sample owns item 42, which is on sale");
-        assert!(m.items.iter().all(|l| !l.starts_with("42 ")), "{:?}", m.items);
+        assert!(
+            m.items.iter().all(|l| !l.starts_with("42 ")),
+            "{:?}",
+            m.items
+        );
         assert_eq!(m.items.len(), 4, "{:?}", m.items);
         assert!(m.items[0].starts_with("4 Silver Ring, Ring T2, 14g: luck +1"));
         assert_eq!(m.max_potions, 1);
         let actions = compact_actions(&s);
         assert!(actions[0].starts_with("ls_explore"));
-        assert!(actions.iter().any(|a| a.starts_with("ls_buy_item: 55 gold")));
+        assert!(
+            actions
+                .iter()
+                .any(|a| a.starts_with("ls_buy_item: 55 gold"))
+        );
     }
 
     #[test]
@@ -477,12 +491,19 @@ mod tests {
         let c = compact_state(&s);
         assert_eq!(c.phase, Phase::InBattle);
         let b = c.beast.expect("beast in battle");
-        assert_eq!((b.name.as_str(), b.level, b.health), ("Demon Grasp Dragon", 20, 17));
+        assert_eq!(
+            (b.name.as_str(), b.level, b.health),
+            ("Demon Grasp Dragon", 20, 17)
+        );
         assert!(compact_market(&s).is_none());
         let actions = compact_actions(&s);
         assert!(actions[0].starts_with("ls_attack: win "), "{actions:?}");
         assert!(actions[0].contains("vs 17 hp"), "{actions:?}");
-        assert!(actions.iter().any(|a| a.starts_with("ls_flee: ") && a.contains("% per try")));
+        assert!(
+            actions
+                .iter()
+                .any(|a| a.starts_with("ls_flee: ") && a.contains("% per try"))
+        );
     }
 
     #[test]

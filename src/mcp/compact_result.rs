@@ -17,8 +17,7 @@ use crate::game::events::GameEvent;
 use crate::game::model::GameState;
 
 /// Said instead of a market that was already shown.
-pub const MARKET_UNCHANGED: &str =
-    "same market as shown before; ls_get_adventurer shows it (detail \"full\" adds each item's facts)";
+pub const MARKET_UNCHANGED: &str = "same market as shown before; ls_get_adventurer shows it (detail \"full\" adds each item's facts)";
 
 /// The tools that take `detail`: every write and `ls_get_adventurer`.
 pub const DETAIL_TOOLS: [&str; 9] = [

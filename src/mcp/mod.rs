@@ -17,10 +17,10 @@ pub use advisor_tools::{
     BattlePreviewResult, ExactOutcomes, LookupArgs, LookupResult, lookup_result, preview_result,
 };
 pub use backend::GameBackend;
-pub use errors::from_chain;
 pub use compact_result::{
     CompactActionResult, CompactAdventurerResult, DETAIL_TOOLS, Detailed, MARKET_UNCHANGED,
 };
+pub use errors::from_chain;
 pub use server::{ActionResult, AdventurerResult, LsServer, ServerOptions};
 pub use torii_tools::{
     AdventurerListResult, DEFAULT_LIMIT, GameEventsResult, IndexerInfo, LeaderboardResult,

@@ -96,9 +96,13 @@ fn inline_refs(v: &mut Value, defs: &Map<String, Value>, depth: usize) -> bool {
             }
             left
         }
-        Value::Array(a) => a
-            .iter_mut()
-            .fold(false, |left, x| inline_refs(x, defs, depth + 1) || left),
+        Value::Array(a) => {
+            let mut left = false;
+            for x in a.iter_mut() {
+                left |= inline_refs(x, defs, depth + 1);
+            }
+            left
+        }
         _ => false,
     }
 }
@@ -141,7 +145,10 @@ pub fn standard_input(v: &mut Value) {
                 && alts.len() == 2
                 && alts.contains(&json!({ "type": "null" }))
             {
-                let other = alts.iter().find(|a| *a != &json!({ "type": "null" })).cloned();
+                let other = alts
+                    .iter()
+                    .find(|a| *a != &json!({ "type": "null" }))
+                    .cloned();
                 o.remove("anyOf");
                 if let Some(Value::Object(other)) = other {
                     for (k, val) in other {
@@ -397,8 +404,14 @@ mod tests {
             }
         });
         standard_input(&mut s);
-        assert_eq!(s["properties"]["a"], json!({"type": "integer", "minimum": 0, "maximum": 255}));
-        assert_eq!(s["properties"]["b"], json!({"type": "integer", "minimum": 0, "maximum": 65535}));
+        assert_eq!(
+            s["properties"]["a"],
+            json!({"type": "integer", "minimum": 0, "maximum": 255})
+        );
+        assert_eq!(
+            s["properties"]["b"],
+            json!({"type": "integer", "minimum": 0, "maximum": 65535})
+        );
         assert_eq!(s["properties"]["c"], json!({"$ref": "#/$defs/Confirm"}));
         assert_eq!(s["properties"]["d"]["minimum"], json!(-32768));
         assert!(!s.to_string().contains("format"));
@@ -424,9 +437,20 @@ mod tests {
         });
         let out = Value::Object(slim_output(schema.as_object().unwrap()));
         assert_eq!(out["required"], json!(["ok"]));
-        assert_eq!(out["properties"]["ok"], json!({"type": "boolean", "description": "Always true."}));
-        assert_eq!(out["properties"]["events"], json!({"type": "array"}), "items differ: loosened");
-        assert_eq!(out["properties"]["deep"], json!({"type": "object"}), "nesting cut");
+        assert_eq!(
+            out["properties"]["ok"],
+            json!({"type": "boolean", "description": "Always true."})
+        );
+        assert_eq!(
+            out["properties"]["events"],
+            json!({"type": "array"}),
+            "items differ: loosened"
+        );
+        assert_eq!(
+            out["properties"]["deep"],
+            json!({"type": "object"}),
+            "nesting cut"
+        );
         assert!(!out.to_string().contains("$ref"));
     }
 }

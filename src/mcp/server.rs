@@ -19,12 +19,12 @@ use super::compact_result::{
     compact_adventurer,
 };
 use super::errors::from_chain;
+use super::market_memory::MarketMemory;
 use super::params::TxArgs;
 use super::params::{
     AdventurerArgs, BattleArgs, BuyArgs, ExploreArgs, ItemsArgs, NewGameArgs, UpgradeArgs,
     WriteOpts,
 };
-use super::market_memory::MarketMemory;
 use super::replay::ReplayCache;
 use crate::chain::{GameAction, Hooks, Progress, TxReport, WriteOptions};
 use crate::error::{ErrorCode, SCHEMA_VERSION, ToolError};
@@ -508,7 +508,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Read an adventurer: health, xp, level, gold, item-boosted stats, equipment and bag with names, the beast when in battle, the market with charisma-adjusted prices and what each item would change if bought and equipped, the potion price, phase (not_started, in_battle, stat_upgrade, exploring, dead) and legal_actions (the tools you may call now, with argument hints). Read this before acting.",
+        description = "Read an adventurer. Compact (default): phase (not_started, in_battle, stat_upgrade, exploring, dead), health, gold, xp, level, stat points, stats, the beast in battle, equipment and bag, the tools you may call now with their odds, and the open market without the items you own. detail \"full\": item-boosted stats, items with tier/type/greatness/specials, the market with charisma-adjusted prices and what each item would change if bought and equipped, the potion price, and legal_actions with argument hints. Read this before acting.",
         annotations(
             title = "Get adventurer",
             read_only_hint = true,
@@ -863,7 +863,8 @@ impl ServerHandler for LsServer {
                  Loop: ls_new_game (mints and starts; keep the adventurer_id) → ls_attack the starter \
                  beast → ls_upgrade your stat points → ls_buy_item (optional) → ls_explore → fight \
                  (ls_attack / ls_flee) or upgrade after level-ups, until you die. Before each move, \
-                 ls_get_adventurer shows phase and legal_actions. Writes are signed transactions; \
+                 ls_get_adventurer shows phase and legal actions. Results are compact; pass \
+                 detail \"full\" for the whole shape. Writes are signed transactions; \
                  failures come back as {ok:false, error:{code, message, hint, details}}.",
             )
     }
