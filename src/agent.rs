@@ -130,9 +130,12 @@ impl Agent {
 
     /// Calls a tool; returns its structured result, or the error envelope as an error.
     pub async fn call(&self, tool: &str, args: Value) -> Result<Value, AgentError> {
-        let Value::Object(map) = args else {
+        let Value::Object(mut map) = args else {
             return Err(protocol(tool, "arguments must be an object"));
         };
+        if crate::mcp::DETAIL_TOOLS.contains(&tool) {
+            map.insert("detail".into(), Value::from("full"));
+        }
         let r = self
             .client
             .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(map))

@@ -187,6 +187,9 @@ pub struct ServerSettings {
     /// On SIGTERM/SIGINT, how long writes in flight may take to reach their answer.
     #[serde(default = "default_shutdown_grace_ms")]
     pub shutdown_grace_ms: u64,
+    /// Result detail when a call does not pass `detail`: `compact` (default) or `full`.
+    #[serde(default)]
+    pub detail: crate::game::compact::Detail,
 }
 
 fn default_shutdown_grace_ms() -> u64 {

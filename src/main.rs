@@ -216,6 +216,7 @@ fn sim_server(settings: &Settings, saved: bool) -> anyhow::Result<LsServer> {
             default_timeout: Duration::from_millis(settings.tx.timeout_ms),
         },
     )
+    .with_detail(settings.server.detail)
     .with_wallet(account))
 }
 
@@ -424,6 +425,7 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
             default_timeout: Duration::from_millis(settings.tx.timeout_ms),
         },
     )
+    .with_detail(settings.server.detail)
     .with_wallet(account)
     .with_journal(journal.clone());
     if let Some(torii) = torii {

@@ -179,7 +179,11 @@ async fn the_binary_serves_sim_by_default() {
         .await
         .unwrap();
     assert_eq!(r.is_error, Some(false));
-    assert_eq!(r.structured_content.unwrap()["adventurer"]["level"], 2);
+    assert_eq!(
+        r.structured_content.unwrap()["state"]["level"],
+        2,
+        "the binary answers compact by default"
+    );
     client.cancel().await.unwrap();
 }
 

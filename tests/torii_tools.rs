@@ -315,16 +315,37 @@ async fn leaderboard_failures_are_indexer_errors_unless_a_cached_page_exists() {
     assert_eq!(e["retryable"], false);
 }
 
-/// Plays through the MCP write tools; returns the adventurer id and each action's events.
+/// Plays through the MCP write tools; returns the adventurer id and each action's events (the full
+/// shape, to compare with the event history).
 async fn play(c: &RunningService<RoleClient, ()>) -> (u64, Vec<Value>) {
-    let started = ok(c, "ls_new_game", json!({"weapon": "Short Sword"})).await;
+    let started = ok(
+        c,
+        "ls_new_game",
+        json!({"weapon": "Short Sword", "detail": "full"}),
+    )
+    .await;
     let id = started["adventurer_id"].as_u64().unwrap();
     let mut events = vec![started["events"].clone()];
-    let attacked = ok(c, "ls_attack", json!({"adventurer_id": id})).await;
+    let attacked = ok(
+        c,
+        "ls_attack",
+        json!({"adventurer_id": id, "detail": "full"}),
+    )
+    .await;
     events.push(attacked["events"].clone());
-    let upgraded = ok(c, "ls_upgrade", json!({"adventurer_id": id, "strength": 1})).await;
+    let upgraded = ok(
+        c,
+        "ls_upgrade",
+        json!({"adventurer_id": id, "strength": 1, "detail": "full"}),
+    )
+    .await;
     events.push(upgraded["events"].clone());
-    let explored = ok(c, "ls_explore", json!({"adventurer_id": id})).await;
+    let explored = ok(
+        c,
+        "ls_explore",
+        json!({"adventurer_id": id, "detail": "full"}),
+    )
+    .await;
     events.push(explored["events"].clone());
     (id, events)
 }

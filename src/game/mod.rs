@@ -5,6 +5,7 @@
 pub mod boosts;
 pub mod catalogue;
 pub mod combat;
+pub mod compact;
 pub mod engine;
 pub mod events;
 pub mod felt;

@@ -223,7 +223,8 @@ pub fn item_effect(state: &GameState, id: u8) -> ItemEffect {
     }
 }
 
-fn item_display_name(item: &Item, seed: u16) -> (String, SpecialPowers) {
+/// The item's name with its specials once they are unlocked, and the specials.
+pub(crate) fn item_display_name(item: &Item, seed: u16) -> (String, SpecialPowers) {
     let base = catalogue::item_name(item.id);
     if seed == 0 {
         return (base, SpecialPowers::default());

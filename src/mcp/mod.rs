@@ -4,14 +4,17 @@
 mod advisor_tools;
 mod args;
 mod backend;
+mod compact_result;
 mod drain;
 mod errors;
 mod indexer_types;
 pub mod logging;
+mod market_memory;
 mod params;
 mod prompts;
 mod replay;
 pub mod resources;
+mod schema;
 mod server;
 mod sim_index;
 mod torii_tools;
@@ -23,6 +26,9 @@ pub use advisor_tools::{
     preview_result,
 };
 pub use backend::GameBackend;
+pub use compact_result::{
+    CompactActionResult, CompactAdventurerResult, DETAIL_TOOLS, Detailed, MARKET_UNCHANGED,
+};
 pub use drain::Drain;
 pub use errors::from_chain;
 pub use server::{ActionResult, AdventurerResult, LsServer, ServerOptions};

@@ -6,6 +6,7 @@ use serde::Deserialize;
 use crate::chain::Confirm;
 use crate::error::ToolError;
 use crate::game::catalogue;
+use crate::game::compact::Detail;
 
 /// An item given by catalogue id (1–101) or by name ("Short Sword", "short_sword", "ShortSword").
 #[derive(Debug, Clone, Deserialize, JsonSchema, PartialEq)]
@@ -74,6 +75,10 @@ pub struct WriteOpts {
     /// unless this very action already landed, in which case its earlier result is returned.
     #[serde(default)]
     pub expected_action_count: Option<u16>,
+    /// Result detail: `compact` (what changed, the state, legal actions with odds, the market
+    /// once) or `full` (the whole adventurer view and raw events). Default: the server's setting.
+    #[serde(default)]
+    pub detail: Option<Detail>,
 }
 
 /// `ls_get_tx` arguments.
@@ -104,6 +109,10 @@ pub struct NewGameArgs {
 pub struct AdventurerArgs {
     /// The adventurer (game token id), an integer in [0, 2^64).
     pub adventurer_id: u64,
+    /// Result detail: `compact` (what changed, the state, legal actions with odds, the market
+    /// once) or `full` (the whole adventurer view and raw events). Default: the server's setting.
+    #[serde(default)]
+    pub detail: Option<Detail>,
 }
 
 /// `ls_explore` arguments.

@@ -14,7 +14,12 @@ use serde::Serialize;
 
 use super::args::{Args, in_range};
 use super::backend::GameBackend;
+use super::compact_result::{
+    CompactActionResult, CompactAdventurerResult, Detailed, WriteOutcome, compact_action,
+    compact_adventurer,
+};
 use super::errors::from_chain;
+use super::market_memory::MarketMemory;
 use super::params::TxArgs;
 use super::params::{
     AdventurerArgs, BattleArgs, BuyArgs, ExploreArgs, ItemsArgs, NewGameArgs, UpgradeArgs,
@@ -23,6 +28,7 @@ use super::params::{
 use super::replay::ReplayCache;
 use crate::chain::{GameAction, Hooks, Progress, TxReport, WriteOptions};
 use crate::error::{ErrorCode, SCHEMA_VERSION, ToolError};
+use crate::game::compact::Detail;
 use crate::game::events::GameEvent;
 use crate::game::model::Stats;
 use crate::game::view::{AdventurerView, adventurer_view};
@@ -80,6 +86,13 @@ pub struct ActionResult {
     /// The adventurer after the transaction (same shape as `ls_get_adventurer`).
     pub adventurer: AdventurerView,
 }
+
+/// What a write tool returns: compact by default, the full [`ActionResult`] with `detail: "full"`.
+pub type WriteResult = Detailed<CompactActionResult, ActionResult>;
+
+/// What `ls_get_adventurer` returns: compact by default, the full [`AdventurerResult`] with
+/// `detail: "full"`.
+pub type ReadResult = Detailed<CompactAdventurerResult, AdventurerResult>;
 
 /// The result of `ls_get_tx`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -153,6 +166,8 @@ pub struct LsServer {
     replays: Arc<ReplayCache>,
     client_log: super::logging::ClientLog,
     drain: Arc<super::drain::Drain>,
+    markets: Arc<MarketMemory>,
+    detail: Detail,
     tool_router: ToolRouter<Self>,
 }
 
@@ -179,18 +194,36 @@ impl LsServer {
 
     /// A server over a game backend.
     pub fn new(backend: Arc<dyn GameBackend>, opts: ServerOptions) -> Self {
+        let tool_router = Self::all_tools();
         Self {
             backend,
             opts,
             replays: Arc::new(ReplayCache::default()),
             drain: Arc::default(),
-            indexer: Default::default(),
             client_log: Default::default(),
-            tool_router: Self::tool_router()
-                + Self::tx_tool_router()
-                + Self::torii_tool_router()
-                + Self::advisor_tool_router(),
+            markets: Arc::new(MarketMemory::default()),
+            detail: Detail::default(),
+            indexer: Default::default(),
+            tool_router,
         }
+    }
+
+    /// Every tool, with the schema settings of [`super::schema`] applied.
+    fn all_tools() -> ToolRouter<Self> {
+        let mut tools = Self::tool_router()
+            + Self::tx_tool_router()
+            + Self::torii_tool_router()
+            + Self::advisor_tool_router();
+        for route in tools.map.values_mut() {
+            super::schema::tidy_tool(&mut route.attr);
+        }
+        tools
+    }
+
+    /// Sets the result detail used when a call does not pass `detail` (setting `server.detail`).
+    pub fn with_detail(mut self, detail: Detail) -> Self {
+        self.detail = detail;
+        self
     }
 
     #[tool(
@@ -207,7 +240,7 @@ impl LsServer {
         &self,
         Parameters(args): Parameters<Args<NewGameArgs>>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Json<ActionResult>, ToolError> {
+    ) -> Result<Json<WriteResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let _busy = self.drain.enter()?;
         let weapon = a.weapon.resolve_starting_weapon("weapon")?;
@@ -225,8 +258,8 @@ impl LsServer {
                 (id, Some(format!("{:#x}", report.tx_hash)))
             }
         };
-        let result = self
-            .write(
+        let (mut out, state) = self
+            .write_full(
                 a.opts.expected_action_count,
                 id,
                 GameAction::StartGame { weapon },
@@ -243,9 +276,8 @@ impl LsServer {
                     )),
                 None => e,
             })?;
-        let mut out = result.0;
         out.mint_tx_hash = mint_tx;
-        Ok(Json(out))
+        self.render(a.opts.detail, out, state).await
     }
 
     #[tool(
@@ -262,10 +294,11 @@ impl LsServer {
         &self,
         Parameters(args): Parameters<Args<ExploreArgs>>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Json<ActionResult>, ToolError> {
+    ) -> Result<Json<WriteResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let opts = self.write_options(&a.opts, &ctx)?;
         self.write(
+            a.opts.detail,
             a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::Explore {
@@ -291,10 +324,11 @@ impl LsServer {
         &self,
         Parameters(args): Parameters<Args<BattleArgs>>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Json<ActionResult>, ToolError> {
+    ) -> Result<Json<WriteResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let opts = self.write_options(&a.opts, &ctx)?;
         self.write(
+            a.opts.detail,
             a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::Attack {
@@ -320,10 +354,11 @@ impl LsServer {
         &self,
         Parameters(args): Parameters<Args<BattleArgs>>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Json<ActionResult>, ToolError> {
+    ) -> Result<Json<WriteResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let opts = self.write_options(&a.opts, &ctx)?;
         self.write(
+            a.opts.detail,
             a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::Flee {
@@ -349,7 +384,7 @@ impl LsServer {
         &self,
         Parameters(args): Parameters<Args<UpgradeArgs>>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Json<ActionResult>, ToolError> {
+    ) -> Result<Json<WriteResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let opts = self.write_options(&a.opts, &ctx)?;
         let stats = Stats {
@@ -388,6 +423,7 @@ impl LsServer {
             ))
         };
         self.write(
+            a.opts.detail,
             a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::Upgrade { stats },
@@ -411,7 +447,7 @@ impl LsServer {
         &self,
         Parameters(args): Parameters<Args<BuyArgs>>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Json<ActionResult>, ToolError> {
+    ) -> Result<Json<WriteResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let opts = self.write_options(&a.opts, &ctx)?;
         if a.items.is_empty() && a.potions == 0 {
@@ -428,6 +464,7 @@ impl LsServer {
             })
             .collect::<Result<Vec<_>, _>>()?;
         self.write(
+            a.opts.detail,
             a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::BuyItems {
@@ -454,11 +491,12 @@ impl LsServer {
         &self,
         Parameters(args): Parameters<Args<ItemsArgs>>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Json<ActionResult>, ToolError> {
+    ) -> Result<Json<WriteResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let opts = self.write_options(&a.opts, &ctx)?;
         let items = resolve_items(&a.items)?;
         self.write(
+            a.opts.detail,
             a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::Equip { items },
@@ -482,11 +520,12 @@ impl LsServer {
         &self,
         Parameters(args): Parameters<Args<ItemsArgs>>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Json<ActionResult>, ToolError> {
+    ) -> Result<Json<WriteResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let opts = self.write_options(&a.opts, &ctx)?;
         let items = resolve_items(&a.items)?;
         self.write(
+            a.opts.detail,
             a.opts.expected_action_count,
             a.adventurer_id,
             GameAction::Drop { items },
@@ -497,7 +536,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Read an adventurer: health, xp, level, gold, item-boosted stats, equipment and bag with names, the beast when in battle, the market with charisma-adjusted prices and what each item would change if bought and equipped, the potion price, phase (not_started, in_battle, stat_upgrade, exploring, dead) and legal_actions (the tools you may call now, with argument hints). Read this before acting.",
+        description = "Read an adventurer. Compact (default): phase (not_started, in_battle, stat_upgrade, exploring, dead), health, gold, xp, level, stat points, stats, the beast in battle, equipment and bag, the tools you may call now with their odds, and the open market without the items you own. detail \"full\": item-boosted stats, items with tier/type/greatness/specials, the market with charisma-adjusted prices and what each item would change if bought and equipped, the potion price, and legal_actions with argument hints. Read this before acting.",
         annotations(
             title = "Get adventurer",
             read_only_hint = true,
@@ -507,7 +546,7 @@ impl LsServer {
     async fn ls_get_adventurer(
         &self,
         Parameters(args): Parameters<Args<AdventurerArgs>>,
-    ) -> Result<Json<AdventurerResult>, ToolError> {
+    ) -> Result<Json<ReadResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let state = self
             .backend
@@ -531,11 +570,19 @@ impl LsServer {
             .with_detail("adventurer_id", a.adventurer_id)
             .with_hint("start a game with ls_new_game, which returns the new adventurer_id"));
         }
-        Ok(Json(AdventurerResult {
-            ok: true,
-            schema_version: SCHEMA_VERSION.into(),
-            chain: self.opts.chain.clone(),
-            adventurer: adventurer_view(a.adventurer_id, &state),
+        Ok(Json(match a.detail.unwrap_or(self.detail) {
+            Detail::Full => Detailed::Full(AdventurerResult {
+                ok: true,
+                schema_version: SCHEMA_VERSION.into(),
+                chain: self.opts.chain.clone(),
+                adventurer: adventurer_view(a.adventurer_id, &state),
+            }),
+            Detail::Compact => Detailed::Compact(compact_adventurer(
+                &self.opts.chain,
+                a.adventurer_id,
+                &state,
+                &self.markets,
+            )),
         }))
     }
 }
@@ -636,26 +683,77 @@ impl LsServer {
         })
     }
 
+    /// Runs one game action and answers in the detail asked for.
+    async fn write(
+        &self,
+        detail: Option<Detail>,
+        expected_action_count: Option<u16>,
+        id: u64,
+        action: GameAction,
+        opts: WriteOptions,
+        check: Option<StateCheck<'_>>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        let (full, state) = self
+            .write_full(expected_action_count, id, action, opts, check)
+            .await?;
+        self.render(detail, full, state).await
+    }
+
+    /// The result in the detail asked for. The compact shape needs the state after the action;
+    /// a replayed result has none stored, so the current state is read.
+    async fn render(
+        &self,
+        detail: Option<Detail>,
+        full: ActionResult,
+        state: Option<crate::game::model::GameState>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        if detail.unwrap_or(self.detail) == Detail::Full {
+            return Ok(Json(Detailed::Full(full)));
+        }
+        let state = match state {
+            Some(s) => s,
+            None => self
+                .backend
+                .state(full.adventurer_id)
+                .await
+                .map_err(from_chain)?,
+        };
+        let outcome = WriteOutcome {
+            chain: &full.chain,
+            adventurer_id: full.adventurer_id,
+            tx_hash: &full.tx_hash,
+            status: &full.status,
+            replayed: full.replayed,
+            mint_tx_hash: full.mint_tx_hash.clone(),
+            events: &full.events,
+        };
+        Ok(Json(Detailed::Compact(compact_action(
+            outcome,
+            &state,
+            &self.markets,
+        ))))
+    }
+
     /// Runs one game action: replays a retry of an action that already landed (before any
     /// other check), refuses stale calls, runs `check` on the current state, and returns the
-    /// state once the node shows the transaction.
-    async fn write(
+    /// full result and the state once the node shows the transaction (no state for a replay).
+    async fn write_full(
         &self,
         expected_action_count: Option<u16>,
         id: u64,
         action: GameAction,
         opts: WriteOptions,
         check: Option<StateCheck<'_>>,
-    ) -> Result<Json<ActionResult>, ToolError> {
+    ) -> Result<(ActionResult, Option<crate::game::model::GameState>), ToolError> {
         let _busy = self.drain.enter()?;
         let _adventurer = self.replays.lock_adventurer(id).await;
         if let Some(expected) = expected_action_count {
             if let Some(mut earlier) = self.replays.get(id, expected, &action) {
                 earlier.replayed = true;
-                return Ok(Json(earlier));
+                return Ok((earlier, None));
             }
             if let Some(earlier) = self.resume(id, expected, &action, &opts).await? {
-                return Ok(Json(earlier));
+                return Ok((earlier, None));
             }
         }
         if expected_action_count.is_some() || check.is_some() {
@@ -690,11 +788,11 @@ impl LsServer {
             Ok(r) => r,
             Err(e) => return Err(self.missing_or(id, e).await),
         };
-        let result = self.finish(id, report).await?;
+        let (result, state) = self.finish(id, report).await?;
         if let Some(expected) = expected_action_count {
             self.replays.put(id, expected, &action, &result);
         }
-        Ok(Json(result))
+        Ok((result, Some(state)))
     }
 
     /// The result of an earlier attempt of this write whose answer was lost (the server stopped
@@ -726,21 +824,25 @@ impl LsServer {
                 _ => tokio::time::sleep(Duration::from_millis(250)).await,
             }
         };
-        let mut result = self.finish(id, report).await?;
+        let (mut result, _) = self.finish(id, report).await?;
         self.replays.put(id, expected, action, &result);
         result.replayed = true;
         Ok(Some(result))
     }
 
-    /// The result of a landed write, once the node's state shows it.
-    async fn finish(&self, id: u64, report: TxReport) -> Result<ActionResult, ToolError> {
+    /// The result of a landed write and the state, once the node's state shows it.
+    async fn finish(
+        &self,
+        id: u64,
+        report: TxReport,
+    ) -> Result<(ActionResult, crate::game::model::GameState), ToolError> {
         self.indexer.remember(id);
         let target = report.events.last().map(|e| e.action_count);
         let state = self.state_after(id, target).await.map_err(|e| {
             e.with_detail("tx_hash", format!("{:#x}", report.tx_hash))
                 .with_hint("the action landed; read ls_get_adventurer again")
         })?;
-        Ok(self.action_result(id, report, &state))
+        Ok((self.action_result(id, report, &state), state))
     }
 
     /// A refused action on a token that was never minted is `NOT_FOUND` (the contract only says
@@ -871,7 +973,8 @@ impl ServerHandler for LsServer {
                  Loop: ls_new_game (mints and starts; keep the adventurer_id) → ls_attack the starter \
                  beast → ls_upgrade your stat points → ls_buy_item (optional) → ls_explore → fight \
                  (ls_attack / ls_flee) or upgrade after level-ups, until you die. Before each move, \
-                 ls_get_adventurer shows phase and legal_actions. Writes are signed transactions; \
+                 ls_get_adventurer shows phase and legal actions. Results are compact; pass \
+                 detail \"full\" for the whole shape. Writes are signed transactions; \
                  failures come back as {ok:false, error:{code, message, hint, details}}. \
                  The rules guide is the resource ls://rules.",
             )
@@ -952,13 +1055,18 @@ mod tests {
 
     #[test]
     fn every_tool_has_schemas_and_annotations() {
-        let tools = (LsServer::tool_router()
-            + LsServer::tx_tool_router()
-            + LsServer::torii_tool_router()
-            + LsServer::advisor_tool_router())
-        .list_all();
+        let tools = LsServer::all_tools().list_all();
         assert_eq!(tools.len(), 16);
         for t in tools {
+            let title = t.title.as_deref().unwrap_or_default();
+            assert!(!title.is_empty(), "{} has no top-level title", t.name);
+            let input = serde_json::to_string(&t.input_schema).unwrap();
+            assert!(!input.contains("\"format\""), "{}: {input}", t.name);
+            assert!(!input.contains("\"null\""), "{}: {input}", t.name);
+            assert!(!input.contains("$ref"), "{}: {input}", t.name);
+            let output = serde_json::to_string(t.output_schema.as_ref().unwrap()).unwrap();
+            assert!(!output.contains("\"format\""), "{}: {output}", t.name);
+            assert!(!output.contains("$ref"), "{}: {output}", t.name);
             assert!(
                 t.description.as_ref().is_some_and(|d| d.len() > 40),
                 "{}",

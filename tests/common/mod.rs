@@ -153,10 +153,15 @@ pub struct Outcome {
 
 impl<H: ClientHandler> Client<H> {
     /// Calls a tool and parses its result.
+    /// The tools that return adventurer state are asked for the full shape (`detail: "full"`)
+    /// unless the arguments say otherwise: these tests check every field of it.
     pub async fn call(&self, tool: &str, args: Value) -> Outcome {
-        let Value::Object(args) = args else {
+        let Value::Object(mut args) = args else {
             panic!("arguments must be an object")
         };
+        if loot_survivor_mcp::mcp::DETAIL_TOOLS.contains(&tool) && !args.contains_key("detail") {
+            args.insert("detail".into(), Value::from("full"));
+        }
         let r: CallToolResult = self
             .service
             .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args))

