@@ -1,6 +1,7 @@
 //! The MCP tool surface: parameters, descriptions, annotations and result envelopes, over a
 //! [`GameBackend`].
 
+mod advice_result;
 mod advisor_tools;
 mod args;
 mod backend;
@@ -10,6 +11,7 @@ mod replay;
 mod server;
 mod torii_tools;
 
+pub use advice_result::{AdviceResult, AdviceTopic, AdviseArgs, advice_result};
 pub use advisor_tools::{
     BattlePreviewResult, ExactOutcomes, LookupArgs, LookupResult, lookup_result, preview_result,
 };

@@ -798,7 +798,7 @@ mod tests {
             + LsServer::torii_tool_router()
             + LsServer::advisor_tool_router())
         .list_all();
-        assert_eq!(tools.len(), 16);
+        assert_eq!(tools.len(), 17);
         for t in tools {
             assert!(
                 t.description.as_ref().is_some_and(|d| d.len() > 40),
