@@ -102,6 +102,17 @@ pub struct SimSettings {
     pub stats_mode: crate::game::engine::StatsMode,
     /// `full` or `practice_world`.
     pub rules: SimRules,
+    /// True: today's public `poseidon(xp, adventurer_id)` dungeon, and advisors give exact
+    /// outcomes (tests, reproducible runs). False (default): each game draws a hidden seed.
+    pub deterministic: bool,
+    /// Master seed each game's hidden seed derives from (reproducible, still hidden); unset =
+    /// drawn from the operating system per game.
+    pub seed: Option<u64>,
+    /// Keep the world in a state file under the data directory (default true), so one-shot
+    /// clients can continue a game; false keeps it in memory for this process only.
+    pub persist: bool,
+    /// Start over: discard the saved world when the server starts (also the `--fresh` flag).
+    pub fresh: bool,
 }
 
 impl Default for SimSettings {
@@ -112,6 +123,10 @@ impl Default for SimSettings {
             market_size: 25,
             stats_mode: crate::game::engine::StatsMode::Dodge,
             rules: SimRules::Full,
+            deterministic: false,
+            seed: None,
+            persist: true,
+            fresh: false,
         }
     }
 }
@@ -130,6 +145,11 @@ impl SimSettings {
             },
             ..EngineSettings::default()
         }
+    }
+
+    /// Where the world's games draw their randomness from.
+    pub fn randomness(&self) -> crate::chain::sim::SimRandomness {
+        crate::chain::sim::SimRandomness::from_settings(self.deterministic, self.seed)
     }
 
     fn validate(&self) -> Result<(), ConfigError> {
@@ -466,8 +486,28 @@ mod tests {
         );
         let bad = load(Some("sim"), &[("LS_SIM__MARKET_SIZE", "40")]).unwrap_err();
         assert!(bad.to_string().contains("market_size"), "{bad}");
-        let bad = load(Some("sim"), &[("LS_SIM__SEED", "4")]).unwrap_err();
-        assert!(bad.to_string().contains("seed"), "{bad}");
+        let bad = load(Some("sim"), &[("LS_SIM__SEEDS", "4")]).unwrap_err();
+        assert!(bad.to_string().contains("seeds"), "{bad}");
+        assert_eq!(
+            s.sim.randomness(),
+            crate::chain::sim::SimRandomness::Os,
+            "hidden by default"
+        );
+        assert!(s.sim.persist && !s.sim.fresh);
+        let d = load(
+            Some("sim"),
+            &[("LS_SIM__DETERMINISTIC", "true"), ("LS_SIM__SEED", "42")],
+        )
+        .unwrap();
+        assert_eq!(
+            d.sim.randomness(),
+            crate::chain::sim::SimRandomness::Deterministic
+        );
+        let m = load(Some("sim"), &[("LS_SIM__SEED", "42")]).unwrap();
+        assert_eq!(
+            m.sim.randomness(),
+            crate::chain::sim::SimRandomness::Master(42)
+        );
     }
 
     #[test]

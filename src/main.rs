@@ -184,9 +184,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
 
 /// The server over the embedded practice chain: no network, no key.
 fn sim_server(settings: &Settings) -> LsServer {
-    let sim = SimChain::new(
+    let sim = SimChain::with_randomness(
         settings.sim.engine_settings(),
         settings.sim.first_adventurer_id,
+        settings.sim.randomness(),
     );
     let account = sim.account_address();
     LsServer::new(

@@ -134,6 +134,16 @@ pub struct ExactOutcomes {
     pub flee_to_the_death: Option<Prediction>,
 }
 
+/// Whether an advisor's answer is what will happen or a probability.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Exactness {
+    /// The world's randomness is known to the server: `exact` says what each option will do.
+    Exact,
+    /// The randomness is hidden (a VRF, or the sim chain's hidden seeds): odds only.
+    Odds,
+}
+
 /// The result of `ls_battle_preview`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct BattlePreviewResult {
@@ -145,6 +155,9 @@ pub struct BattlePreviewResult {
     pub chain: String,
     /// The adventurer.
     pub adventurer_id: u64,
+    /// `exact` when `exact` below says what each option will do, `odds` when only
+    /// probabilities can be known (hidden randomness, or a hypothetical fight).
+    pub exactness: Exactness,
     /// True when previewing the current fight as it stands (no hypothetical beast or items).
     pub current_battle: bool,
     /// Items imagined equipped.
@@ -328,14 +341,20 @@ pub fn preview_result(
         } else if deterministic.is_some() {
             "Exact outcomes are only given for the current fight as it stands."
         } else {
-            "This chain uses unpredictable randomness: no exact outcome."
+            "This world's randomness is hidden (a VRF, or the sim chain's per-game hidden seed): odds only, no exact outcome."
         }
     );
+    let exactness = if exact.is_some() {
+        Exactness::Exact
+    } else {
+        Exactness::Odds
+    };
     Ok(BattlePreviewResult {
         ok: true,
         schema_version: SCHEMA_VERSION.into(),
         chain: chain.to_string(),
         adventurer_id,
+        exactness,
         current_battle,
         imagined_equipment: equip.iter().map(|&id| NamedItem::new(id)).collect(),
         preview,
@@ -363,7 +382,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Preview the fight with the beast you face (or a hypothetical beast, or with other items equipped): your damage with and without a critical hit, the beast's damage on each armor slot, both crit chances, flee chance (one attempt and to the death), the next ambush and obstacle-dodge odds, rounds to kill and to die, and the probability of winning if you attack to the death. On worlds with deterministic randomness (the sim chain) it also gives the exact outcome of attacking and fleeing. Changes nothing.",
+        description = "Preview the fight with the beast you face (or a hypothetical beast, or with other items equipped): your damage with and without a critical hit, the beast's damage on each armor slot, both crit chances, flee chance (one attempt and to the death), the next ambush and obstacle-dodge odds, rounds to kill and to die, and the probability of winning if you attack to the death. `exactness` says whether the answer is `exact` (a world with deterministic randomness, such as the sim chain with sim.deterministic: `exact` then gives the outcome of attacking and fleeing) or `odds` (hidden randomness: the VRF, or the sim chain's per-game hidden seed). Changes nothing.",
         annotations(
             title = "Battle preview",
             read_only_hint = true,
@@ -489,6 +508,7 @@ mod tests {
         let (id, s, settings) = battle_state();
         let r = preview_result("sim", id, &s, Some(settings), &[], None).unwrap();
         assert!(r.current_battle);
+        assert_eq!(r.exactness, Exactness::Exact);
         let exact = r.exact.expect("exact on sim");
         assert_eq!(
             exact.attack.end,
@@ -497,6 +517,7 @@ mod tests {
         assert!(exact.flee.is_none(), "no fleeing the starter beast");
         let r = preview_result("devnet", id, &s, None, &[], None).unwrap();
         assert!(r.exact.is_none() && r.method.contains("no exact"));
+        assert_eq!(r.exactness, Exactness::Odds);
     }
 
     #[test]

@@ -57,7 +57,7 @@ impl GameBackend for SimChain {
         _player_name: Option<Felt>,
         opts: WriteOptions,
     ) -> Result<(u64, TxReport), ChainError> {
-        Ok(self.mint_game(&opts))
+        self.mint_game(&opts)
     }
 
     async fn act(
@@ -74,7 +74,9 @@ impl GameBackend for SimChain {
     }
 
     fn deterministic_rules(&self) -> Option<EngineSettings> {
-        Some(self.settings())
+        self.randomness()
+            .is_deterministic()
+            .then(|| self.settings())
     }
 }
 

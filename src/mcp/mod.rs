@@ -13,7 +13,8 @@ mod torii_tools;
 
 pub use advice_result::{AdviceResult, AdviceTopic, AdviseArgs, advice_result};
 pub use advisor_tools::{
-    BattlePreviewResult, ExactOutcomes, LookupArgs, LookupResult, lookup_result, preview_result,
+    BattlePreviewResult, ExactOutcomes, Exactness, LookupArgs, LookupResult, lookup_result,
+    preview_result,
 };
 pub use backend::GameBackend;
 pub use errors::from_chain;

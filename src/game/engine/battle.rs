@@ -43,7 +43,7 @@ impl Turn<'_> {
         ensure(self.adv.is_alive(), "Adventurer is dead")?;
         ensure(self.adv.in_battle(), "Not in battle")?;
         let start_level = self.level();
-        let (level_seed, market_seed) = self.settings.action_seeds(self.adv.xp, self.id);
+        let (level_seed, market_seed) = self.action_seeds();
         let (beast, beast_rnd) = self.beast();
         let jewelry = self.settings.rules.jewelry_bonuses;
         let mut round: u16 = 1;
@@ -114,7 +114,7 @@ impl Turn<'_> {
             self.boosted().stats.dexterity != 0,
             "Cant flee, no dexterity",
         )?;
-        let (flee_seed, market_seed) = self.settings.action_seeds(self.adv.xp, self.id);
+        let (flee_seed, market_seed) = self.action_seeds();
         let (beast, _) = self.beast();
         let mut round: u16 = 1;
         loop {

@@ -25,7 +25,7 @@ impl Turn<'_> {
         )?;
         ensure(!self.adv.in_battle(), "Action not allowed in battle")?;
         let start_level = self.level();
-        let (explore_seed, market_seed) = self.settings.action_seeds(self.adv.xp, self.id);
+        let (explore_seed, market_seed) = self.action_seeds();
         let mut bag_changed = false;
         for _ in 0..MAX_EXPLORE_STEPS {
             let xp = self.adv.xp;

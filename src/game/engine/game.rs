@@ -1,6 +1,9 @@
 //! One adventurer's stored game (what the contract keeps: the unboosted adventurer, the bag, the
 //! beast and market seeds) and how an action is applied to it, all or nothing.
 
+use serde::{Deserialize, Serialize};
+use starknet_types_core::felt::Felt;
+
 use super::settings::EngineSettings;
 use super::turn::{Turn, beast_of};
 use super::world::{BeastKey, Collection};
@@ -15,7 +18,7 @@ use crate::game::rules;
 const STARTER_BEAST_ATTACK_DAMAGE: u16 = 10;
 
 /// The stored state of one game.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Game {
     /// The stored adventurer: base stats (no item boosts), luck 0.
     pub adventurer: Adventurer,
@@ -25,6 +28,9 @@ pub struct Game {
     pub beast_seed: u64,
     /// Seed of the market (set at each level-up).
     pub market_seed: u64,
+    /// The game's hidden seed (the stand-in for the VRF; see
+    /// `EngineSettings::hidden_seed_felt`); `None` plays the public `poseidon(xp, id)` dungeon.
+    pub hidden_seed: Option<Felt>,
 }
 
 /// What a successful action did.
@@ -52,6 +58,7 @@ impl Game {
             bag,
             beast_seed: state.beast.seed,
             market_seed: 0,
+            hidden_seed: None,
         }
     }
 
@@ -85,6 +92,7 @@ impl Game {
             bag: self.bag,
             beast_seed: self.beast_seed,
             market_seed: self.market_seed,
+            hidden_seed: self.hidden_seed,
             collection,
             collected: Vec::new(),
             events: Vec::new(),

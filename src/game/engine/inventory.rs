@@ -53,7 +53,7 @@ impl Turn<'_> {
             ensure(self.bag.contains(id), "Item not in bag")?;
         }
         let start_level = self.level();
-        let (seed, market_seed) = self.settings.action_seeds(self.adv.xp, self.id);
+        let (seed, market_seed) = self.action_seeds();
         if self.adv.in_battle() {
             let (beast, _) = self.beast();
             let [_, _, crit_rnd, location_rnd] =

@@ -4,6 +4,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use starknet_crypto::poseidon_hash_many;
 use starknet_types_core::felt::Felt;
 
 use crate::game::random;
@@ -98,6 +99,29 @@ impl EngineSettings {
     pub fn action_seeds(&self, xp: u16, adventurer_id: u64) -> (u64, u64) {
         random::felt_to_two_u64(self.seed_felt(xp, adventurer_id))
     }
+
+    /// The randomness of an action in a game with a hidden seed, the embedded chain's stand-in
+    /// for the VRF (game.md §4.1): `poseidon(hidden, entropy)` with the contract's entropy,
+    /// `poseidon(xp, id, action_count)` in battle (`action_count` after the increment) else
+    /// `poseidon(xp, id)`. A fixed game seed still wins, as on chain.
+    pub fn hidden_seed_felt(
+        &self,
+        hidden: Felt,
+        xp: u16,
+        adventurer_id: u64,
+        action_count: u16,
+        in_battle: bool,
+    ) -> Felt {
+        if self.game_seed != 0 && (self.game_seed_until_xp == 0 || self.game_seed_until_xp > xp) {
+            return self.seed_felt(xp, adventurer_id);
+        }
+        let entropy = if in_battle {
+            random::battle_salt(adventurer_id, xp, action_count.wrapping_sub(1))
+        } else {
+            random::explore_salt(adventurer_id, xp)
+        };
+        poseidon_hash_many(&[hidden, entropy])
+    }
 }
 
 #[cfg(test)]
@@ -124,5 +148,33 @@ mod tests {
         );
         let always = EngineSettings { game_seed: 99, ..s };
         assert_eq!(always.seed_felt(5000, 7), random::local_seed(5000, 99));
+    }
+
+    #[test]
+    fn hidden_seeds_hide_the_dungeon_and_follow_the_vrf_salts() {
+        let s = EngineSettings::default();
+        let (a, b) = (Felt::from(11u8), Felt::from(12u8));
+        let explore = s.hidden_seed_felt(a, 4, 7, 3, false);
+        assert_ne!(explore, s.seed_felt(4, 7), "not the public dungeon");
+        assert_ne!(explore, s.hidden_seed_felt(b, 4, 7, 3, false), "per seed");
+        assert_eq!(
+            explore,
+            s.hidden_seed_felt(a, 4, 7, 9, false),
+            "explore ignores the count"
+        );
+        assert_eq!(
+            s.hidden_seed_felt(a, 4, 7, 3, true),
+            poseidon_hash_many(&[a, random::battle_salt(7, 4, 2)])
+        );
+        assert_ne!(
+            s.hidden_seed_felt(a, 4, 7, 3, true),
+            s.hidden_seed_felt(a, 4, 7, 4, true),
+            "each battle round draws anew"
+        );
+        let fixed = EngineSettings { game_seed: 99, ..s };
+        assert_eq!(
+            fixed.hidden_seed_felt(a, 4, 7, 3, true),
+            random::local_seed(4, 99)
+        );
     }
 }

@@ -1,6 +1,8 @@
 //! One action in progress: the stored adventurer and bag being changed, the events emitted so
 //! far, and the helpers every action shares (boosted view, health, gold, the closing events).
 
+use starknet_types_core::felt::Felt;
+
 use super::settings::EngineSettings;
 use super::world::{BeastKey, Collection};
 use crate::game::boosts;
@@ -24,6 +26,8 @@ pub(super) struct Turn<'a> {
     pub beast_seed: u64,
     /// Seed of the market, set on level-up.
     pub market_seed: u64,
+    /// The game's hidden seed, if its randomness is hidden.
+    pub hidden_seed: Option<Felt>,
     /// Named beasts already killed in this world.
     pub collection: &'a Collection,
     /// Named beasts killed during this action.
@@ -72,6 +76,22 @@ impl Turn<'_> {
     /// The current (or last) beast, regenerated from its seed, and the randomness it came from.
     pub fn beast(&self) -> (BeastEvent, Randomness) {
         beast_of(&self.adv, self.beast_seed, self.settings, self.collection)
+    }
+
+    /// This action's two seeds (action / beast seed, market seed): from the hidden seed when
+    /// the game has one, else the public `poseidon(xp, id)`. Read before the action changes xp.
+    pub fn action_seeds(&self) -> (u64, u64) {
+        let xp = self.adv.xp;
+        match self.hidden_seed {
+            Some(hidden) => random::felt_to_two_u64(self.settings.hidden_seed_felt(
+                hidden,
+                xp,
+                self.id,
+                self.adv.action_count,
+                self.adv.in_battle(),
+            )),
+            None => self.settings.action_seeds(xp, self.id),
+        }
     }
 
     /// The market list for a market seed.

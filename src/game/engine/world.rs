@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use serde::{Deserialize, Serialize};
 use starknet_types_core::felt::Felt;
 
 use super::game::Game;
@@ -17,14 +18,14 @@ pub type BeastKey = (u8, u8, u8);
 /// The named beasts already killed in a world (each can be collected once).
 pub type Collection = BTreeSet<BeastKey>;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 struct Token {
     owner: Felt,
     game: Game,
 }
 
-/// Tokens, games and collectables of one world.
-#[derive(Clone, Debug)]
+/// Tokens, games and collectables of one world (serializable, so a chain can keep it on disk).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct World {
     settings: EngineSettings,
     next_id: u64,
@@ -48,21 +49,42 @@ impl World {
         &self.settings
     }
 
-    /// Mints the next adventurer token to `owner`; returns its id.
+    /// Mints the next adventurer token to `owner`; returns its id. Its game plays the public
+    /// `poseidon(xp, id)` dungeon.
     pub fn mint(&mut self, owner: Felt) -> u64 {
-        while self.tokens.contains_key(&self.next_id) {
-            self.next_id += 1;
+        self.mint_hidden(owner, None)
+    }
+
+    /// The id the next `mint` will get.
+    pub fn next_id(&self) -> u64 {
+        let mut id = self.next_id;
+        while self.tokens.contains_key(&id) {
+            id += 1;
         }
-        let id = self.next_id;
-        self.next_id += 1;
+        id
+    }
+
+    /// Mints the next adventurer token (`next_id`) to `owner` with its game's hidden seed
+    /// (`None` = the public dungeon); returns the id.
+    pub fn mint_hidden(&mut self, owner: Felt, hidden_seed: Option<Felt>) -> u64 {
+        let id = self.next_id();
+        self.next_id = id + 1;
         self.tokens.insert(
             id,
             Token {
                 owner,
-                game: Game::default(),
+                game: Game {
+                    hidden_seed,
+                    ..Game::default()
+                },
             },
         );
         id
+    }
+
+    /// Every minted token id with its owner, in id order.
+    pub fn tokens(&self) -> impl Iterator<Item = (u64, Felt)> + '_ {
+        self.tokens.iter().map(|(&id, t)| (id, t.owner))
     }
 
     /// Mints a token with a chosen id (e.g. to mirror another world); false if it exists.

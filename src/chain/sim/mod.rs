@@ -1,8 +1,13 @@
 //! The embedded practice chain (`sim` profile): an in-process world run by the game engine, with
 //! no network and no key. Every action is applied at once, as one "transaction" with a
 //! well-formed but fake hash, its own block, no fee, and the engine's game events encoded exactly
-//! as the world contract emits them (and decoded back, like a real receipt). Randomness is
-//! `poseidon(xp, adventurer_id)`, as on chains without VRF, so games are reproducible.
+//! as the world contract emits them (and decoded back, like a real receipt). Each new game draws a
+//! hidden seed, as the VRF does on mainnet, so advisors can only give odds (`seeds`); a
+//! deterministic world plays `poseidon(xp, adventurer_id)`, as on chains without VRF.
+
+mod seeds;
+
+pub use seeds::{SeedError, SimRandomness};
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
@@ -82,6 +87,7 @@ struct Inner {
 /// The in-process chain behind the `sim` profile.
 pub struct SimChain {
     inner: Mutex<Inner>,
+    randomness: SimRandomness,
 }
 
 impl std::fmt::Debug for SimChain {
@@ -99,9 +105,20 @@ fn status_of(confirm: Confirm) -> &'static str {
 }
 
 impl SimChain {
-    /// A fresh world with these rules; the first adventurer minted gets `first_adventurer_id`.
+    /// A fresh deterministic world with these rules; the first adventurer minted gets
+    /// `first_adventurer_id`.
     pub fn new(settings: EngineSettings, first_adventurer_id: u64) -> Self {
+        Self::with_randomness(settings, first_adventurer_id, SimRandomness::Deterministic)
+    }
+
+    /// A fresh in-memory world whose games draw their randomness from `randomness`.
+    pub fn with_randomness(
+        settings: EngineSettings,
+        first_adventurer_id: u64,
+        randomness: SimRandomness,
+    ) -> Self {
         Self {
+            randomness,
             inner: Mutex::new(Inner {
                 world: World::new(settings, first_adventurer_id),
                 ledger: Ledger {
@@ -117,6 +134,11 @@ impl SimChain {
     /// The world's rules.
     pub fn settings(&self) -> EngineSettings {
         *self.lock().world.settings()
+    }
+
+    /// Where the world's games draw their randomness from.
+    pub fn randomness(&self) -> SimRandomness {
+        self.randomness
     }
 
     /// The player's account address.
@@ -138,10 +160,16 @@ impl SimChain {
         self.lock().world.owner(adventurer_id)
     }
 
-    /// Mints an adventurer token to the sim account.
-    pub fn mint_game(&self, opts: &WriteOptions) -> (u64, TxReport) {
+    /// Mints an adventurer token to the sim account; its game draws a hidden seed unless the
+    /// world is deterministic.
+    pub fn mint_game(&self, opts: &WriteOptions) -> Result<(u64, TxReport), ChainError> {
         let mut inner = self.lock();
-        let id = inner.world.mint(sim_account());
+        let next = inner.world.next_id();
+        let hidden = self
+            .randomness
+            .hidden_seed(next)
+            .map_err(|e| ChainError::Rpc(e.to_string()))?;
+        let id = inner.world.mint_hidden(sim_account(), hidden);
         let transfer = Event {
             from_address: sim_game_systems(),
             keys: vec![
@@ -156,7 +184,7 @@ impl SimChain {
         let report = inner
             .ledger
             .commit(Some(id), "mint_game", vec![transfer], opts);
-        (id, report)
+        Ok((id, report))
     }
 
     /// Applies an action; a refused action is a simulation-time revert (no transaction).
@@ -281,7 +309,7 @@ mod tests {
     #[test]
     fn plays_and_reports_like_a_chain() {
         let sim = SimChain::new(EngineSettings::default(), 7);
-        let (id, mint) = sim.mint_game(&opts());
+        let (id, mint) = sim.mint_game(&opts()).unwrap();
         assert_eq!(id, 7);
         assert_eq!(sim.owner_of(7), Some(sim_account()));
         assert_eq!(sim.owner_of(8), None);
@@ -305,5 +333,61 @@ mod tests {
         assert_eq!(found.status, "ACCEPTED_ON_L2");
         assert_eq!(found.record.unwrap().action, "start_game");
         assert_eq!(sim.lookup(Felt::ONE).status, "NOT_RECEIVED");
+    }
+
+    /// Plays the same choices on adventurer 1 of a fresh world: start, the starter beast, all
+    /// points in vitality, then explore/attack until 40 actions or death. Returns every event.
+    fn same_choices(randomness: SimRandomness) -> Vec<GameEventDetails> {
+        let sim = SimChain::with_randomness(EngineSettings::default(), 1, randomness);
+        let (id, _) = sim.mint_game(&opts()).unwrap();
+        let mut events = Vec::new();
+        let mut act = |a: GameAction| {
+            if let Ok(r) = sim.apply(id, &a, &opts()) {
+                events.extend(r.events.into_iter().map(|e| e.details));
+            }
+        };
+        act(GameAction::StartGame { weapon: 46 });
+        for _ in 0..40 {
+            let adv = sim.game_state(id).adventurer;
+            if adv.health == 0 {
+                break;
+            }
+            act(if adv.stat_upgrades_available > 0 {
+                GameAction::Upgrade {
+                    stats: crate::game::model::Stats {
+                        vitality: adv.stat_upgrades_available,
+                        ..Default::default()
+                    },
+                }
+            } else if adv.beast_health > 0 {
+                GameAction::Attack {
+                    to_the_death: false,
+                }
+            } else {
+                GameAction::Explore { till_beast: false }
+            });
+        }
+        events
+    }
+
+    #[test]
+    fn hidden_seeds_make_each_fresh_world_a_new_dungeon() {
+        let det = same_choices(SimRandomness::Deterministic);
+        assert!(det.len() > 10, "the game went somewhere: {}", det.len());
+        assert_eq!(det, same_choices(SimRandomness::Deterministic));
+        let (a, b) = (
+            same_choices(SimRandomness::Os),
+            same_choices(SimRandomness::Os),
+        );
+        assert_ne!(a, b, "two OS-seeded games with the same id and choices");
+        assert_ne!(a, det);
+        let m = same_choices(SimRandomness::Master(9));
+        assert_eq!(
+            m,
+            same_choices(SimRandomness::Master(9)),
+            "a master seed replays"
+        );
+        assert_ne!(m, same_choices(SimRandomness::Master(10)));
+        assert_ne!(m, det);
     }
 }
