@@ -59,7 +59,7 @@ impl GameRun {
             serde_json::from_value(result["events"].take()).map_err(|e| protocol("events", e))?;
         let view: AdventurerView = serde_json::from_value(result["adventurer"].take())
             .map_err(|e| protocol("adventurer", e))?;
-        if let Some(v) = &self.view {
+        if let Some(v) = self.view.as_ref().or(Some(&view)) {
             self.health = i32::from(v.health);
             self.max_health = v.max_health;
             self.gold = i32::from(v.gold);
@@ -96,12 +96,15 @@ impl GameRun {
             GameEventDetails::Beast(b) => {
                 self.beast_name = b.name.clone();
                 format!(
-                    "a {} appears: level {}, {} health",
-                    b.name, b.level, b.health
+                    "{} {} appears: level {}, {} health",
+                    article(&b.name),
+                    b.name,
+                    b.level,
+                    b.health
                 )
             }
             GameEventDetails::Ambush(a) => {
-                let what = format!("ambushed by a {}", self.beast_name);
+                let what = format!("ambushed by {} {}", article(&self.beast_name), self.beast_name);
                 self.hurt(a.damage, DeathCause::Ambush, what);
                 format!(
                     "ambushed: -{} on the {:?}{}",
@@ -138,13 +141,13 @@ impl GameRun {
                     self.health = (self.health + i32::from(*amount)).min(self.max_health.into());
                     format!("found {amount} health")
                 }
-                Discovery::Loot { item } => format!("found a {}", item.name),
+                Discovery::Loot { item } => format!("found {} {}", article(&item.name), item.name),
             },
             GameEventDetails::Attack(a) => {
                 format!("you hit the {} for {}{}", self.beast_name, a.damage, crit(a.critical_hit))
             }
             GameEventDetails::BeastAttack(a) => {
-                let what = format!("killed by a {}", self.beast_name);
+                let what = format!("killed by {} {}", article(&self.beast_name), self.beast_name);
                 self.hurt(a.damage, DeathCause::Beast, what);
                 format!(
                     "the {} hits your {:?} for {}{}",
@@ -213,5 +216,13 @@ impl GameRun {
             ),
             _ => return None,
         })
+    }
+}
+
+/// "a" or "an" before a name.
+fn article(name: &str) -> &'static str {
+    match name.chars().next().map(|c| c.to_ascii_lowercase()) {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
+        _ => "a",
     }
 }

@@ -27,8 +27,12 @@ pub struct Params {
     pub min_item_per_gold: f64,
     /// Swap weapons in battle when another wins by at least this much more.
     pub swap_gain: f64,
-    /// Weight of the death risk against the health value when choosing stats.
+    /// Health one death avoided is worth, when choosing stats and items.
     pub risk_weight: f64,
+    /// Floors as fractions of the level, by stat (dexterity: flee; charisma: cheap potions;
+    /// wisdom: ambushes; intelligence: obstacles); the stat furthest below its floor gets the
+    /// points, and the advisor's ranking decides once all are met.
+    pub floors: Floors,
     /// Bag fill from which spare gear is dropped.
     pub drop_at: usize,
 }
@@ -49,6 +53,7 @@ impl Default for Params {
             min_item_per_gold: 0.0,
             swap_gain: 0.15,
             risk_weight: 0.0,
+            floors: Floors::default(),
             drop_at: 12,
         }
     }
@@ -70,10 +75,52 @@ impl Params {
             "min_item_per_gold" => self.min_item_per_gold = v,
             "swap_gain" => self.swap_gain = v,
             "risk_weight" => self.risk_weight = v,
+            "dex_ratio" => self.floors.dexterity = v,
+            "cha_ratio" => self.floors.charisma = v,
+            "wis_ratio" => self.floors.wisdom = v,
+            "int_ratio" => self.floors.intelligence = v,
+            "vit_ratio" => self.floors.vitality = v,
+            "str_ratio" => self.floors.strength = v,
             "drop_at" => self.drop_at = v as usize,
             _ => return Err(format!("unknown --param '{name}'")),
         }
         Ok(())
+    }
+}
+
+/// Stat floors as fractions of the level.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Floors {
+    /// Strength.
+    pub strength: f64,
+    /// Dexterity.
+    pub dexterity: f64,
+    /// Vitality.
+    pub vitality: f64,
+    /// Intelligence.
+    pub intelligence: f64,
+    /// Wisdom.
+    pub wisdom: f64,
+    /// Charisma.
+    pub charisma: f64,
+}
+
+impl Floors {
+    /// The stat furthest below its floor at `level` (name, value, floor), if any.
+    pub fn most_behind(&self, stats: &crate::game::model::Stats, level: u8) -> Option<(&'static str, u8, f64)> {
+        let l = f64::from(level);
+        [
+            ("dexterity", stats.dexterity, self.dexterity),
+            ("charisma", stats.charisma, self.charisma),
+            ("wisdom", stats.wisdom, self.wisdom),
+            ("intelligence", stats.intelligence, self.intelligence),
+            ("vitality", stats.vitality, self.vitality),
+            ("strength", stats.strength, self.strength),
+        ]
+        .into_iter()
+        .filter(|(_, have, ratio)| *have < 31 && f64::from(*have) < ratio * l)
+        .map(|(n, have, ratio)| (n, have, ratio * l))
+        .max_by(|a, b| (a.2 - f64::from(a.1)).total_cmp(&(b.2 - f64::from(b.1))))
     }
 }
 
@@ -197,18 +244,29 @@ impl Planner {
             .await?;
         let opts = stats::options(&a);
         let points = view.stat_upgrades_available;
-        let (stat, reason) = match stats::best(&opts, self.params.risk_weight) {
-            Some((o, _)) => (
-                o.stat.clone(),
-                format!(
-                    "{points} stat point(s): {} is worth {:.0} health over 20 steps (risk per step {:.1} %)",
-                    o.stat,
-                    o.value,
-                    o.death_risk * 100.0
+        let behind = self
+            .params
+            .floors
+            .most_behind(&view.stats, view.level)
+            .map(|(stat, have, floor)| {
+                (
+                    stat.to_string(),
+                    format!("{points} stat point(s): {stat} {have} is below its floor {floor:.0}"),
+                )
+            });
+        let (stat, reason) = behind
+            .unwrap_or_else(|| match stats::best(&opts, self.params.risk_weight) {
+                Some((o, _)) => (
+                    o.stat.clone(),
+                    format!(
+                        "{points} stat point(s): {} is worth {:.0} health over 20 steps (death risk per step {:.1} %)",
+                        o.stat,
+                        o.value,
+                        o.death_risk * 100.0
+                    ),
                 ),
-            ),
-            None => ("vitality".to_string(), "stat points: vitality".to_string()),
-        };
+                None => ("vitality".to_string(), "stat points: vitality".to_string()),
+            });
         Ok(Move::new(
             "ls_upgrade",
             stats::upgrade_args(id, &stat, points),
@@ -274,7 +332,13 @@ impl Planner {
         if !view.market.is_empty() && view.level > 1 {
             let values = self.market_values(agent, id, view).await?;
             let budget = gold.saturating_sub(healing::reserve(price, &self.params.heal));
-            items = shopping::choose(view, &values, budget, self.params.min_item_per_gold);
+            items = shopping::choose(
+                view,
+                &values,
+                budget,
+                self.params.min_item_per_gold,
+                self.params.risk_weight,
+            );
         }
         if potions > 0 || !items.is_empty() {
             let names: Vec<&str> = items.iter().map(|(_, n)| n.as_str()).collect();

@@ -1,5 +1,5 @@
-//! Shopping from the advisor's item values (`ls_advise` about market): the items worth more
-//! health per gold than the policy's bar, best value per gold first, one per slot, within the
+//! Shopping from the advisor's item values (`ls_advise` about market): the items whose health
+//! value plus weighted deaths avoided, per gold, clear the policy's bar, best value per gold first, one per slot, within the
 //! gold left after potions and the reserve, each replacement needing room in the bag.
 
 use serde::Deserialize;
@@ -20,6 +20,16 @@ pub struct ItemValue {
     pub value: f64,
     /// `value` per gold.
     pub per_gold: f64,
+    /// Deaths avoided over the advisor's horizon.
+    #[serde(default)]
+    pub risk_saved: f64,
+}
+
+impl ItemValue {
+    /// Health value plus `risk_weight` health per death avoided, per gold.
+    pub fn score_per_gold(&self, risk_weight: f64) -> f64 {
+        (self.value + risk_weight * self.risk_saved) / f64::from(self.price.max(1))
+    }
 }
 
 /// The items to buy (id, name), best first.
@@ -28,15 +38,22 @@ pub fn choose(
     values: &[ItemValue],
     budget: u16,
     min_per_gold: f64,
+    risk_weight: f64,
 ) -> Vec<(u8, String)> {
     let mut left = budget;
     let mut free_bag = 15usize.saturating_sub(view.bag.len());
     let mut slots: Vec<Slot> = Vec::new();
     let mut out = Vec::new();
-    let mut ranked: Vec<&ItemValue> = values.iter().filter(|v| v.value > 0.0).collect();
-    ranked.sort_by(|a, b| b.per_gold.total_cmp(&a.per_gold));
+    let mut ranked: Vec<&ItemValue> = values
+        .iter()
+        .filter(|v| v.score_per_gold(risk_weight) > 0.0)
+        .collect();
+    ranked.sort_by(|a, b| {
+        b.score_per_gold(risk_weight)
+            .total_cmp(&a.score_per_gold(risk_weight))
+    });
     for v in ranked {
-        if v.per_gold < min_per_gold {
+        if v.score_per_gold(risk_weight) < min_per_gold {
             break;
         }
         let Some(m) = view.market.iter().find(|m| m.id == v.id && !m.owned) else {
@@ -102,6 +119,7 @@ mod tests {
             price,
             value: v,
             per_gold: v / f64::from(price),
+            risk_saved: 0.0,
         }
     }
 
@@ -109,10 +127,10 @@ mod tests {
     fn buys_best_value_per_gold_within_budget() {
         let view = view_with_market();
         let values = [value(47, 20, 30.0), value(62, 20, 50.0), value(52, 20, 10.0)];
-        let got = choose(&view, &values, 40, 0.0);
+        let got = choose(&view, &values, 40, 0.0, 0.0);
         assert_eq!(got.iter().map(|g| g.0).collect::<Vec<_>>(), vec![62, 47]);
-        let got = choose(&view, &values, 40, 2.0);
+        let got = choose(&view, &values, 40, 2.0, 0.0);
         assert_eq!(got.len(), 1, "only items above the bar");
-        assert!(choose(&view, &values, 19, 0.0).is_empty());
+        assert!(choose(&view, &values, 19, 0.0, 0.0).is_empty());
     }
 }

@@ -77,6 +77,8 @@ pub struct ItemAdvice {
     pub per_gold: f64,
     /// Change of your expected damage per hit (weapons).
     pub damage_change: f64,
+    /// Deaths avoided over 20 explore steps at full health (one-shot risk saved).
+    pub risk_saved: f64,
     /// Worse than what your slot holds, now and in two levels.
     pub downgrade: bool,
 }
@@ -207,6 +209,7 @@ fn market_advice(
                 value: r1(v.value),
                 per_gold: r3(v.value_per_gold),
                 damage_change: r1(v.damage_change),
+                risk_saved: (v.risk_saved * 10_000.0).round() / 10_000.0,
                 downgrade: v.downgrade,
             })
             .collect(),

@@ -36,6 +36,9 @@ pub struct ItemValue {
     pub value: f64,
     /// `value / price`.
     pub value_per_gold: f64,
+    /// Deaths avoided over [`HORIZON_EXPLORES`] steps at full health (the drop in the chance
+    /// that a step kills, times the steps).
+    pub risk_saved: f64,
     /// Expected damage per hit with it, minus without (weapons; 0 for armor).
     pub damage_change: f64,
     /// True when it is worse than what the slot holds, now and later.
@@ -104,13 +107,18 @@ pub fn item_value(
         saved_later,
         value,
         value_per_gold: value / f64::from(price.max(1)),
+        risk_saved: HORIZON_EXPLORES * (base.0.death_risk - now.death_risk),
         damage_change: now.damage_dealt - base.0.damage_dealt,
         downgrade: saved_now < -1e-9 && saved_later < -1e-9,
     })
 }
 
 /// The value of every market item the adventurer does not own, best value per gold first.
+/// Death risks are at full health (you heal before exploring).
 pub fn market_values(state: &GameState, settings: &EngineSettings) -> Vec<ItemValue> {
+    let mut state = state.clone();
+    state.adventurer.health = state.adventurer.max_health();
+    let state = &state;
     let mut memo = HitsCache::new();
     let base = baseline(state, settings, &mut memo);
     let mut ids = state.market.clone();

@@ -1,6 +1,7 @@
 //! The odds of the coming levels for one adventurer: expected damage dealt per hit and taken per
 //! beast hit against the beasts an explore can meet, ambush, obstacle and flee chances, expected
-//! obstacle and ambush damage, and from these the expected health lost per explore step. Random
+//! obstacle and ambush damage, and from these the expected health lost per explore step, for an
+//! adventurer who fights a beast when that costs fewer hits on average than fleeing. Random
 //! bytes are modelled as uniform, beasts and obstacles as uniform over their 15 tier/type pairs
 //! and their level range (game.md §4.4–§4.5); beast name specials (level ≥ 19) are ignored.
 
@@ -25,7 +26,8 @@ pub struct Outlook {
     pub damage_dealt: f64,
     /// Expected damage of one beast hit on you (random slot, crits included).
     pub beast_hit: f64,
-    /// Expected beast hits you take while killing a beast met here (attacking to the end).
+    /// Expected beast hits you take per beast met here, attacking to the end or fleeing to the
+    /// end, whichever costs fewer hits on average for that beast's tier, type and level.
     pub hits_taken_per_fight: f64,
     /// Probability that a beast ambushes you (before the fight).
     pub ambush_chance: f64,
@@ -107,9 +109,15 @@ fn crit_split(chance: u8) -> [(f64, bool); 2] {
     [(1.0 - p, false), (p, true)]
 }
 
+/// Expected beast hits taken while fleeing to the end with flee chance `f` per attempt (each
+/// failed attempt is a hit); infinite when fleeing is impossible.
+pub fn flee_hits(f: f64) -> f64 {
+    if f > 0.0 { (1.0 - f) / f } else { f64::INFINITY }
+}
+
 /// Expected hits needed to deal at least each health in `healths` with hits of `d0` (normal)
 /// or `d1` (crit, probability `pc`), averaged over the healths.
-fn expected_hits(healths: &std::ops::RangeInclusive<u16>, d0: u16, d1: u16, pc: f64) -> f64 {
+pub fn expected_hits(healths: &std::ops::RangeInclusive<u16>, d0: u16, d1: u16, pc: f64) -> f64 {
     let (d0, d1) = (usize::from(d0.max(1)), usize::from(d1.max(1)));
     let top = usize::from(*healths.end());
     let mut f = vec![0.0f64; top + 1];
@@ -179,6 +187,7 @@ pub fn outlook_cached(
         ..Outlook::default()
     };
     let (mut ambush_kills, mut obstacle_kills, mut fight_loss) = (0.0, 0.0, 0.0);
+    let flee_cost = flee_hits(if a.level() > 1 { o.flee_chance } else { 0.0 });
     for id in kinds() {
         for lvl in level_range.clone() {
             let b = beast(id, lvl);
@@ -220,8 +229,9 @@ pub fn outlook_cached(
                 }
             }
             o.beast_hit += per_kind * hit;
-            o.hits_taken_per_fight += per_kind * (hits - 1.0).max(0.0);
-            fight_loss += per_kind * (hits - 1.0).max(0.0) * hit;
+            let taken = (hits - 1.0).max(0.0).min(flee_cost);
+            o.hits_taken_per_fight += per_kind * taken;
+            fight_loss += per_kind * taken * hit;
         }
     }
     o.health_per_explore = P_BEAST * (o.ambush_chance * o.ambush_damage + fight_loss)

@@ -87,7 +87,7 @@ pub struct StatEffect {
     /// Potion price now with the point.
     pub potion_price: u16,
     /// Health-equivalent value over [`HORIZON_EXPLORES`] steps: health saved, plus 15 for
-    /// vitality, plus for charisma the potions its cheaper price buys back with the same gold.
+    /// vitality, plus for charisma the health the gold saved on potions buys (at most the health lost).
     pub value: f64,
 }
 
@@ -122,10 +122,11 @@ pub fn stat_effects(adv: &Adventurer, settings: &EngineSettings) -> (Outlook, Ve
                 value += f64::from(rules::VITALITY_HEALTH);
             }
             if potion_price < price {
-                let potions = HORIZON_EXPLORES * base.health_per_explore
-                    / f64::from(rules::POTION_HEALTH);
-                let saved_gold = potions * f64::from(price - potion_price);
-                value += saved_gold * f64::from(rules::POTION_HEALTH) / f64::from(potion_price);
+                let needed = HORIZON_EXPLORES * base.health_per_explore;
+                let saved_gold = needed / f64::from(rules::POTION_HEALTH)
+                    * f64::from(price - potion_price);
+                let bought = saved_gold * f64::from(rules::POTION_HEALTH) / f64::from(potion_price);
+                value += bought.min(needed);
             }
             StatEffect {
                 stat,

@@ -70,8 +70,9 @@ struct Sampled {
     deaths: f64,
 }
 
-/// Simulates `SAMPLES` explore steps (and the fights they start, attacking to the end) with the
-/// engine's functions; the seed fixes the random numbers.
+/// Simulates `SAMPLES` explore steps (and the fights they start: attacking to the end, or
+/// fleeing to the end when the beast's tier, type and level make that cheaper on average, the
+/// policy the outlook assumes) with the engine's functions; the seed fixes the random numbers.
 fn sample(adv: &Adventurer, seed: u64) -> Sampled {
     let settings = EngineSettings::default();
     let level = adv.level();
@@ -98,8 +99,30 @@ fn sample(adv: &Adventurer, seed: u64) -> Sampled {
                         s.deaths += 1.0;
                     }
                 }
+                let probe = fight.next();
+                let slot = ARMOR_SLOTS[usize::from(probe as u8 % 5)];
+                let bcrit = rules::is_critical_hit(chance, (probe >> 8) as u8);
+                s.beast_hit += f64::from(combat::beast_hit(adv, &b, slot, bcrit, true));
+                hits_seen += 1.0;
+                let hits = super::outlook::expected_hits(
+                    &super::outlook::healths(level),
+                    combat::adventurer_hit(adv, &b, false, true),
+                    combat::adventurer_hit(adv, &b, true, true),
+                    combat::critical_hit_probability(adv.stats.luck),
+                );
+                let f = combat::avoid_threat_probability(level, adv.stats.dexterity);
+                let flee = adv.stats.dexterity > 0 && hits - 1.0 > super::outlook::flee_hits(f);
                 let mut health = i32::from(b.health);
-                loop {
+                while flee {
+                    let bytes = fight.next();
+                    if combat::avoids_threat(level, adv.stats.dexterity, bytes as u8) {
+                        break;
+                    }
+                    let slot = ARMOR_SLOTS[usize::from((bytes >> 8) as u8 % 5)];
+                    let bcrit = rules::is_critical_hit(chance, (bytes >> 16) as u8);
+                    lost += u32::from(combat::beast_hit(adv, &b, slot, bcrit, true));
+                }
+                while !flee {
                     let bytes = fight.next();
                     let crit = rules::is_critical_hit(adv.stats.luck, bytes as u8);
                     let d = combat::adventurer_hit(adv, &b, crit, true);
@@ -112,8 +135,6 @@ fn sample(adv: &Adventurer, seed: u64) -> Sampled {
                     let slot = ARMOR_SLOTS[usize::from((bytes >> 8) as u8 % 5)];
                     let bcrit = rules::is_critical_hit(chance, (bytes >> 16) as u8);
                     let h = combat::beast_hit(adv, &b, slot, bcrit, true);
-                    s.beast_hit += f64::from(h);
-                    hits_seen += 1.0;
                     lost += u32::from(h);
                 }
             }
