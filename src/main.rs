@@ -296,7 +296,9 @@ async fn play(args: &SettingsArgs, play: PlayArgs) -> anyhow::Result<()> {
                     opts.weapon,
                     s.level,
                     s.xp,
-                    s.killed_by.as_deref().unwrap_or("stopped at the action cap")
+                    s.killed_by
+                        .as_deref()
+                        .unwrap_or("stopped at the action cap")
                 );
             }
             games.push(s);

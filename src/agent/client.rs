@@ -1,6 +1,6 @@
 //! The agent's MCP client: an rmcp client connected in-process to an [`LsServer`] over an
-//! in-memory pipe. Every call that returns adventurer state passes `"detail": "full"`, so
-//! results keep the full shape.
+//! in-memory pipe. Every call to a tool that takes `detail` passes `"detail": "full"`, so
+//! results keep the full shape the agent reads.
 
 use std::time::Duration;
 
@@ -10,9 +10,6 @@ use rmcp::{RoleClient, ServiceExt};
 use serde_json::Value;
 
 use crate::mcp::LsServer;
-
-/// Tools that return no adventurer state (and so take no `detail`).
-const ADVISORS: [&str; 3] = ["ls_advise", "ls_battle_preview", "ls_lookup"];
 
 /// A failed tool call (the agent stops on the first one: its moves should always be legal).
 #[derive(Debug, thiserror::Error)]
@@ -38,6 +35,8 @@ pub enum AgentError {
 /// An MCP client connected in-process to a server.
 pub struct Agent {
     client: RunningService<RoleClient, ()>,
+    /// Tools whose input schema has a `detail` argument.
+    takes_detail: Vec<String>,
 }
 
 pub(crate) fn protocol(tool: &str, e: impl std::fmt::Display) -> AgentError {
@@ -57,16 +56,33 @@ impl Agent {
             }
         });
         let client = ().serve(client_io).await.map_err(|e| protocol("initialize", e))?;
-        Ok(Self { client })
+        let tools = client
+            .list_all_tools()
+            .await
+            .map_err(|e| protocol("tools/list", e))?;
+        let takes_detail = tools
+            .iter()
+            .filter(|t| {
+                t.input_schema
+                    .get("properties")
+                    .and_then(|p| p.get("detail"))
+                    .is_some()
+            })
+            .map(|t| t.name.to_string())
+            .collect();
+        Ok(Self {
+            client,
+            takes_detail,
+        })
     }
 
-    /// Calls a tool (with `"detail": "full"`); returns its structured result, or the error
+    /// Calls a tool (with `"detail": "full"` where the tool takes it); returns its structured result, or the error
     /// envelope as an error.
     pub async fn call(&self, tool: &str, args: Value) -> Result<Value, AgentError> {
         let Value::Object(mut map) = args else {
             return Err(protocol(tool, "arguments must be an object"));
         };
-        if !ADVISORS.contains(&tool) {
+        if self.takes_detail.iter().any(|t| t == tool) {
             map.entry("detail").or_insert_with(|| "full".into());
         }
         let r = self

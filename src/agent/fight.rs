@@ -100,7 +100,12 @@ mod tests {
             },
             &P,
         );
-        assert_eq!(c, BattleChoice::Attack { to_the_death: false });
+        assert_eq!(
+            c,
+            BattleChoice::Attack {
+                to_the_death: false
+            }
+        );
     }
 
     #[test]

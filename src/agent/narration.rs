@@ -104,7 +104,11 @@ impl GameRun {
                 )
             }
             GameEventDetails::Ambush(a) => {
-                let what = format!("ambushed by {} {}", article(&self.beast_name), self.beast_name);
+                let what = format!(
+                    "ambushed by {} {}",
+                    article(&self.beast_name),
+                    self.beast_name
+                );
                 self.hurt(a.damage, DeathCause::Ambush, what);
                 format!(
                     "ambushed: -{} on the {:?}{}",
@@ -144,10 +148,19 @@ impl GameRun {
                 Discovery::Loot { item } => format!("found {} {}", article(&item.name), item.name),
             },
             GameEventDetails::Attack(a) => {
-                format!("you hit the {} for {}{}", self.beast_name, a.damage, crit(a.critical_hit))
+                format!(
+                    "you hit the {} for {}{}",
+                    self.beast_name,
+                    a.damage,
+                    crit(a.critical_hit)
+                )
             }
             GameEventDetails::BeastAttack(a) => {
-                let what = format!("killed by {} {}", article(&self.beast_name), self.beast_name);
+                let what = format!(
+                    "killed by {} {}",
+                    article(&self.beast_name),
+                    self.beast_name
+                );
                 self.hurt(a.damage, DeathCause::Beast, what);
                 format!(
                     "the {} hits your {:?} for {}{}",

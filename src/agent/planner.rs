@@ -107,7 +107,11 @@ pub struct Floors {
 
 impl Floors {
     /// The stat furthest below its floor at `level` (name, value, floor), if any.
-    pub fn most_behind(&self, stats: &crate::game::model::Stats, level: u8) -> Option<(&'static str, u8, f64)> {
+    pub fn most_behind(
+        &self,
+        stats: &crate::game::model::Stats,
+        level: u8,
+    ) -> Option<(&'static str, u8, f64)> {
         let l = f64::from(level);
         [
             ("dexterity", stats.dexterity, self.dexterity),
@@ -173,9 +177,7 @@ impl Planner {
             .bag
             .iter()
             .any(|i| i.slot == crate::game::catalogue::Slot::Weapon);
-        if has_spare_weapon
-            && let Some(m) = self.swap(agent, id).await?
-        {
+        if has_spare_weapon && let Some(m) = self.swap(agent, id).await? {
             return Ok(m);
         }
         let p = agent
@@ -240,20 +242,25 @@ impl Planner {
         view: &AdventurerView,
     ) -> Result<Move, AgentError> {
         let a = agent
-            .call("ls_advise", json!({ "adventurer_id": id, "about": "stats" }))
+            .call(
+                "ls_advise",
+                json!({ "adventurer_id": id, "about": "stats" }),
+            )
             .await?;
         let opts = stats::options(&a);
         let points = view.stat_upgrades_available;
-        let behind = self
-            .params
-            .floors
-            .most_behind(&view.stats, view.level)
-            .map(|(stat, have, floor)| {
-                (
-                    stat.to_string(),
-                    format!("{points} stat point(s): {stat} {have} is below its floor {floor:.0}"),
-                )
-            });
+        let behind =
+            self.params
+                .floors
+                .most_behind(&view.stats, view.level)
+                .map(|(stat, have, floor)| {
+                    (
+                        stat.to_string(),
+                        format!(
+                            "{points} stat point(s): {stat} {have} is below its floor {floor:.0}"
+                        ),
+                    )
+                });
         let (stat, reason) = behind
             .unwrap_or_else(|| match stats::best(&opts, self.params.risk_weight) {
                 Some((o, _)) => (
@@ -320,14 +327,11 @@ impl Planner {
             }
         }
         let price = view.potion_price.max(1);
-        let potions = healing::potions_to_buy(
-            view.health,
-            view.max_health,
-            view.gold,
-            price,
-            &p.heal,
-        );
-        let gold = view.gold.saturating_sub((potions * u32::from(price)) as u16);
+        let potions =
+            healing::potions_to_buy(view.health, view.max_health, view.gold, price, &p.heal);
+        let gold = view
+            .gold
+            .saturating_sub((potions * u32::from(price)) as u16);
         let mut items = Vec::new();
         if !view.market.is_empty() && view.level > 1 {
             let values = self.market_values(agent, id, view).await?;
@@ -345,10 +349,7 @@ impl Planner {
             let reason = match (names.is_empty(), potions) {
                 (true, n) => format!("health {}/{}: {n} potions", view.health, view.max_health),
                 (false, 0) => format!("best buys for the gold: {}", names.join(", ")),
-                (false, n) => format!(
-                    "best buys for the gold: {}; {n} potions",
-                    names.join(", ")
-                ),
+                (false, n) => format!("best buys for the gold: {}; {n} potions", names.join(", ")),
             };
             let items: Vec<Value> = items
                 .iter()

@@ -126,7 +126,11 @@ mod tests {
     #[test]
     fn buys_best_value_per_gold_within_budget() {
         let view = view_with_market();
-        let values = [value(47, 20, 30.0), value(62, 20, 50.0), value(52, 20, 10.0)];
+        let values = [
+            value(47, 20, 30.0),
+            value(62, 20, 50.0),
+            value(52, 20, 10.0),
+        ];
         let got = choose(&view, &values, 40, 0.0, 0.0);
         assert_eq!(got.iter().map(|g| g.0).collect::<Vec<_>>(), vec![62, 47]);
         let got = choose(&view, &values, 40, 2.0, 0.0);

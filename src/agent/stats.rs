@@ -68,6 +68,9 @@ mod tests {
         assert_eq!(best(&opts, 0.0).unwrap().0.stat, "charisma");
         assert_eq!(best(&opts, 2000.0).unwrap().0.stat, "vitality");
         let args = upgrade_args(3, "wisdom", 2);
-        assert_eq!((args["wisdom"].as_u64(), args["charisma"].as_u64()), (Some(2), Some(0)));
+        assert_eq!(
+            (args["wisdom"].as_u64(), args["charisma"].as_u64()),
+            (Some(2), Some(0))
+        );
     }
 }

@@ -213,7 +213,11 @@ fn market_advice(
                 downgrade: v.downgrade,
             })
             .collect(),
-        downgrades: values.iter().filter(|v| v.downgrade).map(|v| v.id).collect(),
+        downgrades: values
+            .iter()
+            .filter(|v| v.downgrade)
+            .map(|v| v.id)
+            .collect(),
         best_buys: BestBuysView {
             names: buys
                 .items

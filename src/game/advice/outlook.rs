@@ -112,7 +112,11 @@ fn crit_split(chance: u8) -> [(f64, bool); 2] {
 /// Expected beast hits taken while fleeing to the end with flee chance `f` per attempt (each
 /// failed attempt is a hit); infinite when fleeing is impossible.
 pub fn flee_hits(f: f64) -> f64 {
-    if f > 0.0 { (1.0 - f) / f } else { f64::INFINITY }
+    if f > 0.0 {
+        (1.0 - f) / f
+    } else {
+        f64::INFINITY
+    }
 }
 
 /// Expected hits needed to deal at least each health in `healths` with hits of `d0` (normal)
@@ -193,7 +197,8 @@ pub fn outlook_cached(
             let b = beast(id, lvl);
             let d0 = combat::adventurer_hit(&a, &b, false, jewelry);
             let d1 = combat::adventurer_hit(&a, &b, true, jewelry);
-            o.damage_dealt += per_kind * ((1.0 - adv_crit) * f64::from(d0) + adv_crit * f64::from(d1));
+            o.damage_dealt +=
+                per_kind * ((1.0 - adv_crit) * f64::from(d0) + adv_crit * f64::from(d1));
             let hits = *memo
                 .entry((
                     d0,

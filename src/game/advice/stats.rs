@@ -123,8 +123,8 @@ pub fn stat_effects(adv: &Adventurer, settings: &EngineSettings) -> (Outlook, Ve
             }
             if potion_price < price {
                 let needed = HORIZON_EXPLORES * base.health_per_explore;
-                let saved_gold = needed / f64::from(rules::POTION_HEALTH)
-                    * f64::from(price - potion_price);
+                let saved_gold =
+                    needed / f64::from(rules::POTION_HEALTH) * f64::from(price - potion_price);
                 let bought = saved_gold * f64::from(rules::POTION_HEALTH) / f64::from(potion_price);
                 value += bought.min(needed);
             }

@@ -83,7 +83,8 @@ fn free_hit_then_win(state: &GameState, settings: &EngineSettings) -> f64 {
             }
             let mut a = *adv;
             a.health -= d;
-            let w = battle_preview_with(&a, &state.beast, adv.beast_health, settings).win_probability;
+            let w =
+                battle_preview_with(&a, &state.beast, adv.beast_health, settings).win_probability;
             win += ps * pc * w;
         }
     }

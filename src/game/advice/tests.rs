@@ -76,7 +76,8 @@ struct Sampled {
 fn sample(adv: &Adventurer, seed: u64) -> Sampled {
     let settings = EngineSettings::default();
     let level = adv.level();
-    let weapon_type = catalogue::item(adv.equipment.weapon.id).map_or(ItemType::None, |i| i.item_type);
+    let weapon_type =
+        catalogue::item(adv.equipment.weapon.id).map_or(ItemType::None, |i| i.item_type);
     let mut rng = Rng(seed);
     let mut s = Sampled::default();
     let (mut beasts, mut hits_seen) = (0.0, 0.0);
@@ -177,7 +178,12 @@ fn outlook_matches_sampled_explores() {
     let adv = s.adventurer;
     let o = outlook_at(&adv, adv.level(), &EngineSettings::default());
     let m = sample(&adv, 7);
-    close("health lost per explore", o.health_per_explore, m.health_lost, 0.1);
+    close(
+        "health lost per explore",
+        o.health_per_explore,
+        m.health_lost,
+        0.1,
+    );
     close("beast hit", o.beast_hit, m.beast_hit, 0.1);
     close("death risk", o.death_risk, m.deaths, 0.002);
     // Damage per hit is weighted by fight length in the sample, so compare it on one-hit
@@ -204,7 +210,8 @@ fn purchase_effect_matches_sampled_difference() {
         let with = imagine_equipped(&s, &[id]);
         let predicted = outlook_at(&s.adventurer, level, &settings).health_per_explore
             - outlook_at(&with.adventurer, level, &settings).health_per_explore;
-        let sampled = sample(&s.adventurer, 11).health_lost - sample(&with.adventurer, 11).health_lost;
+        let sampled =
+            sample(&s.adventurer, 11).health_lost - sample(&with.adventurer, 11).health_lost;
         close(
             &format!("health saved per explore by item {id}"),
             predicted,
@@ -219,7 +226,12 @@ fn stat_effects_match_sampled_difference() {
     let s = state();
     let settings = EngineSettings::default();
     let level = s.adventurer.level();
-    for stat in [Stat::Wisdom, Stat::Intelligence, Stat::Strength, Stat::Vitality] {
+    for stat in [
+        Stat::Wisdom,
+        Stat::Intelligence,
+        Stat::Strength,
+        Stat::Vitality,
+    ] {
         let a = with_point(&s.adventurer, stat);
         let base = outlook_at(&s.adventurer, level, &settings);
         let up = outlook_at(&a, level, &settings);
@@ -250,9 +262,16 @@ fn market_values_rank_and_fit_the_gold() {
     let s = state();
     let settings = EngineSettings::default();
     let values = market_values(&s, &settings);
-    assert!(values.windows(2).all(|w| w[0].value_per_gold >= w[1].value_per_gold));
+    assert!(
+        values
+            .windows(2)
+            .all(|w| w[0].value_per_gold >= w[1].value_per_gold)
+    );
     let foot = values.iter().find(|v| v.id == 62).unwrap();
-    assert!(foot.value > 0.0 && !foot.downgrade, "filling an empty slot helps");
+    assert!(
+        foot.value > 0.0 && !foot.downgrade,
+        "filling an empty slot helps"
+    );
     let buys = best_buys(&s, &values, 30);
     assert!(buys.cost <= 30 && !buys.items.is_empty());
     let slots: Vec<_> = buys
@@ -279,13 +298,9 @@ fn weapon_swap_counts_the_free_hit() {
     assert_eq!(opts.len(), 2);
     assert!(opts[0].equipped && !opts[1].equipped);
     let with = imagine_equipped(&s, &[72]);
-    let no_free_hit = crate::game::preview::battle_preview_with(
-        &with.adventurer,
-        &s.beast,
-        30,
-        &settings,
-    )
-    .win_probability;
+    let no_free_hit =
+        crate::game::preview::battle_preview_with(&with.adventurer, &s.beast, 30, &settings)
+            .win_probability;
     assert!(opts[1].win_probability <= no_free_hit + 1e-9);
     assert!(opts[1].win_probability > 0.0);
 }
