@@ -55,7 +55,9 @@ async fn advice_is_compact_and_follows_the_phase() {
         .call("ls_advise", json!({"adventurer_id": 1}))
         .await
         .unwrap();
-    let stats = s["stats"].as_array().expect("stats advice with a point to spend");
+    let stats = s["stats"]
+        .as_array()
+        .expect("stats advice with a point to spend");
     assert!(stats.len() >= 5);
     assert!(stats[0]["value"].as_f64() >= stats[1]["value"].as_f64());
     assert!(s["market"].is_null() && s["weapons"].is_null());
@@ -69,12 +71,9 @@ async fn advice_is_compact_and_follows_the_phase() {
         "VALIDATION_ERROR",
         "the market is closed while points are unspent"
     );
-    a.call(
-        "ls_upgrade",
-        json!({"adventurer_id": 1, "vitality": 1}),
-    )
-    .await
-    .unwrap();
+    a.call("ls_upgrade", json!({"adventurer_id": 1, "vitality": 1}))
+        .await
+        .unwrap();
     let m = a
         .call("ls_advise", json!({"adventurer_id": 1, "keep_gold": 10}))
         .await
@@ -82,7 +81,11 @@ async fn advice_is_compact_and_follows_the_phase() {
     let market = &m["market"];
     let items = market["items"].as_array().unwrap();
     assert!(!items.is_empty() && items.len() <= 6);
-    assert!(items.windows(2).all(|w| w[0]["per_gold"].as_f64() >= w[1]["per_gold"].as_f64()));
+    assert!(
+        items
+            .windows(2)
+            .all(|w| w[0]["per_gold"].as_f64() >= w[1]["per_gold"].as_f64())
+    );
     assert!(market["best_buys"]["cost"].as_u64().unwrap() <= 40 - 10);
     assert!(size(&m) < 1500, "{} bytes", size(&m));
     assert_eq!(
@@ -125,11 +128,24 @@ fn play_json_is_reproducible_per_seed() {
     let home = tempfile::tempdir().unwrap();
     let run = |seed: &str| {
         let out = std::process::Command::new(BIN)
-            .args(["play", "--games", "3", "--seed", seed, "--json", "--strategy", "both"])
+            .args([
+                "play",
+                "--games",
+                "3",
+                "--seed",
+                seed,
+                "--json",
+                "--strategy",
+                "both",
+            ])
             .env("LS_HOME", home.path())
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8(out.stdout).unwrap()
     };
     let first = run("5");

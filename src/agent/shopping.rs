@@ -103,8 +103,10 @@ mod tests {
     use crate::game::view::adventurer_view;
 
     fn view_with_market() -> AdventurerView {
-        let mut s = crate::game::model::GameState::default();
-        s.adventurer = crate::game::engine::new_adventurer(46);
+        let mut s = crate::game::model::GameState {
+            adventurer: crate::game::engine::new_adventurer(46),
+            ..Default::default()
+        };
         s.adventurer.xp = 16;
         s.adventurer.health = 100;
         s.adventurer.gold = 40;

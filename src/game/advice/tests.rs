@@ -114,29 +114,32 @@ fn sample(adv: &Adventurer, seed: u64) -> Sampled {
                 let f = combat::avoid_threat_probability(level, adv.stats.dexterity);
                 let flee = adv.stats.dexterity > 0 && hits - 1.0 > super::outlook::flee_hits(f);
                 let mut health = i32::from(b.health);
-                while flee {
-                    let bytes = fight.next();
-                    if combat::avoids_threat(level, adv.stats.dexterity, bytes as u8) {
-                        break;
+                if flee {
+                    loop {
+                        let bytes = fight.next();
+                        if combat::avoids_threat(level, adv.stats.dexterity, bytes as u8) {
+                            break;
+                        }
+                        let slot = ARMOR_SLOTS[usize::from((bytes >> 8) as u8 % 5)];
+                        let bcrit = rules::is_critical_hit(chance, (bytes >> 16) as u8);
+                        lost += u32::from(combat::beast_hit(adv, &b, slot, bcrit, true));
                     }
-                    let slot = ARMOR_SLOTS[usize::from((bytes >> 8) as u8 % 5)];
-                    let bcrit = rules::is_critical_hit(chance, (bytes >> 16) as u8);
-                    lost += u32::from(combat::beast_hit(adv, &b, slot, bcrit, true));
-                }
-                while !flee {
-                    let bytes = fight.next();
-                    let crit = rules::is_critical_hit(adv.stats.luck, bytes as u8);
-                    let d = combat::adventurer_hit(adv, &b, crit, true);
-                    s.damage_dealt += f64::from(d);
-                    beasts += 1.0;
-                    health -= i32::from(d);
-                    if health <= 0 {
-                        break;
+                } else {
+                    loop {
+                        let bytes = fight.next();
+                        let crit = rules::is_critical_hit(adv.stats.luck, bytes as u8);
+                        let d = combat::adventurer_hit(adv, &b, crit, true);
+                        s.damage_dealt += f64::from(d);
+                        beasts += 1.0;
+                        health -= i32::from(d);
+                        if health <= 0 {
+                            break;
+                        }
+                        let slot = ARMOR_SLOTS[usize::from((bytes >> 8) as u8 % 5)];
+                        let bcrit = rules::is_critical_hit(chance, (bytes >> 16) as u8);
+                        let h = combat::beast_hit(adv, &b, slot, bcrit, true);
+                        lost += u32::from(h);
                     }
-                    let slot = ARMOR_SLOTS[usize::from((bytes >> 8) as u8 % 5)];
-                    let bcrit = rules::is_critical_hit(chance, (bytes >> 16) as u8);
-                    let h = combat::beast_hit(adv, &b, slot, bcrit, true);
-                    lost += u32::from(h);
                 }
             }
             ExploreOutcome::Obstacle => {
