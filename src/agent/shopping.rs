@@ -110,6 +110,7 @@ mod tests {
         s.adventurer.xp = 16;
         s.adventurer.health = 100;
         s.adventurer.gold = 40;
+        s.adventurer.beast_health = 0;
         s.market = vec![47, 52, 62, 57];
         adventurer_view(1, &s)
     }

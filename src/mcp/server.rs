@@ -812,7 +812,8 @@ mod tests {
                 || t.name.starts_with("ls_list_")
                 || t.name == "ls_lookup"
                 || t.name == "ls_wallet"
-                || t.name == "ls_battle_preview";
+                || t.name == "ls_battle_preview"
+                || t.name == "ls_advise";
             assert_eq!(read_only, is_read, "{}", t.name);
             assert_eq!(
                 t.input_schema.get("type"),
