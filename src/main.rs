@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::{Args as ClapArgs, Parser, Subcommand};
-use loot_survivor_mcp::agent::{Agent, AgentOptions};
+use loot_survivor_mcp::agent::{Agent, AgentOptions, Params, Strategy, Summary};
 use loot_survivor_mcp::chain::deploy::{Artifacts, deploy_practice_world};
 use loot_survivor_mcp::chain::journal::Journal;
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
-use loot_survivor_mcp::chain::sim::{SimChain, SimOptions};
+use loot_survivor_mcp::chain::sim::{SimChain, SimOptions, SimRandomness};
 use loot_survivor_mcp::chain::{ChainClient, ConnectOptions};
 use loot_survivor_mcp::config::{LoadOptions, Settings, parse_felt};
 use loot_survivor_mcp::devnet::{Devnet, is_alive};
@@ -48,18 +48,32 @@ enum Command {
 
 #[derive(ClapArgs, Debug)]
 struct PlayArgs {
-    /// How many games to play.
+    /// How many games to play (per strategy).
     #[arg(long, default_value_t = 1)]
     games: u32,
-    /// Starting weapon: Wand, Book, Short Sword or Club (or its id).
+    /// Starting weapon: Wand, Book, Short Sword or Club (or its id), or `all` to rotate them.
     #[arg(long, default_value = "Short Sword")]
     weapon: String,
     /// Most game actions per game before stopping.
     #[arg(long, default_value_t = 3000)]
     max_actions: u32,
+    /// Master seed of the games' hidden randomness (default: random, printed): the same seed
+    /// gives every strategy the same dungeons.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// planner (the default), baseline (the first agent), or both (one after the other on the
+    /// same seeds, summaries side by side).
+    #[arg(long, default_value = "planner")]
+    strategy: String,
+    /// Print JSON lines (one per game, then one summary per strategy) instead of the story.
+    #[arg(long)]
+    json: bool,
     /// Print only each game's result.
     #[arg(long)]
     quiet: bool,
+    /// A planner parameter as name=value (self-play tuning), e.g. --param fight_from=0.7.
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    params: Vec<String>,
 }
 
 #[derive(ClapArgs, Debug, Default)]
@@ -207,8 +221,13 @@ fn sim_server(settings: &Settings, saved: bool) -> anyhow::Result<LsServer> {
     if let Some(path) = sim.state_file() {
         tracing::info!(state_file = %path.display(), ?randomness, "sim world");
     }
+    Ok(server_over(sim, settings))
+}
+
+/// The MCP server over a sim chain.
+fn server_over(sim: SimChain, settings: &Settings) -> LsServer {
     let account = sim.account_address();
-    Ok(LsServer::new(
+    LsServer::new(
         Arc::new(sim),
         ServerOptions {
             chain: settings.profile.clone(),
@@ -217,7 +236,34 @@ fn sim_server(settings: &Settings, saved: bool) -> anyhow::Result<LsServer> {
         },
     )
     .with_detail(settings.server.detail)
-    .with_wallet(account))
+    .with_wallet(account)
+}
+
+/// The strategies `play --strategy` names.
+fn strategies(play: &PlayArgs) -> anyhow::Result<Vec<Strategy>> {
+    let mut params = Params::default();
+    for kv in &play.params {
+        let (k, v) = kv
+            .split_once('=')
+            .with_context(|| format!("--param expects NAME=VALUE, got '{kv}'"))?;
+        params.set(k.trim(), v.trim()).map_err(anyhow::Error::msg)?;
+    }
+    Ok(match play.strategy.as_str() {
+        "planner" => vec![Strategy::Planner(params)],
+        "baseline" => vec![Strategy::Baseline],
+        "both" => vec![Strategy::Baseline, Strategy::Planner(params)],
+        other => anyhow::bail!("--strategy '{other}': use planner, baseline or both"),
+    })
+}
+
+/// The weapon of game `i`: the one asked for, or the four starting weapons in turn.
+fn weapon_of(play: &PlayArgs, i: u32) -> String {
+    const ALL: [&str; 4] = ["Wand", "Book", "Short Sword", "Club"];
+    if play.weapon.eq_ignore_ascii_case("all") {
+        ALL[(i % 4) as usize].to_string()
+    } else {
+        play.weapon.clone()
+    }
 }
 
 async fn play(args: &SettingsArgs, play: PlayArgs) -> anyhow::Result<()> {
@@ -226,42 +272,82 @@ async fn play(args: &SettingsArgs, play: PlayArgs) -> anyhow::Result<()> {
         settings.is_sim(),
         "play runs the built-in agent on the embedded sim chain; use --profile sim (the default)"
     );
-    let agent = Agent::connect(sim_server(&settings, false)?).await?;
-    let opts = AgentOptions {
-        weapon: play.weapon,
-        max_actions: play.max_actions,
-    };
-    let mut levels = Vec::new();
-    for _ in 0..play.games {
-        let mut narrate = |line: String| {
-            if !play.quiet {
-                println!("{line}");
-            }
-        };
-        let s = agent.play(&opts, &mut narrate).await?;
-        if play.quiet {
-            println!(
-                "adventurer {}: level {}, {} xp, {}",
-                s.adventurer_id,
-                s.level,
-                s.xp,
-                s.cause_of_death
-                    .as_deref()
-                    .unwrap_or("stopped at the action cap")
-            );
-        }
-        levels.push(s.level);
+    let seed = play.seed.unwrap_or_else(rand_seed);
+    let strategies = strategies(&play)?;
+    if !play.json {
+        println!("seed {seed} (replay with --seed {seed})");
     }
-    if levels.len() > 1 {
-        let best = levels.iter().max().copied().unwrap_or(0);
-        let mean = levels.iter().map(|&l| f64::from(l)).sum::<f64>() / levels.len() as f64;
-        println!(
-            "{} games: best level {best}, mean level {mean:.1}",
-            levels.len()
+    let mut summaries = Vec::new();
+    for strategy in strategies {
+        // A fresh in-memory world per strategy (never the user's state file): the same master
+        // seed gives game i the same hidden seed under every strategy.
+        let sim = SimChain::with_randomness(
+            settings.sim.engine_settings(),
+            settings.sim.first_adventurer_id,
+            SimRandomness::Master(seed),
         );
+        let agent = Agent::connect(server_over(sim, &settings)).await?;
+        let mut games = Vec::new();
+        for i in 0..play.games {
+            let opts = AgentOptions {
+                weapon: weapon_of(&play, i),
+                max_actions: play.max_actions,
+                strategy: strategy.clone(),
+            };
+            let story = !play.quiet && !play.json;
+            let mut narrate = |line: String| {
+                if story {
+                    println!("{line}");
+                }
+            };
+            let s = agent.play(&opts, &mut narrate).await?;
+            if play.json {
+                let mut line = serde_json::to_value(&s)?;
+                line["strategy"] = strategy.name().into();
+                line["game"] = i.into();
+                line["weapon"] = opts.weapon.clone().into();
+                line["seed"] = seed.into();
+                println!("{line}");
+            } else if play.quiet {
+                println!(
+                    "adventurer {} ({}): level {}, {} xp, {}",
+                    s.adventurer_id,
+                    opts.weapon,
+                    s.level,
+                    s.xp,
+                    s.killed_by
+                        .as_deref()
+                        .unwrap_or("stopped at the action cap")
+                );
+            }
+            games.push(s);
+        }
+        agent.close().await;
+        summaries.push(Summary::of(strategy.name(), &games));
     }
-    agent.close().await;
+    for s in &summaries {
+        if play.json {
+            let mut line = serde_json::json!({ "summary": s });
+            line["summary"]["seed"] = seed.into();
+            println!("{line}");
+        } else if s.games > 1 {
+            println!("{}", s.line());
+            println!("levels reached ({}):", s.strategy);
+            for bar in s.histogram() {
+                println!("{bar}");
+            }
+        }
+    }
     Ok(())
+}
+
+/// A master seed from the clock and the process id, for runs without `--seed` (printed so they
+/// can be replayed).
+fn rand_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ (u64::from(std::process::id()) << 32)
 }
 
 fn account_and_signer(

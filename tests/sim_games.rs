@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use loot_survivor_mcp::agent::{Agent, AgentOptions, Ending, GameSummary};
+use loot_survivor_mcp::agent::{Agent, AgentOptions, DeathCause, Ending, GameSummary};
 use loot_survivor_mcp::chain::sim::SimChain;
 use loot_survivor_mcp::game::engine::EngineSettings;
 use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
@@ -36,6 +36,7 @@ async fn worker(first_id: u64, count: u64) -> Vec<(String, GameSummary)> {
         let opts = AgentOptions {
             weapon: weapon.into(),
             max_actions: 1500,
+            ..AgentOptions::default()
         };
         let summary = agent
             .play(&opts, &mut |_| {})
@@ -75,15 +76,17 @@ async fn hundred_games_end_in_death_or_cap() {
         match g.ending {
             Ending::Died => {
                 died += 1;
-                let cause = g.cause_of_death.clone().expect("a death has a cause");
-                let kind = if cause.starts_with("ambushed") {
-                    "ambush"
+                let cause = g.killed_by.clone().expect("a death has a cause");
+                let kind = g.cause.expect("a death has a kind");
+                let expected = if cause.starts_with("ambushed") {
+                    DeathCause::Ambush
                 } else if cause.starts_with("hit by the obstacle") {
-                    "obstacle"
+                    DeathCause::Obstacle
                 } else {
-                    "beast in a fight"
+                    DeathCause::Beast
                 };
-                *causes.entry(kind.to_string()).or_default() += 1;
+                assert_eq!(kind, expected, "{cause}");
+                *causes.entry(format!("{kind:?}")).or_default() += 1;
             }
             Ending::ActionCap => capped += 1,
         }

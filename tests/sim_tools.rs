@@ -205,5 +205,10 @@ fn play_prints_the_game_and_its_end() {
     assert!(text.contains("enters Death Mountain"), "{text}");
     assert!(text.contains("appears"), "{text}");
     assert_eq!(text.matches(" died at level ").count(), 2, "{text}");
-    assert!(text.contains("2 games: best level"), "{text}");
+    assert!(text.contains("planner, 2 games: level median"), "{text}");
+    assert!(text.contains("levels reached (planner):"), "{text}");
+    assert!(
+        text.contains(" hp ") && text.contains("g | "),
+        "health and gold on each line"
+    );
 }

@@ -2,6 +2,7 @@
 //! encodings, event decoding, rules, catalogue, phase/legal actions and the agent-facing view.
 //! No I/O, no async: everything here is deterministic and unit-tested (see game.md §3–§5).
 
+pub mod advice;
 pub mod boosts;
 pub mod catalogue;
 pub mod combat;

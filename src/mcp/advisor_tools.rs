@@ -7,17 +7,17 @@ use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::advice_result::{AdviceResult, AdviseArgs, advice_result};
 use super::args::{Args, in_range, shown};
 use super::errors::from_chain;
 use super::params::ItemRef;
 use super::server::LsServer;
 use crate::error::{ErrorCode, SCHEMA_VERSION, ToolError};
-use crate::game::boosts;
-use crate::game::catalogue::{self, Slot};
+use crate::game::advice::equip::imagine_equipped;
 use crate::game::engine::{Action, EngineSettings, Prediction, predict};
 use crate::game::events::ItemRef as NamedItem;
 use crate::game::lookup::{self, Entry, Kind, MatchedBy, Query};
-use crate::game::model::{BeastEvent, GameState, Item};
+use crate::game::model::{BeastEvent, GameState};
 use crate::game::preview::{BattlePreview, battle_preview_with};
 
 /// Default number of `ls_lookup` results.
@@ -296,32 +296,6 @@ fn resolve_beast(b: &BeastArgs) -> Result<BeastEvent, ToolError> {
     })
 }
 
-/// The state with `items` equipped instead (bagged ones keep their xp, others start at 0; a
-/// replaced item moves to the bag), boosts recomputed.
-fn imagine_equipped(state: &GameState, items: &[u8]) -> GameState {
-    let mut s = state.clone();
-    let mut stored = boosts::unboosted(&s.adventurer, &s.bag);
-    for &id in items {
-        if stored.equipment.contains(id) {
-            continue;
-        }
-        let slot = catalogue::item(id).map_or(Slot::None, |i| i.slot);
-        let item = match s.bag.items.iter_mut().find(|i| i.id == id) {
-            Some(bagged) => std::mem::take(bagged),
-            None => Item { id, xp: 0 },
-        };
-        let old = stored.equipment.get(slot);
-        if !old.is_empty()
-            && let Some(free) = s.bag.items.iter_mut().find(|i| i.is_empty())
-        {
-            *free = old;
-        }
-        stored.equipment.set(slot, item);
-    }
-    s.adventurer = boosts::boosted(&stored, &s.bag);
-    s
-}
-
 fn exact_outcomes(id: u64, state: &GameState, settings: &EngineSettings) -> Option<ExactOutcomes> {
     let p = |action: Action| predict(id, state, &action, settings);
     Some(ExactOutcomes {
@@ -487,6 +461,53 @@ impl LsServer {
             beast,
         )
         .map(Json)
+    }
+
+    #[tool(
+        description = "Advice where decisions are hard, as odds (never outcomes) for your level and the next. about=market (default out of battle): each market item's value for you = health it saves over the next 20 explore steps through damage dealt and taken against the coming beasts and obstacles, per gold (compare with potion_health_per_gold), the downgrades, and best_buys: the ids to pass to ls_buy_item (equip true) for your gold minus keep_gold. about=stats (default with unspent points): what one more point in each stat does to ambush, dodge, flee, damage, health lost per explore and the risk that the next step kills you, best first. about=weapons (default in battle): your win chance with each bagged weapon against this beast, after the free hit a swap gives. Changes nothing.",
+        annotations(
+            title = "Advise: item values, best buys, stat points, weapon swaps",
+            read_only_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn ls_advise(
+        &self,
+        Parameters(args): Parameters<Args<AdviseArgs>>,
+    ) -> Result<Json<AdviceResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let state = self.existing_state(a.adventurer_id).await?;
+        let settings = self.backend.deterministic_rules().unwrap_or_default();
+        advice_result(&self.opts.chain, a.adventurer_id, &state, &settings, &a).map(Json)
+    }
+}
+
+impl LsServer {
+    /// The state of an adventurer that exists, else `NOT_FOUND`.
+    async fn existing_state(&self, adventurer_id: u64) -> Result<GameState, ToolError> {
+        let state = self
+            .backend
+            .state(adventurer_id)
+            .await
+            .map_err(from_chain)?;
+        let adv = &state.adventurer;
+        if adv.health == 0
+            && adv.xp == 0
+            && self
+                .backend
+                .owner(adventurer_id)
+                .await
+                .map_err(from_chain)?
+                .is_none()
+        {
+            return Err(ToolError::new(
+                ErrorCode::NotFound,
+                format!("adventurer {adventurer_id} does not exist"),
+            )
+            .with_detail("adventurer_id", adventurer_id)
+            .with_hint("start a game with ls_new_game, which returns the new adventurer_id"));
+        }
+        Ok(state)
     }
 }
 

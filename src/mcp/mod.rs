@@ -1,6 +1,7 @@
 //! The MCP tool surface: parameters, descriptions, annotations and result envelopes, over a
 //! [`GameBackend`].
 
+mod advice_result;
 mod advisor_tools;
 mod args;
 mod backend;
@@ -21,6 +22,7 @@ mod torii_tools;
 pub mod transport;
 mod transport_id;
 
+pub use advice_result::{AdviceResult, AdviceTopic, AdviseArgs, advice_result};
 pub use advisor_tools::{
     BattlePreviewResult, ExactOutcomes, Exactness, LookupArgs, LookupResult, lookup_result,
     preview_result,

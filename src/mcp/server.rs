@@ -1056,7 +1056,7 @@ mod tests {
     #[test]
     fn every_tool_has_schemas_and_annotations() {
         let tools = LsServer::all_tools().list_all();
-        assert_eq!(tools.len(), 16);
+        assert_eq!(tools.len(), 17);
         for t in tools {
             let title = t.title.as_deref().unwrap_or_default();
             assert!(!title.is_empty(), "{} has no top-level title", t.name);
@@ -1079,7 +1079,8 @@ mod tests {
                 || t.name.starts_with("ls_list_")
                 || t.name == "ls_lookup"
                 || t.name == "ls_wallet"
-                || t.name == "ls_battle_preview";
+                || t.name == "ls_battle_preview"
+                || t.name == "ls_advise";
             assert_eq!(read_only, is_read, "{}", t.name);
             assert_eq!(
                 t.input_schema.get("type"),

@@ -1,0 +1,376 @@
+//! The planning strategy: each decision is taken on the advisors' distributions, never on an
+//! exact outcome. In battle it swaps to a bagged weapon when `ls_advise` (weapons) shows a clearly
+//! better win chance after the free hit, else fights or flees on `ls_battle_preview`'s odds
+//! ([`fight`](super::fight)). Stat points follow `ls_advise` (stats) ([`stats`](super::stats)).
+//! Out of battle it drops spare gear when the bag fills, heals with potions
+//! ([`healing`](super::healing)), buys the items `ls_advise` (market) values above a bar per gold
+//! ([`shopping`](super::shopping)), and explores. The market advice is asked once per market
+//! (level, equipment and charisma), as an LLM agent would.
+
+use serde_json::{Value, json};
+
+use super::fight::{BattleChoice, FightOdds, FightPolicy, decide};
+use super::healing::{self, HealPolicy};
+use super::shopping::{self, ItemValue};
+use super::{Agent, AgentError, Move, stats};
+use crate::game::phase::Phase;
+use crate::game::view::AdventurerView;
+
+/// The planner's tunable parameters (tuned by self-play on sim; see the README).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Params {
+    /// Fight policy.
+    pub fight: FightPolicy,
+    /// Healing policy.
+    pub heal: HealPolicy,
+    /// Least health saved per gold for an item to be bought.
+    pub min_item_per_gold: f64,
+    /// Swap weapons in battle when another wins by at least this much more.
+    pub swap_gain: f64,
+    /// Health one death avoided is worth, when choosing stats and items.
+    pub risk_weight: f64,
+    /// Floors as fractions of the level, by stat (dexterity: flee; charisma: cheap potions;
+    /// wisdom: ambushes; intelligence: obstacles); the stat furthest below its floor gets the
+    /// points, and the advisor's ranking decides once all are met.
+    pub floors: Floors,
+    /// Bag fill from which spare gear is dropped.
+    pub drop_at: usize,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Self {
+            fight: FightPolicy {
+                fight_from: 0.6,
+                flee_margin: 0.0,
+                to_the_death_from: 0.97,
+            },
+            heal: HealPolicy {
+                heal_below: 0.9,
+                till_beast_from: 2.0,
+                reserve_potions: 3,
+            },
+            min_item_per_gold: 0.0,
+            swap_gain: 0.15,
+            risk_weight: 0.0,
+            floors: Floors::default(),
+            drop_at: 12,
+        }
+    }
+}
+
+impl Params {
+    /// Sets one parameter by name (`play --param name=value`, for self-play tuning).
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let v: f64 = value
+            .parse()
+            .map_err(|_| format!("--param {name}: '{value}' is not a number"))?;
+        match name {
+            "fight_from" => self.fight.fight_from = v,
+            "flee_margin" => self.fight.flee_margin = v,
+            "to_the_death_from" => self.fight.to_the_death_from = v,
+            "heal_below" => self.heal.heal_below = v,
+            "till_beast_from" => self.heal.till_beast_from = v,
+            "reserve_potions" => self.heal.reserve_potions = v as u32,
+            "min_item_per_gold" => self.min_item_per_gold = v,
+            "swap_gain" => self.swap_gain = v,
+            "risk_weight" => self.risk_weight = v,
+            "dex_ratio" => self.floors.dexterity = v,
+            "cha_ratio" => self.floors.charisma = v,
+            "wis_ratio" => self.floors.wisdom = v,
+            "int_ratio" => self.floors.intelligence = v,
+            "vit_ratio" => self.floors.vitality = v,
+            "str_ratio" => self.floors.strength = v,
+            "drop_at" => self.drop_at = v as usize,
+            _ => return Err(format!("unknown --param '{name}'")),
+        }
+        Ok(())
+    }
+}
+
+/// Stat floors as fractions of the level.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Floors {
+    /// Strength.
+    pub strength: f64,
+    /// Dexterity.
+    pub dexterity: f64,
+    /// Vitality.
+    pub vitality: f64,
+    /// Intelligence.
+    pub intelligence: f64,
+    /// Wisdom.
+    pub wisdom: f64,
+    /// Charisma.
+    pub charisma: f64,
+}
+
+impl Floors {
+    /// The stat furthest below its floor at `level` (name, value, floor), if any.
+    pub fn most_behind(
+        &self,
+        stats: &crate::game::model::Stats,
+        level: u8,
+    ) -> Option<(&'static str, u8, f64)> {
+        let l = f64::from(level);
+        [
+            ("dexterity", stats.dexterity, self.dexterity),
+            ("charisma", stats.charisma, self.charisma),
+            ("wisdom", stats.wisdom, self.wisdom),
+            ("intelligence", stats.intelligence, self.intelligence),
+            ("vitality", stats.vitality, self.vitality),
+            ("strength", stats.strength, self.strength),
+        ]
+        .into_iter()
+        .filter(|(_, have, ratio)| *have < 31 && f64::from(*have) < ratio * l)
+        .map(|(n, have, ratio)| (n, have, ratio * l))
+        .max_by(|a, b| (a.2 - f64::from(a.1)).total_cmp(&(b.2 - f64::from(b.1))))
+    }
+}
+
+/// The market advice seen for one market: (level, equipped ids, charisma) and the values.
+type MarketMemo = ((u8, Vec<u8>, u8), Vec<ItemValue>);
+
+/// The planner for one game (it remembers the market advice).
+pub struct Planner {
+    params: Params,
+    market: Option<MarketMemo>,
+}
+
+impl Planner {
+    /// A planner with these parameters.
+    pub fn new(params: Params) -> Self {
+        Self {
+            params,
+            market: None,
+        }
+    }
+
+    /// Chooses the next tool call for this state.
+    pub async fn next_move(
+        &mut self,
+        agent: &Agent,
+        id: u64,
+        view: &AdventurerView,
+    ) -> Result<Move, AgentError> {
+        match view.phase {
+            Phase::InBattle => self.battle(agent, id, view).await,
+            Phase::StatUpgrade => self.upgrade(agent, id, view).await,
+            _ => self.explore_or_shop(agent, id, view).await,
+        }
+    }
+
+    async fn battle(
+        &mut self,
+        agent: &Agent,
+        id: u64,
+        view: &AdventurerView,
+    ) -> Result<Move, AgentError> {
+        if view.level <= 1 {
+            return Ok(Move::new(
+                "ls_attack",
+                json!({ "adventurer_id": id }),
+                "the starter beast: attacking",
+            ));
+        }
+        let has_spare_weapon = view
+            .bag
+            .iter()
+            .any(|i| i.slot == crate::game::catalogue::Slot::Weapon);
+        if has_spare_weapon && let Some(m) = self.swap(agent, id).await? {
+            return Ok(m);
+        }
+        let p = agent
+            .call("ls_battle_preview", json!({ "adventurer_id": id }))
+            .await?;
+        let odds = FightOdds {
+            win: p["preview"]["win_probability"].as_f64().unwrap_or(0.0),
+            flee_to_the_death: p["preview"]["flee_to_the_death_probability"].as_f64(),
+        };
+        let (choice, reason) = decide(odds, &self.params.fight);
+        Ok(match choice {
+            BattleChoice::Attack { to_the_death } => Move::new(
+                "ls_attack",
+                json!({ "adventurer_id": id, "to_the_death": to_the_death }),
+                reason,
+            ),
+            BattleChoice::Flee { to_the_death } => Move::new(
+                "ls_flee",
+                json!({ "adventurer_id": id, "to_the_death": to_the_death }),
+                reason,
+            ),
+        })
+    }
+
+    async fn swap(&self, agent: &Agent, id: u64) -> Result<Option<Move>, AgentError> {
+        let a = agent
+            .call(
+                "ls_advise",
+                json!({ "adventurer_id": id, "about": "weapons" }),
+            )
+            .await?;
+        let weapons = a["weapons"].as_array().cloned().unwrap_or_default();
+        let win = |w: &Value| w["win"].as_f64().unwrap_or(0.0);
+        let current = weapons
+            .iter()
+            .find(|w| w["equipped"].as_bool() == Some(true))
+            .map_or(0.0, win);
+        let best = weapons
+            .iter()
+            .filter(|w| w["equipped"].as_bool() != Some(true))
+            .max_by(|a, b| win(a).total_cmp(&win(b)));
+        Ok(best
+            .filter(|b| win(b) >= current + self.params.swap_gain)
+            .map(|b| {
+                Move::new(
+                    "ls_equip",
+                    json!({ "adventurer_id": id, "items": [b["id"]] }),
+                    format!(
+                        "win {} with the {} after its free hit, {} as armed: swapping",
+                        super::pct(win(b)),
+                        b["name"].as_str().unwrap_or("weapon"),
+                        super::pct(current)
+                    ),
+                )
+            }))
+    }
+
+    async fn upgrade(
+        &mut self,
+        agent: &Agent,
+        id: u64,
+        view: &AdventurerView,
+    ) -> Result<Move, AgentError> {
+        let a = agent
+            .call(
+                "ls_advise",
+                json!({ "adventurer_id": id, "about": "stats" }),
+            )
+            .await?;
+        let opts = stats::options(&a);
+        let points = view.stat_upgrades_available;
+        let behind =
+            self.params
+                .floors
+                .most_behind(&view.stats, view.level)
+                .map(|(stat, have, floor)| {
+                    (
+                        stat.to_string(),
+                        format!(
+                            "{points} stat point(s): {stat} {have} is below its floor {floor:.0}"
+                        ),
+                    )
+                });
+        let (stat, reason) = behind
+            .unwrap_or_else(|| match stats::best(&opts, self.params.risk_weight) {
+                Some((o, _)) => (
+                    o.stat.clone(),
+                    format!(
+                        "{points} stat point(s): {} is worth {:.0} health over 20 steps (death risk per step {:.1} %)",
+                        o.stat,
+                        o.value,
+                        o.death_risk * 100.0
+                    ),
+                ),
+                None => ("vitality".to_string(), "stat points: vitality".to_string()),
+            });
+        Ok(Move::new(
+            "ls_upgrade",
+            stats::upgrade_args(id, &stat, points),
+            reason,
+        ))
+    }
+
+    async fn market_values(
+        &mut self,
+        agent: &Agent,
+        id: u64,
+        view: &AdventurerView,
+    ) -> Result<Vec<ItemValue>, AgentError> {
+        let key = (
+            view.level,
+            view.equipment.iter().map(|e| e.id).collect::<Vec<_>>(),
+            view.stats.charisma,
+        );
+        if let Some((k, v)) = &self.market
+            && *k == key
+        {
+            return Ok(v.clone());
+        }
+        let a = agent
+            .call(
+                "ls_advise",
+                json!({ "adventurer_id": id, "about": "market", "limit": 25 }),
+            )
+            .await?;
+        let values: Vec<ItemValue> =
+            serde_json::from_value(a["market"]["items"].clone()).unwrap_or_default();
+        self.market = Some((key, values.clone()));
+        Ok(values)
+    }
+
+    async fn explore_or_shop(
+        &mut self,
+        agent: &Agent,
+        id: u64,
+        view: &AdventurerView,
+    ) -> Result<Move, AgentError> {
+        let p = self.params.clone();
+        if view.level > 1 {
+            let spare = shopping::spare_items(view, p.drop_at);
+            if !spare.is_empty() {
+                return Ok(Move::new(
+                    "ls_drop",
+                    json!({ "adventurer_id": id, "items": spare }),
+                    "the bag is nearly full: dropping spare gear",
+                ));
+            }
+        }
+        let price = view.potion_price.max(1);
+        let potions =
+            healing::potions_to_buy(view.health, view.max_health, view.gold, price, &p.heal);
+        let gold = view
+            .gold
+            .saturating_sub((potions * u32::from(price)) as u16);
+        let mut items = Vec::new();
+        if !view.market.is_empty() && view.level > 1 {
+            let values = self.market_values(agent, id, view).await?;
+            let budget = gold.saturating_sub(healing::reserve(price, &self.params.heal));
+            items = shopping::choose(
+                view,
+                &values,
+                budget,
+                self.params.min_item_per_gold,
+                self.params.risk_weight,
+            );
+        }
+        if potions > 0 || !items.is_empty() {
+            let names: Vec<&str> = items.iter().map(|(_, n)| n.as_str()).collect();
+            let reason = match (names.is_empty(), potions) {
+                (true, n) => format!("health {}/{}: {n} potions", view.health, view.max_health),
+                (false, 0) => format!("best buys for the gold: {}", names.join(", ")),
+                (false, n) => format!("best buys for the gold: {}; {n} potions", names.join(", ")),
+            };
+            let items: Vec<Value> = items
+                .iter()
+                .map(|(i, _)| json!({ "item": i, "equip": true }))
+                .collect();
+            return Ok(Move::new(
+                "ls_buy_item",
+                json!({ "adventurer_id": id, "items": items, "potions": potions }),
+                reason,
+            ));
+        }
+        let till_beast =
+            f64::from(view.health) >= p.heal.till_beast_from * f64::from(view.max_health);
+        Ok(Move::new(
+            "ls_explore",
+            json!({ "adventurer_id": id, "till_beast": till_beast }),
+            if till_beast {
+                "exploring until a beast"
+            } else {
+                "exploring one step"
+            },
+        ))
+    }
+}
