@@ -8,7 +8,7 @@ use std::time::Duration;
 use loot_survivor_mcp::chain::sim::SimChain;
 use loot_survivor_mcp::game::compact::Detail;
 use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::mcp::{LsServer, MARKET_UNCHANGED, ServerOptions};
+use loot_survivor_mcp::mcp::{LsServer, connect_in_memory, MARKET_UNCHANGED, ServerOptions};
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService};
@@ -32,13 +32,7 @@ fn server(detail: Option<Detail>) -> LsServer {
 }
 
 async fn connect(server: LsServer) -> Client {
-    let (client_io, server_io) = tokio::io::duplex(1 << 20);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
-    ().serve(client_io).await.expect("initialize")
+    connect_in_memory(server, ()).await.expect("initialize")
 }
 
 async fn call(c: &Client, tool: &str, args: Value) -> Value {

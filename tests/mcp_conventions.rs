@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use loot_survivor_mcp::chain::sim::SimChain;
 use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
+use loot_survivor_mcp::mcp::{LsServer, connect_in_memory, ServerOptions};
 use rmcp::ServiceExt;
 use rmcp::model::{
     CallToolRequestParams, GetPromptRequestParams, ReadResourceRequestParams, ResourceContents,
@@ -18,21 +18,9 @@ use serde_json::{Value, json};
 type Client = RunningService<RoleClient, ()>;
 
 async fn connect() -> Client {
-    let server = LsServer::new(
-        Arc::new(SimChain::new(EngineSettings::default(), 1)),
-        ServerOptions {
-            chain: "sim".into(),
-            strict: false,
-            default_timeout: Duration::from_secs(5),
-        },
-    );
-    let (c, s) = tokio::io::duplex(1 << 20);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve(s).await {
-            let _ = running.waiting().await;
-        }
-    });
-    ().serve(c).await.expect("connects")
+    connect_in_memory(LsServer::practice(false), ())
+        .await
+        .expect("connects")
 }
 
 fn text_of(contents: &[ResourceContents]) -> (String, Option<String>) {

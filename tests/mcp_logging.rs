@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use loot_survivor_mcp::chain::sim::SimChain;
 use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::mcp::{LsServer, ServerOptions, logging};
+use loot_survivor_mcp::mcp::{LsServer, connect_in_memory, ServerOptions, logging};
 use rmcp::model::{
     ClientConfig, LoggingLevel, LoggingMessageNotificationParam, ReadResourceRequestParams,
     ResourceContents, SetLevelRequestParams,
@@ -38,22 +38,11 @@ type Client = RunningService<RoleClient, Collector>;
 
 async fn connect() -> (Client, UnboundedReceiver<LoggingMessageNotificationParam>) {
     logging::init("warn");
-    let server = LsServer::new(
-        Arc::new(SimChain::new(EngineSettings::default(), 1)),
-        ServerOptions {
-            chain: "sim".into(),
-            strict: false,
-            default_timeout: Duration::from_secs(5),
-        },
-    );
-    let (c, s) = tokio::io::duplex(1 << 20);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve(s).await {
-            let _ = running.waiting().await;
-        }
-    });
     let (tx, rx) = unbounded_channel();
-    (Collector(tx).serve(c).await.expect("connects"), rx)
+    let client = connect_in_memory(LsServer::practice(false), Collector(tx))
+        .await
+        .expect("connects");
+    (client, rx)
 }
 
 async fn next(

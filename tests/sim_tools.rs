@@ -17,15 +17,9 @@ use serde_json::{Value, json};
 const BIN: &str = env!("CARGO_BIN_EXE_loot-survivor-mcp");
 
 async fn sim_agent() -> Agent {
-    let server = LsServer::new(
-        Arc::new(SimChain::new(EngineSettings::default(), 1)),
-        ServerOptions {
-            chain: "sim".into(),
-            strict: true,
-            default_timeout: Duration::from_secs(5),
-        },
-    );
-    Agent::connect(server).await.expect("connect")
+    Agent::connect(LsServer::practice(true))
+        .await
+        .expect("connect")
 }
 
 fn error_of(e: AgentError) -> Value {

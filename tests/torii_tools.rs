@@ -13,7 +13,7 @@ use loot_survivor_mcp::chain::sim::{SimChain, sim_account};
 use loot_survivor_mcp::chain::{ChainError, GameAction, TxLookup, TxReport, WriteOptions};
 use loot_survivor_mcp::game::engine::EngineSettings;
 use loot_survivor_mcp::game::model::{Adventurer, GameState};
-use loot_survivor_mcp::mcp::{GameBackend, LsServer, ServerOptions};
+use loot_survivor_mcp::mcp::{GameBackend, LsServer, connect_in_memory, ServerOptions};
 use loot_survivor_mcp::torii::{ToriiClient, ToriiOptions};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};
@@ -92,13 +92,9 @@ async fn setup(with_torii: bool, cache_ttl_ms: u64) -> Setup {
         .unwrap();
         server = server.with_torii(Arc::new(torii));
     }
-    let (s, c) = tokio::io::duplex(1 << 20);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve(s).await {
-            let _ = running.waiting().await;
-        }
-    });
-    let client = ().serve(c).await.expect("MCP handshake");
+    let client = connect_in_memory(server, ())
+        .await
+        .expect("MCP handshake");
     Setup { client, fake }
 }
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use loot_survivor_mcp::chain::sim::SimChain;
 use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
+use loot_survivor_mcp::mcp::{LsServer, connect_in_memory, ServerOptions};
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService};
@@ -16,21 +16,9 @@ use serde_json::{Value, json};
 type Client = RunningService<RoleClient, ()>;
 
 async fn client() -> Client {
-    let server = LsServer::new(
-        Arc::new(SimChain::new(EngineSettings::default(), 1)),
-        ServerOptions {
-            chain: "sim".into(),
-            strict: false,
-            default_timeout: Duration::from_secs(5),
-        },
-    );
-    let (c, s) = tokio::io::duplex(1 << 20);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve(s).await {
-            let _ = running.waiting().await;
-        }
-    });
-    ().serve(c).await.expect("client connects")
+    connect_in_memory(LsServer::practice(false), ())
+        .await
+        .expect("client connects")
 }
 
 /// Calls a tool with the full result shape; `Ok(structured)` or `Err(error envelope)`.

@@ -49,13 +49,9 @@ pub(crate) fn protocol(tool: &str, e: impl std::fmt::Display) -> AgentError {
 impl Agent {
     /// Serves `server` on one end of an in-memory pipe and connects a client to the other.
     pub async fn connect(server: LsServer) -> Result<Self, AgentError> {
-        let (client_io, server_io) = tokio::io::duplex(1 << 20);
-        tokio::spawn(async move {
-            if let Ok(running) = server.serve(server_io).await {
-                let _ = running.waiting().await;
-            }
-        });
-        let client = ().serve(client_io).await.map_err(|e| protocol("initialize", e))?;
+        let client = crate::mcp::connect_in_memory(server, ())
+            .await
+            .map_err(|e| protocol("initialize", e))?;
         let tools = client
             .list_all_tools()
             .await

@@ -8,6 +8,7 @@ mod backend;
 mod compact_result;
 mod drain;
 mod errors;
+mod in_memory;
 mod indexer_types;
 pub mod logging;
 mod market_memory;
@@ -33,6 +34,7 @@ pub use compact_result::{
 };
 pub use drain::Drain;
 pub use errors::from_chain;
+pub use in_memory::connect_in_memory;
 pub use server::{ActionResult, AdventurerResult, LsServer, ServerOptions};
 pub use torii_tools::{
     AdventurerListResult, DEFAULT_LIMIT, GameEventsResult, IndexerInfo, LeaderboardResult,
