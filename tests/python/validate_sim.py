@@ -50,7 +50,7 @@ async def main(server_bin: str) -> dict:
                     await call("ls_explore", {"adventurer_id": aid}, detail)
             preview = await session.call_tool("ls_battle_preview", {"adventurer_id": aid})
             validated += 0 if preview.is_error else 1
-    return {"validated": validated, "with_output_schema": with_schema}
+    return {"validated": validated, "tools": len(tools), "with_output_schema": with_schema}
 
 
 if __name__ == "__main__":
