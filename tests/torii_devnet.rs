@@ -114,7 +114,7 @@ async fn indexer_tools_over_stdio_with_limits_cursors_and_chain_merge() {
 
     // A game played on the chain is listed (from the chain) before Torii indexes it, and its
     // history shows the lag until its events are indexed.
-    let started = ok(c, "ls_new_game", json!({"weapon": 46})).await;
+    let started = ok(c, "ls_new_game", json!({"weapon": 46, "detail": "full"})).await;
     let id = started["adventurer_id"].as_u64().unwrap();
     let all = all_pages(c, "ls_list_adventurers", json!({"limit": 9}), 20).await;
     assert_eq!(all[0]["owner"], WALLET);
