@@ -2,13 +2,8 @@
 //! answers for the market, stats and weapons, typed errors; and `play --json` reproducible per
 //! seed through the real binary.
 
-use std::sync::Arc;
-use std::time::Duration;
-
 use loot_survivor_mcp::agent::{Agent, AgentError};
-use loot_survivor_mcp::chain::sim::SimChain;
-use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
+use loot_survivor_mcp::mcp::LsServer;
 use serde_json::{Value, json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_loot-survivor-mcp");

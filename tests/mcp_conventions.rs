@@ -2,13 +2,7 @@
 //! by template; unknown ones are `resource_not_found`) and the "play a game" prompt. Logging has
 //! its own test binary (`mcp_logging.rs`): log forwarding is process-wide.
 
-use std::sync::Arc;
-use std::time::Duration;
-
-use loot_survivor_mcp::chain::sim::SimChain;
-use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::mcp::{LsServer, connect_in_memory, ServerOptions};
-use rmcp::ServiceExt;
+use loot_survivor_mcp::mcp::{LsServer, connect_in_memory};
 use rmcp::model::{
     CallToolRequestParams, GetPromptRequestParams, ReadResourceRequestParams, ResourceContents,
 };

@@ -3,18 +3,15 @@
 //! Alone in its binary: log forwarding is process-wide, other tests' logs would interleave.
 #![allow(deprecated)]
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use loot_survivor_mcp::chain::sim::SimChain;
-use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::mcp::{LsServer, connect_in_memory, ServerOptions, logging};
+use loot_survivor_mcp::mcp::{LsServer, connect_in_memory, logging};
+use rmcp::ClientHandler;
 use rmcp::model::{
     ClientConfig, LoggingLevel, LoggingMessageNotificationParam, ReadResourceRequestParams,
     ResourceContents, SetLevelRequestParams,
 };
 use rmcp::service::{NotificationContext, RoleClient, RunningService};
-use rmcp::{ClientHandler, ServiceExt};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 /// A client that keeps every log message it receives.

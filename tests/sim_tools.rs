@@ -2,13 +2,8 @@
 //! real binary with no arguments (the default profile is sim: a playable server at once, no
 //! network, no key), plus the `play` subcommand.
 
-use std::sync::Arc;
-use std::time::Duration;
-
 use loot_survivor_mcp::agent::{Agent, AgentError};
-use loot_survivor_mcp::chain::sim::SimChain;
-use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
+use loot_survivor_mcp::mcp::LsServer;
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;

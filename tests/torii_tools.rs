@@ -13,10 +13,10 @@ use loot_survivor_mcp::chain::sim::{SimChain, sim_account};
 use loot_survivor_mcp::chain::{ChainError, GameAction, TxLookup, TxReport, WriteOptions};
 use loot_survivor_mcp::game::engine::EngineSettings;
 use loot_survivor_mcp::game::model::{Adventurer, GameState};
-use loot_survivor_mcp::mcp::{GameBackend, LsServer, connect_in_memory, ServerOptions};
+use loot_survivor_mcp::mcp::{GameBackend, LsServer, ServerOptions, connect_in_memory};
 use loot_survivor_mcp::torii::{ToriiClient, ToriiOptions};
+use rmcp::RoleClient;
 use rmcp::service::RunningService;
-use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
 use starknet_types_core::felt::Felt;
 use torii_support::mcp::{all_pages, call, err, ok};
@@ -92,9 +92,7 @@ async fn setup(with_torii: bool, cache_ttl_ms: u64) -> Setup {
         .unwrap();
         server = server.with_torii(Arc::new(torii));
     }
-    let client = connect_in_memory(server, ())
-        .await
-        .expect("MCP handshake");
+    let client = connect_in_memory(server, ()).await.expect("MCP handshake");
     Setup { client, fake }
 }
 

@@ -2,13 +2,7 @@
 //! starting weapon costs no mint, `ls_buy_item` takes bare names and its hint fits the gold,
 //! market items carry a verdict, a dodged obstacle costs no health, the market lists each item once.
 
-use std::sync::Arc;
-use std::time::Duration;
-
-use loot_survivor_mcp::chain::sim::SimChain;
-use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::mcp::{LsServer, connect_in_memory, ServerOptions};
-use rmcp::ServiceExt;
+use loot_survivor_mcp::mcp::{LsServer, connect_in_memory};
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Value, json};

@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
+use rmcp::RoleClient;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::RunningService;
-use rmcp::{RoleClient, ServiceExt};
 use serde_json::Value;
 
 use crate::mcp::LsServer;
