@@ -10,11 +10,11 @@ use starknet::core::types::{Event, Felt};
 use starknet::core::utils::cairo_short_string_to_felt;
 use starknet_crypto::poseidon_hash_many;
 
-use super::sim_game_systems;
+use super::raw_events;
 use crate::chain::ledger::TxRecord;
 use crate::chain::submit::Confirm;
 use crate::chain::{TxLookup, TxReport, WriteOptions};
-use crate::game::events::{GameEvent, decode_game_event, encode_game_event};
+use crate::game::events::{GameEvent, decode_game_event};
 
 /// How many transactions the history keeps (older ones read as unknown and their events are
 /// gone); bounds the state file at a few megabytes.
@@ -143,18 +143,7 @@ impl Ledger {
     pub fn lookup(&self, tx_hash: Felt) -> TxLookup {
         match self.txs.iter().rev().find(|t| t.hash == tx_hash) {
             Some(tx) => {
-                let raw = tx
-                    .events
-                    .iter()
-                    .map(|e| {
-                        let (keys, data) = encode_game_event(e, sim_game_systems());
-                        Event {
-                            from_address: sim_game_systems(),
-                            keys,
-                            data,
-                        }
-                    })
-                    .collect();
+                let raw = raw_events(&tx.events);
                 TxLookup {
                     record: Some(tx.record()),
                     status: tx.status.clone(),

@@ -47,6 +47,21 @@ pub fn sim_game_systems() -> Felt {
     short("sim_game_systems")
 }
 
+/// The game events as the sim world contract emits them (raw keys and data, like a receipt's).
+pub fn raw_events(events: &[GameEvent]) -> Vec<Event> {
+    events
+        .iter()
+        .map(|e| {
+            let (keys, data) = encode_game_event(e, sim_game_systems());
+            Event {
+                from_address: sim_game_systems(),
+                keys,
+                data,
+            }
+        })
+        .collect()
+}
+
 /// Converts a chain action into the engine's.
 pub fn engine_action(action: &GameAction) -> Action {
     match action {
@@ -393,17 +408,7 @@ impl SimChain {
                     revert: classify(&format!("('{}')", r.0)),
                     tx_hash: None,
                 })?;
-            let raw = events
-                .iter()
-                .map(|e| {
-                    let (keys, data) = encode_game_event(e, sim_game_systems());
-                    Event {
-                        from_address: sim_game_systems(),
-                        keys,
-                        data,
-                    }
-                })
-                .collect();
+            let raw = raw_events(&events);
             Ok(state
                 .ledger
                 .commit(Some(adventurer_id), action_name(action), raw, opts))
