@@ -11,7 +11,7 @@ use super::indexer_types::{
     LeaderboardFilters, LeaderboardResult,
 };
 use super::server::LsServer;
-use super::torii_tools::{bad_cursor, chain_summary, decode_cursor};
+use super::torii_tools::{bad_cursor, chain_summary, decode_cursor, owner_cursor};
 use crate::chain::sim::{REMEMBERED_TXS, SimChain};
 use crate::config::parse_felt;
 use crate::error::{SCHEMA_VERSION, ToolError};
@@ -139,16 +139,7 @@ impl LsServer {
             .collect();
         let has_more = page.len() > limit as usize;
         page.truncate(limit as usize);
-        let next_cursor = match page.last() {
-            Some(last) if has_more => Some(
-                PageCursor::Owner {
-                    owner: address_string(owner),
-                    before: last.adventurer_id,
-                }
-                .encode(),
-            ),
-            _ => None,
-        };
+        let next_cursor = owner_cursor(owner, &page, has_more);
         Ok(AdventurerListResult {
             ok: true,
             schema_version: SCHEMA_VERSION.into(),

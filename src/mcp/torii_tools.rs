@@ -437,16 +437,7 @@ impl LsServer {
         let mut adventurers: Vec<AdventurerSummary> = rows.into_values().rev().collect();
         let truncated = adventurers.len() > limit as usize;
         adventurers.truncate(limit as usize);
-        let next_cursor = match adventurers.last() {
-            Some(last) if page.has_more || truncated => Some(
-                PageCursor::Owner {
-                    owner: address_string(owner),
-                    before: last.adventurer_id,
-                }
-                .encode(),
-            ),
-            _ => None,
-        };
+        let next_cursor = owner_cursor(owner, &adventurers, page.has_more || truncated);
         let source = if from_chain_rows > 0 {
             "torii+chain"
         } else {
@@ -512,16 +503,7 @@ impl LsServer {
         if let (true, Some(e)) = (adventurers.is_empty(), first_error) {
             return Err(from_chain(e));
         }
-        let next_cursor = match adventurers.last() {
-            Some(last) if has_more => Some(
-                PageCursor::Owner {
-                    owner: address_string(owner),
-                    before: last.adventurer_id,
-                }
-                .encode(),
-            ),
-            _ => None,
-        };
+        let next_cursor = owner_cursor(owner, &adventurers, has_more);
         Ok(AdventurerListResult {
             ok: true,
             schema_version: SCHEMA_VERSION.into(),
@@ -597,6 +579,22 @@ fn torii_summary(g: &OwnedGame, packed: Option<&Adventurer>) -> AdventurerSummar
         game_over: g.game_over || packed.is_some_and(|a| phase(a) == Phase::Dead),
         source: "torii".into(),
     }
+}
+
+/// The cursor of the page after `page` of an owner's games (newest first), when there is one.
+pub(super) fn owner_cursor(
+    owner: Felt,
+    page: &[AdventurerSummary],
+    has_more: bool,
+) -> Option<String> {
+    let last = page.last().filter(|_| has_more)?;
+    Some(
+        PageCursor::Owner {
+            owner: address_string(owner),
+            before: last.adventurer_id,
+        }
+        .encode(),
+    )
 }
 
 pub(super) fn chain_summary(id: u64, a: &Adventurer) -> AdventurerSummary {
