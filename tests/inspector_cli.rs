@@ -17,6 +17,10 @@ use std::process::Command;
 use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_loot-survivor-mcp");
+/// The sim's master seed, pinned so the dungeon (hidden from the agent) is the same on every run.
+/// With the OS's seeds the simple rules below sometimes die in the second fight (seed 2026 does,
+/// with 120 health at level 2), so the progress check would depend on luck; seed 1 gets past it.
+const SIM_SEED: &str = "LS_SIM__SEED=1";
 /// Game actions played at most (each is one Inspector process, a few seconds each).
 const MAX_ACTIONS: usize = 14;
 
@@ -53,6 +57,8 @@ fn call(launcher: &Path, home: &Path, tool: &str, args: &[(&str, &str)]) -> (Val
         .args([
             "-e",
             "RUST_LOG=warn",
+            "-e",
+            SIM_SEED,
             "--method",
             "tools/call",
             "--tool-name",
