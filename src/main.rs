@@ -500,7 +500,7 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         "serving MCP on stdio"
     );
     let account = client.account_address();
-    let torii = ToriiOptions::from_settings(&settings, client.addresses().game_token_systems)
+    let torii = ToriiOptions::from_settings(&settings, client.addresses())
         .and_then(|o| o.map(ToriiClient::new).transpose())
         .map_err(anyhow::Error::msg)?;
     let mut server = LsServer::new(

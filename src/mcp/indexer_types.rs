@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::events::GameEvent;
 use crate::game::phase::Phase;
-use crate::torii::{IndexerHead, LeaderboardRow};
+use crate::torii::{IndexerHead, LeaderboardRow, Scope};
 
 /// Arguments of `ls_get_leaderboard`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -23,6 +23,11 @@ pub struct LeaderboardArgs {
     /// Only games owned by this server's wallet.
     #[serde(default)]
     pub mine: Option<bool>,
+    /// `dungeon`: only games minted by the profile's dungeon, ranked among themselves as the
+    /// official leaderboard does (the default where the profile names a dungeon); `all`: every
+    /// game token of the game (the default elsewhere).
+    #[serde(default)]
+    pub scope: Option<Scope>,
 }
 
 /// Arguments of `ls_list_adventurers`.
@@ -105,6 +110,8 @@ pub struct LeaderboardFilters {
     pub live_only: bool,
     /// Only this wallet's games.
     pub mine: bool,
+    /// `dungeon` (games minted by the profile's dungeon) or `all`.
+    pub scope: Scope,
 }
 
 /// The result of `ls_get_leaderboard`.

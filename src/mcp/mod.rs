@@ -9,6 +9,7 @@ mod compact_result;
 mod drain;
 mod errors;
 mod in_memory;
+mod indexer;
 mod indexer_types;
 pub mod logging;
 mod market_memory;

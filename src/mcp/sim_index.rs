@@ -6,14 +6,13 @@
 use starknet::core::types::Felt;
 
 use super::errors::{from_chain, missing_adventurer};
+use super::indexer::{bad_cursor, chain_summary, decode_cursor, owner_cursor};
 use super::indexer_types::{
     AdventurerListResult, GameEventsArgs, GameEventsResult, IndexerInfo, LeaderboardArgs,
     LeaderboardFilters, LeaderboardResult,
 };
 use super::server::LsServer;
-use super::torii_tools::{bad_cursor, chain_summary, decode_cursor, owner_cursor};
 use crate::chain::sim::{REMEMBERED_TXS, SimChain};
-use crate::config::parse_felt;
 use crate::error::{SCHEMA_VERSION, ToolError};
 use crate::game::phase::{Phase, phase};
 use crate::torii::values::{address_string, pad_felt};
@@ -34,24 +33,10 @@ impl LsServer {
         a: &LeaderboardArgs,
         limit: u32,
     ) -> Result<LeaderboardResult, ToolError> {
-        let (after_rank, live_only, owner) = match a.cursor.as_deref().map(decode_cursor) {
-            Some(Ok(PageCursor::Leaderboard { rank, live, owner })) => {
-                let owner = owner
-                    .map(|o| parse_felt(&o))
-                    .transpose()
-                    .map_err(|_| bad_cursor())?;
-                (rank, live, owner)
-            }
-            Some(_) => return Err(bad_cursor()),
-            None => {
-                let owner: Option<Felt> = if a.mine.unwrap_or(false) {
-                    Some(self.wallet()?)
-                } else {
-                    None
-                };
-                (0, a.live_only.unwrap_or(false), owner)
-            }
-        };
+        // The sim chain mints every game itself: no dungeon, so scope "dungeon" is refused and
+        // the default is "all", as on any profile without a dungeon.
+        let q = self.leaderboard_query(a, limit)?;
+        let (after_rank, live_only, owner, scope) = (q.after_rank, q.live_only, q.owner, q.scope);
         let mut games = sim.games().map_err(from_chain)?;
         games.sort_by(|x, y| {
             y.adventurer
@@ -93,6 +78,7 @@ impl LsServer {
                     rank: last.rank,
                     live: live_only,
                     owner: owner.map(pad_felt),
+                    scope,
                 }
                 .encode(),
             ),
@@ -109,6 +95,7 @@ impl LsServer {
             filters: LeaderboardFilters {
                 live_only,
                 mine: owner.is_some(),
+                scope,
             },
             indexer: sim_info(),
             warnings: Vec::new(),

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 use starknet_types_core::felt::Felt;
 
-use super::client::{field, strip_comments};
+use super::client::{field, sql_template, strip_comments};
 use super::values::{self, pad_felt, pad_u64};
 use super::{ToriiClient, ToriiError};
 use crate::game::model::Adventurer;
@@ -138,9 +138,9 @@ impl ToriiClient {
         limit: u32,
     ) -> Result<OwnedGamesPage, ToriiError> {
         let before = before
-            .map(|b| format!("AND token_id < '{}'", pad_u64(b)))
+            .map(|b| format!("AND token_key < '{}'", pad_felt(Felt::from(b))))
             .unwrap_or_default();
-        let query = strip_comments(OWNER_SQL)
+        let query = sql_template(OWNER_SQL)
             .replace("__TOK__", &self.token_namespace)
             .replace("__GAME__", &pad_felt(self.game_address))
             .replace("__OWNER__", &pad_felt(owner))

@@ -13,6 +13,7 @@ use super::cache::TtlCache;
 use super::head::IndexerHead;
 use super::leaderboard::{LeaderboardPage, LeaderboardQuery};
 use super::namespace::{is_valid, short_namespace};
+use super::values;
 
 /// First retry delay; doubled on each further retry.
 const BACKOFF: Duration = Duration::from_millis(100);
@@ -34,6 +35,11 @@ pub struct ToriiOptions {
     pub token_namespace: String,
     /// The game's `game_token_systems` contract (the game the token models refer to).
     pub game_address: Felt,
+    /// The game's Dojo world, whose row of Torii's `contracts` table says how far it indexed.
+    pub world_address: Option<Felt>,
+    /// The dungeon that mints the official games (profile key `chain.contracts.dungeon`): the
+    /// `dungeon` scope of the leaderboard ranks only its games.
+    pub dungeon: Option<Felt>,
     /// Per-request timeout.
     pub request_timeout: Duration,
     /// Retries after a transient failure.
@@ -48,8 +54,11 @@ pub struct ToriiClient {
     graphql_url: Url,
     sql_url: Url,
     pub(super) short_ns: String,
+    pub(super) namespace: String,
     pub(super) token_namespace: String,
     pub(super) game_address: Felt,
+    pub(super) world_address: Option<Felt>,
+    pub(super) dungeon: Option<Felt>,
     timeout_ms: u64,
     retries: u32,
     pub(super) leaderboard_cache: TtlCache<LeaderboardQuery, LeaderboardPage>,
@@ -84,8 +93,11 @@ impl ToriiClient {
             graphql_url: endpoint(&opts.url, "graphql"),
             sql_url: endpoint(&opts.url, "sql"),
             short_ns: short_namespace(&opts.namespace),
+            namespace: opts.namespace.clone(),
             token_namespace: opts.token_namespace,
             game_address: opts.game_address,
+            world_address: opts.world_address,
+            dungeon: opts.dungeon,
             timeout_ms: u64::try_from(opts.request_timeout.as_millis()).unwrap_or(u64::MAX),
             retries: opts.retries,
             leaderboard_cache: TtlCache::new(opts.cache_ttl, STALE_LIMIT),
@@ -96,6 +108,11 @@ impl ToriiClient {
     /// The GraphQL prefix of the game's models (e.g. `ls009`).
     pub fn short_namespace(&self) -> &str {
         &self.short_ns
+    }
+
+    /// The dungeon whose games the `dungeon` leaderboard scope ranks, when the profile names one.
+    pub fn dungeon(&self) -> Option<Felt> {
+        self.dungeon
     }
 
     /// Runs a GraphQL query and returns its `data` object.
@@ -266,6 +283,36 @@ pub(super) fn strip_comments(template: &str) -> String {
         .join("\n")
 }
 
+/// A SQL template ready to send: comment lines dropped and every `__NUM(expr)__` replaced by
+/// the expression reading `expr` as a 64-digit number ([`values::num_key`]).
+pub(super) fn sql_template(template: &str) -> String {
+    let mut text = strip_comments(template);
+    while let Some(start) = text.find("__NUM(") {
+        let open = start + "__NUM(".len();
+        let mut depth = 1usize;
+        let mut end = None;
+        for (i, c) in text[open..].char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(open + i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(close) = end.filter(|&c| text[c + 1..].starts_with("__")) else {
+            break;
+        };
+        let expanded = values::num_key(&text[open..close]);
+        text.replace_range(start..close + 3, &expanded);
+    }
+    text
+}
+
 /// A required field of a GraphQL object, or a malformed-answer error naming it.
 pub(super) fn field<'a>(obj: &'a Value, name: &str, what: &str) -> Result<&'a Value, ToriiError> {
     obj.get(name)
@@ -321,6 +368,18 @@ mod tests {
     fn comments_are_stripped_from_templates() {
         let t = "# doc __NS__\nquery Q {\n  # more\n  a\n}\n-- sql doc\nSELECT 1";
         assert_eq!(strip_comments(t), "query Q {\n  a\n}\nSELECT 1");
+    }
+
+    #[test]
+    fn number_keys_are_expanded_with_nested_parentheses() {
+        let t = "-- doc __NUM(x)__\nSELECT __NUM(COALESCE(s.score, '0x0'))__ AS k, __NUM(a)__";
+        let out = sql_template(t);
+        assert!(!out.contains("__NUM"), "{out}");
+        assert!(
+            out.contains(&values::num_key("COALESCE(s.score, '0x0')")),
+            "{out}"
+        );
+        assert!(out.ends_with(&values::num_key("a")), "{out}");
     }
 
     #[test]

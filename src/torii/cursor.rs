@@ -6,6 +6,8 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 
+use super::leaderboard::Scope;
+
 /// Where the next page starts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "k", deny_unknown_fields)]
@@ -19,6 +21,9 @@ pub enum PageCursor {
         live: bool,
         /// Only this owner's games (padded address) when set.
         owner: Option<String>,
+        /// Which games are ranked (cursors issued before scopes existed ranked every game).
+        #[serde(default)]
+        scope: Scope,
     },
     /// An owner's games, newest (highest token id) first: ids below `before`.
     #[serde(rename = "own")]
@@ -82,6 +87,7 @@ mod tests {
                 rank: 50,
                 live: true,
                 owner: Some("0xabc".into()),
+                scope: Scope::Dungeon,
             },
             PageCursor::Owner {
                 owner: "0x1".into(),

@@ -24,6 +24,9 @@ pub enum ToriiError {
     /// The answer is not the JSON shape Torii's wire format promises.
     #[error("Torii's answer is malformed: {0}")]
     Malformed(String),
+    /// Torii's data is written in a form this server cannot read (another Torii version).
+    #[error("Torii's data cannot be read by this server: {0}")]
+    Unsupported(String),
     /// Torii answered `{"errors": [...]}` to a GraphQL query.
     #[error("Torii rejected the GraphQL query: {0}")]
     GraphQl(String),
@@ -36,7 +39,9 @@ impl ToriiError {
         match self {
             Self::Timeout(_) | Self::Connect(_) => true,
             Self::Status { status, .. } => *status >= 500 || *status == 408 || *status == 429,
-            Self::NotConfigured | Self::Malformed(_) | Self::GraphQl(_) => false,
+            Self::NotConfigured | Self::Malformed(_) | Self::GraphQl(_) | Self::Unsupported(_) => {
+                false
+            }
         }
     }
 
@@ -49,6 +54,7 @@ impl ToriiError {
             Self::Status { .. } => "http_status",
             Self::Malformed(_) => "malformed",
             Self::GraphQl(_) => "graphql",
+            Self::Unsupported(_) => "unsupported_version",
         }
     }
 }

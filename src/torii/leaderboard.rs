@@ -9,16 +9,41 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use starknet_types_core::felt::Felt;
 
-use super::client::strip_comments;
+use super::client::sql_template;
 use super::values::{self, pad_felt};
 use super::{ToriiClient, ToriiError};
 use crate::game::rules::level_from_xp;
 
 const LEADERBOARD_SQL: &str = include_str!("queries/leaderboard.sql");
 
+/// Which games a leaderboard ranks.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, serde::Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    /// Only games minted by the profile's dungeon, as the official leaderboard counts them.
+    Dungeon,
+    /// Every game token of the game contract, whoever minted it.
+    #[default]
+    All,
+}
+
+impl Scope {
+    /// The name agents pass and see.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Dungeon => "dungeon",
+            Self::All => "all",
+        }
+    }
+}
+
 /// One leaderboard request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct LeaderboardQuery {
+    /// Which games are ranked.
+    pub scope: Scope,
     /// Last rank already returned (0 for the first page).
     pub after_rank: u64,
     /// Rows wanted.
@@ -117,11 +142,25 @@ impl ToriiClient {
             filter.push_str("AND COALESCE(game_over, 0) = 0 ");
         }
         if let Some(owner) = q.owner {
-            filter.push_str(&format!("AND owner = '{}' ", pad_felt(owner)));
+            filter.push_str(&format!("AND owner_key = '{}' ", pad_felt(owner)));
         }
-        let query = strip_comments(LEADERBOARD_SQL)
+        let scope = match (q.scope, self.dungeon) {
+            (Scope::All, _) => String::new(),
+            (Scope::Dungeon, Some(d)) => format!(
+                "AND {} = '{}'",
+                values::num_key("mr.minter_address"),
+                pad_felt(d)
+            ),
+            (Scope::Dungeon, None) => {
+                return Err(ToriiError::Unsupported(
+                    "the dungeon scope needs the profile's dungeon address".into(),
+                ));
+            }
+        };
+        let query = sql_template(LEADERBOARD_SQL)
             .replace("__TOK__", &self.token_namespace)
             .replace("__GAME__", &pad_felt(self.game_address))
+            .replace("__SCOPE__", &scope)
             .replace("__FILTER__", filter.trim_end())
             .replace("__AFTER__", &q.after_rank.to_string())
             .replace("__LIMIT__", &(u64::from(q.limit) + 1).to_string());

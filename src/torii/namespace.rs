@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use serde_json::Value;
+use starknet_types_core::felt::Felt;
 
 /// The namespace of the official V1 deployment, used when neither the settings nor a manifest
 /// name one.
@@ -33,6 +34,31 @@ pub fn short_namespace(ns: &str) -> String {
         }
     }
     out
+}
+
+/// The Dojo selector of a model or event (`<namespace>-<name>`): the Poseidon hash of the
+/// Poseidon hashes of the two names serialized as Cairo `ByteArray`s. Torii files
+/// `event_messages_historical.model_id` under it (dojoengine/torii v1.8.0,
+/// crates/sqlite/sqlite/src/storage.rs `set_event_message`: `compute_selector_from_names`).
+/// Hand-rolled because the crate that defines it (dojo-world) is not on crates.io.
+pub fn dojo_selector(namespace: &str, name: &str) -> Felt {
+    starknet_crypto::poseidon_hash_many(&[bytearray_hash(namespace), bytearray_hash(name)])
+}
+
+/// Poseidon hash of a string's Cairo `ByteArray` serialization: the count of full 31-byte words,
+/// the words, the pending word and its length in bytes.
+fn bytearray_hash(s: &str) -> Felt {
+    let bytes = s.as_bytes();
+    let chunks: Vec<&[u8]> = bytes.chunks(31).collect();
+    let (full, pending): (&[&[u8]], &[u8]) = match chunks.last() {
+        Some(last) if last.len() < 31 => (&chunks[..chunks.len() - 1], last),
+        _ => (&chunks[..], &[]),
+    };
+    let mut felts = vec![Felt::from(full.len())];
+    felts.extend(full.iter().map(|w| Felt::from_bytes_be_slice(w)));
+    felts.push(Felt::from_bytes_be_slice(pending));
+    felts.push(Felt::from(pending.len()));
+    starknet_crypto::poseidon_hash_many(&felts)
 }
 
 /// The game's namespace named by a Dojo manifest: `world.namespace` when present, else the
@@ -89,6 +115,19 @@ mod tests {
         let m = json!({"world": {}, "contracts": [{"tag": "x y; DROP TABLE-game_systems"}]});
         assert_eq!(namespace_of(&m), None);
         assert_eq!(namespace_of(&json!({})), None);
+    }
+
+    #[test]
+    fn the_game_event_selector_matches_the_official_manifest() {
+        // game.md §1.1: the manifest's `ls_0_0_9-GameEvent` selector.
+        assert_eq!(
+            format!("{:#x}", dojo_selector("ls_0_0_9", "GameEvent")),
+            "0x53f716bb3e8a7730e612809aa0416ce2cbf4aff462e4784d5f2f29d5e96605c"
+        );
+        assert_ne!(
+            dojo_selector("ls_0_0_9", "GameEvent"),
+            dojo_selector("ls_0_0_9", "AdventurerKilled")
+        );
     }
 
     #[test]

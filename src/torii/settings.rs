@@ -3,16 +3,19 @@
 
 use std::time::Duration;
 
-use starknet_types_core::felt::Felt;
-
 use super::ToriiOptions;
 use super::namespace::{DEFAULT_NAMESPACE, namespace_from_manifest};
-use crate::config::Settings;
+use crate::chain::manifest::GameAddresses;
+use crate::config::{Settings, parse_felt};
 
 impl ToriiOptions {
-    /// Options for this run, or `None` when no Torii URL is configured. `game_address` is the
-    /// game's `game_token_systems` contract.
-    pub fn from_settings(settings: &Settings, game_address: Felt) -> Result<Option<Self>, String> {
+    /// Options for this run, or `None` when no Torii URL is configured: the game's
+    /// `game_token_systems` contract and world from `addresses`, and the dungeon from the
+    /// profile's `chain.contracts.dungeon` when it names one.
+    pub fn from_settings(
+        settings: &Settings,
+        addresses: &GameAddresses,
+    ) -> Result<Option<Self>, String> {
         let t = &settings.torii;
         let Some(url) = t.url.clone() else {
             return Ok(None);
@@ -25,11 +28,19 @@ impl ToriiOptions {
             }
             .unwrap_or_else(|| DEFAULT_NAMESPACE.to_string()),
         };
+        let dungeon = settings
+            .chain
+            .contracts
+            .get("dungeon")
+            .map(|d| parse_felt(d).map_err(|e| format!("chain.contracts.dungeon: {e}")))
+            .transpose()?;
         Ok(Some(Self {
             url,
             namespace,
             token_namespace: t.token_namespace.clone(),
-            game_address,
+            game_address: addresses.game_token_systems,
+            world_address: addresses.world,
+            dungeon,
             request_timeout: Duration::from_millis(t.request_timeout_ms),
             retries: t.retries,
             cache_ttl: Duration::from_millis(t.cache_ttl_ms),
@@ -41,6 +52,17 @@ impl ToriiOptions {
 mod tests {
     use super::*;
     use crate::config::LoadOptions;
+    use starknet_types_core::felt::Felt;
+
+    fn addresses() -> GameAddresses {
+        GameAddresses {
+            world: Some(Felt::TWO),
+            game_systems: Felt::ONE,
+            adventurer_systems: Felt::ONE,
+            game_token_systems: Felt::ONE,
+            settings_systems: Felt::ONE,
+        }
+    }
 
     fn settings(env: &[(&str, &str)]) -> Settings {
         Settings::load(&LoadOptions {
@@ -57,7 +79,7 @@ mod tests {
     #[test]
     fn no_url_means_no_torii() {
         assert!(
-            ToriiOptions::from_settings(&settings(&[]), Felt::ONE)
+            ToriiOptions::from_settings(&settings(&[]), &addresses())
                 .unwrap()
                 .is_none()
         );
@@ -71,7 +93,9 @@ mod tests {
             ("LS_MANIFEST", manifest),
             ("LS_TORII__REQUEST_TIMEOUT_MS", "1234"),
         ]);
-        let o = ToriiOptions::from_settings(&s, Felt::ONE).unwrap().unwrap();
+        let o = ToriiOptions::from_settings(&s, &addresses())
+            .unwrap()
+            .unwrap();
         assert_eq!(o.url.as_str(), "http://127.0.0.1:9/torii");
         assert_eq!(o.namespace, "ls_0_0_9");
         assert_eq!(o.token_namespace, "relayer_0_0_1");
@@ -86,7 +110,9 @@ mod tests {
             ("LS_TORII_URL", "http://127.0.0.1:9"),
             ("LS_TORII__NAMESPACE", "ls_0_0_6"),
         ]);
-        let o = ToriiOptions::from_settings(&s, Felt::ONE).unwrap().unwrap();
+        let o = ToriiOptions::from_settings(&s, &addresses())
+            .unwrap()
+            .unwrap();
         assert_eq!(o.namespace, "ls_0_0_6");
     }
 
@@ -97,8 +123,21 @@ mod tests {
             ..LoadOptions::default()
         })
         .unwrap();
-        let o = ToriiOptions::from_settings(&s, Felt::ONE).unwrap().unwrap();
+        let o = ToriiOptions::from_settings(&s, &addresses())
+            .unwrap()
+            .unwrap();
         assert!(o.url.as_str().contains("torii"));
         assert_eq!(o.namespace, DEFAULT_NAMESPACE);
+        assert_eq!(o.world_address, Some(Felt::TWO));
+        assert_eq!(
+            o.dungeon,
+            Some(
+                Felt::from_hex(
+                    "0x00a67ef20b61a9846e1c82b411175e6ab167ea9f8632bd6c2091823c3629ec42"
+                )
+                .unwrap()
+            ),
+            "mainnet names the Beast Mode dungeon"
+        );
     }
 }

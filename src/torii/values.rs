@@ -55,9 +55,28 @@ pub fn pad_u64(v: u64) -> String {
     format!("0x{v:016x}")
 }
 
-/// A felt or address as Torii's SQL tables store it: `0x` and 64 hex digits.
+/// A felt or address as Torii's SQL model columns store it (`0x` and 64 hex digits), and the
+/// form every query compares against after normalising the stored text with [`num_key`].
 pub fn pad_felt(f: Felt) -> String {
     format!("0x{}", hex64(f))
+}
+
+/// The ways Torii has written one felt of an entity's `keys` (and ids such as `model_id`),
+/// without the trailing `/`:
+/// - unpadded `{:#x}` up to v1.7.3 (dojoengine/torii v1.7.3,
+///   crates/sqlite/sqlite/src/utils.rs `felt_to_sql_string`);
+/// - `{:#064x}` from v1.7.4 (same file at v1.7.5 and v1.8.x; commit "padded SQL felt", #315):
+///   the width counts the `0x` prefix, so 62 hex digits, more when the felt needs them;
+/// - 64 digits, as the game's own client pads keys (`addAddressPadding`).
+pub fn key_forms(f: Felt) -> [String; 3] {
+    [format!("{f:#x}"), format!("{f:#064x}"), pad_felt(f)]
+}
+
+/// A SQL expression turning a `0x` hex text column of any width into 64 digits, so numbers
+/// written by different Torii versions (u64 as 16 or 64 digits, felts padded or not) compare and
+/// sort as numbers. Torii writes lowercase hex (Rust `{:x}`), so text order is numeric order.
+pub fn num_key(column: &str) -> String {
+    format!("substr('{}' || substr({column}, 3), -64)", "0".repeat(64))
 }
 
 fn hex64(f: Felt) -> String {
@@ -69,10 +88,13 @@ pub fn address_string(f: Felt) -> String {
     format!("{f:#x}")
 }
 
-/// A player name stored as a felt252 short string (hex), or already as text. `None` when empty.
+/// A player name. The game-token model stores it as a Cairo `ByteArray`, which Torii writes as
+/// the text itself (dojoengine/torii v1.8.0, crates/sqlite/sqlite/src/lib.rs, `Ty::ByteArray`
+/// bound as its string); a padded felt252 short string (`0x` + 64 hex digits, as older token
+/// models held it) is decoded. `None` when empty.
 pub fn short_string(v: &Value) -> Option<String> {
     let s = v.as_str()?;
-    if s.starts_with("0x") {
+    if s.len() == 66 && s.starts_with("0x") {
         let f = felt(v)?;
         let text: String = f
             .to_bytes_be()
@@ -150,10 +172,33 @@ mod tests {
     }
 
     #[test]
+    fn key_forms_cover_every_torii_version() {
+        let [unpadded, torii, client] = key_forms(Felt::from(0x1efu32));
+        assert_eq!(unpadded, "0x1ef");
+        assert_eq!(torii.len(), 64, "{torii}");
+        assert!(torii.starts_with("0x000") && torii.ends_with("1ef"));
+        assert_eq!(client.len(), 66);
+        let big =
+            Felt::from_hex("0x53f716bb3e8a7730e612809aa0416ce2cbf4aff462e4784d5f2f29d5e96605c")
+                .unwrap();
+        assert_eq!(
+            key_forms(big)[1],
+            key_forms(big)[0],
+            "63 digits need no padding"
+        );
+    }
+
+    #[test]
     fn short_strings_decode() {
-        assert_eq!(short_string(&json!("0x416461")), Some("Ada".into()));
+        let padded = format!("0x{:0>64}", "416461");
+        assert_eq!(short_string(&json!(padded)), Some("Ada".into()));
         assert_eq!(short_string(&json!("Ada")), Some("Ada".into()));
-        assert_eq!(short_string(&json!("0x0")), None);
+        assert_eq!(
+            short_string(&json!("0x41")),
+            Some("0x41".into()),
+            "a name, not a felt"
+        );
+        assert_eq!(short_string(&json!(format!("0x{}", "0".repeat(64)))), None);
         assert_eq!(short_string(&json!(null)), None);
     }
 

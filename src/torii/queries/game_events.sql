@@ -1,18 +1,25 @@
 -- An adventurer's GameEvent history from the historical event-message table (Torii keeps every
 -- GameEvent there because its config lists `<ns>-GameEvent` under sql.historical), in chain
--- order: action count, then event id. Placeholders (formatted by the client, never agent text):
---   __KEYS__ `<0x + 64 hex adventurer id>/`, __FROM__ first action count, __LIMIT__ rows,
---   __SKIP__ events of that first action count already returned.
+-- order. Rows are those of the GameEvent model only (another single-key model's events share the
+-- key), matched under every `keys` and `model_id` form Torii has written. Order: action count,
+-- then the block and the event's index in the receipt, read as numbers from `event_id`
+-- (`<block>:<tx>:<contract>:<index>`, the index `{:#04x}`, so "0x100" < "0xff" as text).
+-- Placeholders (formatted by the client, never agent text): __KEYS__ the key forms,
+-- __MODEL_IDS__ the selector forms, __MODEL__ the padded selector (Torii v1.8 prefixes the world),
+-- __FROM__ first action count, __LIMIT__ rows, __SKIP__ events of that action already returned.
 WITH history AS (
-  SELECT data, event_id,
-         CAST(json_extract(data, '$.action_count') AS INTEGER) AS action_count
+  SELECT data, keys,
+         CAST(json_extract(data, '$.action_count') AS INTEGER) AS action_count,
+         __NUM(substr(event_id, 1, instr(event_id, ':') - 1))__ AS block_key,
+         __NUM(substr(event_id, length(rtrim(event_id, '0123456789abcdefABCDEFx')) + 1))__ AS index_key
   FROM event_messages_historical
-  WHERE keys = '__KEYS__' AND json_extract(data, '$.details') IS NOT NULL
+  WHERE keys IN (__KEYS__)
+    AND (model_id IN (__MODEL_IDS__) OR model_id LIKE '%:__MODEL__')
 )
-SELECT data, action_count,
+SELECT data, keys, action_count,
        (SELECT COUNT(*) FROM history) AS total,
        (SELECT MAX(action_count) FROM history) AS last_action_count
 FROM history
 WHERE action_count >= __FROM__
-ORDER BY action_count ASC, event_id ASC
+ORDER BY action_count ASC, block_key ASC, index_key ASC
 LIMIT __LIMIT__ OFFSET __SKIP__
