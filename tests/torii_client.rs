@@ -15,11 +15,11 @@ use loot_survivor_mcp::game::events::{
 };
 use loot_survivor_mcp::game::model::{Adventurer, Bag, BeastEvent, SpecialPowers, Stats};
 use loot_survivor_mcp::torii::{
-    EventsFrom, LeaderboardQuery, ToriiClient, ToriiError, ToriiOptions,
+    EventsFrom, KeyFormat, LeaderboardQuery, Scope, ToriiClient, ToriiError, ToriiOptions,
 };
 use serde_json::json;
 use starknet_types_core::felt::Felt;
-use torii_support::{Endpoint, FakeTorii, Fault, Game};
+use torii_support::{Endpoint, FakeTorii, Fault, Game, ToriiVersion, data};
 
 const GAME: u64 = 0x5e2d;
 const WALLET: u64 = 0xa11ce;
@@ -32,6 +32,8 @@ fn client_with(fake: &FakeTorii, timeout_ms: u64, retries: u32, ttl_ms: u64) -> 
         namespace: "ls_0_0_9".into(),
         token_namespace: "relayer_0_0_1".into(),
         game_address: fake.game_address,
+        world_address: Some(fake.world_address),
+        dungeon: Some(fake.dungeon),
         request_timeout: Duration::from_millis(timeout_ms),
         retries,
         cache_ttl: Duration::from_millis(ttl_ms),
@@ -75,7 +77,12 @@ fn adventurer(id: u64) -> Adventurer {
 /// A Torii with 230 games of this contract (ties in score, several owners, some over), their
 /// packed adventurers, and one game of another contract.
 async fn seeded() -> FakeTorii {
-    let fake = FakeTorii::start(Felt::from(GAME)).await;
+    seeded_as(ToriiVersion::V1_8).await
+}
+
+/// [`seeded`] as Torii `version` writes it.
+async fn seeded_as(version: ToriiVersion) -> FakeTorii {
+    let fake = FakeTorii::start_version(Felt::from(GAME), version).await;
     for id in FIRST_ID..FIRST_ID + GAMES {
         fake.add_game(&game(id));
         fake.set_adventurer(id, &adventurer(id));
@@ -97,65 +104,69 @@ fn expected_order(filter: impl Fn(&Game) -> bool) -> Vec<(u64, u64)> {
 
 #[tokio::test]
 async fn leaderboard_pages_cover_every_game_once_in_rank_order() {
-    let fake = seeded().await;
-    let c = client(&fake);
-    for (live_only, owner, limit) in [
-        (false, None, 50),
-        (false, None, 200),
-        (true, None, 17),
-        (false, Some(Felt::from(WALLET)), 9),
-        (true, Some(Felt::from(WALLET)), 4),
-    ] {
-        let mut seen = Vec::new();
-        let mut after_rank = 0;
-        let mut pages = 0;
-        loop {
-            pages += 1;
-            assert!(pages <= 70, "pagination does not end");
-            let f = c
-                .leaderboard(&LeaderboardQuery {
-                    after_rank,
-                    limit,
-                    live_only,
-                    owner,
+    for version in VERSIONS {
+        let fake = seeded_as(version).await;
+        let c = client(&fake);
+        for (live_only, owner, limit) in [
+            (false, None, 50),
+            (false, None, 200),
+            (true, None, 17),
+            (false, Some(Felt::from(WALLET)), 9),
+            (true, Some(Felt::from(WALLET)), 4),
+        ] {
+            let mut seen = Vec::new();
+            let mut after_rank = 0;
+            let mut pages = 0;
+            loop {
+                pages += 1;
+                assert!(pages <= 70, "pagination does not end");
+                let f = c
+                    .leaderboard(&LeaderboardQuery {
+                        scope: Scope::All,
+                        after_rank,
+                        limit,
+                        live_only,
+                        owner,
+                    })
+                    .await
+                    .unwrap();
+                let p = f.page;
+                assert!(p.rows.len() <= limit as usize);
+                assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+                for r in &p.rows {
+                    let g = game(r.adventurer_id);
+                    assert_eq!(r.score, g.score);
+                    assert_eq!(r.game_over, g.game_over);
+                    assert_eq!(r.player_name, g.player_name);
+                    assert_eq!(r.owner, Some(format!("{:#x}", g.owner)));
+                    assert_eq!(r.health, Some(adventurer(r.adventurer_id).health));
+                    assert_eq!(
+                        r.level,
+                        loot_survivor_mcp::game::rules::level_from_xp(g.score as u16)
+                    );
+                    seen.push((r.rank, r.adventurer_id));
+                }
+                let expected_total = expected_order(|g| {
+                    (!live_only || !g.game_over) && owner.is_none_or(|o| g.owner == o)
                 })
-                .await
-                .unwrap();
-            let p = f.page;
-            assert!(p.rows.len() <= limit as usize);
-            assert!(p.warnings.is_empty(), "{:?}", p.warnings);
-            for r in &p.rows {
-                let g = game(r.adventurer_id);
-                assert_eq!(r.score, g.score);
-                assert_eq!(r.game_over, g.game_over);
-                assert_eq!(r.player_name, g.player_name);
-                assert_eq!(r.owner, Some(format!("{:#x}", g.owner)));
-                assert_eq!(r.health, Some(adventurer(r.adventurer_id).health));
-                assert_eq!(
-                    r.level,
-                    loot_survivor_mcp::game::rules::level_from_xp(g.score as u16)
-                );
-                seen.push((r.rank, r.adventurer_id));
+                .len();
+                assert_eq!(p.total, Some(expected_total as u64));
+                match p.rows.last() {
+                    Some(last) if p.has_more => after_rank = last.rank,
+                    _ => break,
+                }
             }
-            let expected_total = expected_order(|g| {
+            let expected = expected_order(|g| {
                 (!live_only || !g.game_over) && owner.is_none_or(|o| g.owner == o)
-            })
-            .len();
-            assert_eq!(p.total, Some(expected_total as u64));
-            match p.rows.last() {
-                Some(last) if p.has_more => after_rank = last.rank,
-                _ => break,
-            }
+            });
+            assert_eq!(
+                seen, expected,
+                "live_only={live_only} owner={owner:?} limit={limit}"
+            );
+            let unique: BTreeSet<u64> = seen.iter().map(|(_, id)| *id).collect();
+            assert_eq!(unique.len(), seen.len(), "a row was repeated");
+            assert!(!unique.contains(&1), "another game's token was listed");
         }
-        let expected =
-            expected_order(|g| (!live_only || !g.game_over) && owner.is_none_or(|o| g.owner == o));
-        assert_eq!(
-            seen, expected,
-            "live_only={live_only} owner={owner:?} limit={limit}"
-        );
-        let unique: BTreeSet<u64> = seen.iter().map(|(_, id)| *id).collect();
-        assert_eq!(unique.len(), seen.len(), "a row was repeated");
-        assert!(!unique.contains(&1), "another game's token was listed");
     }
 }
 
@@ -166,6 +177,7 @@ async fn the_leaderboard_ranks_with_sql_and_reads_health_with_graphql_cursors() 
     fake.clear_log();
     let f = c
         .leaderboard(&LeaderboardQuery {
+            scope: Scope::All,
             after_rank: 0,
             limit: 200,
             live_only: false,
@@ -254,27 +266,29 @@ async fn graphql_wire_format_is_what_the_fake_serves() {
 
 #[tokio::test]
 async fn owner_games_come_newest_first_across_pages() {
-    let fake = seeded().await;
-    let c = client(&fake);
-    let owner = Felt::from(WALLET);
-    let mut seen = Vec::new();
-    let mut before = None;
-    for _ in 0..20 {
-        let p = c.owner_games(owner, before, 7).await.unwrap();
-        assert_eq!(p.total, Some(GAMES / 5));
-        seen.extend(p.games.iter().map(|g| g.adventurer_id));
-        match p.games.last() {
-            Some(last) if p.has_more => before = Some(last.adventurer_id),
-            _ => break,
+    for version in VERSIONS {
+        let fake = seeded_as(version).await;
+        let c = client(&fake);
+        let owner = Felt::from(WALLET);
+        let mut seen = Vec::new();
+        let mut before = None;
+        for _ in 0..20 {
+            let p = c.owner_games(owner, before, 7).await.unwrap();
+            assert_eq!(p.total, Some(GAMES / 5));
+            seen.extend(p.games.iter().map(|g| g.adventurer_id));
+            match p.games.last() {
+                Some(last) if p.has_more => before = Some(last.adventurer_id),
+                _ => break,
+            }
         }
+        let mut expected: Vec<u64> = (FIRST_ID..FIRST_ID + GAMES)
+            .filter(|id| id.is_multiple_of(5))
+            .collect();
+        expected.reverse();
+        assert_eq!(seen, expected);
+        let none = c.owner_games(Felt::from(0x999u32), None, 7).await.unwrap();
+        assert!(none.games.is_empty() && !none.has_more);
     }
-    let mut expected: Vec<u64> = (FIRST_ID..FIRST_ID + GAMES)
-        .filter(|id| id.is_multiple_of(5))
-        .collect();
-    expected.reverse();
-    assert_eq!(seen, expected);
-    let none = c.owner_games(Felt::from(0x999u32), None, 7).await.unwrap();
-    assert!(none.games.is_empty() && !none.has_more);
 }
 
 fn every_kind_of_event(id: u64) -> Vec<Vec<GameEvent>> {
@@ -447,24 +461,41 @@ fn every_kind_of_event(id: u64) -> Vec<Vec<GameEvent>> {
 
 #[tokio::test]
 async fn event_history_decodes_into_the_write_tools_shapes_across_pages() {
-    let fake = FakeTorii::start(Felt::from(GAME)).await;
+    for version in VERSIONS {
+        event_history_of(version).await;
+    }
+}
+
+/// Every Torii version the client reads: the history is complete whatever the key format.
+const VERSIONS: [ToriiVersion; 4] = [
+    ToriiVersion::V1_6,
+    ToriiVersion::V1_7_3,
+    ToriiVersion::V1_7_5,
+    ToriiVersion::V1_8,
+];
+
+async fn event_history_of(version: ToriiVersion) {
+    let fake = FakeTorii::start_version(Felt::from(GAME), version).await;
     let id = 0x1ef;
     let actions = every_kind_of_event(id);
     for a in &actions {
         fake.add_events(a);
     }
     // Noise the history query must skip: another adventurer's events, a row of another model
-    // keyed the same way (no `details`), and a GameEvent row that cannot be decoded.
+    // keyed the same way (shaped like a GameEvent), and a GameEvent row that cannot be decoded.
     fake.add_events(&every_kind_of_event(id + 1)[0]);
-    fake.add_raw_event(
+    let mut foreign = data::event_data(&every_kind_of_event(id)[1][0]);
+    foreign["action_count"] = json!(3);
+    fake.add_model_event(
+        "AdventurerNote",
         id,
-        json!({"adventurer_id": format!("0x{id:016x}"), "owner": "0x1"}),
-        0,
+        foreign,
+        (999, Felt::from(0xfeedu32), 0),
     );
     fake.add_raw_event(
         id,
-        json!({"adventurer_id": format!("0x{id:016x}"), "action_count": 8,
-            "details": {"option": "attack", "attack": {"damage": 1, "location": "Elbow", "critical_hit": false}}}),
+        json!({"adventurer_id": id.to_string(), "action_count": 8,
+            "details": {"attack": {"damage": 1, "location": {"Elbow": []}, "critical_hit": false}}}),
         0,
     );
     // As the write tools decode them: the market's repeated Pendant listed once.
@@ -494,7 +525,7 @@ async fn event_history_decodes_into_the_write_tools_shapes_across_pages() {
                 None => break,
             }
         }
-        assert_eq!(got, expected, "limit {limit}");
+        assert_eq!(got, expected, "{version:?} limit {limit}");
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(warnings[0].contains("Elbow"), "{warnings:?}");
     }
@@ -510,6 +541,7 @@ async fn transient_failures_are_retried_then_reported() {
     let fake = seeded().await;
     let c = client(&fake);
     let q = LeaderboardQuery {
+        scope: Scope::All,
         after_rank: 0,
         limit: 5,
         live_only: false,
@@ -551,6 +583,8 @@ async fn transient_failures_are_retried_then_reported() {
         namespace: "ls_0_0_9".into(),
         token_namespace: "relayer_0_0_1".into(),
         game_address: Felt::from(GAME),
+        world_address: None,
+        dungeon: None,
         request_timeout: Duration::from_millis(500),
         retries: 1,
         cache_ttl: Duration::ZERO,
@@ -566,6 +600,7 @@ async fn slow_answers_time_out_and_are_retried() {
     let fake = seeded().await;
     let c = client_with(&fake, 200, 2, 0);
     let q = LeaderboardQuery {
+        scope: Scope::All,
         after_rank: 0,
         limit: 3,
         live_only: false,
@@ -593,6 +628,7 @@ async fn malformed_empty_and_misshapen_answers_are_errors_not_retried() {
     let fake = seeded().await;
     let c = client(&fake);
     let q = LeaderboardQuery {
+        scope: Scope::All,
         after_rank: 0,
         limit: 3,
         live_only: false,
@@ -638,6 +674,8 @@ async fn sql_errors_carry_torii_message_and_are_not_retried() {
         namespace: "ls_0_0_9".into(),
         token_namespace: "relayer_9_9_9".into(),
         game_address: Felt::from(GAME),
+        world_address: None,
+        dungeon: None,
         request_timeout: Duration::from_secs(2),
         retries: 2,
         cache_ttl: Duration::ZERO,
@@ -662,6 +700,7 @@ async fn leaderboard_pages_are_cached_briefly_and_served_stale_when_torii_fails(
     let fake = seeded().await;
     let c = client_with(&fake, 2000, 0, 300);
     let q = LeaderboardQuery {
+        scope: Scope::All,
         after_rank: 0,
         limit: 10,
         live_only: false,
@@ -696,6 +735,7 @@ async fn leaderboard_pages_are_cached_briefly_and_served_stale_when_torii_fails(
         Some(ToriiError::Status { status: 503, .. })
     ));
     let other = LeaderboardQuery {
+        scope: Scope::All,
         after_rank: 10,
         ..q
     };
@@ -710,6 +750,7 @@ async fn a_failed_health_lookup_degrades_the_page_and_is_not_cached() {
     let fake = seeded().await;
     let c = client_with(&fake, 2000, 0, 60_000);
     let q = LeaderboardQuery {
+        scope: Scope::All,
         after_rank: 0,
         limit: 10,
         live_only: false,
@@ -734,4 +775,273 @@ async fn indexing_head_is_read_when_torii_has_it() {
     assert_eq!(h.block, Some(1234));
     assert_eq!(h.timestamp, Some(1_700_000_000));
     assert!(h.lag_seconds().unwrap() > 0);
+}
+
+#[tokio::test]
+async fn a_zero_score_ties_with_tokens_that_have_no_score_row() {
+    // Defect: COALESCE(score, 0) put the integer 0 beside hex text, and SQLite sorts any text
+    // above any integer, so token 10 (score row "0x…0") outranked tokens 5 and 7 (no row).
+    for version in VERSIONS {
+        let fake = FakeTorii::start_version(Felt::from(GAME), version).await;
+        let g = |id, score| Game {
+            id,
+            owner: Felt::from(WALLET),
+            score,
+            game_over: false,
+            player_name: None,
+        };
+        fake.add_game(&g(10, 0));
+        fake.add_game_without_score(&g(5, 0));
+        fake.add_game_without_score(&g(7, 0));
+        fake.add_game(&g(12, 3));
+        let p = client(&fake)
+            .leaderboard(&LeaderboardQuery {
+                scope: Scope::All,
+                after_rank: 0,
+                limit: 10,
+                live_only: false,
+                owner: None,
+            })
+            .await
+            .unwrap()
+            .page;
+        let order: Vec<(u64, u64, u64)> = p
+            .rows
+            .iter()
+            .map(|r| (r.rank, r.adventurer_id, r.score))
+            .collect();
+        assert_eq!(
+            order,
+            vec![(1, 12, 3), (2, 5, 0), (3, 7, 0), (4, 10, 0)],
+            "{version:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_dungeon_leaderboard_ranks_only_the_dungeons_games() {
+    let fake = FakeTorii::start(Felt::from(GAME)).await;
+    let g = |id, score| Game {
+        id,
+        owner: Felt::from(WALLET),
+        score,
+        game_over: false,
+        player_name: None,
+    };
+    // A tournament (another minter) holds the best score.
+    fake.add_game_minted_by(&g(1, 900), torii_support::OTHER_MINTER);
+    fake.add_game(&g(2, 500));
+    fake.add_game_minted_by(&g(3, 400), torii_support::OTHER_MINTER);
+    fake.add_game(&g(4, 100));
+    let c = client(&fake);
+    let page = |scope| {
+        let c = &c;
+        async move {
+            c.leaderboard(&LeaderboardQuery {
+                scope,
+                after_rank: 0,
+                limit: 10,
+                live_only: false,
+                owner: None,
+            })
+            .await
+            .unwrap()
+            .page
+        }
+    };
+    let ids = |p: &loot_survivor_mcp::torii::LeaderboardPage| {
+        p.rows
+            .iter()
+            .map(|r| (r.rank, r.adventurer_id))
+            .collect::<Vec<_>>()
+    };
+    let dungeon = page(Scope::Dungeon).await;
+    assert_eq!(ids(&dungeon), vec![(1, 2), (2, 4)]);
+    assert_eq!(dungeon.total, Some(2));
+    let all = page(Scope::All).await;
+    assert_eq!(ids(&all), vec![(1, 1), (2, 2), (3, 3), (4, 4)]);
+    // Without a dungeon address the scope cannot be served.
+    let mut no_dungeon = client(&fake);
+    no_dungeon = {
+        drop(no_dungeon);
+        ToriiClient::new(ToriiOptions {
+            url: fake.url.parse().unwrap(),
+            namespace: "ls_0_0_9".into(),
+            token_namespace: "relayer_0_0_1".into(),
+            game_address: fake.game_address,
+            world_address: None,
+            dungeon: None,
+            request_timeout: Duration::from_secs(2),
+            retries: 0,
+            cache_ttl: Duration::ZERO,
+        })
+        .unwrap()
+    };
+    let e = no_dungeon
+        .leaderboard(&LeaderboardQuery {
+            scope: Scope::Dungeon,
+            after_rank: 0,
+            limit: 10,
+            live_only: false,
+            owner: None,
+        })
+        .await
+        .unwrap_err();
+    assert!(matches!(e, ToriiError::Unsupported(_)), "{e}");
+}
+
+#[tokio::test]
+async fn events_of_another_model_under_the_same_key_are_kept_apart() {
+    // Defect: the history was filtered by key only, so another single-key model's rows (here
+    // shaped exactly like GameEvents) were returned as the adventurer's events.
+    for version in VERSIONS {
+        let fake = FakeTorii::start_version(Felt::from(GAME), version).await;
+        let id = 0x2a;
+        let actions = every_kind_of_event(id);
+        fake.add_events(&actions[0]);
+        for (i, e) in actions[1].iter().enumerate() {
+            fake.add_model_event(
+                "AdventurerNote",
+                id,
+                data::event_data(e),
+                (500, Felt::from(0xbeefu32), i as u64),
+            );
+        }
+        let p = client(&fake)
+            .game_events(id, EventsFrom::default(), 200)
+            .await
+            .unwrap();
+        let want: Vec<GameEvent> = actions[0]
+            .iter()
+            .cloned()
+            .map(|mut e| {
+                e.details = e.details.for_agent();
+                e
+            })
+            .collect();
+        assert_eq!(p.events, want, "{version:?}");
+        assert_eq!(p.total, Some(actions[0].len() as u64), "{version:?}");
+        assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    }
+}
+
+#[tokio::test]
+async fn events_past_index_255_of_one_receipt_stay_in_chain_order() {
+    // Defect: `event_id` ends with the receipt index as `{:#04x}`, so as text "0x100" sorted
+    // before "0x11": past 255 events the order inside one transaction broke.
+    let fake = FakeTorii::start(Felt::from(GAME)).await;
+    let id = 0x77;
+    let events: Vec<GameEvent> = (0..300u16)
+        .map(|i| GameEvent {
+            adventurer_id: id,
+            action_count: 1,
+            details: GameEventDetails::Attack(AttackEvent {
+                damage: i,
+                location: Slot::Chest,
+                critical_hit: false,
+            }),
+        })
+        .collect();
+    fake.add_events_at(&events, 2);
+    let c = client(&fake);
+    let mut got = Vec::new();
+    let mut from = EventsFrom::default();
+    for _ in 0..10 {
+        let p = c.game_events(id, from, 120).await.unwrap();
+        got.extend(p.events);
+        match p.next {
+            Some(n) => from = n,
+            None => break,
+        }
+    }
+    let damages: Vec<u16> = got
+        .iter()
+        .map(|e| match &e.details {
+            GameEventDetails::Attack(a) => a.damage,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(damages, (0..300).collect::<Vec<_>>());
+}
+
+#[tokio::test]
+async fn the_indexer_head_is_the_game_worlds_own_row() {
+    // Defect: MAX(head) over every indexed contract reported an ERC token's head as the game's.
+    let fake = seeded().await;
+    fake.set_head(1234, 1_700_000_000);
+    fake.set_contract_head(Felt::from(0xe7c721u32), "ERC721", 99_999, 1_800_000_000);
+    let h = client(&fake).indexer_head().await.unwrap();
+    assert_eq!((h.block, h.timestamp), (Some(1234), Some(1_700_000_000)));
+    // A client that does not know its world trusts a single WORLD row, not one of several.
+    let blind = |fake: &FakeTorii| {
+        ToriiClient::new(ToriiOptions {
+            url: fake.url.parse().unwrap(),
+            namespace: "ls_0_0_9".into(),
+            token_namespace: "relayer_0_0_1".into(),
+            game_address: fake.game_address,
+            world_address: None,
+            dungeon: None,
+            request_timeout: Duration::from_secs(2),
+            retries: 0,
+            cache_ttl: Duration::ZERO,
+        })
+        .unwrap()
+    };
+    assert_eq!(blind(&fake).indexer_head().await.unwrap().block, Some(1234));
+    fake.set_contract_head(Felt::from(0x0be5u32), "WORLD", 5, 5);
+    assert_eq!(blind(&fake).indexer_head().await, None);
+    assert_eq!(
+        client(&fake).indexer_head().await.unwrap().block,
+        Some(1234)
+    );
+}
+
+#[tokio::test]
+async fn an_old_torii_key_format_is_detected_and_still_read() {
+    let fake = FakeTorii::start_version(Felt::from(GAME), ToriiVersion::V1_7_3).await;
+    let id = 0x1ef;
+    let actions = every_kind_of_event(id);
+    fake.add_events(&actions[0]);
+    let keys = fake
+        .query("SELECT keys FROM event_messages_historical LIMIT 1")
+        .unwrap();
+    assert_eq!(
+        keys[0]["keys"], "0x1ef/",
+        "Torii 1.7.3 writes unpadded keys"
+    );
+    let p = client(&fake)
+        .game_events(id, EventsFrom::default(), 50)
+        .await
+        .unwrap();
+    assert_eq!(p.events.len(), actions[0].len(), "never an empty history");
+    assert_eq!(p.key_format, Some(KeyFormat::Unpadded));
+    let new = FakeTorii::start(Felt::from(GAME)).await;
+    new.add_events(&actions[0]);
+    let p = client(&new)
+        .game_events(id, EventsFrom::default(), 50)
+        .await
+        .unwrap();
+    assert_eq!(p.key_format, Some(KeyFormat::Padded));
+}
+
+#[tokio::test]
+async fn an_unknown_key_format_is_an_error_naming_the_torii_needed() {
+    let fake = FakeTorii::start(Felt::from(GAME)).await;
+    let model_id = format!(
+        "{:#064x}:{:#064x}",
+        fake.world_address,
+        torii_support::model_selector("ls_0_0_9", "GameEvent")
+    );
+    fake.execute(&format!(
+        "INSERT INTO event_messages_historical (id, keys, event_id, data, model_id, executed_at)
+         VALUES ('x', '495/', '0x1:0x2:0x3:0x00', '{{}}', '{model_id}', '2026-01-01T00:00:00Z')"
+    ));
+    let e = client(&fake)
+        .game_events(495, EventsFrom::default(), 50)
+        .await
+        .unwrap_err();
+    match e {
+        ToriiError::Unsupported(m) => assert!(m.contains("1.7.5"), "{m}"),
+        other => panic!("{other}"),
+    }
 }

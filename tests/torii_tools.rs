@@ -85,6 +85,8 @@ async fn setup(with_torii: bool, cache_ttl_ms: u64) -> Setup {
             namespace: "ls_0_0_9".into(),
             token_namespace: "relayer_0_0_1".into(),
             game_address: Felt::from(GAME),
+            world_address: Some(fake.world_address),
+            dungeon: None,
             request_timeout: Duration::from_millis(1000),
             retries: 1,
             cache_ttl: Duration::from_millis(cache_ttl_ms),

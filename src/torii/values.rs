@@ -72,11 +72,15 @@ pub fn key_forms(f: Felt) -> [String; 3] {
     [format!("{f:#x}"), format!("{f:#064x}"), pad_felt(f)]
 }
 
-/// A SQL expression turning a `0x` hex text column of any width into 64 digits, so numbers
+/// A SQL expression turning a `0x` hex text column of any width into `0x` and 64 digits (the
+/// [`pad_felt`] form), so numbers
 /// written by different Torii versions (u64 as 16 or 64 digits, felts padded or not) compare and
 /// sort as numbers. Torii writes lowercase hex (Rust `{:x}`), so text order is numeric order.
 pub fn num_key(column: &str) -> String {
-    format!("substr('{}' || substr({column}, 3), -64)", "0".repeat(64))
+    format!(
+        "('0x' || substr('{}' || substr({column}, 3), -64))",
+        "0".repeat(64)
+    )
 }
 
 fn hex64(f: Felt) -> String {

@@ -1,21 +1,31 @@
-//! Game values in the JSON shapes Torii stores and serves: u64 and felts as padded hex strings,
-//! small integers as numbers, enums with data as `{"option": "variant", "variant": payload}`,
-//! unit enums as the bare variant name. Written independently of the client's decoder so the
-//! two check each other.
+//! Game events in the JSON shape Torii stores in `event_messages_historical.data`: the event's
+//! `Ty::to_json_value` (dojoengine/torii v1.8.0 crates/sqlite/sqlite/src/executor/mod.rs, which
+//! serializes `em_query.ty.to_json_value()`; dojoengine/dojo crates/dojo/types/src/schema.rs):
+//! structs as objects, every enum as `{"Variant": payload}` with `[]` for a unit variant, u8/u16/
+//! u32 as JSON numbers, bool as JSON booleans, u64/u128/felt252 as decimal strings, arrays as JSON
+//! arrays. Written independently of the client's decoder so the two check each other.
 
 use loot_survivor_mcp::game::catalogue::Slot;
 use loot_survivor_mcp::game::events::{Discovery, GameEvent, GameEventDetails};
 use loot_survivor_mcp::game::model::{Adventurer, Bag, Item, Stats};
 use serde_json::{Value, json};
 
-pub fn pad_u64(v: u64) -> String {
-    format!("0x{v:016x}")
+/// A u64 as `to_json_value` writes it: a decimal string.
+pub fn u64_json(v: u64) -> Value {
+    Value::String(v.to_string())
 }
 
-fn slot(s: Slot) -> &'static str {
-    [
-        "None", "Weapon", "Chest", "Head", "Waist", "Foot", "Hand", "Neck", "Ring",
-    ][s.index() as usize]
+/// A unit enum variant: `{"Name": []}` (the variant's type is the empty tuple).
+fn unit(name: &str) -> Value {
+    json!({ name: [] })
+}
+
+fn slot(s: Slot) -> Value {
+    unit(
+        [
+            "None", "Weapon", "Chest", "Head", "Waist", "Foot", "Hand", "Neck", "Ring",
+        ][s.index() as usize],
+    )
 }
 
 fn item(i: &Item) -> Value {
@@ -62,7 +72,7 @@ pub fn details(d: &GameEventDetails) -> Value {
     let payload = match d {
         D::Adventurer(a) => adventurer(a),
         D::Bag(b) => bag(b),
-        D::Beast(b) => json!({"id": b.id, "seed": pad_u64(b.seed), "health": b.health,
+        D::Beast(b) => json!({"id": b.id, "seed": u64_json(b.seed), "health": b.health,
             "level": b.level, "specials": {"special1": b.specials.special1,
             "special2": b.specials.special2, "special3": b.specials.special3},
             "is_collectable": b.is_collectable}),
@@ -71,9 +81,9 @@ pub fn details(d: &GameEventDetails) -> Value {
             xp_reward,
         } => {
             let t = match discovery {
-                Discovery::Gold { amount } => json!({"option": "Gold", "Gold": amount}),
-                Discovery::Health { amount } => json!({"option": "Health", "Health": amount}),
-                Discovery::Loot { item } => json!({"option": "Loot", "Loot": item.id}),
+                Discovery::Gold { amount } => json!({"Gold": amount}),
+                Discovery::Health { amount } => json!({"Health": amount}),
+                Discovery::Loot { item } => json!({"Loot": item.id}),
             };
             json!({"discovery_type": t, "xp_reward": xp_reward})
         }
@@ -104,14 +114,13 @@ pub fn details(d: &GameEventDetails) -> Value {
         }
         D::Flee { success } => json!(success),
     };
-    let name = d.kind();
-    json!({"option": name, name: payload})
+    json!({ d.kind(): payload })
 }
 
 /// The `data` of an `event_messages_historical` row for a game event.
 pub fn event_data(e: &GameEvent) -> Value {
     json!({
-        "adventurer_id": pad_u64(e.adventurer_id),
+        "adventurer_id": u64_json(e.adventurer_id),
         "action_count": e.action_count,
         "details": details(&e.details),
     })

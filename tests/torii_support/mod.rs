@@ -1,14 +1,17 @@
 //! A local stand-in for Torii (which cannot be installed on the test machines): an HTTP server on
-//! 127.0.0.1 that speaks Torii's wire format. SQL (`GET /sql?query=`, also POST) runs on a real
-//! SQLite database holding Torii-shaped tables (model tables named `<namespace>-<Model>` with
-//! padded-hex u64/felt columns, `event_messages_historical`, `contracts`) and answers a JSON
-//! array of row objects, or HTTP 400 with the SQLite error. GraphQL (`POST /graphql`) parses the
-//! query and answers the model root `<short ns>AdventurerPackedModels` from the same database:
-//! `where` filters compared as numbers, `first/last/after/before/offset/limit/order`, Torii's
-//! cursors (base64 of `cursor/{primary}/{secondary}`), `totalCount`, `edges { cursor node }`,
-//! `pageInfo`, hex values without leading zeros, and `{"data": null, "errors": [...]}` for
-//! unknown fields, bad arguments and parse errors. Faults (HTTP 5xx, malformed or empty bodies,
-//! GraphQL errors, delays) can be queued per endpoint, and every request is logged.
+//! 127.0.0.1 that speaks Torii's wire format, as read in dojoengine/torii's source (v1.5–v1.8;
+//! each fact is cited where it is used). SQL (`GET /sql?query=`, also POST) runs on a real SQLite
+//! database holding Torii's own tables (`schema.rs`: model tables as Torii declares them,
+//! `event_messages_historical`, `contracts`), filled as a chosen Torii version writes them
+//! (`version.rs`: keys, ids, `event_id`, `model_id`, u64 and felt columns; `data.rs`: the event
+//! JSON), and answers a JSON array of row objects typed as Torii types them, or HTTP 400 with the
+//! SQLite error. GraphQL (`POST /graphql`) parses the query and answers the model root
+//! `<short ns>AdventurerPackedModels` from the same database: `where` filters compared as
+//! numbers, `first/last/after/before/offset/limit/order`, Torii's cursors (base64 of
+//! `cursor/{primary}/{secondary}`), `totalCount`, `edges { cursor node }`, `pageInfo`, hex values
+//! without leading zeros, and `{"data": null, "errors": [...]}` for unknown fields, bad arguments
+//! and parse errors. Faults (HTTP 5xx, malformed or empty bodies, GraphQL errors, delays) can be
+//! queued per endpoint, and every request is logged.
 
 #![allow(dead_code)]
 
@@ -16,6 +19,8 @@ pub mod data;
 pub mod graphql;
 pub mod http;
 pub mod mcp;
+pub mod schema;
+pub mod version;
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -34,6 +39,7 @@ use starknet_types_core::felt::Felt;
 
 use graphql::{Field, GValue};
 use http::{Request, Response};
+pub use version::ToriiVersion;
 
 /// Which endpoint a fault applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +82,7 @@ struct State {
     log: Mutex<Vec<(Endpoint, String)>>,
     down: AtomicBool,
     seq: AtomicU64,
+    version: ToriiVersion,
     namespace: String,
     short_ns: String,
     token_ns: String,
@@ -87,6 +94,10 @@ pub struct FakeTorii {
     pub url: String,
     /// The game's `game_token_systems` address the token models refer to.
     pub game_address: Felt,
+    /// The world the stand-in indexes (its row of `contracts`, the emitter of game events).
+    pub world_address: Felt,
+    /// The dungeon registered as minter [`DUNGEON_MINTER`].
+    pub dungeon: Felt,
     state: Arc<State>,
     task: tokio::task::JoinHandle<()>,
 }
@@ -97,57 +108,37 @@ impl Drop for FakeTorii {
     }
 }
 
-const GAME_ID: i64 = 1;
+/// Game registry id of the game the stand-in serves (another game has id 2).
+const GAME_ID: u64 = 1;
+/// Minter registry id of the dungeon.
+pub const DUNGEON_MINTER: u64 = 1;
+/// Minter registry id of another minter (e.g. a tournament contract).
+pub const OTHER_MINTER: u64 = 2;
+/// The stand-in's world address.
+pub const WORLD: u64 = 0x2ef5_9169;
+/// The stand-in's dungeon address.
+pub const DUNGEON: u64 = 0xa67e_f20b;
 
 impl FakeTorii {
-    /// Starts a fake Torii for namespace `ls_0_0_9` and token namespace `relayer_0_0_1`.
+    /// Starts a fake Torii 1.8 for namespace `ls_0_0_9` and token namespace `relayer_0_0_1`.
     pub async fn start(game_address: Felt) -> Self {
+        Self::start_version(game_address, ToriiVersion::V1_8).await
+    }
+
+    /// Starts a fake Torii that writes its rows as `version` does.
+    pub async fn start_version(game_address: Felt, version: ToriiVersion) -> Self {
         let db = Connection::open_in_memory().expect("sqlite");
         let ns = "ls_0_0_9";
         let tok = "relayer_0_0_1";
-        db.execute_batch(&format!(
-            r#"
-            CREATE TABLE "{tok}-TokenMetadataUpdate" (internal_id TEXT PRIMARY KEY, internal_event_id TEXT,
-                id TEXT NOT NULL, game_id INTEGER, minted_at TEXT, minted_by TEXT, settings_id INTEGER,
-                lifecycle_start TEXT, lifecycle_end TEXT, soulbound INTEGER, game_over INTEGER,
-                completed_all_objectives INTEGER);
-            CREATE TABLE "{tok}-OwnersUpdate" (internal_id TEXT PRIMARY KEY, internal_event_id TEXT,
-                token_id TEXT NOT NULL, owner TEXT NOT NULL);
-            CREATE TABLE "{tok}-TokenScoreUpdate" (internal_id TEXT PRIMARY KEY, internal_event_id TEXT,
-                id TEXT NOT NULL, score TEXT NOT NULL);
-            CREATE TABLE "{tok}-TokenPlayerNameUpdate" (internal_id TEXT PRIMARY KEY, internal_event_id TEXT,
-                id TEXT NOT NULL, player_name TEXT NOT NULL);
-            CREATE TABLE "{tok}-GameRegistryUpdate" (internal_id TEXT PRIMARY KEY, internal_event_id TEXT,
-                id INTEGER NOT NULL, contract_address TEXT NOT NULL, name TEXT);
-            CREATE TABLE "{ns}-AdventurerPacked" (internal_id TEXT PRIMARY KEY, internal_event_id TEXT NOT NULL,
-                adventurer_id TEXT NOT NULL, packed TEXT NOT NULL);
-            CREATE TABLE event_messages_historical (id TEXT NOT NULL, keys TEXT NOT NULL,
-                event_id TEXT NOT NULL, data TEXT NOT NULL, model_id TEXT NOT NULL,
-                executed_at DATETIME NOT NULL, created_at DATETIME DEFAULT CURRENT_TIMESTAMP);
-            CREATE TABLE contracts (id TEXT PRIMARY KEY, contract_address TEXT, contract_type TEXT,
-                head INTEGER, last_block_timestamp INTEGER);
-            "#
-        ))
-        .expect("schema");
-        db.execute(
-            &format!(r#"INSERT INTO "{tok}-GameRegistryUpdate" VALUES ('g1', 'e0', ?1, ?2, 'Loot Survivor')"#),
-            rusqlite::params![GAME_ID, pad_felt(game_address)],
-        )
-        .expect("game registry");
-        // Another game's token, which must never show up.
-        db.execute(
-            &format!(
-                r#"INSERT INTO "{tok}-GameRegistryUpdate" VALUES ('g2', 'e0', 2, ?1, 'Other')"#
-            ),
-            rusqlite::params![pad_felt(Felt::from(0xdeadu32))],
-        )
-        .expect("game registry");
+        db.execute_batch(&schema::ddl(version, ns, tok))
+            .expect("schema");
         let state = Arc::new(State {
             db: Mutex::new(db),
             faults: Mutex::new(VecDeque::new()),
             log: Mutex::new(Vec::new()),
             down: AtomicBool::new(false),
             seq: AtomicU64::new(1),
+            version,
             namespace: ns.into(),
             short_ns: "ls009".into(),
             token_ns: tok.into(),
@@ -162,12 +153,25 @@ impl FakeTorii {
             Box::pin(async move { handle(&s, req).await })
         });
         let task = tokio::spawn(http::serve(listener, handler));
-        Self {
+        let fake = Self {
             url,
             game_address,
+            world_address: Felt::from(WORLD),
+            dungeon: Felt::from(DUNGEON),
             state,
             task,
-        }
+        };
+        fake.register_game(GAME_ID, game_address);
+        // Another game's tokens must never show up.
+        fake.register_game(2, Felt::from(0xdeadu32));
+        fake.register_minter(DUNGEON_MINTER, fake.dungeon);
+        fake.register_minter(OTHER_MINTER, Felt::from(0x70u8));
+        fake
+    }
+
+    /// The Torii version imitated.
+    pub fn version(&self) -> ToriiVersion {
+        self.state.version
     }
 
     fn next_seq(&self) -> u64 {
@@ -180,54 +184,141 @@ impl FakeTorii {
             .unwrap_or_else(|e| panic!("{sql}: {e}"));
     }
 
-    /// Indexes a game token (metadata, owner, score, player name).
-    pub fn add_game(&self, g: &Game) {
-        let tok = self.state.token_ns.clone();
-        let id = data::pad_u64(g.id);
-        let ev = format!("e{}", self.next_seq());
-        self.exec(
-            &format!(
-                r#"INSERT INTO "{tok}-TokenMetadataUpdate" (internal_id, internal_event_id, id, game_id,
-                minted_at, minted_by, settings_id, soulbound, game_over) VALUES (?1, ?2, ?1, ?3, ?4, '0x01', 0, 0, ?5)"#
-            ),
-            &[&id, &ev, &GAME_ID, &data::pad_u64(1_700_000_000 + g.id), &(g.game_over as i64)],
+    /// Writes one row of a relayer event model keyed by `key`, as Torii's `set_entity_model`
+    /// does for an event message: `internal_id` is `event:` and the (scoped) entity id, every
+    /// value bound as text (INTEGER columns convert it by affinity), re-emission updates the row.
+    fn upsert_event_model(&self, table: &str, key: Felt, members: &[(&str, String)]) {
+        let v = self.state.version;
+        let entity = v.scoped(
+            self.world_address,
+            starknet_crypto::poseidon_hash_many(&[key]),
         );
-        self.exec(
-            &format!(r#"INSERT INTO "{tok}-OwnersUpdate" VALUES (?1, ?2, ?1, ?3)"#),
-            &[&id, &ev, &pad_felt(g.owner)],
+        let event_id = v.event_id(self.next_seq(), Felt::from(0xabcu32), self.world_address, 0);
+        let names: Vec<String> = members.iter().map(|(n, _)| format!("[{n}]")).collect();
+        let sql = format!(
+            "INSERT INTO [{table}] (internal_id, internal_event_id, internal_event_message_id, {}, \
+             internal_executed_at) VALUES (?1, ?2, ?3, {}, '2026-01-01T00:00:00+00:00') \
+             ON CONFLICT(internal_id) DO UPDATE SET internal_event_id = excluded.internal_event_id, {}",
+            names.join(", "),
+            (0..members.len())
+                .map(|i| format!("?{}", i + 4))
+                .collect::<Vec<_>>()
+                .join(", "),
+            names
+                .iter()
+                .map(|n| format!("{n} = excluded.{n}"))
+                .collect::<Vec<_>>()
+                .join(", "),
         );
-        self.exec(
-            &format!(r#"INSERT INTO "{tok}-TokenScoreUpdate" VALUES (?1, ?2, ?1, ?3)"#),
-            &[&id, &ev, &data::pad_u64(g.score)],
-        );
-        if let Some(name) = &g.player_name {
-            let felt = starknet::core::utils::cairo_short_string_to_felt(name).unwrap();
-            self.exec(
-                &format!(r#"INSERT INTO "{tok}-TokenPlayerNameUpdate" VALUES (?1, ?2, ?1, ?3)"#),
-                &[&id, &ev, &pad_felt(felt)],
-            );
+        let internal_id = format!("event:{entity}");
+        let mut params: Vec<&dyn rusqlite::ToSql> = vec![&internal_id, &event_id, &entity];
+        for (_, value) in members {
+            params.push(value);
         }
+        self.exec(&sql, &params);
+    }
+
+    fn register_game(&self, id: u64, contract: Felt) {
+        let v = self.state.version;
+        let table = format!("{}-GameRegistryUpdate", self.state.token_ns);
+        self.upsert_event_model(
+            &table,
+            Felt::from(id),
+            &[
+                ("id", v.u64_col(id)),
+                ("contract_address", v.felt_col(contract)),
+            ],
+        );
+    }
+
+    /// Registers a minter id (the game token's minter registry).
+    pub fn register_minter(&self, id: u64, minter: Felt) {
+        let v = self.state.version;
+        let table = format!("{}-MinterRegistryUpdate", self.state.token_ns);
+        self.upsert_event_model(
+            &table,
+            Felt::from(id),
+            &[
+                ("id", v.u64_col(id)),
+                ("minter_address", v.felt_col(minter)),
+            ],
+        );
+    }
+
+    /// Indexes a game token minted by the dungeon (metadata, owner, score, player name).
+    pub fn add_game(&self, g: &Game) {
+        self.add_token(g, GAME_ID, DUNGEON_MINTER, true);
+    }
+
+    /// Indexes a game token minted by minter `minter` (see [`register_minter`]).
+    pub fn add_game_minted_by(&self, g: &Game, minter: u64) {
+        self.add_token(g, GAME_ID, minter, true);
+    }
+
+    /// Indexes a game token that has no score row yet (its game never reported a score).
+    pub fn add_game_without_score(&self, g: &Game) {
+        self.add_token(g, GAME_ID, DUNGEON_MINTER, false);
     }
 
     /// A token of another game contract (must never be listed).
     pub fn add_foreign_game(&self, id: u64, owner: Felt) {
+        let g = Game {
+            id,
+            owner,
+            score: u64::from(u16::MAX),
+            game_over: false,
+            player_name: None,
+        };
+        self.add_token(&g, 2, DUNGEON_MINTER, true);
+    }
+
+    fn add_token(&self, g: &Game, game_id: u64, minter: u64, with_score: bool) {
+        let v = self.state.version;
         let tok = self.state.token_ns.clone();
-        let pid = data::pad_u64(id);
-        self.exec(
-            &format!(
-                r#"INSERT INTO "{tok}-TokenMetadataUpdate" (internal_id, internal_event_id, id, game_id, game_over)
-                VALUES (?1, 'e0', ?1, 2, 0)"#
-            ),
-            &[&pid],
+        let key = Felt::from(g.id);
+        let b = |x: bool| u8::from(x).to_string();
+        self.upsert_event_model(
+            &format!("{tok}-TokenMetadataUpdate"),
+            key,
+            &[
+                ("id", v.u64_col(g.id)),
+                ("game_id", v.u64_col(game_id)),
+                ("minted_at", v.u64_col(1_700_000_000 + g.id)),
+                ("settings_id", "0".into()),
+                ("lifecycle_start", v.u64_col(0)),
+                ("lifecycle_end", v.u64_col(0)),
+                ("minted_by", v.u64_col(minter)),
+                ("soulbound", b(false)),
+                ("game_over", b(g.game_over)),
+                ("completed_all_objectives", b(false)),
+                ("has_context", b(false)),
+                ("objectives_count", "0".into()),
+            ],
         );
-        self.exec(
-            &format!(r#"INSERT INTO "{tok}-OwnersUpdate" VALUES (?1, 'e0', ?1, ?2)"#),
-            &[&pid, &pad_felt(owner)],
+        self.upsert_event_model(
+            &format!("{tok}-OwnersUpdate"),
+            key,
+            &[
+                ("token_id", v.u64_col(g.id)),
+                ("owner", v.felt_col(g.owner)),
+                ("auth", v.felt_col(Felt::ZERO)),
+            ],
         );
-        self.exec(
-            &format!(r#"INSERT INTO "{tok}-TokenScoreUpdate" VALUES (?1, 'e0', ?1, ?2)"#),
-            &[&pid, &data::pad_u64(u64::from(u16::MAX))],
-        );
+        if with_score {
+            self.upsert_event_model(
+                &format!("{tok}-TokenScoreUpdate"),
+                key,
+                &[("id", v.u64_col(g.id)), ("score", v.u64_col(g.score))],
+            );
+        }
+        if let Some(name) = &g.player_name {
+            // A ByteArray member is stored as its text (torii v1.8.0 lib.rs, `Ty::ByteArray`).
+            self.upsert_event_model(
+                &format!("{tok}-TokenPlayerNameUpdate"),
+                key,
+                &[("id", v.u64_col(g.id)), ("player_name", name.clone())],
+            );
+        }
     }
 
     /// Indexes (or updates) an adventurer's packed model.
@@ -238,48 +329,116 @@ impl FakeTorii {
 
     /// Indexes a raw `packed` value (e.g. one that cannot be unpacked).
     pub fn set_packed_raw(&self, id: u64, packed: &str) {
+        let v = self.state.version;
         let ns = self.state.namespace.clone();
-        let ev = format!("0x{:062x}:0x1:0x00", self.next_seq());
+        let entity = v.scoped(
+            self.world_address,
+            starknet_crypto::poseidon_hash_many(&[Felt::from(id)]),
+        );
+        let ev = v.event_id(self.next_seq(), Felt::ONE, self.world_address, 0);
         self.exec(
             &format!(
-                r#"INSERT INTO "{ns}-AdventurerPacked" VALUES (?1, ?2, ?3, ?4)
+                r#"INSERT INTO "{ns}-AdventurerPacked" (internal_id, internal_event_id,
+                internal_entity_id, adventurer_id, packed, internal_executed_at)
+                VALUES (?1, ?2, ?1, ?3, ?4, '2026-01-01T00:00:00+00:00')
                 ON CONFLICT(internal_id) DO UPDATE SET internal_event_id = ?2, packed = ?4"#
             ),
-            &[&entity_id(id), &ev, &data::pad_u64(id), &packed],
+            &[&entity, &ev, &v.u64_col(id), &packed],
         );
     }
 
-    /// Appends game events to the history, in order (events of one action share a transaction).
+    /// Appends the game events of one action: one transaction, its events at receipt indexes
+    /// 0, 1, 2…
     pub fn add_events(&self, events: &[GameEvent]) {
+        self.add_events_at(events, 0);
+    }
+
+    /// Appends the game events of one action, the first at receipt index `first_index` (a receipt
+    /// also holds the events of other contracts, e.g. token transfers).
+    pub fn add_events_at(&self, events: &[GameEvent], first_index: u64) {
+        let block = self.next_seq();
+        let tx = Felt::from(0xabc00 + block);
         for (i, e) in events.iter().enumerate() {
-            self.add_raw_event(e.adventurer_id, data::event_data(e), i);
+            self.add_model_event(
+                "GameEvent",
+                e.adventurer_id,
+                data::event_data(e),
+                (block, tx, first_index + i as u64),
+            );
         }
     }
 
-    /// Appends one history row with arbitrary `data`.
+    /// Appends one GameEvent history row with arbitrary `data`, in its own transaction.
     pub fn add_raw_event(&self, adventurer_id: u64, data: Value, index_in_tx: usize) {
         let block = self.next_seq();
-        let keys = format!("{}/", pad_felt(Felt::from(adventurer_id)));
-        let event_id = format!("0x{block:062x}:0x{:x}:0x{index_in_tx:02x}", 0xabc + block);
-        self.exec(
-            "INSERT INTO event_messages_historical (id, keys, event_id, data, model_id, executed_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, '2026-01-01T00:00:00Z')",
-            &[
-                &entity_id(adventurer_id),
-                &keys,
-                &event_id,
-                &data.to_string(),
-                &"0x53f716bb3e8a7730e612809aa0416ce2cbf4aff462e4784d5f2f29d5e96605c",
-            ],
+        self.add_model_event(
+            "GameEvent",
+            adventurer_id,
+            data,
+            (block, Felt::from(0xabc00 + block), index_in_tx as u64),
         );
     }
 
-    /// Sets Torii's indexing position.
-    pub fn set_head(&self, block: u64, timestamp: u64) {
+    /// Appends one history row of model `<ns>-<model>` keyed by the adventurer id alone, at
+    /// (block, transaction, receipt index).
+    pub fn add_model_event(
+        &self,
+        model: &str,
+        adventurer_id: u64,
+        data: Value,
+        at: (u64, Felt, u64),
+    ) {
+        let v = self.state.version;
+        let key = Felt::from(adventurer_id);
+        let entity = starknet_crypto::poseidon_hash_many(&[key]);
+        let selector = model_selector(&self.state.namespace, model);
+        let (block, tx, index) = at;
+        let id = v.scoped(self.world_address, entity);
+        let keys = v.keys(&[key]);
+        let event_id = v.event_id(block, tx, self.world_address, index);
+        let model_id = v.scoped(self.world_address, selector);
+        let data = data.to_string();
         self.exec(
-            "INSERT INTO contracts VALUES ('w', '0x1', 'WORLD', ?1, ?2)
-             ON CONFLICT(id) DO UPDATE SET head = ?1, last_block_timestamp = ?2",
-            &[&(block as i64), &(timestamp as i64)],
+            "INSERT INTO event_messages_historical (id, keys, event_id, data, model_id, executed_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, '2026-01-01T00:00:00+00:00')",
+            &[&id, &keys, &event_id, &data, &model_id],
+        );
+        if v.has_world_columns() {
+            // (Torii v1.8.0's insert leaves these at their defaults; filled here as the
+            // migration's backfill does, so queries cannot lean on them being empty.)
+            self.exec(
+                "UPDATE event_messages_historical SET world_address = ?1, entity_id = ?2
+                 WHERE event_id = ?3",
+                &[
+                    &v.felt_id(self.world_address),
+                    &v.felt_id(entity),
+                    &event_id,
+                ],
+            );
+        }
+    }
+
+    /// Sets the world's indexing position (its row of `contracts`).
+    pub fn set_head(&self, block: u64, timestamp: u64) {
+        self.set_contract_head(self.world_address, "WORLD", block, timestamp);
+    }
+
+    /// Sets the indexing position of any contract Torii indexes (`contract_type` as Torii's
+    /// ContractType Display: WORLD, ERC20, ERC721…). Ids are written like keys
+    /// (`Argument::FieldElement`, torii executor/mod.rs).
+    pub fn set_contract_head(
+        &self,
+        address: Felt,
+        contract_type: &str,
+        block: u64,
+        timestamp: u64,
+    ) {
+        let id = self.state.version.felt_id(address);
+        self.exec(
+            "INSERT INTO contracts (id, contract_address, contract_type, head, last_block_timestamp)
+             VALUES (?1, ?1, ?2, ?3, ?4)
+             ON CONFLICT(id) DO UPDATE SET head = ?3, last_block_timestamp = ?4",
+            &[&id, &contract_type, &(block as i64), &(timestamp as i64)],
         );
     }
 
@@ -307,6 +466,11 @@ impl FakeTorii {
         self.state.log.lock().unwrap().clear();
     }
 
+    /// Runs a statement directly (to plant rows no writer above produces).
+    pub fn execute(&self, sql: &str) {
+        self.exec(sql, &[]);
+    }
+
     /// Runs SQL directly (for test assertions).
     pub fn query(&self, sql: &str) -> Result<Vec<Map<String, Value>>, String> {
         run_sql(&self.state, sql)
@@ -314,19 +478,28 @@ impl FakeTorii {
 }
 
 /// Torii's padded hex form of a felt.
+
+/// Torii's padded hex form of a felt in model columns (`0x` and 64 digits).
 pub fn pad_felt(f: Felt) -> String {
-    format!(
-        "0x{}",
-        f.to_bytes_be()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    )
+    format!("0x{f:064x}")
 }
 
-fn entity_id(adventurer_id: u64) -> String {
-    let h = starknet_crypto::poseidon_hash_many(&[Felt::from(adventurer_id)]);
-    format!("{h:#x}")
+/// The Dojo selector of `<ns>-<model>`, computed independently of the client: Poseidon of the
+/// Poseidon hashes of both names' Cairo ByteArray serializations.
+pub fn model_selector(ns: &str, model: &str) -> Felt {
+    fn bytearray_hash(s: &str) -> Felt {
+        let b = s.as_bytes();
+        let full = b.len() / 31;
+        let mut felts = vec![Felt::from(full)];
+        for i in 0..full {
+            felts.push(Felt::from_bytes_be_slice(&b[i * 31..(i + 1) * 31]));
+        }
+        let rest = &b[full * 31..];
+        felts.push(Felt::from_bytes_be_slice(rest));
+        felts.push(Felt::from(rest.len()));
+        starknet_crypto::poseidon_hash_many(&felts)
+    }
+    starknet_crypto::poseidon_hash_many(&[bytearray_hash(ns), bytearray_hash(model)])
 }
 
 async fn handle(s: &State, req: Request) -> Response {
@@ -416,21 +589,41 @@ async fn handle(s: &State, req: Request) -> Response {
     }
 }
 
+/// Runs a query and answers rows as Torii's SQL endpoint types them (torii v1.8.0
+/// crates/sqlite/sqlite/src/utils.rs `map_row_to_json`): by the column's declared type, TEXT as
+/// strings, INTEGER as numbers, REAL as numbers, BLOB as base64; columns without a declared type
+/// (expressions) by their value: integer, real, then text.
 fn run_sql(s: &State, sql: &str) -> Result<Vec<Map<String, Value>>, String> {
     let db = s.db.lock().unwrap();
     let mut stmt = db.prepare(sql).map_err(|e| e.to_string())?;
     let names: Vec<String> = stmt.column_names().iter().map(|c| c.to_string()).collect();
+    let decl: Vec<Option<String>> = stmt
+        .columns()
+        .iter()
+        .map(|c| c.decl_type().map(|t| t.to_ascii_uppercase()))
+        .collect();
     let mut rows = stmt.query([]).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     while let Some(r) = rows.next().map_err(|e| e.to_string())? {
         let mut m = Map::new();
         for (i, n) in names.iter().enumerate() {
-            let v = match r.get_ref(i).map_err(|e| e.to_string())? {
-                ValueRef::Null => Value::Null,
-                ValueRef::Integer(i) => json!(i),
-                ValueRef::Real(f) => json!(f),
-                ValueRef::Text(t) => Value::String(String::from_utf8_lossy(t).to_string()),
-                ValueRef::Blob(b) => Value::String(STANDARD.encode(b)),
+            let raw = r.get_ref(i).map_err(|e| e.to_string())?;
+            let v = match (decl[i].as_deref(), raw) {
+                (_, ValueRef::Null) => Value::Null,
+                (Some("TEXT"), ValueRef::Text(t)) => {
+                    Value::String(String::from_utf8_lossy(t).to_string())
+                }
+                (Some("TEXT"), other) => {
+                    return Err(format!("column {n}: TEXT column holds {other:?}"));
+                }
+                (Some("INTEGER"), ValueRef::Integer(i)) => json!(i),
+                (Some("INTEGER"), other) => {
+                    return Err(format!("column {n}: INTEGER column holds {other:?}"));
+                }
+                (_, ValueRef::Integer(i)) => json!(i),
+                (_, ValueRef::Real(f)) => json!(f),
+                (_, ValueRef::Text(t)) => Value::String(String::from_utf8_lossy(t).to_string()),
+                (_, ValueRef::Blob(b)) => Value::String(STANDARD.encode(b)),
             };
             m.insert(n.clone(), v);
         }
