@@ -63,6 +63,11 @@ struct Setup {
 }
 
 async fn setup(with_torii: bool, cache_ttl_ms: u64) -> Setup {
+    setup_with(with_torii, cache_ttl_ms, false).await
+}
+
+/// [`setup`], with the profile naming the stand-in's dungeon when `dungeon` is set.
+async fn setup_with(with_torii: bool, cache_ttl_ms: u64, dungeon: bool) -> Setup {
     let fake = FakeTorii::start(Felt::from(GAME)).await;
     let sim = Arc::new(SimChain::new(EngineSettings::default(), FIRST_SIM_ID));
     let backend: Arc<dyn GameBackend> = if with_torii {
@@ -86,7 +91,7 @@ async fn setup(with_torii: bool, cache_ttl_ms: u64) -> Setup {
             token_namespace: "relayer_0_0_1".into(),
             game_address: Felt::from(GAME),
             world_address: Some(fake.world_address),
-            dungeon: None,
+            dungeon: dungeon.then_some(fake.dungeon),
             request_timeout: Duration::from_millis(1000),
             retries: 1,
             cache_ttl: Duration::from_millis(cache_ttl_ms),
@@ -241,7 +246,7 @@ async fn leaderboard_limits_and_cursor_round_trip() {
     assert!(
         pages
             .iter()
-            .all(|p| p["filters"] == json!({"live_only": true, "mine": true}))
+            .all(|p| p["filters"] == json!({"live_only": true, "mine": true, "scope": "all"}))
     );
 
     let cursor = first["next_cursor"].as_str().unwrap();
@@ -273,6 +278,113 @@ async fn leaderboard_limits_and_cursor_round_trip() {
     )
     .await;
     assert_eq!(same["rows"][0]["rank"], 51);
+}
+
+#[tokio::test]
+async fn the_dungeon_leaderboard_is_the_default_where_the_profile_names_a_dungeon() {
+    let s = setup_with(true, 0, true).await;
+    let c = &s.client;
+    // 30 games: every third one minted by another minter (a tournament), with the best scores.
+    for id in 1..=30u64 {
+        let g = Game {
+            id,
+            owner: Felt::from(7u8),
+            score: if id.is_multiple_of(3) { 1000 + id } else { id },
+            game_over: false,
+            player_name: None,
+        };
+        if id.is_multiple_of(3) {
+            s.fake.add_game_minted_by(&g, torii_support::OTHER_MINTER);
+        } else {
+            s.fake.add_game(&g);
+        }
+    }
+    let official = ok(c, "ls_get_leaderboard", json!({"limit": 50})).await;
+    assert_eq!(official["filters"]["scope"], "dungeon");
+    assert_eq!(official["total"], 20);
+    let ids: Vec<u64> = official["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["adventurer_id"].as_u64().unwrap())
+        .collect();
+    let mut want: Vec<u64> = (1..=30u64).filter(|id| !id.is_multiple_of(3)).collect();
+    want.reverse();
+    assert_eq!(ids, want, "ranked among the dungeon's games only");
+    let all = ok(
+        c,
+        "ls_get_leaderboard",
+        json!({"limit": 50, "scope": "all"}),
+    )
+    .await;
+    assert_eq!(all["filters"]["scope"], "all");
+    assert_eq!(all["total"], 30);
+    assert_eq!(all["rows"][0]["adventurer_id"], 30);
+    assert_ne!(all["rows"], official["rows"]);
+    // The scope travels in the cursor, and a contradicting scope is refused.
+    let pages = all_pages(c, "ls_get_leaderboard", json!({"limit": 7}), 10).await;
+    let paged: Vec<u64> = rows(&pages, "rows")
+        .iter()
+        .map(|r| r["adventurer_id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(paged, want);
+    let cursor = pages[0]["next_cursor"].as_str().unwrap();
+    err(
+        c,
+        "ls_get_leaderboard",
+        json!({"cursor": cursor, "scope": "all"}),
+        "VALIDATION_ERROR",
+    )
+    .await;
+    err(
+        c,
+        "ls_get_leaderboard",
+        json!({"scope": "tournament"}),
+        "VALIDATION_ERROR",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn without_a_dungeon_the_scope_is_all_and_dungeon_is_refused() {
+    // Torii without a dungeon address, and the sim chain's own answers: both default to "all".
+    let s = setup(true, 0).await;
+    seed_leaderboard(&s.fake);
+    let page = ok(&s.client, "ls_get_leaderboard", json!({"limit": 3})).await;
+    assert_eq!(page["filters"]["scope"], "all");
+    let e = err(
+        &s.client,
+        "ls_get_leaderboard",
+        json!({"scope": "dungeon"}),
+        "VALIDATION_ERROR",
+    )
+    .await;
+    assert_eq!(e["details"]["field"], "scope");
+    let sim = Arc::new(SimChain::new(EngineSettings::default(), FIRST_SIM_ID));
+    let server = LsServer::new(
+        sim,
+        ServerOptions {
+            chain: "sim".into(),
+            strict: true,
+            default_timeout: Duration::from_secs(30),
+        },
+    )
+    .with_wallet(sim_account());
+    let c = connect_in_memory(server, ()).await.expect("MCP handshake");
+    ok(&c, "ls_new_game", json!({"weapon": "Short Sword"})).await;
+    let page = ok(&c, "ls_get_leaderboard", json!({})).await;
+    assert_eq!(page["filters"]["scope"], "all");
+    assert_eq!(page["indexer"]["source"], "sim");
+    assert_eq!(page["rows"].as_array().unwrap().len(), 1);
+    let page = ok(&c, "ls_get_leaderboard", json!({"scope": "all"})).await;
+    assert_eq!(page["rows"].as_array().unwrap().len(), 1);
+    err(
+        &c,
+        "ls_get_leaderboard",
+        json!({"scope": "dungeon"}),
+        "VALIDATION_ERROR",
+    )
+    .await;
 }
 
 #[tokio::test]
