@@ -1,7 +1,8 @@
 //! The indexer tools' answers on the embedded sim chain, read from its own games and transaction
 //! history, in the same shapes as the Torii answers: the leaderboard ranked by xp (ties by id,
 //! as the Torii query ranks), an owner's games newest first, an adventurer's events in chain
-//! order. Pages use the same cursors.
+//! order. Pages use the same cursors. The sim chain mints every game itself, so the leaderboard's
+//! scope is `all` (`dungeon` is refused as on any profile without a dungeon).
 
 use starknet::core::types::Felt;
 

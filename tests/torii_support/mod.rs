@@ -477,8 +477,6 @@ impl FakeTorii {
     }
 }
 
-/// Torii's padded hex form of a felt.
-
 /// Torii's padded hex form of a felt in model columns (`0x` and 64 digits).
 pub fn pad_felt(f: Felt) -> String {
     format!("0x{f:064x}")
