@@ -53,7 +53,7 @@ impl Artifacts {
     }
 
     /// The compiled class hash computed with `function`.
-    pub fn compiled_class_hash(&self, function: CasmHash) -> Result<Felt, ChainError> {
+    pub fn casm_hash(&self, function: CasmHash) -> Result<Felt, ChainError> {
         let text = match function {
             CasmHash::Blake2s => self.compiled_class_hash,
             CasmHash::Poseidon => self.compiled_class_hash_poseidon,
@@ -109,7 +109,7 @@ pub async fn deploy_practice_world(
         .flatten()
         .map_err(|e| ChainError::Config(format!("cannot flatten the Sierra class: {e}")))?;
     let class_hash = flat.class_hash();
-    let casm_hash = artifacts.compiled_class_hash(target.casm_hash)?;
+    let casm_hash = artifacts.casm_hash(target.casm_hash)?;
     require_udc(&provider, target.udc).await?;
 
     let declared_now = match provider
@@ -267,8 +267,8 @@ mod tests {
         let a = Artifacts::embedded();
         let sierra: SierraClass = serde_json::from_str(a.sierra).unwrap();
         assert!(sierra.flatten().is_ok());
-        let blake = a.compiled_class_hash(CasmHash::Blake2s).unwrap();
-        let poseidon = a.compiled_class_hash(CasmHash::Poseidon).unwrap();
+        let blake = a.casm_hash(CasmHash::Blake2s).unwrap();
+        let poseidon = a.casm_hash(CasmHash::Poseidon).unwrap();
         assert_ne!(
             blake, poseidon,
             "the two hash functions give different hashes"

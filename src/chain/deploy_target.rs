@@ -19,8 +19,8 @@
 //!   `CURRENT_STARKNET_VERSION` in `crates/primitives/src/version.rs` (in 1.8 the same file names
 //!   0.14.1 as the first version that requires Blake2s), and their own hashing
 //!   (`CompiledClass::class_hash` in `crates/primitives/src/class.rs`) calls cairo-lang's
-//!   `compiled_class_hash`, Poseidon in the cairo-lang they pin (2.11.2 in 1.7.1, 2.12.3 in
-//!   1.8.0-rc.9). starknet-devnet 0.10.1 checks the Blake2s hash instead.
+//!   `compiled_class_hash`, Poseidon in the cairo-lang their `Cargo.lock` pins (2.11.2 in 1.7.1,
+//!   2.12.4 in 1.8.0-rc.9). starknet-devnet 0.10.1 checks the Blake2s hash instead.
 
 use serde::Deserialize;
 use starknet::core::types::Felt;

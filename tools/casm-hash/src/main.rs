@@ -10,7 +10,8 @@
 //! - `--hash poseidon`: `CasmContractClass::legacy_compiled_class_hash()`, the hash of Starknet
 //!   < 0.14.1, which katana 1.7 (Starknet 0.13 blocks) and katana 1.8 (Starknet 0.14.0 blocks)
 //!   record for a declared class. It hashes the CASM of cairo-lang 2.19.4; katana compiles with
-//!   its own cairo-lang (2.11.2 in 1.7.1, 2.12.3 in 1.8.0-rc.9), whose CASM may differ.
+//!   its own cairo-lang (2.11.2 in 1.7.1, 2.12.4 in 1.8.0-rc.9, per its Cargo.lock), whose CASM
+//!   may differ.
 //!
 //! Usage: casm-hash [--hash poseidon|blake2s] <contract.sierra.json>   → prints one line `0x…`
 
