@@ -2,7 +2,8 @@
 # Build the practice-world contract and its manifest template.
 #
 #   contracts/practice_world.cairo  ──starknet-compile 2.1.0──▶  abi/practice_world.sierra.json
-#                                   ──tools/casm-hash──────────▶  abi/practice_world.compiled_class_hash
+#                                   ──tools/casm-hash──────────▶  abi/practice_world.compiled_class_hash (Blake2s)
+#                                   ──casm-hash --hash poseidon─▶  abi/practice_world.compiled_class_hash.poseidon
 #                                   ──python3──────────────────▶  abi/practice_world.json (Dojo-style manifest)
 #
 # The Cairo 2.1.0 compiler comes from the PyPI sdist cairo-lang==0.12.3 (the only registry package that
@@ -22,6 +23,7 @@ SOURCE="$ROOT/contracts/practice_world.cairo"
 OUT_DIR="$ROOT/abi"
 SIERRA="$OUT_DIR/practice_world.sierra.json"
 HASH_FILE="$OUT_DIR/practice_world.compiled_class_hash"
+POSEIDON_HASH_FILE="$HASH_FILE.poseidon"
 MANIFEST="$OUT_DIR/practice_world.json"
 CASM_HASH_MANIFEST="$ROOT/tools/casm-hash/Cargo.toml"
 CASM_HASH_BIN="$ROOT/tools/casm-hash/target/release/casm-hash"
@@ -83,18 +85,23 @@ PY
     mv "$SIERRA.tmp" "$SIERRA"
 }
 
-# 3. Blake2s compiled class hash, as starknet-devnet 0.10.1 (cairo-lang 2.19.4) computes it.
-compute_class_hash() {
-    if [[ -f "$HASH_FILE" && "$HASH_FILE" -nt "$SIERRA" ]]; then
+# 3. Compiled class hashes of the CASM that starknet-devnet 0.10.1 (cairo-lang 2.19.4) compiles:
+#    Blake2s (Starknet >= 0.14.1, devnet) and Poseidon (Starknet < 0.14.1, katana 1.7 and 1.8).
+#    The deploy path picks one per profile (chain.casm_hash).
+compute_class_hashes() {
+    if [[ -f "$HASH_FILE" && "$HASH_FILE" -nt "$SIERRA" \
+          && -f "$POSEIDON_HASH_FILE" && "$POSEIDON_HASH_FILE" -nt "$SIERRA" ]]; then
         return
     fi
     if [[ ! -x "$CASM_HASH_BIN" || "$CASM_HASH_BIN" -ot "$ROOT/tools/casm-hash/src/main.rs" ]]; then
         log "building tools/casm-hash (a few minutes the first time)"
         cargo build --release --quiet --manifest-path "$CASM_HASH_MANIFEST"
     fi
-    log "computing the compiled class hash"
-    "$CASM_HASH_BIN" "$SIERRA" > "$HASH_FILE.tmp"
+    log "computing the compiled class hashes (Blake2s and Poseidon)"
+    "$CASM_HASH_BIN" --hash blake2s "$SIERRA" > "$HASH_FILE.tmp"
+    "$CASM_HASH_BIN" --hash poseidon "$SIERRA" > "$POSEIDON_HASH_FILE.tmp"
     mv "$HASH_FILE.tmp" "$HASH_FILE"
+    mv "$POSEIDON_HASH_FILE.tmp" "$POSEIDON_HASH_FILE"
 }
 
 # 4. Dojo-format manifest template: the four ls_0_0_9 tags all point at this one contract.
@@ -154,6 +161,6 @@ PY
 
 install_compiler
 compile_sierra
-compute_class_hash
+compute_class_hashes
 write_manifest
-log "done: $(cat "$HASH_FILE")"
+log "done: blake2s $(cat "$HASH_FILE"), poseidon $(cat "$POSEIDON_HASH_FILE")"

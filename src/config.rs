@@ -217,6 +217,16 @@ pub struct ChainSettings {
     pub vrf: bool,
     /// Per-request timeout for reads, in milliseconds.
     pub request_timeout_ms: u64,
+    /// Universal Deployer Contract that `devnet deploy` deploys through (the new Cairo 1 UDC on
+    /// starknet-devnet and public networks; katana predeploys the legacy one).
+    pub udc: String,
+    /// Compiled-class-hash function the node expects in a declare: `blake2s` (Starknet >= 0.14.1,
+    /// starknet-devnet 0.10.1) or `poseidon` (older Starknet versions, katana 1.7 and 1.8).
+    pub casm_hash: crate::chain::deploy_target::CasmHash,
+    /// Fee tokens whose balances `ls_wallet` reports, by lowercase symbol (`strk`, `eth`); an
+    /// empty address leaves a token out. STRK is listed first, then the others by symbol.
+    #[serde(default)]
+    pub fee_tokens: HashMap<String, String>,
 }
 
 /// The signing account. Keys are never stored here except public development keys.
@@ -341,6 +351,8 @@ impl Settings {
             parse_felt(addr)
                 .map_err(|e| ConfigError::Invalid(format!("chain.contracts.{tag}: {e}")))?;
         }
+        parse_felt(&self.chain.udc).map_err(|e| ConfigError::Invalid(format!("chain.udc: {e}")))?;
+        self.fee_tokens()?;
         if self.wallet.dev_private_key.is_some() && !self.is_local_devnet() {
             return Err(ConfigError::Invalid(format!(
                 "wallet.dev_private_key is only allowed on local devnet profiles, not '{}'",
@@ -390,6 +402,31 @@ impl Settings {
     /// The expected chain id as a felt.
     pub fn expected_chain_id(&self) -> Result<Felt, ConfigError> {
         parse_chain_id(&self.chain.chain_id)
+    }
+
+    /// The fee tokens `ls_wallet` reports, as (upper-case symbol, address): STRK first, then the
+    /// others by symbol; tokens with an empty address are left out.
+    pub fn fee_tokens(&self) -> Result<Vec<(String, Felt)>, ConfigError> {
+        let mut tokens = Vec::new();
+        for (symbol, addr) in &self.chain.fee_tokens {
+            if addr.trim().is_empty() {
+                continue;
+            }
+            let felt = parse_felt(addr)
+                .map_err(|e| ConfigError::Invalid(format!("chain.fee_tokens.{symbol}: {e}")))?;
+            tokens.push((symbol.to_uppercase(), felt));
+        }
+        tokens.sort_by(|a, b| (a.0 != "STRK", &a.0).cmp(&(b.0 != "STRK", &b.0)));
+        Ok(tokens)
+    }
+
+    /// Where `devnet deploy` sends the practice world: the profile's UDC and hash function.
+    pub fn deploy_target(&self) -> Result<crate::chain::deploy_target::DeployTarget, ConfigError> {
+        Ok(crate::chain::deploy_target::DeployTarget {
+            udc: parse_felt(&self.chain.udc)
+                .map_err(|e| ConfigError::Invalid(format!("chain.udc: {e}")))?,
+            casm_hash: self.chain.casm_hash,
+        })
     }
 }
 
@@ -549,6 +586,49 @@ mod tests {
             s.expected_chain_id().unwrap(),
             starknet::core::chain_id::MAINNET
         );
+    }
+
+    #[test]
+    fn katana_deploys_through_the_legacy_udc_with_poseidon_hashes() {
+        use crate::chain::deploy_target::{CasmHash, LEGACY_UDC, NEW_UDC};
+        let k = load(Some("katana"), &[]).unwrap();
+        let t = k.deploy_target().unwrap();
+        assert_eq!((t.udc, t.casm_hash), (LEGACY_UDC, CasmHash::Poseidon));
+        let d = load(Some("devnet"), &[]).unwrap().deploy_target().unwrap();
+        assert_eq!((d.udc, d.casm_hash), (NEW_UDC, CasmHash::Blake2s));
+        let o = load(Some("katana"), &[("LS_CHAIN__CASM_HASH", "blake2s")]).unwrap();
+        assert_eq!(o.deploy_target().unwrap().casm_hash, CasmHash::Blake2s);
+        let e = load(Some("katana"), &[("LS_CHAIN__CASM_HASH", "sha256")]).unwrap_err();
+        assert!(e.to_string().contains("sha256"), "{e}");
+        let e = load(Some("katana"), &[("LS_CHAIN__UDC", "0xnope")]).unwrap_err();
+        assert!(e.to_string().contains("chain.udc"), "{e}");
+    }
+
+    #[test]
+    fn fee_tokens_list_strk_first_and_drop_empty_ones() {
+        let strk =
+            Felt::from_hex("0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d")
+                .unwrap();
+        let k = load(Some("katana"), &[]).unwrap();
+        let symbols: Vec<String> = k.fee_tokens().unwrap().into_iter().map(|t| t.0).collect();
+        assert_eq!(symbols, ["STRK", "ETH"]);
+        let rollup = load(
+            Some("katana"),
+            &[
+                ("LS_CHAIN__FEE_TOKENS__ETH", ""),
+                ("LS_CHAIN__FEE_TOKENS__LORDS", "0x124"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            rollup.fee_tokens().unwrap(),
+            vec![
+                ("STRK".into(), strk),
+                ("LORDS".into(), Felt::from(0x124u32))
+            ]
+        );
+        let e = load(Some("katana"), &[("LS_CHAIN__FEE_TOKENS__ETH", "eth")]).unwrap_err();
+        assert!(e.to_string().contains("chain.fee_tokens.eth"), "{e}");
     }
 
     #[test]

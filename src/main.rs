@@ -374,13 +374,18 @@ async fn deploy(
     let out = out
         .or_else(|| settings.manifest_path())
         .context("no manifest path: pass --out")?;
-    let d = deploy_practice_world(rpc, address, signer, &Artifacts::embedded(), &out).await?;
+    let target = settings.deploy_target()?;
+    let d =
+        deploy_practice_world(rpc, address, signer, &Artifacts::embedded(), target, &out).await?;
     eprintln!(
-        "practice world at {:#x} (class {:#x}; declared now: {}, deployed now: {}); manifest: {}",
+        "practice world at {:#x} (class {:#x}; declared now: {}, deployed now: {}; UDC {:#x}, {} \
+         compiled class hash); manifest: {}",
         d.address,
         d.class_hash,
         d.declared_now,
         d.deployed_now,
+        d.target.udc,
+        d.target.casm_hash.name(),
         out.display()
     );
     Ok(())
@@ -480,7 +485,8 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         vrf: settings.chain.vrf,
     })
     .await?
-    .with_journal(journal.clone());
+    .with_journal(journal.clone())
+    .with_fee_tokens(settings.fee_tokens()?);
     let client = Arc::new(client);
     tokio::spawn({
         let client = client.clone();

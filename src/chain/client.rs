@@ -130,6 +130,8 @@ pub struct ChainClient {
     http: reqwest::Client,
     /// Distinguishes outside-execution nonces made in the same nanosecond.
     outside_counter: std::sync::atomic::AtomicU64,
+    /// Fee tokens `ls_wallet` reports, as (symbol, address); the profile's `chain.fee_tokens`.
+    fee_tokens: Vec<(String, Felt)>,
 }
 
 impl std::fmt::Debug for ChainClient {
@@ -239,6 +241,10 @@ impl ChainClient {
             rpc_url: opts.rpc_url,
             http,
             outside_counter: std::sync::atomic::AtomicU64::new(0),
+            fee_tokens: FEE_TOKENS
+                .iter()
+                .map(|(symbol, addr)| (symbol.to_string(), Felt::from_hex_unchecked(addr)))
+                .collect(),
         })
     }
 
@@ -713,11 +719,11 @@ impl ChainClient {
     /// Address, chain, fee-token balances, policy and spending of the wallet.
     pub async fn wallet_report(&self) -> Result<WalletReport, ChainError> {
         let mut balances = Vec::new();
-        for (symbol, token) in FEE_TOKENS {
-            let amount = self.balance_of(Felt::from_hex_unchecked(token)).await?;
+        for (symbol, token) in &self.fee_tokens {
+            let amount = self.balance_of(*token).await?;
             balances.push(TokenBalance {
-                token: symbol.to_string(),
-                address: token.to_string(),
+                token: symbol.clone(),
+                address: token.to_fixed_hex_string(),
                 amount: amount.to_string(),
                 formatted: crate::wallet::format_strk(amount),
             });
@@ -739,6 +745,12 @@ impl ChainClient {
     /// The ledger of transactions signed by this account (the journal).
     pub fn ledger(&self) -> &TxLedger {
         &self.ledger
+    }
+
+    /// Reports these fee tokens in `ls_wallet` (the profile's `chain.fee_tokens`), in this order.
+    pub fn with_fee_tokens(mut self, tokens: Vec<(String, Felt)>) -> Self {
+        self.fee_tokens = tokens;
+        self
     }
 
     /// Keeps the ledger in `journal` (durable, shared with the policy's counters and replays).
@@ -776,7 +788,8 @@ impl ChainClient {
     }
 }
 
-/// The fee tokens whose balances `ls_wallet` reports (same addresses on mainnet, Sepolia and devnet).
+/// The fee tokens `ls_wallet` reports unless the profile names others (same addresses on mainnet,
+/// Sepolia, starknet-devnet and katana's dev chain).
 const FEE_TOKENS: [(&str, &str); 2] = [
     (
         "STRK",

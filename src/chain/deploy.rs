@@ -1,6 +1,7 @@
 //! Declares and deploys the practice world on any Starknet node (starknet-devnet, katana, a
 //! testnet) and writes a Dojo-format manifest with the deployed addresses. Idempotent: a class
 //! already declared or a contract already deployed at its deterministic address is reused.
+//! The node's UDC and compiled-class-hash function come from a [`DeployTarget`] (per profile).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -15,6 +16,7 @@ use starknet::providers::{Provider, ProviderError};
 
 use super::ChainError;
 use super::client::provider;
+use super::deploy_target::{CasmHash, DeployTarget};
 use super::submit::{Confirm, wait_for_receipt};
 use crate::config::parse_felt;
 use crate::wallet::SecretSigner;
@@ -29,8 +31,10 @@ const SALT: Felt = Felt::from_hex_unchecked("0x6c735f70726163746963655f776f726c6
 pub struct Artifacts {
     /// Sierra class JSON.
     pub sierra: &'static str,
-    /// One-line file with the compiled (CASM) class hash the node expects.
+    /// One-line file with the Blake2s compiled (CASM) class hash (Starknet >= 0.14.1, devnet).
     pub compiled_class_hash: &'static str,
+    /// One-line file with the Poseidon compiled class hash (Starknet < 0.14.1, katana).
+    pub compiled_class_hash_poseidon: &'static str,
     /// Dojo manifest template (ABIs and tags, no addresses).
     pub template: &'static str,
 }
@@ -41,8 +45,22 @@ impl Artifacts {
         Self {
             sierra: include_str!("../../abi/practice_world.sierra.json"),
             compiled_class_hash: include_str!("../../abi/practice_world.compiled_class_hash"),
+            compiled_class_hash_poseidon: include_str!(
+                "../../abi/practice_world.compiled_class_hash.poseidon"
+            ),
             template: include_str!("../../abi/practice_world.json"),
         }
+    }
+
+    /// The compiled class hash computed with `function`.
+    pub fn casm_hash(&self, function: CasmHash) -> Result<Felt, ChainError> {
+        let text = match function {
+            CasmHash::Blake2s => self.compiled_class_hash,
+            CasmHash::Poseidon => self.compiled_class_hash_poseidon,
+        };
+        parse_felt(text.trim()).map_err(|e| {
+            ChainError::Config(format!("{} compiled class hash: {e}", function.name()))
+        })
     }
 }
 
@@ -57,14 +75,18 @@ pub struct Deployed {
     pub declared_now: bool,
     /// Whether this run deployed the contract.
     pub deployed_now: bool,
+    /// The UDC and hash function used.
+    pub target: DeployTarget,
 }
 
-/// Declares (if needed) and deploys (if needed) the practice world, then writes the manifest.
+/// Declares (if needed) and deploys (if needed) the practice world through `target`'s UDC, then
+/// writes the manifest.
 pub async fn deploy_practice_world(
     rpc_url: url::Url,
     account_address: Felt,
     signer: Arc<SecretSigner>,
     artifacts: &Artifacts,
+    target: DeployTarget,
     manifest_out: &Path,
 ) -> Result<Deployed, ChainError> {
     let provider = provider(rpc_url, Duration::from_secs(60))?;
@@ -87,8 +109,8 @@ pub async fn deploy_practice_world(
         .flatten()
         .map_err(|e| ChainError::Config(format!("cannot flatten the Sierra class: {e}")))?;
     let class_hash = flat.class_hash();
-    let casm_hash = parse_felt(artifacts.compiled_class_hash.trim())
-        .map_err(|e| ChainError::Config(format!("compiled class hash: {e}")))?;
+    let casm_hash = artifacts.casm_hash(target.casm_hash)?;
+    require_udc(&provider, target.udc).await?;
 
     let declared_now = match provider
         .get_class(BlockId::Tag(BlockTag::PreConfirmed), class_hash)
@@ -100,7 +122,7 @@ pub async fn deploy_practice_world(
                 .declare_v3(Arc::new(flat), casm_hash)
                 .send()
                 .await
-                .map_err(deploy_error)?;
+                .map_err(|e| declare_error(e, target.casm_hash))?;
             wait(&provider, sent.transaction_hash).await?;
             tracing::info!(class_hash = %format!("{class_hash:#x}"), "practice world declared");
             true
@@ -108,7 +130,8 @@ pub async fn deploy_practice_world(
         Err(e) => return Err(ChainError::from_provider(&e)),
     };
 
-    let factory = ContractFactory::new_with_udc(class_hash, &account, UdcSelector::New);
+    let factory =
+        ContractFactory::new_with_udc(class_hash, &account, UdcSelector::Custom(target.udc));
     let deployment = factory.deploy_v3(vec![], SALT, false);
     let address = deployment.deployed_address();
     let deployed_now = match provider
@@ -145,7 +168,28 @@ pub async fn deploy_practice_world(
         address,
         declared_now,
         deployed_now,
+        target,
     })
+}
+
+/// Fails with a clear message when nothing is deployed at the UDC address (a node that does not
+/// predeploy that UDC, e.g. katana 1.7 and the new UDC).
+async fn require_udc<P: Provider + Sync>(provider: &P, udc: Felt) -> Result<(), ChainError> {
+    match provider
+        .get_class_hash_at(BlockId::Tag(BlockTag::PreConfirmed), udc)
+        .await
+    {
+        Ok(_) => Ok(()),
+        Err(ProviderError::StarknetError(StarknetError::ContractNotFound)) => {
+            Err(ChainError::Config(format!(
+                "no Universal Deployer at {udc:#x} on this node: set chain.udc to the UDC it \
+                 predeploys (katana: {:#x}; starknet-devnet and public networks: {:#x})",
+                super::deploy_target::LEGACY_UDC,
+                super::deploy_target::NEW_UDC
+            )))
+        }
+        Err(e) => Err(ChainError::from_provider(&e)),
+    }
 }
 
 /// Fills the template's world and every contract with the deployed class hash and address.
@@ -176,6 +220,37 @@ async fn wait<P: Provider + Sync>(provider: &P, hash: Felt) -> Result<(), ChainE
     .map(|_| ())
 }
 
+/// A declare error; a compiled-class-hash mismatch says which setting picks the function.
+fn declare_error<S: std::fmt::Display>(
+    e: starknet::accounts::AccountError<S>,
+    function: CasmHash,
+) -> ChainError {
+    // A node reports it as `CompiledClassHashMismatch` at submission, or (starknet-devnet 0.10.1)
+    // as an execution error "Mismatch compiled class hash …" at fee estimation.
+    let mismatch = matches!(
+        &e,
+        starknet::accounts::AccountError::Provider(ProviderError::StarknetError(
+            StarknetError::CompiledClassHashMismatch
+        ))
+    ) || e
+        .to_string()
+        .to_ascii_lowercase()
+        .contains("mismatch compiled class hash");
+    if mismatch {
+        let other = match function {
+            CasmHash::Blake2s => CasmHash::Poseidon,
+            CasmHash::Poseidon => CasmHash::Blake2s,
+        };
+        return ChainError::Config(format!(
+            "the node rejected the {} compiled class hash (CompiledClassHashMismatch): it expects \
+             another hash function; set chain.casm_hash = \"{}\"",
+            function.name(),
+            other.name()
+        ));
+    }
+    deploy_error(e)
+}
+
 fn deploy_error<S: std::fmt::Display>(e: starknet::accounts::AccountError<S>) -> ChainError {
     match e {
         starknet::accounts::AccountError::Provider(p) => ChainError::from_provider(&p),
@@ -192,7 +267,12 @@ mod tests {
         let a = Artifacts::embedded();
         let sierra: SierraClass = serde_json::from_str(a.sierra).unwrap();
         assert!(sierra.flatten().is_ok());
-        assert!(parse_felt(a.compiled_class_hash.trim()).is_ok());
+        let blake = a.casm_hash(CasmHash::Blake2s).unwrap();
+        let poseidon = a.casm_hash(CasmHash::Poseidon).unwrap();
+        assert_ne!(
+            blake, poseidon,
+            "the two hash functions give different hashes"
+        );
         let t: Value = serde_json::from_str(a.template).unwrap();
         assert!(t["contracts"].as_array().is_some_and(|c| !c.is_empty()));
     }

@@ -6,6 +6,7 @@ pub mod cartridge;
 mod client;
 mod convert;
 pub mod deploy;
+pub mod deploy_target;
 mod error;
 pub mod follow;
 pub mod journal;

@@ -105,40 +105,52 @@ impl World {
         handler: H,
         extra_env: &[(&str, &str)],
     ) -> Client<H> {
-        let mut cmd = tokio::process::Command::new(BIN);
-        cmd.args(["serve", "--profile", "devnet", "--rpc-url"])
-            .arg(rpc_url.as_str())
-            .env("LS_MANIFEST", &self.manifest)
-            .env("RUST_LOG", "info");
-        let home = if extra_env.iter().any(|(k, _)| *k == "LS_HOME") {
-            None
-        } else {
-            let dir = tempfile::tempdir().expect("tempdir");
-            cmd.env("LS_HOME", dir.path());
-            Some(dir)
-        };
-        for (k, v) in extra_env {
-            cmd.env(k, v);
-        }
-        let (transport, stderr) = TokioChildProcess::builder(cmd)
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn the server");
-        let pid = transport.id().expect("server pid");
-        let mut stderr = stderr.expect("piped stderr");
-        // Drain stderr continuously so the server never blocks on a full pipe.
-        let stderr = tokio::spawn(async move {
-            let mut out = String::new();
-            let _ = stderr.read_to_string(&mut out).await;
-            out
-        });
-        let service = handler.serve(transport).await.expect("MCP handshake");
-        Client {
-            service,
-            pid,
-            stderr,
-            _home: home,
-        }
+        serve_profile("devnet", rpc_url, &self.manifest, handler, extra_env).await
+    }
+}
+
+/// Launches `loot-survivor-mcp serve --profile <profile>` against `rpc_url` with `manifest` and
+/// connects an MCP client; a fresh temporary `LS_HOME` unless `extra_env` sets one.
+pub async fn serve_profile<H: ClientHandler>(
+    profile: &str,
+    rpc_url: &url::Url,
+    manifest: &std::path::Path,
+    handler: H,
+    extra_env: &[(&str, &str)],
+) -> Client<H> {
+    let mut cmd = tokio::process::Command::new(BIN);
+    cmd.args(["serve", "--profile", profile, "--rpc-url"])
+        .arg(rpc_url.as_str())
+        .env("LS_MANIFEST", manifest)
+        .env("RUST_LOG", "info");
+    let home = if extra_env.iter().any(|(k, _)| *k == "LS_HOME") {
+        None
+    } else {
+        let dir = tempfile::tempdir().expect("tempdir");
+        cmd.env("LS_HOME", dir.path());
+        Some(dir)
+    };
+    for (k, v) in extra_env {
+        cmd.env(k, v);
+    }
+    let (transport, stderr) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn the server");
+    let pid = transport.id().expect("server pid");
+    let mut stderr = stderr.expect("piped stderr");
+    // Drain stderr continuously so the server never blocks on a full pipe.
+    let stderr = tokio::spawn(async move {
+        let mut out = String::new();
+        let _ = stderr.read_to_string(&mut out).await;
+        out
+    });
+    let service = handler.serve(transport).await.expect("MCP handshake");
+    Client {
+        service,
+        pid,
+        stderr,
+        _home: home,
     }
 }
 
