@@ -132,7 +132,8 @@ pub async fn deploy_practice_world(
 
     let template: Value = serde_json::from_str(artifacts.template)
         .map_err(|e| ChainError::Config(format!("the practice world's manifest template: {e}")))?;
-    let manifest = fill_manifest(template, class_hash, address);
+    let mut manifest = fill_manifest(template, class_hash, address);
+    super::deploy_dungeon::deploy_practice_dungeon(&account, address, UdcSelector::New, &mut manifest).await?;
     if let Some(dir) = manifest_out.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|e| ChainError::Config(format!("{}: {e}", dir.display())))?;

@@ -6,6 +6,8 @@ pub mod cartridge;
 mod client;
 mod convert;
 pub mod deploy;
+pub mod deploy_dungeon;
+pub mod entry;
 mod error;
 pub mod follow;
 pub mod journal;

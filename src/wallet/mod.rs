@@ -8,6 +8,7 @@ mod policy;
 mod policy_settings;
 mod signer;
 mod spending;
+mod ticket_approve;
 
 pub use key_source::{
     ENV_KEYSTORE_PASSWORD, ENV_PRIVATE_KEY, KeyError, KeySource, LoadedKey, load_key, load_signer,
@@ -19,6 +20,7 @@ pub use policy::{
 };
 pub use policy_settings::{FRI_PER_STRK, FeeAmount, PolicySettings, format_strk, parse_fri};
 pub use signer::SecretSigner;
+pub use ticket_approve::TicketApprove;
 pub use spending::{
     MemorySpending, RATE_WINDOW, SpendingLog, Usage, day_start_ms, in_window, unix_ms,
 };
