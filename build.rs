@@ -42,7 +42,11 @@ const WANTED: &[(&str, &str, &[&str])] = &[
     ("settings_systems", "SettingsSystems", &["game_settings"]),
     ("erc20", "Erc20", &["balance_of"]),
     ("dungeon", "Dungeon", &["buy_game", "claim_free_game"]),
-    ("ticket", "Ticket", &["approve", "allowance", "balance_of", "mint"]),
+    (
+        "ticket",
+        "Ticket",
+        &["approve", "allowance", "balance_of", "mint"],
+    ),
     ("golden_pass", "GoldenPass", &["owner_of", "mint"]),
 ];
 

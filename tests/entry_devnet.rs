@@ -18,9 +18,7 @@ use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
 use loot_survivor_mcp::wallet::{PolicyGuard, PolicySettings};
 use serde_json::{Value, json};
 use starknet::accounts::{Account, ExecutionEncoding, SingleOwnerAccount};
-use starknet::core::types::{
-    BlockId, BlockTag, Call, ExecutionResult, Felt, FunctionCall, U256,
-};
+use starknet::core::types::{BlockId, BlockTag, Call, ExecutionResult, Felt, FunctionCall, U256};
 use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
 use starknet::providers::{Provider, ProviderError};
 use starknet::signers::{LocalWallet, SigningKey};
@@ -70,7 +68,10 @@ async fn send_from_account_1(world: &common::World, calls: Vec<Call>) {
     account.set_block_id(BlockId::Tag(BlockTag::PreConfirmed));
     let sent = account.execute_v3(calls).send().await.unwrap();
     for _ in 0..100 {
-        match provider.get_transaction_receipt(sent.transaction_hash).await {
+        match provider
+            .get_transaction_receipt(sent.transaction_hash)
+            .await
+        {
             Ok(r) => {
                 assert!(
                     matches!(r.receipt.execution_result(), ExecutionResult::Succeeded),
@@ -115,7 +116,9 @@ async fn enter_and_play(
     let started = client.ok("ls_new_game", args.clone()).await;
     let id = started["adventurer_id"].as_u64().expect("adventurer id");
     assert_eq!(started["adventurer"]["phase"], "in_battle", "{started}");
-    let bought = started["mint_tx_hash"].as_str().expect("the entry's tx hash");
+    let bought = started["mint_tx_hash"]
+        .as_str()
+        .expect("the entry's tx hash");
     assert!(
         emitters(world, bought).await.contains(&dungeon),
         "{args}: the game was sold by the dungeon"
@@ -181,7 +184,10 @@ async fn ticket_golden_pass_and_free_entries_buy_playable_games_at_the_dungeon()
     // The dungeon's own rules: the pass rests for its cooldown, and a pass not owned is refused;
     // both at simulation, so nothing is signed.
     let (nonce, _) = common::nonce_and_balance(&world.devnet.url, common::ACCOUNT).await;
-    for (pass_id, reason) in [(1, "Golden pass on cooldown"), (2, "ERC721: invalid token ID")] {
+    for (pass_id, reason) in [
+        (1, "Golden pass on cooldown"),
+        (2, "ERC721: invalid token ID"),
+    ] {
         let r = client
             .call(
                 "ls_new_game",
@@ -190,7 +196,11 @@ async fn ticket_golden_pass_and_free_entries_buy_playable_games_at_the_dungeon()
             .await;
         assert_eq!(r.json["error"]["code"], "CONTRACT_REVERT", "{}", r.text);
         assert!(r.text.contains(reason), "{}", r.text);
-        assert_eq!(r.json["error"]["details"]["fee_charged"], false, "{}", r.text);
+        assert_eq!(
+            r.json["error"]["details"]["fee_charged"], false,
+            "{}",
+            r.text
+        );
     }
 
     // Free: the practice dungeon offers free games to anyone.
@@ -205,13 +215,26 @@ async fn ticket_golden_pass_and_free_entries_buy_playable_games_at_the_dungeon()
 
     // Arguments that do not fit together are refused before anything is signed.
     for (args, field) in [
-        (json!({"weapon": "Book", "entry": "golden_pass"}), "golden_pass_id"),
-        (json!({"weapon": "Book", "entry": "ticket", "golden_pass_id": 1}), "golden_pass_id"),
-        (json!({"weapon": "Book", "entry": "free", "adventurer_id": free}), "entry"),
-        (json!({"weapon": "Book", "entry": "coupon"}), "entry"),
+        (
+            json!({"weapon": "Book", "entry": "golden_pass"}),
+            "golden_pass_id",
+        ),
+        (
+            json!({"weapon": "Book", "entry": "ticket", "golden_pass_id": 1}),
+            "golden_pass_id",
+        ),
+        (
+            json!({"weapon": "Book", "entry": "free", "adventurer_id": free}),
+            "entry",
+        ),
+        (json!({"weapon": "Book", "entry": "coupon"}), "coupon"),
     ] {
         let r = client.call("ls_new_game", args.clone()).await;
-        assert_eq!(r.json["error"]["code"], "VALIDATION_ERROR", "{args}: {}", r.text);
+        assert_eq!(
+            r.json["error"]["code"], "VALIDATION_ERROR",
+            "{args}: {}",
+            r.text
+        );
         assert!(r.text.contains(field), "{args}: {}", r.text);
     }
     let (after, _) = common::nonce_and_balance(&world.devnet.url, common::ACCOUNT).await;
@@ -292,7 +315,10 @@ async fn without_a_dungeon_entries_are_refused_and_the_policy_bounds_the_ticket_
         assert!(denied.message.contains(why), "{}", denied.message);
     }
     let denied = guard.check_calls(&honest[..1]).unwrap_err();
-    assert_eq!(denied.rule, "ticket_approve", "an approve without its purchase");
+    assert_eq!(
+        denied.rule, "ticket_approve",
+        "an approve without its purchase"
+    );
 
     // A profile whose contracts name no dungeon: every dungeon entry is a VALIDATION_ERROR and
     // nothing is signed; a plain mint still works.
@@ -315,8 +341,16 @@ async fn without_a_dungeon_entries_are_refused_and_the_policy_bounds_the_ticket_
         json!({"weapon": "Wand", "entry": "free"}),
     ] {
         let r = client.call("ls_new_game", args.clone()).await;
-        assert_eq!(r.json["error"]["code"], "VALIDATION_ERROR", "{args}: {}", r.text);
-        assert!(r.text.contains("chain.contracts.dungeon"), "{args}: {}", r.text);
+        assert_eq!(
+            r.json["error"]["code"], "VALIDATION_ERROR",
+            "{args}: {}",
+            r.text
+        );
+        assert!(
+            r.text.contains("chain.contracts.dungeon"),
+            "{args}: {}",
+            r.text
+        );
     }
     let (after, _) = common::nonce_and_balance(&world.devnet.url, common::ACCOUNT).await;
     assert_eq!(after, nonce);

@@ -62,9 +62,7 @@ impl DungeonArtifacts {
             },
             dungeon: ContractArtifact {
                 sierra: include_str!("../../abi/practice_dungeon.sierra.json"),
-                compiled_class_hash: include_str!(
-                    "../../abi/practice_dungeon.compiled_class_hash"
-                ),
+                compiled_class_hash: include_str!("../../abi/practice_dungeon.compiled_class_hash"),
             },
             template: include_str!("../../abi/practice_dungeon.json"),
         }
@@ -95,9 +93,14 @@ where
 {
     let artifacts = DungeonArtifacts::embedded();
     let salt = |s: &str| starknet::core::utils::cairo_short_string_to_felt(s).expect("short");
-    let (ticket_class, ticket) =
-        declare_and_deploy(account, &artifacts.ticket, vec![], salt("ls_practice_ticket"), udc)
-            .await?;
+    let (ticket_class, ticket) = declare_and_deploy(
+        account,
+        &artifacts.ticket,
+        vec![],
+        salt("ls_practice_ticket"),
+        udc,
+    )
+    .await?;
     let (pass_class, golden_pass) = declare_and_deploy(
         account,
         &artifacts.golden_pass,
@@ -125,8 +128,9 @@ where
         udc,
     )
     .await?;
-    let template: Value = serde_json::from_str(artifacts.template)
-        .map_err(|e| ChainError::Config(format!("the practice dungeon's manifest template: {e}")))?;
+    let template: Value = serde_json::from_str(artifacts.template).map_err(|e| {
+        ChainError::Config(format!("the practice dungeon's manifest template: {e}"))
+    })?;
     let placed = [
         ("practice-ticket", ticket_class, ticket),
         ("practice-golden_pass", pass_class, golden_pass),
@@ -264,7 +268,11 @@ mod tests {
             .collect();
         assert_eq!(
             tags,
-            ["practice-dungeon", "practice-ticket", "practice-golden_pass"]
+            [
+                "practice-dungeon",
+                "practice-ticket",
+                "practice-golden_pass"
+            ]
         );
     }
 

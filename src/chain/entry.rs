@@ -15,7 +15,7 @@
 
 use starknet::core::types::{Call, Felt, U256};
 
-use super::bindings::{ GoldenPassInfo, PaymentType, dungeon, game_token_systems, ticket};
+use super::bindings::{GoldenPassInfo, PaymentType, dungeon, game_token_systems, ticket};
 use super::client::{ChainClient, TxReport, WriteOptions};
 use super::token_id::token_id_from_events;
 use super::{ChainError, GameAddresses};
@@ -258,11 +258,13 @@ mod tests {
 
     #[test]
     fn golden_pass_and_free_calls_follow_the_official_layouts() {
-        let calls =
-            entry_calls(Entry::GoldenPass { token_id: 7 }, &addresses(), &PLAYER).unwrap();
+        let calls = entry_calls(Entry::GoldenPass { token_id: 7 }, &addresses(), &PLAYER).unwrap();
         assert_eq!(calls.len(), 1);
         // payment [1, pass address, pass id], Some(name), to, soulbound false.
-        assert_eq!(calls[0].calldata, felts(&[1, 0x60, 7, 0, 0x426f62, 0xabc, 0]));
+        assert_eq!(
+            calls[0].calldata,
+            felts(&[1, 0x60, 7, 0, 0x426f62, 0xabc, 0])
+        );
 
         let anonymous = Player {
             name: None,
@@ -301,7 +303,11 @@ mod tests {
             dungeon: None,
             ..addresses()
         };
-        for entry in [Entry::Ticket, Entry::GoldenPass { token_id: 1 }, Entry::Free] {
+        for entry in [
+            Entry::Ticket,
+            Entry::GoldenPass { token_id: 1 },
+            Entry::Free,
+        ] {
             let e = entry_calls(entry, &no_dungeon, &PLAYER).unwrap_err();
             assert!(e.to_string().contains("chain.contracts.dungeon"), "{e}");
         }

@@ -79,7 +79,10 @@ impl GameAddresses {
             .collect();
         if let Some(dungeon) = self.dungeon {
             use super::bindings::dungeon::{BUY_GAME_SELECTOR, CLAIM_FREE_GAME_SELECTOR};
-            pairs.extend([(dungeon, BUY_GAME_SELECTOR), (dungeon, CLAIM_FREE_GAME_SELECTOR)]);
+            pairs.extend([
+                (dungeon, BUY_GAME_SELECTOR),
+                (dungeon, CLAIM_FREE_GAME_SELECTOR),
+            ]);
         }
         pairs
     }
@@ -203,7 +206,10 @@ mod tests {
         assert!(pairs.contains(&(Felt::from(5u8), sel("claim_free_game"))));
         assert!(!pairs.iter().any(|(c, _)| *c == Felt::from(6u8)));
         let rule = with_dungeon.ticket_approve().unwrap();
-        assert_eq!((rule.ticket, rule.dungeon), (Felt::from(6u8), Felt::from(5u8)));
+        assert_eq!(
+            (rule.ticket, rule.dungeon),
+            (Felt::from(6u8), Felt::from(5u8))
+        );
     }
 
     #[test]

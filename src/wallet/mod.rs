@@ -20,7 +20,7 @@ pub use policy::{
 };
 pub use policy_settings::{FRI_PER_STRK, FeeAmount, PolicySettings, format_strk, parse_fri};
 pub use signer::SecretSigner;
-pub use ticket_approve::TicketApprove;
 pub use spending::{
     MemorySpending, RATE_WINDOW, SpendingLog, Usage, day_start_ms, in_window, unix_ms,
 };
+pub use ticket_approve::TicketApprove;

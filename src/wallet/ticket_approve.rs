@@ -45,7 +45,9 @@ impl TicketApprove {
                 )));
             }
             let [spender, low, high] = call.calldata[..] else {
-                return Err(deny("the ticket approve must be (spender, u256 amount)".into()));
+                return Err(deny(
+                    "the ticket approve must be (spender, u256 amount)".into(),
+                ));
             };
             if spender != self.dungeon {
                 return Err(deny(format!(
@@ -129,7 +131,12 @@ mod tests {
     /// `buy_game(payment, Some('me'), 0xabc, false)`; `payment` is `[0]` or `[1, pass, id]`.
     fn buy_game(to: Felt, payment: &[u64]) -> Call {
         let mut calldata: Vec<Felt> = payment.iter().map(|&p| Felt::from(p)).collect();
-        calldata.extend([Felt::ZERO, Felt::from(0x6d65u32), Felt::from(0xabcu32), Felt::ZERO]);
+        calldata.extend([
+            Felt::ZERO,
+            Felt::from(0x6d65u32),
+            Felt::from(0xabcu32),
+            Felt::ZERO,
+        ]);
         Call {
             to,
             selector: BUY_GAME_SELECTOR,
@@ -158,7 +165,13 @@ mod tests {
     #[test]
     fn an_approve_above_or_below_one_ticket_is_refused() {
         let g = guard(true);
-        for (low, high) in [(ONE + 1, 0), (2 * ONE, 0), (ONE, 1), (u128::MAX, u128::MAX), (ONE / 2, 0)] {
+        for (low, high) in [
+            (ONE + 1, 0),
+            (2 * ONE, 0),
+            (ONE, 1),
+            (u128::MAX, u128::MAX),
+            (ONE / 2, 0),
+        ] {
             let d = denied(&g, &[approve(DUNGEON, low, high), buy_game(DUNGEON, &[0])]);
             assert_eq!(d.rule, "ticket_approve");
             assert!(d.message.contains("exactly one ticket"), "{}", d.message);
@@ -170,7 +183,11 @@ mod tests {
         let g = guard(true);
         let d = denied(&g, &[approve(OTHER, ONE, 0), buy_game(DUNGEON, &[0])]);
         assert_eq!(d.rule, "ticket_approve");
-        assert!(d.message.contains("only be approved to the dungeon"), "{}", d.message);
+        assert!(
+            d.message.contains("only be approved to the dungeon"),
+            "{}",
+            d.message
+        );
     }
 
     #[test]
@@ -193,7 +210,11 @@ mod tests {
                 buy_game(DUNGEON, &[0]),
             ],
         );
-        assert!(d.message.contains("one ticket approve per multicall"), "{}", d.message);
+        assert!(
+            d.message.contains("one ticket approve per multicall"),
+            "{}",
+            d.message
+        );
     }
 
     #[test]
@@ -216,7 +237,10 @@ mod tests {
         let d = denied(&g, &[foreign, buy_game(DUNGEON, &[0])]);
         assert_eq!(d.rule, "allowed_calls");
         // Without the rule (no ticket on the profile) the ticket is not a game contract at all.
-        let d = denied(&guard(false), &[approve(DUNGEON, ONE, 0), buy_game(DUNGEON, &[0])]);
+        let d = denied(
+            &guard(false),
+            &[approve(DUNGEON, ONE, 0), buy_game(DUNGEON, &[0])],
+        );
         assert_eq!(d.rule, "allowed_calls");
     }
 }
