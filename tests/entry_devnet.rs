@@ -89,20 +89,22 @@ async fn send_from_account_1(world: &common::World, calls: Vec<Call>) {
     panic!("no receipt");
 }
 
-/// The addresses that emitted events in a transaction's receipt.
-async fn emitters(world: &common::World, tx_hash: &str) -> Vec<Felt> {
+/// Who minted the game token of a transaction: `minted_by` (data[2]) of the game token's
+/// metadata event (the one with 14 data felts), which the dungeon leaderboard filters on.
+async fn minted_by(world: &common::World, tx_hash: &str) -> Felt {
     let r = common::rpc(
         &world.devnet.url,
         "starknet_getTransactionReceipt",
         json!({"transaction_hash": tx_hash}),
     )
     .await;
-    r["events"]
+    let metadata = r["events"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|e| Felt::from_hex(e["from_address"].as_str().unwrap()).unwrap())
-        .collect()
+        .find(|e| e["data"].as_array().unwrap().len() == 14)
+        .expect("a token metadata event");
+    Felt::from_hex(metadata["data"][2].as_str().unwrap()).unwrap()
 }
 
 /// Starts a game with `args`, checks it is this wallet's and in its first battle, and wins that
@@ -119,9 +121,10 @@ async fn enter_and_play(
     let bought = started["mint_tx_hash"]
         .as_str()
         .expect("the entry's tx hash");
-    assert!(
-        emitters(world, bought).await.contains(&dungeon),
-        "{args}: the game was sold by the dungeon"
+    assert_eq!(
+        minted_by(world, bought).await,
+        dungeon,
+        "{args}: the game was minted by the dungeon"
     );
     let fought = client
         .ok(
@@ -181,6 +184,16 @@ async fn ticket_golden_pass_and_free_entries_buy_playable_games_at_the_dungeon()
     assert_ne!(with_pass, with_ticket);
     assert_eq!(tickets(&provider, ticket_token, ours).await, ONE_TICKET);
 
+    // Free: the practice dungeon offers free games to anyone.
+    let free = enter_and_play(
+        &client,
+        &world,
+        dungeon,
+        json!({"weapon": "Book", "entry": "free"}),
+    )
+    .await;
+    assert!(![with_ticket, with_pass].contains(&free));
+
     // The dungeon's own rules: the pass rests for its cooldown, and a pass not owned is refused;
     // both at simulation, so nothing is signed.
     let (nonce, _) = common::nonce_and_balance(&world.devnet.url, common::ACCOUNT).await;
@@ -202,16 +215,6 @@ async fn ticket_golden_pass_and_free_entries_buy_playable_games_at_the_dungeon()
             r.text
         );
     }
-
-    // Free: the practice dungeon offers free games to anyone.
-    let free = enter_and_play(
-        &client,
-        &world,
-        dungeon,
-        json!({"weapon": "Book", "entry": "free"}),
-    )
-    .await;
-    assert!(![with_ticket, with_pass].contains(&free));
 
     // Arguments that do not fit together are refused before anything is signed.
     for (args, field) in [
@@ -359,4 +362,38 @@ async fn without_a_dungeon_entries_are_refused_and_the_policy_bounds_the_ticket_
         .await;
     assert_eq!(minted["adventurer"]["phase"], "in_battle");
     client.shutdown().await;
+}
+
+/// The embedded sim chain has no dungeon: dungeon entries are refused, a mint still works.
+#[tokio::test]
+async fn the_sim_chain_refuses_dungeon_entries() {
+    use loot_survivor_mcp::mcp::{LsServer, connect_in_memory};
+    use rmcp::model::CallToolRequestParams;
+    let client = connect_in_memory(LsServer::practice(true), ())
+        .await
+        .unwrap();
+    let call = |args: Value| {
+        let client = &client;
+        async move {
+            let r = client
+                .call_tool(
+                    CallToolRequestParams::new("ls_new_game")
+                        .with_arguments(args.as_object().unwrap().clone()),
+                )
+                .await
+                .unwrap();
+            common::parse_result("ls_new_game", r)
+        }
+    };
+    for entry in ["ticket", "free"] {
+        let r = call(json!({"weapon": "Wand", "entry": entry})).await;
+        assert_eq!(r.json["error"]["code"], "VALIDATION_ERROR", "{}", r.text);
+        assert!(r.text.contains("dungeon"), "{}", r.text);
+    }
+    let r = call(json!({"weapon": "Wand", "entry": "mint"})).await;
+    assert!(!r.is_error, "{}", r.text);
+    assert_eq!(
+        r.json["adventurer_id"], 1,
+        "the refused entries minted nothing"
+    );
 }
