@@ -197,9 +197,9 @@ async fn ticket_golden_pass_and_free_entries_buy_playable_games_at_the_dungeon()
     // The dungeon's own rules: the pass rests for its cooldown, and a pass not owned is refused;
     // both at simulation, so nothing is signed.
     let (nonce, _) = common::nonce_and_balance(&world.devnet.url, common::ACCOUNT).await;
-    for (pass_id, reason) in [
-        (1, "Golden pass on cooldown"),
-        (2, "ERC721: invalid token ID"),
+    for (pass_id, reason, code) in [
+        (1, "Golden pass on cooldown", "GOLDEN_PASS_COOLDOWN"),
+        (2, "ERC721: invalid token ID", "UNKNOWN_REVERT"),
     ] {
         let r = client
             .call(
@@ -209,6 +209,11 @@ async fn ticket_golden_pass_and_free_entries_buy_playable_games_at_the_dungeon()
             .await;
         assert_eq!(r.json["error"]["code"], "CONTRACT_REVERT", "{}", r.text);
         assert!(r.text.contains(reason), "{}", r.text);
+        assert_eq!(
+            r.json["error"]["details"]["reason_code"], code,
+            "{}",
+            r.text
+        );
         assert_eq!(
             r.json["error"]["details"]["fee_charged"], false,
             "{}",
@@ -257,6 +262,11 @@ async fn ticket_golden_pass_and_free_entries_buy_playable_games_at_the_dungeon()
         .await;
     assert_eq!(r.json["error"]["code"], "CONTRACT_REVERT", "{}", r.text);
     assert!(r.text.contains("insufficient"), "{}", r.text);
+    assert_eq!(
+        r.json["error"]["details"]["reason_code"], "NO_TICKET",
+        "{}",
+        r.text
+    );
     client.shutdown().await;
 }
 
