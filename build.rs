@@ -41,7 +41,18 @@ const WANTED: &[(&str, &str, &[&str])] = &[
     ),
     ("settings_systems", "SettingsSystems", &["game_settings"]),
     ("erc20", "Erc20", &["balance_of"]),
+    ("dungeon", "Dungeon", &["buy_game", "claim_free_game"]),
+    (
+        "ticket",
+        "Ticket",
+        &["approve", "allowance", "balance_of", "mint"],
+    ),
+    ("golden_pass", "GoldenPass", &["owner_of", "mint"]),
 ];
+
+/// Tag suffixes outside the official `ls_0_0_9` world: the fee tokens, and the dungeon with its
+/// ticket and golden pass (Beast Mode's interface; their bindings come from the practice dungeon).
+const NOT_OFFICIAL: &[&str] = &["erc20", "dungeon", "ticket", "golden_pass"];
 
 /// ERC721 entrypoints of the adventurer token, called on `token_address()` (the Denshokan token on
 /// mainnet, the practice world itself on devnet); not part of the game systems' interface.
@@ -53,6 +64,9 @@ const MANIFEST: &str = "abi/practice_world.json";
 
 /// The fee tokens' ERC20 interface (our own minimal manifest), for wallet balances.
 const ERC20_MANIFEST: &str = "abi/erc20.json";
+
+/// The practice dungeon, its ticket and golden pass (written by `scripts/build-contracts.sh`).
+const DUNGEON_MANIFEST: &str = "abi/practice_dungeon.json";
 
 fn main() {
     println!("cargo:rerun-if-env-changed=LS_BINDINGS_MANIFEST");
@@ -68,7 +82,15 @@ fn main() {
         &std::fs::read_to_string(ERC20_MANIFEST).expect("read abi/erc20.json"),
     )
     .expect("abi/erc20.json is not JSON");
-    let code = generate(&manifest, &erc20)
+    println!("cargo:rerun-if-changed={DUNGEON_MANIFEST}");
+    let dungeon: Value = serde_json::from_str(
+        &std::fs::read_to_string(DUNGEON_MANIFEST).expect("read abi/practice_dungeon.json"),
+    )
+    .expect("abi/practice_dungeon.json is not JSON");
+    let mut extra = erc20["contracts"].as_array().cloned().unwrap_or_default();
+    extra.extend(dungeon["contracts"].as_array().cloned().unwrap_or_default());
+    let extra = serde_json::json!({ "contracts": extra });
+    let code = generate(&manifest, &extra)
         .unwrap_or_else(|e| panic!("bindings from {manifest_path}: {e}"));
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR")).join("bindings.rs");
     std::fs::write(out, code).expect("write bindings.rs");
@@ -82,12 +104,12 @@ struct Function {
     view: bool,
 }
 
-fn generate(manifest: &Value, erc20: &Value) -> Result<String, String> {
+fn generate(manifest: &Value, extra: &Value) -> Result<String, String> {
     let mut contracts = manifest["contracts"]
         .as_array()
         .ok_or("manifest has no contracts[]")?
         .clone();
-    contracts.extend(erc20["contracts"].as_array().cloned().unwrap_or_default());
+    contracts.extend(extra["contracts"].as_array().cloned().unwrap_or_default());
     let mut defs: BTreeMap<String, Value> = BTreeMap::new();
     let mut modules = String::new();
     let mut used_types: BTreeSet<String> = BTreeSet::new();
@@ -120,7 +142,7 @@ fn generate(manifest: &Value, erc20: &Value) -> Result<String, String> {
         } else {
             &[]
         };
-        let official = *suffix != "erc20";
+        let official = !NOT_OFFICIAL.contains(suffix);
         for name in wanted.iter().chain(extra) {
             let f = functions
                 .iter()

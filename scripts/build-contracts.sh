@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build the practice-world contract and its manifest template.
+# Build the practice-world contract and its manifest template, and the practice dungeon (with its
+# ticket and golden pass) and theirs.
 #
 #   contracts/practice_world.cairo  ──starknet-compile 2.1.0──▶  abi/practice_world.sierra.json
 #                                   ──tools/casm-hash──────────▶  abi/practice_world.compiled_class_hash (Blake2s)
@@ -74,7 +75,7 @@ compile_sierra() {
     if [[ -f "$SIERRA" && "$SIERRA" -nt "$SOURCE" ]]; then
         return
     fi
-    log "compiling contracts/practice_world.cairo"
+    log "compiling ${SOURCE#"$ROOT"/}"
     "$TOOLS/bin/starknet-compile" --single-file "$SOURCE" "$SIERRA.tmp"
     python3 - "$SIERRA.tmp" <<'PY'
 import json, sys
@@ -159,8 +160,50 @@ PY
     mv "$MANIFEST.tmp" "$MANIFEST"
 }
 
+# 5. The practice dungeon (Beast Mode's ticket booth interface), its ticket ERC20 and its golden pass
+#    ERC721: each compiled and hashed like the world (same steps, their own files), then one manifest
+#    template abi/practice_dungeon.json with the three ABIs, tagged practice-dungeon, practice-ticket and
+#    practice-golden_pass (the bindings and `devnet deploy` read it).
+build_dungeon() {
+    local name SOURCE SIERRA HASH_FILE POSEIDON_HASH_FILE
+    for name in practice_ticket practice_golden_pass practice_dungeon; do
+        SOURCE="$ROOT/contracts/$name.cairo"
+        SIERRA="$OUT_DIR/$name.sierra.json"
+        HASH_FILE="$OUT_DIR/$name.compiled_class_hash"
+        POSEIDON_HASH_FILE="$HASH_FILE.poseidon"
+        compile_sierra
+        compute_class_hashes
+    done
+    python3 - "$OUT_DIR" <<'PY'
+import json, os, sys
+out_dir = sys.argv[1]
+TAGS = {
+    "practice-dungeon": ("practice_dungeon", ["buy_game", "claim_free_game", "cost_to_play"]),
+    "practice-ticket": ("practice_ticket", ["approve", "balance_of", "allowance", "mint"]),
+    "practice-golden_pass": ("practice_golden_pass", ["owner_of", "mint"]),
+}
+contracts = []
+for tag, (name, needed) in TAGS.items():
+    abi = json.load(open(os.path.join(out_dir, name + ".sierra.json")))["abi"]
+    if isinstance(abi, str):
+        abi = json.loads(abi)
+    names = {e["name"] for e in abi if e["type"] == "function"}
+    missing = [n for n in needed if n not in names]
+    if missing:
+        sys.exit(f"{tag}: functions missing from the ABI: {missing}")
+    contracts.append({"tag": tag, "address": None, "class_hash": None, "abi": abi})
+path = os.path.join(out_dir, "practice_dungeon.json")
+with open(path + ".tmp", "w") as f:
+    json.dump({"contracts": contracts}, f, indent=2)
+    f.write("\n")
+os.replace(path + ".tmp", path)
+PY
+}
+
 install_compiler
 compile_sierra
 compute_class_hashes
 write_manifest
 log "done: blake2s $(cat "$HASH_FILE"), poseidon $(cat "$POSEIDON_HASH_FILE")"
+build_dungeon
+log "done: the practice dungeon, ticket and golden pass"

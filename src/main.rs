@@ -468,6 +468,7 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
     let addresses = GameAddresses::from_map(&tags)?;
     let policy = Arc::new(
         PolicyGuard::for_settings(&settings, addresses.signable_entrypoints())
+            .with_ticket_approve(addresses.ticket_approve())
             .with_log(journal.clone()),
     );
     let client = ChainClient::connect(ConnectOptions {

@@ -136,16 +136,18 @@ fn outputs(f: &Value, defs: &Defs) -> Vec<String> {
 
 const OURS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/abi/practice_world.json");
 const ERC20: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/abi/erc20.json");
+const DUNGEON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/abi/practice_dungeon.json");
 
 #[test]
 fn practice_world_declares_every_entrypoint_the_server_calls() {
     let ours = load(OURS);
     let tokens = load(ERC20);
+    let dungeon = load(DUNGEON);
     for ep in ENTRYPOINTS {
-        let manifest = if ep.tag_suffix == "erc20" {
-            &tokens
-        } else {
-            &ours
+        let manifest = match ep.tag_suffix {
+            "erc20" => &tokens,
+            "dungeon" | "ticket" | "golden_pass" => &dungeon,
+            _ => &ours,
         };
         let c = contract(manifest, ep.tag_suffix);
         let abi = c["abi"].as_array().unwrap();

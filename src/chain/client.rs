@@ -115,7 +115,7 @@ pub struct ChainClient {
     provider: Rpc,
     account: WalletAccount,
     addresses: GameAddresses,
-    settings_id: u32,
+    pub(super) settings_id: u32,
     chain_id: Felt,
     poll: Duration,
     fee_multiplier: f64,
@@ -475,7 +475,7 @@ impl ChainClient {
 
     /// Simulates (fee estimate), signs, records, sends and waits; one write at a time for this
     /// account, with a local nonce that is re-read from the node after any nonce error.
-    async fn execute(
+    pub(super) async fn execute(
         &self,
         calls: Vec<Call>,
         adventurer_id: Option<u64>,

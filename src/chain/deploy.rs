@@ -17,6 +17,7 @@ use starknet::providers::{Provider, ProviderError};
 use super::ChainError;
 use super::client::provider;
 use super::deploy_target::{CasmHash, DeployTarget};
+use super::deploy_dungeon::deploy_practice_dungeon;
 use super::submit::{Confirm, wait_for_receipt};
 use crate::config::parse_felt;
 use crate::wallet::SecretSigner;
@@ -155,7 +156,8 @@ pub async fn deploy_practice_world(
 
     let template: Value = serde_json::from_str(artifacts.template)
         .map_err(|e| ChainError::Config(format!("the practice world's manifest template: {e}")))?;
-    let manifest = fill_manifest(template, class_hash, address);
+    let mut manifest = fill_manifest(template, class_hash, address);
+    deploy_practice_dungeon(&account, address, target, &mut manifest).await?;
     if let Some(dir) = manifest_out.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|e| ChainError::Config(format!("{}: {e}", dir.display())))?;

@@ -52,6 +52,10 @@ pub enum ChainError {
     /// The wallet failed to sign.
     #[error("signing failed: {0}")]
     Signing(String),
+    /// The request cannot be served with this profile's contracts (e.g. a dungeon entry on a
+    /// profile without a dungeon); nothing was signed.
+    #[error("{0}")]
+    Invalid(String),
 }
 
 impl ChainError {

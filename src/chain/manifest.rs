@@ -31,6 +31,12 @@ pub struct GameAddresses {
     pub game_token_systems: Felt,
     /// `*-settings_systems`.
     pub settings_systems: Felt,
+    /// The dungeon (Beast Mode's ticket booth) where games are bought, on profiles that name one.
+    pub dungeon: Option<Felt>,
+    /// The dungeon's ticket ERC20.
+    pub ticket: Option<Felt>,
+    /// The golden pass ERC721 the dungeon accepts.
+    pub golden_pass: Option<Felt>,
 }
 
 impl GameAddresses {
@@ -47,12 +53,17 @@ impl GameAddresses {
             adventurer_systems: get("adventurer_systems")?,
             game_token_systems: get("game_token_systems")?,
             settings_systems: get("settings_systems")?,
+            dungeon: map.get("dungeon").copied(),
+            ticket: map.get("ticket").copied(),
+            golden_pass: map.get("golden_pass").copied(),
         })
     }
 
-    /// The (contract, selector) pairs the wallet may sign: the game actions and `mint_game`.
+    /// The (contract, selector) pairs the wallet may sign: the game actions and `mint_game`, and
+    /// on profiles with a dungeon its `buy_game` and `claim_free_game` (the ticket's `approve` is
+    /// a separate, bounded rule: [`GameAddresses::ticket_approve`]).
     pub fn signable_entrypoints(&self) -> Vec<(Felt, Felt)> {
-        super::bindings::ENTRYPOINTS
+        let mut pairs: Vec<(Felt, Felt)> = super::bindings::ENTRYPOINTS
             .iter()
             .filter(|e| e.official && (!e.view || e.name == "mint_game"))
             .filter_map(|e| {
@@ -65,7 +76,25 @@ impl GameAddresses {
                 };
                 Some((address, e.selector))
             })
-            .collect()
+            .collect();
+        if let Some(dungeon) = self.dungeon {
+            use super::bindings::dungeon::{BUY_GAME_SELECTOR, CLAIM_FREE_GAME_SELECTOR};
+            pairs.extend([
+                (dungeon, BUY_GAME_SELECTOR),
+                (dungeon, CLAIM_FREE_GAME_SELECTOR),
+            ]);
+        }
+        pairs
+    }
+
+    /// The one ticket approve the wallet may sign (exactly one ticket, to the dungeon), on
+    /// profiles that name both the dungeon and its ticket.
+    pub fn ticket_approve(&self) -> Option<crate::wallet::TicketApprove> {
+        Some(crate::wallet::TicketApprove {
+            ticket: self.ticket?,
+            dungeon: self.dungeon?,
+            amount: super::entry::ONE_TICKET,
+        })
     }
 
     /// Every address allowed to emit game events for this deployment.
@@ -138,6 +167,9 @@ mod tests {
             adventurer_systems: Felt::TWO,
             game_token_systems: Felt::THREE,
             settings_systems: Felt::from(4u8),
+            dungeon: None,
+            ticket: None,
+            golden_pass: None,
         };
         let pairs = a.signable_entrypoints();
         let sel = |n: &str| starknet::core::utils::get_selector_from_name(n).unwrap();
@@ -161,6 +193,23 @@ mod tests {
                 .any(|(c, _)| *c == Felt::TWO || *c == Felt::from(4u8))
         );
         assert_eq!(pairs.len(), 9);
+        assert!(a.ticket_approve().is_none());
+
+        let with_dungeon = GameAddresses {
+            dungeon: Some(Felt::from(5u8)),
+            ticket: Some(Felt::from(6u8)),
+            ..a
+        };
+        let pairs = with_dungeon.signable_entrypoints();
+        assert_eq!(pairs.len(), 11);
+        assert!(pairs.contains(&(Felt::from(5u8), sel("buy_game"))));
+        assert!(pairs.contains(&(Felt::from(5u8), sel("claim_free_game"))));
+        assert!(!pairs.iter().any(|(c, _)| *c == Felt::from(6u8)));
+        let rule = with_dungeon.ticket_approve().unwrap();
+        assert_eq!(
+            (rule.ticket, rule.dungeon),
+            (Felt::from(6u8), Felt::from(5u8))
+        );
     }
 
     #[test]

@@ -7,6 +7,8 @@ mod client;
 mod convert;
 pub mod deploy;
 pub mod deploy_target;
+pub mod deploy_dungeon;
+pub mod entry;
 mod error;
 pub mod follow;
 pub mod journal;

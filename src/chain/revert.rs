@@ -115,6 +115,27 @@ const REASONS: &[(&str, &str, &str)] = &[
         "ALREADY_STARTED",
         "This adventurer is already playing: use ls_get_adventurer.",
     ),
+    // The dungeon (ls_new_game entries ticket, golden_pass, free) and its ticket.
+    (
+        "ERC20: insufficient balance",
+        "NO_TICKET",
+        "This wallet holds no dungeon ticket: get one, or use another entry.",
+    ),
+    (
+        "Golden pass on cooldown",
+        "GOLDEN_PASS_COOLDOWN",
+        "This golden pass was used recently: use another pass or another entry.",
+    ),
+    (
+        "Not owner of golden pass",
+        "NOT_PASS_OWNER",
+        "This wallet does not own that golden pass: check golden_pass_id.",
+    ),
+    (
+        "Not Allowed",
+        "NO_FREE_GAME",
+        "The dungeon offers no free game to this wallet: use entry ticket or golden_pass.",
+    ),
 ];
 
 /// Wrapper felts that frame the real reason in nested call failures.

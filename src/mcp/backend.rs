@@ -4,6 +4,7 @@
 use starknet::core::types::Felt;
 
 use crate::chain::WriteOptions;
+use crate::chain::entry::{Entry, EntryAddresses, check_entry};
 use crate::chain::sim::SimChain;
 use crate::chain::{ChainClient, ChainError, GameAction, TxLookup, TxReport, WalletReport};
 use crate::game::engine::EngineSettings;
@@ -32,6 +33,28 @@ pub trait GameBackend: Send + Sync {
     /// Refuses `ls_new_game` before its mint when the policy has no room for both transactions.
     async fn check_new_game(&self) -> Result<(), ChainError> {
         Ok(())
+    }
+    /// Refuses, before anything is signed, an entry this chain cannot serve: every entry but
+    /// `mint` needs a dungeon, which only profiles naming one have.
+    fn check_entry(&self, entry: Entry) -> Result<(), ChainError> {
+        match entry {
+            Entry::Mint => Ok(()),
+            _ => Err(ChainError::Invalid(format!(
+                "entry \"{}\" buys a game at a dungeon, and this chain has none; use entry \"mint\"",
+                entry.name()
+            ))),
+        }
+    }
+    /// Enters a new game for the wallet (a mint, or a purchase at the dungeon); returns its id
+    /// and the transaction.
+    async fn enter(
+        &self,
+        entry: Entry,
+        player_name: Option<Felt>,
+        opts: WriteOptions,
+    ) -> Result<(u64, TxReport), ChainError> {
+        self.check_entry(entry)?;
+        self.mint(player_name, opts).await
     }
     /// Status, receipt and game events of a transaction (and this server's record of it).
     async fn tx(&self, tx_hash: Felt) -> Result<TxLookup, ChainError>;
@@ -122,6 +145,20 @@ impl GameBackend for ChainClient {
 
     async fn check_new_game(&self) -> Result<(), ChainError> {
         ChainClient::check_new_game(self)
+    }
+
+    fn check_entry(&self, entry: Entry) -> Result<(), ChainError> {
+        let addresses = EntryAddresses::new(self.addresses(), 0);
+        check_entry(entry, &addresses).map_err(|e| ChainError::Invalid(e.to_string()))
+    }
+
+    async fn enter(
+        &self,
+        entry: Entry,
+        player_name: Option<Felt>,
+        opts: WriteOptions,
+    ) -> Result<(u64, TxReport), ChainError> {
+        self.enter_game(entry, player_name, opts).await
     }
 
     async fn tx(&self, tx_hash: Felt) -> Result<TxLookup, ChainError> {

@@ -82,6 +82,7 @@ pub fn from_chain(e: ChainError) -> ToolError {
         }
         ChainError::Decode(m) => ToolError::new(ErrorCode::RpcError, m).retryable(false),
         ChainError::Signing(m) => ToolError::new(ErrorCode::RpcError, m).retryable(false),
+        ChainError::Invalid(m) => ToolError::validation(m),
     }
 }
 

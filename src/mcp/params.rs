@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::chain::Confirm;
+use crate::chain::entry::Entry;
 use crate::error::ToolError;
 use crate::game::catalogue;
 use crate::game::compact::Detail;
@@ -99,9 +100,68 @@ pub struct NewGameArgs {
     /// Name for a newly minted adventurer (ASCII, at most 31 characters).
     #[serde(default)]
     pub player_name: Option<String>,
+    /// How a new adventurer is obtained: `mint` (default: minted directly, a practice game that
+    /// the official leaderboard does not count), `ticket` (bought at the dungeon for exactly one
+    /// ticket), `golden_pass` (bought with a golden pass you own: give `golden_pass_id`) or
+    /// `free` (a free game, where the dungeon offers one). Only profiles with a dungeon sell games.
+    #[serde(default)]
+    pub entry: EntryArg,
+    /// Token id of your golden pass, with `entry: "golden_pass"`.
+    #[serde(default)]
+    pub golden_pass_id: Option<u64>,
     /// Confirmation options.
     #[serde(flatten)]
     pub opts: WriteOpts,
+}
+
+/// `ls_new_game`'s `entry` argument.
+#[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum EntryArg {
+    /// Mint the game token directly.
+    #[default]
+    Mint,
+    /// Buy the game at the dungeon with one ticket.
+    Ticket,
+    /// Buy the game at the dungeon with a golden pass.
+    GoldenPass,
+    /// Claim a free game at the dungeon.
+    Free,
+}
+
+impl NewGameArgs {
+    /// The entry asked for, checked against the other arguments (nothing is sent yet).
+    pub fn entry(&self) -> Result<Entry, ToolError> {
+        let entry = match (self.entry, self.golden_pass_id) {
+            (EntryArg::GoldenPass, Some(token_id)) => Entry::GoldenPass {
+                token_id: token_id.into(),
+            },
+            (EntryArg::GoldenPass, None) => {
+                return Err(ToolError::validation(
+                    "entry \"golden_pass\" needs golden_pass_id, the token id of a pass you own",
+                )
+                .with_detail("field", "golden_pass_id"));
+            }
+            (_, Some(_)) => {
+                return Err(ToolError::validation(
+                    "golden_pass_id only goes with entry \"golden_pass\"",
+                )
+                .with_detail("field", "golden_pass_id"));
+            }
+            (EntryArg::Mint, None) => Entry::Mint,
+            (EntryArg::Ticket, None) => Entry::Ticket,
+            (EntryArg::Free, None) => Entry::Free,
+        };
+        if entry != Entry::Mint && self.adventurer_id.is_some() {
+            return Err(ToolError::validation(format!(
+                "entry \"{}\" obtains a new adventurer; omit adventurer_id, or omit entry to start \
+                 the adventurer you own",
+                entry.name()
+            ))
+            .with_detail("field", "entry"));
+        }
+        Ok(entry)
+    }
 }
 
 /// Arguments of tools that only need the adventurer.

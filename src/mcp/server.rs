@@ -227,7 +227,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Start a new Loot Survivor game. Without adventurer_id it mints a new adventurer (game token) to this wallet and reads its id from the receipt, then calls start_game with the chosen starting weapon (12 Wand, 16 Book, 46 Short Sword, 76 Club; id or name). Returns the adventurer id, transaction hashes, game events and the new state: you start at 90 HP facing a weak starter beast that you must attack.",
+        description = "Start a new Loot Survivor game. Without adventurer_id it obtains a new adventurer (game token) for this wallet, minted directly or with `entry` bought at the dungeon (ticket, golden_pass, free), and reads its id from the receipt, then calls start_game with the chosen starting weapon (12 Wand, 16 Book, 46 Short Sword, 76 Club; id or name). Returns the adventurer id, transaction hashes, game events and the new state: you start at 90 HP facing a weak starter beast that you must attack.",
         annotations(
             title = "New game",
             read_only_hint = false,
@@ -244,15 +244,17 @@ impl LsServer {
         let a = args.parse(self.opts.strict)?;
         let _busy = self.drain.enter()?;
         let weapon = a.weapon.resolve_starting_weapon("weapon")?;
+        let entry = a.entry()?;
         let player_name = a.player_name.as_deref().map(player_name_felt).transpose()?;
         let opts = self.write_options(&a.opts, &ctx)?;
         let (id, mint_tx) = match a.adventurer_id {
             Some(id) => (id, None),
             None => {
+                self.backend.check_entry(entry).map_err(from_chain)?;
                 self.backend.check_new_game().await.map_err(from_chain)?;
                 let (id, report) = self
                     .backend
-                    .mint(player_name, opts.clone())
+                    .enter(entry, player_name, opts.clone())
                     .await
                     .map_err(from_chain)?;
                 (id, Some(format!("{:#x}", report.tx_hash)))

@@ -11,7 +11,8 @@ use crate::config::{Settings, parse_felt};
 impl ToriiOptions {
     /// Options for this run, or `None` when no Torii URL is configured: the game's
     /// `game_token_systems` contract and world from `addresses`, and the dungeon from the
-    /// profile's `chain.contracts.dungeon` when it names one.
+    /// profile's `chain.contracts.dungeon` when it names one, else the manifest's (a deployed
+    /// practice dungeon).
     pub fn from_settings(
         settings: &Settings,
         addresses: &GameAddresses,
@@ -33,7 +34,8 @@ impl ToriiOptions {
             .contracts
             .get("dungeon")
             .map(|d| parse_felt(d).map_err(|e| format!("chain.contracts.dungeon: {e}")))
-            .transpose()?;
+            .transpose()?
+            .or(addresses.dungeon);
         Ok(Some(Self {
             url,
             namespace,

@@ -8,6 +8,7 @@ mod policy;
 mod policy_settings;
 mod signer;
 mod spending;
+mod ticket_approve;
 
 pub use key_source::{
     ENV_KEYSTORE_PASSWORD, ENV_PRIVATE_KEY, KeyError, KeySource, LoadedKey, load_key, load_signer,
@@ -22,3 +23,4 @@ pub use signer::SecretSigner;
 pub use spending::{
     MemorySpending, RATE_WINDOW, SpendingLog, Usage, day_start_ms, in_window, unix_ms,
 };
+pub use ticket_approve::TicketApprove;

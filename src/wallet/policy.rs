@@ -18,6 +18,7 @@ use starknet::core::types::{Call, Felt};
 
 use super::policy_settings::{FeeAmount, PolicySettings};
 use super::spending::{MemorySpending, RATE_WINDOW, SpendingLog, Usage};
+use super::ticket_approve::TicketApprove;
 use crate::config::Settings;
 
 /// The Cartridge VRF provider (mainnet; hard-coded in the game's `utils/vrf.cairo`).
@@ -90,6 +91,7 @@ pub struct PolicyGuard {
     vrf: bool,
     allowed: HashSet<(Felt, Felt)>,
     contracts: HashSet<Felt>,
+    ticket: Option<TicketApprove>,
     log: Arc<dyn SpendingLog>,
 }
 
@@ -111,8 +113,16 @@ impl PolicyGuard {
             vrf,
             allowed,
             contracts,
+            ticket: None,
             log: Arc::new(MemorySpending::default()),
         }
+    }
+
+    /// The same guard also signing the one bounded ticket approve of a dungeon purchase, on
+    /// profiles that name a dungeon and its ticket.
+    pub fn with_ticket_approve(mut self, rule: Option<TicketApprove>) -> Self {
+        self.ticket = rule;
+        self
     }
 
     /// The same guard counting spending in `log` (the journal) instead of memory.
@@ -146,7 +156,9 @@ impl PolicyGuard {
             });
         }
         for call in calls {
-            if self.allowed.contains(&(call.to, call.selector)) {
+            if self.allowed.contains(&(call.to, call.selector))
+                || self.ticket.is_some_and(|t| t.ticket == call.to)
+            {
                 continue;
             }
             if call.to == CARTRIDGE_VRF_PROVIDER && call.selector == REQUEST_RANDOM_SELECTOR {
@@ -174,6 +186,9 @@ impl PolicyGuard {
                 ),
                 setting: "chain.contracts / chain.manifest",
             });
+        }
+        if let Some(t) = &self.ticket {
+            t.check(calls)?;
         }
         self.check_vrf_bundle(calls)
     }
