@@ -15,10 +15,12 @@ pub struct HttpSettings {
     pub tokens_file: Option<PathBuf>,
     /// Browser origins allowed to call (`scheme://host[:port]`); a request with any other
     /// `Origin` header is refused with 403. Empty: every request carrying an `Origin` is refused
-    /// (non-browser clients send none).
+    /// (non-browser clients send none). In the environment: comma-separated.
+    #[serde(deserialize_with = "list_or_commas")]
     pub allowed_origins: Vec<String>,
     /// `Host` header values served besides the loopback names (DNS-rebinding protection). Empty
     /// on a non-loopback address: any host (the bearer token is the protection then).
+    #[serde(deserialize_with = "list_or_commas")]
     pub allowed_hosts: Vec<String>,
     /// Writes (transactions) one identity may send per minute, unless its token entry says.
     pub max_tx_per_minute: u32,
@@ -40,4 +42,23 @@ impl Default for HttpSettings {
             max_request_bytes: 1 << 20,
         }
     }
+}
+
+/// A TOML list, or one comma-separated string (how `LS_HTTP__ALLOWED_ORIGINS` arrives).
+fn list_or_commas<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Raw {
+        List(Vec<String>),
+        Text(String),
+    }
+    Ok(match Raw::deserialize(d)? {
+        Raw::List(v) => v,
+        Raw::Text(s) => s
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(String::from)
+            .collect(),
+    })
 }
