@@ -11,6 +11,12 @@ ls_list_adventurers shows it only its own games.
     python http_fleet.py --url http://127.0.0.1:8080/mcp --tokens tokens.json --sessions 50
 
 tokens.json: [{"identity": "agent-0", "token": "..."}, ...]; session i uses entry i % len.
+
+With --stdio BIN instead of --url, each session starts its own server process over stdio
+(`BIN <--stdio-args>`, the environment passed on), for comparing N stdio processes with one HTTP
+server (scripts/bench-fleet.sh); --accounts gives session i the account i of a JSON list of
+{address, private_key} (LS_ACCOUNT_ADDRESS / LS_PRIVATE_KEY): one journal per account, one
+process per journal.
 Prints one JSON line: games, deaths, actions, elapsed_s, games_per_minute, latency_ms {p50, p95}
 per tool call, cross-identity refusals, and failures (session errors). Exits 1 if any session
 failed or a cross-identity attempt was not refused.
@@ -20,13 +26,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shlex
 import sys
 import time
 from typing import Any
 
 import anyio
 import mcp.types as types
-from mcp import ClientSession
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
@@ -138,19 +147,37 @@ async def cross_check(session: ClientSession, fleet: Fleet, i: int, identity: st
         raise Failed(f"{identity}: ls_list_adventurers shows other identities' adventurers {foreign}")
 
 
+async def run_session(session: ClientSession, i: int, identity: str, fleet: Fleet, args: argparse.Namespace) -> int:
+    await session.initialize()
+    own = -1
+    for _ in range(args.games):
+        own = await play(session, fleet, args.max_actions)
+    fleet.arrived(i, identity, own)
+    if args.cross_check:
+        await cross_check(session, fleet, i, identity, own)
+    return own
+
+
 async def session_run(i: int, url: str, entry: dict[str, str], fleet: Fleet, args: argparse.Namespace) -> None:
     identity = entry["identity"]
     own = None
     try:
-        client = create_mcp_http_client(headers={"Authorization": f"Bearer {entry['token']}"})
-        async with client, streamable_http_client(url, http_client=client) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                for _ in range(args.games):
-                    own = await play(session, fleet, args.max_actions)
-                fleet.arrived(i, identity, own)
-                if args.cross_check:
-                    await cross_check(session, fleet, i, identity, own)
+        if args.stdio:
+            env = dict(os.environ)
+            if args.accounts:
+                account = args.accounts[i % len(args.accounts)]
+                env["LS_ACCOUNT_ADDRESS"] = account["address"]
+                env["LS_PRIVATE_KEY"] = account["private_key"]
+            server = StdioServerParameters(command=args.stdio, args=shlex.split(args.stdio_args), env=env)
+            with open(os.devnull, "w") as devnull:
+                async with stdio_client(server, errlog=devnull) as (read, write):
+                    async with ClientSession(read, write) as session:
+                        own = await run_session(session, i, identity, fleet, args)
+        else:
+            client = create_mcp_http_client(headers={"Authorization": f"Bearer {entry['token']}"})
+            async with client, streamable_http_client(url, http_client=client) as (read, write):
+                async with ClientSession(read, write) as session:
+                    own = await run_session(session, i, identity, fleet, args)
     except Exception as e:  # noqa: BLE001 - every failure is reported, not raised
         fleet.failures.append(f"session {i} ({identity}): {type(e).__name__}: {e}")
         if own is None and len(fleet.adventurers) + len(fleet.failures) >= fleet.n:
@@ -165,8 +192,13 @@ def percentile(values: list[float], p: float) -> float:
 
 
 async def main(args: argparse.Namespace) -> int:
-    with open(args.tokens) as f:
-        tokens = json.load(f)
+    tokens = [{"identity": "stdio", "token": ""}]
+    if args.tokens:
+        with open(args.tokens) as f:
+            tokens = json.load(f)
+    if args.accounts:
+        with open(args.accounts) as f:
+            args.accounts = json.load(f)
     fleet = Fleet(args.sessions)
     start = time.perf_counter()
     async with anyio.create_task_group() as tg:
@@ -192,8 +224,11 @@ async def main(args: argparse.Namespace) -> int:
 
 if __name__ == "__main__":
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--url", required=True)
-    p.add_argument("--tokens", required=True, help="JSON list of {identity, token}")
+    p.add_argument("--url", help="the server's /mcp URL (HTTP mode)")
+    p.add_argument("--tokens", help="JSON list of {identity, token} (HTTP mode)")
+    p.add_argument("--stdio", help="server binary: one stdio process per session instead of HTTP")
+    p.add_argument("--stdio-args", default="serve", help="the server's arguments in --stdio mode")
+    p.add_argument("--accounts", help="JSON list of {address, private_key}, one per stdio session")
     p.add_argument("--sessions", type=int, default=1)
     p.add_argument("--games", type=int, default=1, help="games per session")
     p.add_argument("--max-actions", type=int, default=400)
