@@ -86,6 +86,9 @@ pub struct Settings {
     /// The embedded practice chain (`sim` profile).
     #[serde(default)]
     pub sim: SimSettings,
+    /// `serve --http`: tokens, origins, hosts and per-identity limits.
+    #[serde(default)]
+    pub http: crate::mcp::http::HttpSettings,
 }
 
 /// Which rules the embedded chain plays.

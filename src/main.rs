@@ -17,6 +17,7 @@ use loot_survivor_mcp::chain::{ChainClient, ConnectOptions};
 use loot_survivor_mcp::config::{LoadOptions, Settings, parse_felt};
 use loot_survivor_mcp::devnet::{Devnet, is_alive};
 use loot_survivor_mcp::home;
+use loot_survivor_mcp::mcp::http::{self, HttpOptions, ServedBy, TokenTable};
 use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
 use loot_survivor_mcp::torii::{ToriiClient, ToriiOptions};
 use loot_survivor_mcp::wallet::{PolicyGuard, SecretSigner, load_signer};
@@ -44,6 +45,20 @@ enum Command {
     Devnet(DevnetCommand),
     /// Let the built-in agent play through the MCP tools and narrate (sim profile by default).
     Play(PlayArgs),
+    /// Bearer tokens for `serve --http`.
+    #[command(subcommand)]
+    Token(TokenCommand),
+}
+
+#[derive(Subcommand, Debug)]
+enum TokenCommand {
+    /// Make a new random token: prints the token (give it to the agent's host) and the token-file
+    /// entry holding only its SHA-256 (add it to http.tokens_file).
+    New {
+        /// The agent identity the token names (letters, digits, '-', '_', '.').
+        #[arg(long)]
+        identity: String,
+    },
 }
 
 #[derive(ClapArgs, Debug)]
@@ -85,6 +100,10 @@ struct ServeArgs {
     /// On the sim profile, discard the saved world and start over (same as sim.fresh = true).
     #[arg(long)]
     fresh: bool,
+    /// Serve MCP over streamable HTTP at ADDR (default 127.0.0.1:8080) instead of stdio, for many
+    /// agents at once; any address but loopback needs bearer tokens ([http] settings).
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
+    http: Option<std::net::SocketAddr>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -197,6 +216,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             deploy(&settings, &env, rpc, out).await
         }
         Command::Play(args) => play(&cli.settings, args).await,
+        Command::Token(TokenCommand::New { identity }) => new_token(&identity),
     }
 }
 
@@ -422,7 +442,7 @@ async fn devnet_up(args: &SettingsArgs, port: u16) -> anyhow::Result<()> {
 
 async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
     let (mut settings, env) = args.load()?;
-    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+    if serve.http.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
         let exe = std::env::current_exe().unwrap_or_else(|_| "loot-survivor-mcp".into());
         eprint!(
             "{}",
@@ -432,11 +452,17 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
     if settings.is_sim() {
         settings.sim.fresh |= serve.fresh;
         anyhow::ensure!(!serve.with_devnet, "--with-devnet needs the devnet profile");
+        let http = http_options(&settings, &serve, None, sim_owners_path(&settings)?)?;
         tracing::info!(
             profile = %settings.profile,
-            "serving MCP on stdio on the embedded practice chain (no network, no key)"
+            transport = if serve.http.is_some() { "http" } else { "stdio" },
+            "serving MCP on the embedded practice chain (no network, no key)"
         );
-        return serve_until_stopped(sim_server(&settings, true)?, &settings).await;
+        let server = sim_server(&settings, true)?;
+        return match http {
+            Some(http) => serve_http(server, http).await,
+            None => serve_until_stopped(server, &settings).await,
+        };
     }
     let devnet = if serve.with_devnet {
         anyhow::ensure!(
@@ -451,6 +477,10 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         None
     };
     let (account_address, signer) = account_and_signer(&settings, &env)?;
+    let owners = home::profile_dir(&settings.profile)
+        .context("the data directory")?
+        .join("http-owners.json");
+    let http = http_options(&settings, &serve, Some(account_address), Some(owners))?;
     let journal = Arc::new(Journal::open(
         &home::profile_dir(&settings.profile).context("the data directory")?,
         account_address,
@@ -504,7 +534,8 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
     tracing::info!(
         profile = %settings.profile,
         account = %format!("{:#x}", client.account_address()),
-        "serving MCP on stdio"
+        transport = if http.is_some() { "http" } else { "stdio" },
+        "serving MCP"
     );
     let account = client.account_address();
     let torii = ToriiOptions::from_settings(&settings, client.addresses())
@@ -528,13 +559,104 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         );
         server = server.with_torii(Arc::new(torii));
     }
-    let served = serve_until_stopped(server, &settings).await;
+    let served = match http {
+        Some(http) => serve_http(server, http).await,
+        None => serve_until_stopped(server, &settings).await,
+    };
     journal.flush();
     if let Some(devnet) = devnet {
         devnet.stop().await;
         tracing::info!("stopped starknet-devnet");
     }
     served
+}
+
+/// The HTTP options of `serve --http`, checked before anything else starts: a non-loopback
+/// address without tokens is refused here.
+fn http_options(
+    settings: &Settings,
+    serve: &ServeArgs,
+    account: Option<starknet::core::types::Felt>,
+    owners: Option<PathBuf>,
+) -> anyhow::Result<Option<HttpOptions>> {
+    let Some(addr) = serve.http else {
+        return Ok(None);
+    };
+    let file = settings
+        .http
+        .tokens_file
+        .as_deref()
+        .map(loot_survivor_mcp::config::resolve_home);
+    let env = std::env::var(http::TOKENS_ENV).ok();
+    let tokens = TokenTable::load(
+        file.as_deref(),
+        env.as_deref(),
+        &ServedBy {
+            profile: &settings.profile,
+            account,
+        },
+        &settings.http,
+    )?;
+    http::check_exposure(addr, &tokens)?;
+    Ok(Some(HttpOptions {
+        addr,
+        settings: settings.http.clone(),
+        tokens,
+        owners,
+        grace: Duration::from_millis(settings.server.shutdown_grace_ms),
+    }))
+}
+
+/// Where `serve --http` keeps adventurer owners on sim: beside the world file (none for a world
+/// kept in memory).
+fn sim_owners_path(settings: &Settings) -> anyhow::Result<Option<PathBuf>> {
+    if !settings.sim.persist {
+        return Ok(None);
+    }
+    let dir = loot_survivor_mcp::home::profile_dir("sim")
+        .context("cannot create the sim folder in the data directory (set LS_HOME)")?;
+    let world = SimOptions::state_path(&dir, settings.sim.randomness());
+    Ok(Some(world.with_extension("owners.json")))
+}
+
+/// Serves MCP over streamable HTTP until SIGTERM/SIGINT.
+async fn serve_http(server: LsServer, opts: HttpOptions) -> anyhow::Result<()> {
+    let signals = StopSignals::new()?;
+    http::serve(server, opts, async move {
+        let signal = signals.recv().await;
+        tracing::info!(signal, "stop signal");
+    })
+    .await?;
+    Ok(())
+}
+
+/// `token new`: a random 256-bit token and its token-file entry.
+fn new_token(identity: &str) -> anyhow::Result<()> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no randomness: {e}"))?;
+    let token: String = std::iter::once("lsmcp_".to_string())
+        .chain(bytes.iter().map(|b| format!("{b:02x}")))
+        .collect();
+    // Validated the same way the server will read it.
+    TokenTable::load(
+        None,
+        Some(&format!("{identity}={}", http::hash_hex(&token))),
+        &ServedBy {
+            profile: "sim",
+            account: None,
+        },
+        &Default::default(),
+    )?;
+    println!(
+        "token (give it to the agent host as `Authorization: Bearer <token>`; it is not stored):"
+    );
+    println!("{token}");
+    println!();
+    println!("token-file entry (add it to the file named by http.tokens_file):");
+    println!("[[token]]");
+    println!("identity = \"{identity}\"");
+    println!("sha256 = \"{}\"", http::hash_hex(&token));
+    Ok(())
 }
 
 /// Serves MCP on stdio until stdin closes or SIGTERM/SIGINT arrives. On a signal no new write is

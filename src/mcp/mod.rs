@@ -8,6 +8,7 @@ mod backend;
 mod compact_result;
 mod drain;
 mod errors;
+pub mod http;
 mod in_memory;
 mod indexer;
 mod indexer_types;

@@ -1,0 +1,315 @@
+//! Helpers of the `serve --http` tests: a server process on a free loopback port with a token
+//! file, and a minimal MCP-over-HTTP client (reqwest, SSE parsed by hand) for the raw checks
+//! (status codes, headers, a client that hangs up mid-call).
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::AsyncReadExt;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_loot-survivor-mcp");
+
+/// A token and the identity it names.
+#[derive(Debug, Clone)]
+pub struct Token {
+    pub identity: String,
+    pub token: String,
+}
+
+/// `n` identities with fresh random tokens, written to `dir/tokens.toml` (hashes only) and
+/// `dir/tokens.json` (the tokens, for the Python client).
+pub fn make_tokens(dir: &Path, n: usize) -> Vec<Token> {
+    let mut toml = String::new();
+    let mut tokens = Vec::new();
+    for i in 0..n {
+        let identity = format!("agent-{i}");
+        let out = std::process::Command::new(BIN)
+            .args(["token", "new", "--identity", &identity])
+            .output()
+            .expect("run token new");
+        assert!(out.status.success(), "token new failed");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let token = lines[1].trim().to_string();
+        assert!(token.len() >= 64, "a short token: {token}");
+        assert!(!text.contains(&format!("sha256 = \"{token}\"")));
+        for l in &lines[4..7] {
+            toml.push_str(l);
+            toml.push('\n');
+        }
+        tokens.push(Token { identity, token });
+    }
+    std::fs::write(dir.join("tokens.toml"), toml).unwrap();
+    let list: Vec<Value> = tokens
+        .iter()
+        .map(|t| json!({"identity": t.identity, "token": t.token}))
+        .collect();
+    std::fs::write(dir.join("tokens.json"), Value::Array(list).to_string()).unwrap();
+    tokens
+}
+
+/// A free loopback port (bound, then released for the server).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A running `serve --http` process; its stderr (the log) is collected.
+pub struct Server {
+    pub child: tokio::process::Child,
+    pub url: String,
+    pub base: String,
+    stderr: tokio::task::JoinHandle<String>,
+}
+
+impl Server {
+    /// Starts `serve --http 127.0.0.1:<free port>` with `LS_HOME = home`, the token file in
+    /// `home/tokens.toml` if present, extra args and env; waits until `/readyz` answers.
+    pub async fn start(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Server {
+        let port = free_port();
+        let addr = format!("127.0.0.1:{port}");
+        let mut cmd = tokio::process::Command::new(BIN);
+        cmd.arg("serve")
+            .args(["--http", &addr])
+            .args(args)
+            .env("LS_HOME", home)
+            .env("RUST_LOG", "info")
+            .env_remove("LS_HTTP_TOKENS")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        if home.join("tokens.toml").exists() {
+            cmd.env("LS_HTTP__TOKENS_FILE", home.join("tokens.toml"));
+        }
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().expect("start the server");
+        let mut err = child.stderr.take().unwrap();
+        let stderr = tokio::spawn(async move {
+            let mut s = String::new();
+            let _ = err.read_to_string(&mut s).await;
+            s
+        });
+        let base = format!("http://{addr}");
+        let mut server = Server {
+            child,
+            url: format!("{base}/mcp"),
+            base,
+            stderr,
+        };
+        let http = reqwest::Client::new();
+        for _ in 0..600 {
+            if let Ok(Some(status)) = server.child.try_wait() {
+                panic!("the HTTP server exited ({status}): {}", server.stop().await);
+            }
+            if let Ok(r) = http.get(format!("{}/readyz", server.base)).send().await
+                && r.status().is_success()
+            {
+                return server;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!(
+            "the HTTP server did not become ready: {}",
+            server.stop().await
+        );
+    }
+
+    /// SIGTERM, wait, and the whole log.
+    pub async fn stop(mut self) -> String {
+        if let Some(pid) = self.child.id() {
+            let _ = std::process::Command::new("kill")
+                .args(["-TERM", &pid.to_string()])
+                .status();
+        }
+        let _ = tokio::time::timeout(Duration::from_secs(40), self.child.wait()).await;
+        let _ = self.child.kill().await;
+        self.stderr.await.unwrap_or_default()
+    }
+}
+
+/// One MCP session over HTTP, by hand.
+pub struct Session {
+    http: reqwest::Client,
+    url: String,
+    /// The bearer token sent (tests swap it to act as another identity in this session).
+    pub token: Option<String>,
+    session: Option<String>,
+    next_id: u64,
+}
+
+impl Session {
+    /// `initialize` + `notifications/initialized` with `token` (none: no Authorization header).
+    pub async fn open(url: &str, token: Option<&str>) -> Session {
+        let mut s = Session {
+            http: reqwest::Client::new(),
+            url: url.to_string(),
+            token: token.map(String::from),
+            session: None,
+            next_id: 1,
+        };
+        let init = json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                          "clientInfo": {"name": "http-test", "version": "1"}});
+        let msg = s.message("initialize", init);
+        let r = s.post(&msg).await;
+        assert!(r.status().is_success(), "initialize: {}", r.status());
+        s.session = r
+            .headers()
+            .get("mcp-session-id")
+            .map(|v| v.to_str().unwrap().to_string());
+        let body = r.text().await.unwrap();
+        assert!(body.contains("\"result\""), "initialize: {body}");
+        let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let r = s.post(&note).await;
+        assert!(r.status().is_success(), "initialized: {}", r.status());
+        s
+    }
+
+    fn message(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+    }
+
+    /// POSTs one JSON-RPC message with this session's headers.
+    pub async fn post(&self, body: &Value) -> reqwest::Response {
+        let mut req = self
+            .http
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2025-06-18")
+            .body(body.to_string());
+        if let Some(t) = &self.token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(sid) = &self.session {
+            req = req.header("mcp-session-id", sid);
+        }
+        req.send().await.expect("POST /mcp")
+    }
+
+    /// `tools/call`; returns (is_error, the JSON of the text content).
+    pub async fn call(&mut self, tool: &str, args: Value) -> (bool, Value) {
+        let msg = self.message("tools/call", json!({"name": tool, "arguments": args}));
+        let r = self.post(&msg).await;
+        assert!(r.status().is_success(), "{tool}: HTTP {}", r.status());
+        let body = r.text().await.unwrap();
+        let result = response_of(&body, &msg["id"])
+            .unwrap_or_else(|| panic!("{tool}: no response in {body}"));
+        let r = &result["result"];
+        let text = r["content"][0]["text"].as_str().unwrap_or("{}");
+        (
+            r["isError"].as_bool().unwrap_or(false),
+            serde_json::from_str(text).unwrap(),
+        )
+    }
+
+    /// `tools/call` that must succeed.
+    pub async fn ok(&mut self, tool: &str, args: Value) -> Value {
+        let (err, v) = self.call(tool, args.clone()).await;
+        assert!(!err, "{tool} {args}: {v}");
+        v
+    }
+
+    /// Starts `tools/call` with a progress token and hangs up as soon as the progress says the
+    /// transaction was submitted; returns its hash.
+    pub async fn call_and_hang_up(&mut self, tool: &str, args: Value) -> String {
+        let msg = self.message(
+            "tools/call",
+            json!({"name": tool, "arguments": args, "_meta": {"progressToken": "p1"}}),
+        );
+        let mut r = self.post(&msg).await;
+        assert!(r.status().is_success(), "{tool}: HTTP {}", r.status());
+        let mut seen = String::new();
+        while let Some(chunk) = tokio::time::timeout(Duration::from_secs(60), r.chunk())
+            .await
+            .expect("progress in time")
+            .expect("read the stream")
+        {
+            seen.push_str(&String::from_utf8_lossy(&chunk));
+            if let Some(at) = seen.find("submitted 0x") {
+                let hash: String = seen[at + "submitted ".len()..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_hexdigit() || *c == 'x')
+                    .collect();
+                drop(r);
+                return hash;
+            }
+        }
+        panic!("{tool}: the stream ended before a 'submitted' progress: {seen}");
+    }
+}
+
+/// The JSON-RPC response with `id` among the SSE `data:` lines (or a plain JSON body).
+pub fn response_of(body: &str, id: &Value) -> Option<Value> {
+    if let Ok(v) = serde_json::from_str::<Value>(body) {
+        return Some(v);
+    }
+    body.lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+        .find(|v| &v["id"] == id && (v.get("result").is_some() || v.get("error").is_some()))
+}
+
+/// The venv python with `mcp` installed (scripts/setup-python-client.sh).
+pub fn python() -> PathBuf {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/setup-python-client.sh");
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .output()
+        .expect("run scripts/setup-python-client.sh");
+    assert!(
+        out.status.success(),
+        "setup-python-client.sh failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
+}
+
+/// Runs tests/python/http_fleet.py against `server` and returns its JSON summary (asserting it
+/// exited 0).
+pub async fn fleet(url: &str, tokens: &Path, sessions: usize, extra: &[&str]) -> Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/http_fleet.py");
+    let out = tokio::time::timeout(
+        Duration::from_secs(900),
+        tokio::process::Command::new(python())
+            .arg(&script)
+            .args(["--url", url, "--sessions", &sessions.to_string()])
+            .arg("--tokens")
+            .arg(tokens)
+            .args(extra)
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .stdin(Stdio::null())
+            .kill_on_drop(true)
+            .output(),
+    )
+    .await
+    .expect("the fleet finished in time")
+    .expect("run http_fleet.py");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = stdout.lines().last().unwrap_or_default();
+    let summary: Value = serde_json::from_str(last).unwrap_or_else(|e| {
+        panic!(
+            "http_fleet.py printed no summary ({e}); stderr:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    assert!(out.status.success(), "http_fleet.py failed: {summary}");
+    summary
+}
+
+/// Asserts that no token appears anywhere in `log`.
+pub fn assert_no_token(log: &str, tokens: &[&str]) {
+    for t in tokens {
+        assert!(!log.contains(t), "a token appears in the server log");
+    }
+}
