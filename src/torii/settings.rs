@@ -63,6 +63,9 @@ mod tests {
             adventurer_systems: Felt::ONE,
             game_token_systems: Felt::ONE,
             settings_systems: Felt::ONE,
+            dungeon: None,
+            ticket: None,
+            golden_pass: None,
         }
     }
 
