@@ -16,6 +16,7 @@ use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
 
 use super::bindings::{adventurer_systems, game_systems, game_token_systems};
 use super::ledger::{TxLedger, TxRecord};
+use super::new_game::Plan;
 use super::outside::{ANY_CALLER, OutsideExecution};
 use super::retry::read_with_retries;
 use super::submit::{
@@ -130,6 +131,8 @@ pub struct ChainClient {
     http: reqwest::Client,
     /// Distinguishes outside-execution nonces made in the same nanosecond.
     outside_counter: std::sync::atomic::AtomicU64,
+    /// The game token contract, once read.
+    token: std::sync::OnceLock<Felt>,
 }
 
 impl std::fmt::Debug for ChainClient {
@@ -239,7 +242,13 @@ impl ChainClient {
             rpc_url: opts.rpc_url,
             http,
             outside_counter: std::sync::atomic::AtomicU64::new(0),
+            token: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The wallet's account, connected to the node.
+    pub(super) fn wallet_account(&self) -> &WalletAccount {
+        &self.account
     }
 
     /// The wallet's account address.
@@ -315,7 +324,10 @@ impl ChainClient {
     /// The owner of an adventurer token (ERC721 `owner_of` on `token_address()`), or `None` when
     /// the token was never minted.
     pub async fn owner_of(&self, adventurer_id: u64) -> Result<Option<Felt>, ChainError> {
-        let token = self.token_address().await?;
+        let token = match self.cached_token_address().await {
+            Some(t) => t,
+            None => self.token_address().await?,
+        };
         let id = starknet::core::types::U256::from_words(u128::from(adventurer_id), 0);
         match self.call(game_token_systems::owner_of(token, &id)).await {
             Ok(felts) => {
@@ -328,13 +340,9 @@ impl ChainClient {
         }
     }
 
-    /// Mints a new game token to the wallet and returns its id (read from the receipt).
-    pub async fn mint_game(
-        &self,
-        player_name: Option<Felt>,
-        opts: WriteOptions,
-    ) -> Result<(u64, TxReport), ChainError> {
-        let call = game_token_systems::mint_game(
+    /// The call that mints a game token with this profile's settings to the wallet.
+    pub fn mint_call(&self, player_name: Option<Felt>) -> Call {
+        game_token_systems::mint_game(
             self.addresses.game_token_systems,
             &player_name,
             &Some(self.settings_id),
@@ -346,9 +354,29 @@ impl ChainClient {
             &None,
             &self.account.address(),
             &false,
-        );
+        )
+    }
+
+    /// The token contract's address, read once per run (it never changes); `None` if the read
+    /// fails (the token id is then taken from the first matching event of any contract).
+    pub(super) async fn cached_token_address(&self) -> Option<Felt> {
+        if let Some(t) = self.token.get() {
+            return Some(*t);
+        }
+        let t = self.token_address().await.ok()?;
+        let _ = self.token.set(t);
+        Some(t)
+    }
+
+    /// Mints a new game token to the wallet and returns its id (read from the receipt).
+    pub async fn mint_game(
+        &self,
+        player_name: Option<Felt>,
+        opts: WriteOptions,
+    ) -> Result<(u64, TxReport), ChainError> {
+        let call = self.mint_call(player_name);
         let report = self.execute(vec![call], None, "mint_game", opts).await?;
-        let token = self.token_address().await.ok();
+        let token = self.cached_token_address().await;
         let id = token_id_from_events(&report.raw_events, token).ok_or_else(|| {
             ChainError::Decode(format!(
                 "mint transaction {:#x} carries no token id",
@@ -476,8 +504,21 @@ impl ChainClient {
         action: &str,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
+        self.execute_planned(Plan::Calls(calls), adventurer_id, action, opts)
+            .await
+    }
+
+    /// [`ChainClient::execute`] for calls that may depend on the chain at the nonce they are
+    /// signed with (built under the write lock, so no other write of this account comes between).
+    pub(super) async fn execute_planned(
+        &self,
+        plan: Plan,
+        adventurer_id: Option<u64>,
+        action: &str,
+        opts: WriteOptions,
+    ) -> Result<TxReport, ChainError> {
         self.policy
-            .check_calls(&calls)
+            .check_calls(plan.known_calls())
             .map_err(ChainError::Policy)?;
         let mut next_nonce = self.write_lock.lock().await;
         self.policy
@@ -491,6 +532,16 @@ impl ChainClient {
                     .await
                     .map_err(|e| ChainError::from_provider(&e))?,
             };
+            let calls = match self.build(&plan, nonce).await {
+                Ok(calls) => calls,
+                Err(e) => {
+                    *next_nonce = None;
+                    return Err(e);
+                }
+            };
+            self.policy
+                .check_calls(&calls)
+                .map_err(ChainError::Policy)?;
             match self
                 .sign_and_send(&calls, nonce, adventurer_id, action, &opts)
                 .await

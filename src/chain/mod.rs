@@ -11,6 +11,7 @@ pub mod follow;
 pub mod journal;
 pub mod ledger;
 pub mod manifest;
+mod new_game;
 pub mod outside;
 pub mod retry;
 pub mod revert;
@@ -25,4 +26,5 @@ pub use client::{
 };
 pub use error::{ChainError, redact_urls};
 pub use manifest::GameAddresses;
+pub use new_game::MintedGame;
 pub use submit::{Confirm, Hooks, Progress};
