@@ -33,6 +33,8 @@ pub struct Faults {
     answers: Mutex<std::collections::HashMap<Vec<u8>, Vec<u8>>>,
     /// (method, fault applied) for every request, in order.
     pub seen: Mutex<Vec<(String, Option<Fault>)>>,
+    /// The body of every request, in order (benchmarks replay them raw).
+    pub bodies: Mutex<Vec<Vec<u8>>>,
 }
 
 impl Faults {
@@ -119,6 +121,7 @@ async fn serve_connection(mut sock: TcpStream, upstream: url::Url, faults: Arc<F
             .unwrap_or_default();
         let fault = faults.take(&method);
         faults.seen.lock().unwrap().push((method, fault));
+        faults.bodies.lock().unwrap().push(body.clone());
         match fault {
             Some(Fault::Drop) => return,
             Some(Fault::TooManyRequests) => {
