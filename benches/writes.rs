@@ -33,6 +33,8 @@ use starknet::providers::{Provider, ProviderError};
 use starknet::signers::{LocalWallet, SigningKey};
 
 const KEY_0: &str = "0x71d7bb07b9a64f6f78ac4c816aff4da9";
+/// The starting weapons, in turn.
+const WEAPONS: [&str; 4] = ["Wand", "Book", "Short Sword", "Club"];
 /// Actions per game at most (the policy's games end sooner).
 const MAX_ACTIONS: usize = 150;
 
@@ -235,7 +237,10 @@ async fn ours(
     let client = world.client_at(rpc, (), &[("RUST_LOG", "warn")]).await;
     // Warm-up: the first write of a process also reads the nonce and the token contract.
     client
-        .ok("ls_new_game", json!({"weapon": "Wand", "detail": "compact"}))
+        .ok(
+            "ls_new_game",
+            json!({"weapon": "Wand", "detail": "compact"}),
+        )
         .await;
     for g in 0..games {
         let before = faults.map(requests);
@@ -243,7 +248,7 @@ async fn ours(
         let started = client
             .ok(
                 "ls_new_game",
-                json!({"weapon": ["Wand", "Book", "Short Sword", "Club"][g % 4], "detail": "compact"}),
+                json!({"weapon": WEAPONS[g % 4], "detail": "compact"}),
             )
             .await;
         out.add(
@@ -418,12 +423,20 @@ async fn plain(
 /// p50 of a read tool through the server, of replaying its captured requests raw, and of a ping.
 async fn reads(world: &common::World, rounds: usize) -> Vec<(String, f64, f64, f64)> {
     let (proxy_url, faults) = common::proxy::start(world.devnet.url.clone()).await;
-    let client = world.client_at(&proxy_url, (), &[("RUST_LOG", "warn")]).await;
+    let client = world
+        .client_at(&proxy_url, (), &[("RUST_LOG", "warn")])
+        .await;
     let started = client
-        .ok("ls_new_game", json!({"weapon": "Wand", "detail": "compact"}))
+        .ok(
+            "ls_new_game",
+            json!({"weapon": "Wand", "detail": "compact"}),
+        )
         .await;
     let id = started["adventurer_id"].as_u64().unwrap();
-    let http = reqwest::Client::builder().tcp_nodelay(true).build().unwrap();
+    let http = reqwest::Client::builder()
+        .tcp_nodelay(true)
+        .build()
+        .unwrap();
     let mut floor = Vec::new();
     for _ in 0..rounds {
         let t = Instant::now();

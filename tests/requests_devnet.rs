@@ -54,7 +54,10 @@ async fn writes_cost_three_requests_and_return_what_a_fresh_read_shows() {
         "first new game: {:?}",
         methods_since(before)
     );
-    assert_eq!(started["mint_tx_hash"], started["tx_hash"], "one transaction");
+    assert_eq!(
+        started["mint_tx_hash"], started["tx_hash"],
+        "one transaction"
+    );
     let id = started["adventurer_id"].as_u64().unwrap();
     assert_eq!(started["adventurer"], fresh(id).await);
 
@@ -71,19 +74,18 @@ async fn writes_cost_three_requests_and_return_what_a_fresh_read_shows() {
             .iter()
             .map(|i| i["id"].as_u64().unwrap())
             .collect();
-        let affordable = adv["market"].as_array().unwrap().iter().find(|m| {
-            m["owned"] == false && m["price"].as_u64().unwrap() <= gold
-        });
+        let affordable = adv["market"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["owned"] == false && m["price"].as_u64().unwrap() <= gold);
         let (tool, args) = match adv["phase"].as_str().unwrap() {
             "dead" => break,
             "in_battle" if level > 1 && !fled => {
                 fled = true;
                 ("ls_flee", json!({"adventurer_id": id, "detail": "full"}))
             }
-            "in_battle" => (
-                "ls_attack",
-                json!({"adventurer_id": id, "detail": "full"}),
-            ),
+            "in_battle" => ("ls_attack", json!({"adventurer_id": id, "detail": "full"})),
             "stat_upgrade" => ("ls_upgrade", upgrade_args(id, &adv)),
             "exploring" if !bought && affordable.is_some() => {
                 bought = true;
@@ -107,10 +109,7 @@ async fn writes_cost_three_requests_and_return_what_a_fresh_read_shows() {
                     json!({"adventurer_id": id, "items": [bag[0]], "detail": "full"}),
                 )
             }
-            "exploring" => (
-                "ls_explore",
-                json!({"adventurer_id": id, "detail": "full"}),
-            ),
+            "exploring" => ("ls_explore", json!({"adventurer_id": id, "detail": "full"})),
             other => panic!("unexpected phase {other}"),
         };
         let before = total();
@@ -130,7 +129,10 @@ async fn writes_cost_three_requests_and_return_what_a_fresh_read_shows() {
         last = out["adventurer"].clone();
     }
     for tool in ["ls_attack", "ls_upgrade", "ls_explore", "ls_buy_item"] {
-        assert!(costs.contains_key(tool), "the game never used {tool}: {costs:?}");
+        assert!(
+            costs.contains_key(tool),
+            "the game never used {tool}: {costs:?}"
+        );
     }
 
     let before = total();

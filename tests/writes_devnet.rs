@@ -335,8 +335,9 @@ async fn wallet_reports_spending_and_policy_refuses_before_signing() {
     new_game(&client).await;
     let after = client.ok("ls_wallet", json!({})).await;
     let a = &after["wallet"];
-    assert_eq!(a["policy"]["tx_count"], 2);
-    assert_eq!(a["transactions_signed"], 2);
+    // Mint and start are one transaction.
+    assert_eq!(a["policy"]["tx_count"], 1);
+    assert_eq!(a["transactions_signed"], 1);
     let spent: u128 = a["policy"]["spent"]["fri"]
         .as_str()
         .unwrap()
@@ -374,28 +375,16 @@ async fn wallet_reports_spending_and_policy_refuses_before_signing() {
         c.shutdown().await;
     }
 
-    // ls_new_game needs room for both of its transactions before it mints: no wasted mint.
-    for (env, rule) in [
-        (("LS_POLICY__MAX_TX_PER_MINUTE", "1"), "max_tx_per_minute"),
-        // The budget holds one transaction at the cap, not two.
-        (
-            ("LS_POLICY__SESSION_FEE_BUDGET", "1500000000000000000"),
-            "session_fee_budget",
-        ),
-        (
-            ("LS_POLICY__DAILY_FEE_BUDGET", "1500000000000000000"),
-            "daily_fee_budget",
-        ),
+    // A new game is one transaction: a budget smaller than its fee refuses it whole (nothing
+    // minted), and a rate of one a minute lets it through and refuses the next write.
+    for env in [
+        ("LS_POLICY__SESSION_FEE_BUDGET", "1"),
+        ("LS_POLICY__DAILY_FEE_BUDGET", "1"),
     ] {
         let c = world.client(&[env]).await;
         let nonce = common::nonce_and_balance(url, common::ACCOUNT).await;
         let r = c.call("ls_new_game", json!({"weapon": "Wand"})).await;
         assert_eq!(r.json["error"]["code"], "POLICY_DENIED", "{}", r.text);
-        assert_eq!(r.json["error"]["details"]["rule"], rule, "{}", r.text);
-        assert!(
-            r.json["error"]["details"]["adventurer_id"].is_null(),
-            "nothing minted"
-        );
         assert_eq!(
             common::nonce_and_balance(url, common::ACCOUNT).await,
             nonce,
@@ -403,4 +392,17 @@ async fn wallet_reports_spending_and_policy_refuses_before_signing() {
         );
         c.shutdown().await;
     }
+    let c = world.client(&[("LS_POLICY__MAX_TX_PER_MINUTE", "1")]).await;
+    let started = c.ok("ls_new_game", json!({"weapon": "Wand"})).await;
+    let id = started["adventurer_id"].as_u64().unwrap();
+    let nonce = common::nonce_and_balance(url, common::ACCOUNT).await;
+    let r = c.call("ls_attack", json!({"adventurer_id": id})).await;
+    assert_eq!(r.json["error"]["code"], "POLICY_DENIED", "{}", r.text);
+    assert_eq!(r.json["error"]["details"]["rule"], "max_tx_per_minute");
+    assert_eq!(
+        common::nonce_and_balance(url, common::ACCOUNT).await,
+        nonce,
+        "nothing signed"
+    );
+    c.shutdown().await;
 }

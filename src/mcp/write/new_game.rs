@@ -38,7 +38,7 @@ impl LsServer {
                 .write(a.detail, a.expected_action_count, id, start, opts, None)
                 .await;
         }
-        self.backend.check_new_game().await.map_err(from_chain)?;
+        // One transaction: the policy checks it like any write, and a refusal mints nothing.
         if let Some(done) = self
             .backend
             .mint_and_start(a.player_name, a.weapon, opts.clone())
@@ -49,6 +49,8 @@ impl LsServer {
             out.mint_tx_hash = Some(format!("{:#x}", done.mint_tx_hash));
             return self.render(a.detail, out, Some(state)).await;
         }
+        // Two transactions: room for both is checked before the mint, so no mint is wasted.
+        self.backend.check_new_game().await.map_err(from_chain)?;
         let (id, report) = self
             .backend
             .mint(a.player_name, opts.clone())
