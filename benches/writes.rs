@@ -8,6 +8,9 @@
 //! and JSON-RPC requests per confirmed write per method (mean over the games). Decisions are made
 //! from a direct, untimed `get_game_state` read, so both sides play by the same rule.
 //!
+//! Following: on a devnet closing a block every second, our writes with `tx.follow = subscribe`
+//! (WebSocket push) and `poll` (status polling), latency and requests per write.
+//!
 //! Reads: `ls_get_adventurer` and `ls_battle_preview` through the server next to replaying the
 //! very requests the tool sent (captured at the proxy) raw to devnet, plus the MCP round trip of
 //! a `ping` to the same server (the floor of any tool): ratio = tool / (raw replay + floor).
@@ -121,7 +124,7 @@ struct Plan {
     fled_this_battle: bool,
 }
 
-/// The scripted policy: flee every third battle from level 2, else attack; spend points on
+/// The scripted policy: flee (once) every other battle from level 2, else attack; spend points on
 /// strength and vitality; each level buy the cheapest affordable item into the bag, equip it,
 /// drop what it replaced; else explore.
 fn decide(s: &GameState, p: &mut Plan) -> Option<Act> {
@@ -137,7 +140,7 @@ fn decide(s: &GameState, p: &mut Plan) -> Option<Act> {
         };
     }
     if a.beast_health > 0 {
-        if !p.fled_this_battle && a.level() > 1 && p.battles % 3 == 2 {
+        if !p.fled_this_battle && a.level() > 1 && p.battles % 2 == 1 {
             p.fled_this_battle = true;
             return Some(Act::Flee);
         }
@@ -492,6 +495,71 @@ async fn reads(world: &common::World, rounds: usize) -> Vec<(String, f64, f64, f
     rows
 }
 
+/// On devnet closing a block every second: our writes with `tx.follow` = subscribe and = poll
+/// (100 ms), through the proxy: p50/p95 latency and requests per write (`ws` = one subscription).
+async fn follow_modes(writes: usize) -> Vec<(String, Duration, Duration, f64, f64)> {
+    let world = common::world_with(&["--block-generation-on", "1"]).await;
+    let direct: Rpc = Arc::new(JsonRpcClient::new(HttpTransport::new(
+        world.devnet.url.clone(),
+    )));
+    let game = world_address(&world);
+    let (proxy_url, faults) = common::proxy::start(world.devnet.url.clone()).await;
+    let mut rows = Vec::new();
+    for follow in ["subscribe", "poll"] {
+        let client = world
+            .client_at(
+                &proxy_url,
+                (),
+                &[("RUST_LOG", "warn"), ("LS_TX__FOLLOW", follow)],
+            )
+            .await;
+        let mut latency = Vec::new();
+        let (mut http, mut ws) = (0usize, 0usize);
+        let mut id = None;
+        let mut plan = Plan::default();
+        while latency.len() < writes {
+            let current = match id {
+                Some(id) => id,
+                None => {
+                    let started = client
+                        .ok(
+                            "ls_new_game",
+                            json!({"weapon": "Wand", "detail": "compact"}),
+                        )
+                        .await;
+                    plan = Plan::default();
+                    *id.insert(started["adventurer_id"].as_u64().unwrap())
+                }
+            };
+            let state = game_state(&direct, game, current).await;
+            let Some(act) = decide(&state, &mut plan) else {
+                id = None;
+                continue;
+            };
+            let from = requests(&faults);
+            let t = Instant::now();
+            client.ok(act.tool(), act.args(current)).await;
+            latency.push(t.elapsed());
+            for (m, _) in &faults.seen.lock().unwrap()[from..] {
+                if m == "ws" {
+                    ws += 1;
+                } else {
+                    http += 1;
+                }
+            }
+        }
+        client.shutdown().await;
+        rows.push((
+            follow.to_string(),
+            percentile(&latency, 0.5),
+            percentile(&latency, 0.95),
+            http as f64 / writes as f64,
+            ws as f64 / writes as f64,
+        ));
+    }
+    rows
+}
+
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let games: usize = std::env::var("BENCH_GAMES")
@@ -524,7 +592,9 @@ async fn main() {
 
     println!(
         "Writes on starknet-devnet 0.10.1 (one block per transaction), {games} games per run; \
-         ours follows each transaction by polling its receipt (no WebSocket subscription)."
+         the first receipt request finds every transaction in its block, so neither side polls \
+         or subscribes (ws subscriptions counted: {})",
+        faults.count("ws")
     );
     println!(
         "{:<14} {:<12} {:<7} {:>5} {:>9} {:>9} {:>10}",
@@ -576,6 +646,20 @@ async fn main() {
     println!(
         "Reads, p50 of {rounds}: the tool through the server, its captured requests replayed raw, an MCP ping (floor)"
     );
+    let follow_writes: usize = std::env::var("BENCH_FOLLOW_WRITES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(30);
+    println!(
+        "Following pending transactions: ours on devnet with 1 s blocks, {follow_writes} writes per mode, through the proxy"
+    );
+    for (follow, p50, p95, http, ws) in follow_modes(follow_writes).await {
+        println!(
+            "tx.follow = {follow:<9} p50 {:>7.1} ms  p95 {:>7.1} ms  HTTP requests/write {http:.2}  subscriptions/write {ws:.2}",
+            ms(p50),
+            ms(p95)
+        );
+    }
     for (tool, through, raw, floor) in reads(&world, rounds).await {
         println!(
             "{tool:<34} tool {through:>6.2} ms  raw {raw:>6.2} ms  ping {floor:>6.2} ms  ratio {:.2}",

@@ -480,7 +480,8 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         vrf: settings.chain.vrf,
     })
     .await?
-    .with_journal(journal.clone());
+    .with_journal(journal.clone())
+    .with_follow(settings.tx.follow, settings.tx.ws_url.as_ref());
     let client = Arc::new(client);
     tokio::spawn({
         let client = client.clone();

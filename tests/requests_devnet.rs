@@ -150,3 +150,36 @@ async fn writes_cost_three_requests_and_return_what_a_fresh_read_shows() {
     player.shutdown().await;
     observer.shutdown().await;
 }
+
+/// On a node with block times (devnet closing a block every 2 s), a transaction not yet in a
+/// block is followed by subscription (one WebSocket, no status polling) with `tx.follow =
+/// subscribe`, and by status polling with `poll`; both confirm the write.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pending_transactions_are_followed_by_subscription_or_polling() {
+    let world = common::world_with(&["--block-generation-on", "2"]).await;
+    let (proxy_url, faults) = common::proxy::start(world.devnet.url.clone()).await;
+    let count = |from: usize, method: &str| {
+        faults.seen.lock().unwrap()[from..]
+            .iter()
+            .filter(|(m, _)| m == method)
+            .count()
+    };
+    for (follow, ws, polls) in [("subscribe", 1, false), ("poll", 0, true)] {
+        let client = world
+            .client_at(&proxy_url, (), &[("LS_TX__FOLLOW", follow)])
+            .await;
+        let started = client.ok("ls_new_game", json!({"weapon": "Book"})).await;
+        assert_eq!(started["status"], "ACCEPTED_ON_L2");
+        let id = started["adventurer_id"].as_u64().unwrap();
+        let from = faults.seen.lock().unwrap().len();
+        let out = client.ok("ls_attack", json!({"adventurer_id": id})).await;
+        assert_eq!(out["status"], "ACCEPTED_ON_L2", "{follow}");
+        assert_eq!(count(from, "ws"), ws, "{follow}: subscriptions");
+        assert_eq!(
+            count(from, "starknet_getTransactionStatus") > 0,
+            polls,
+            "{follow}: status polls"
+        );
+        client.shutdown().await;
+    }
+}

@@ -133,6 +133,8 @@ pub struct ChainClient {
     outside_counter: std::sync::atomic::AtomicU64,
     /// The game token contract, once read.
     token: std::sync::OnceLock<Felt>,
+    /// Where sent transactions are followed by subscription (`None`: polling).
+    subscriber: Option<super::subscribe::Subscriber>,
 }
 
 impl std::fmt::Debug for ChainClient {
@@ -243,6 +245,7 @@ impl ChainClient {
             http,
             outside_counter: std::sync::atomic::AtomicU64::new(0),
             token: std::sync::OnceLock::new(),
+            subscriber: None,
         })
     }
 
@@ -587,6 +590,7 @@ impl ChainClient {
             opts.timeout,
             self.poll,
             &opts.hooks,
+            self.subscriber.as_ref(),
         )
         .await;
         match waited {
@@ -790,6 +794,16 @@ impl ChainClient {
     /// The ledger of transactions signed by this account (the journal).
     pub fn ledger(&self) -> &TxLedger {
         &self.ledger
+    }
+
+    /// Follows sent transactions as `follow` says (settings `tx.follow`, `tx.ws_url`); polling
+    /// until this is called.
+    pub fn with_follow(mut self, follow: super::Follow, ws_url: Option<&url::Url>) -> Self {
+        self.subscriber = super::subscribe::Subscriber::new(follow, &self.rpc_url, ws_url);
+        if let Some(s) = &self.subscriber {
+            tracing::info!(endpoint = %s.url(), "following transactions by subscription");
+        }
+        self
     }
 
     /// Keeps the ledger in `journal` (durable, shared with the policy's counters and replays).

@@ -171,6 +171,7 @@ async fn wait<P: Provider + Sync>(provider: &P, hash: Felt) -> Result<(), ChainE
         Duration::from_secs(120),
         Duration::from_millis(200),
         &Default::default(),
+        None,
     )
     .await
     .map(|_| ())

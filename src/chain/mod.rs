@@ -17,6 +17,7 @@ pub mod retry;
 pub mod revert;
 pub mod sim;
 mod submit;
+pub mod subscribe;
 pub mod token_id;
 pub mod vrf;
 
@@ -28,3 +29,4 @@ pub use error::{ChainError, redact_urls};
 pub use manifest::GameAddresses;
 pub use new_game::MintedGame;
 pub use submit::{Confirm, Hooks, Progress};
+pub use subscribe::Follow;

@@ -13,6 +13,7 @@ use starknet::providers::{Provider, ProviderError};
 
 use super::ChainError;
 use super::revert::classify;
+use super::subscribe::{Seen, Subscriber};
 
 /// How far a write must get before the tool answers.
 #[derive(
@@ -131,6 +132,12 @@ fn finality_rank(f: &TransactionFinalityStatus) -> u8 {
 
 /// Follows `hash` until it reaches `confirm`; a revert is an error at every level.
 ///
+/// With a `subscriber`, a receipt that is not there yet (or below the level asked for) is waited
+/// for by subscription instead of status polling (see [`super::subscribe`]): the node pushes the
+/// status and the receipt is read once it says the level is reached; polling takes over if the
+/// subscription fails. In steady state on devnet the first receipt answers and nothing is
+/// subscribed.
+///
 /// Receipt first: in steady state the transaction is executed by the time this asks (devnet and
 /// katana put it in a block while answering the send; a sequencer's pre-confirmed block follows
 /// within the poll interval), so one `getTransactionReceipt` answers the write. Only while the
@@ -146,6 +153,7 @@ pub async fn wait_for_receipt<P: Provider + Sync>(
     timeout: Duration,
     poll: Duration,
     hooks: &Hooks,
+    mut subscriber: Option<&Subscriber>,
 ) -> Result<TransactionReceiptWithBlockInfo, ChainError> {
     let deadline = tokio::time::Instant::now() + timeout;
     let mut last_status = "NOT_RECEIVED";
@@ -183,6 +191,22 @@ pub async fn wait_for_receipt<P: Provider + Sync>(
                     error = %super::redact_urls(&e.to_string()),
                     "receipt read failed; retrying"
                 ),
+            }
+        } else if let Some(sub) = subscriber.take() {
+            tokio::select! {
+                seen = sub.wait(hash, confirm, hooks) => match seen {
+                    Some(Seen::Reached(status)) => {
+                        last_status = status;
+                        ask_receipt = true;
+                        continue;
+                    }
+                    Some(Seen::Failed(e)) => return Err(e),
+                    None => continue,
+                },
+                _ = tokio::time::sleep_until(deadline) => {}
+                _ = hooks.cancelled() => {
+                    return Err(ChainError::Cancelled { tx_hash: hash, last_status: last_status.to_string() });
+                }
             }
         } else {
             match provider.get_transaction_status(hash).await {

@@ -1,5 +1,6 @@
 //! A JSON-RPC proxy between the server and devnet that injects faults on chosen methods: delays,
 //! dropped connections, 429 and 503 answers, and a connection cut after forwarding a request.
+//! WebSocket upgrades (transaction subscriptions) are counted as `ws` and tunnelled untouched.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -113,6 +114,26 @@ async fn serve_connection(mut sock: TcpStream, upstream: url::Url, faults: Arc<F
         let Some((head_len, body_len)) = read_request(&mut sock, &mut buf).await else {
             return;
         };
+        let head = String::from_utf8_lossy(&buf[..head_len]).to_lowercase();
+        if head.contains("upgrade: websocket") {
+            // A WebSocket (a transaction subscription): counted as `ws`, then tunnelled as is.
+            faults.seen.lock().unwrap().push(("ws".into(), None));
+            faults.bodies.lock().unwrap().push(Vec::new());
+            let addr = format!(
+                "{}:{}",
+                upstream.host_str().unwrap_or("127.0.0.1"),
+                upstream.port_or_known_default().unwrap_or(80)
+            );
+            let Ok(mut up) = TcpStream::connect(addr).await else {
+                return;
+            };
+            let _ = up.set_nodelay(true);
+            if up.write_all(&buf).await.is_err() {
+                return;
+            }
+            let _ = tokio::io::copy_bidirectional(&mut sock, &mut up).await;
+            return;
+        }
         let body: Vec<u8> = buf[head_len..head_len + body_len].to_vec();
         buf.drain(..head_len + body_len);
         let method = serde_json::from_slice::<Value>(&body)
