@@ -801,7 +801,7 @@ impl ChainClient {
     pub fn with_follow(mut self, follow: super::Follow, ws_url: Option<&url::Url>) -> Self {
         self.subscriber = super::subscribe::Subscriber::new(follow, &self.rpc_url, ws_url);
         if let Some(s) = &self.subscriber {
-            tracing::info!(endpoint = %s.url(), "following transactions by subscription");
+            tracing::info!(endpoint = %s.url(), "sent transactions are watched by subscription");
         }
         self
     }
