@@ -122,15 +122,20 @@ async fn finalized_waits_for_l1_acceptance() {
     let client = world.client(&[]).await;
     let id = new_game(&client).await;
     let url = world.devnet.url.clone();
+    // Accepts the latest block on L1 every 250 ms; "already accepted" (no new block yet) is
+    // expected until the attack's block exists.
     let accepter = tokio::spawn(async move {
-        for _ in 0..40 {
+        let http = reqwest::Client::new();
+        for _ in 0..160 {
             tokio::time::sleep(Duration::from_millis(250)).await;
-            common::rpc(
-                &url,
-                "devnet_acceptOnL1",
-                json!({"starting_block_id": "latest"}),
-            )
-            .await;
+            let _ = http
+                .post(url.clone())
+                .json(
+                    &json!({"jsonrpc": "2.0", "id": 1, "method": "devnet_acceptOnL1",
+                    "params": {"starting_block_id": "latest"}}),
+                )
+                .send()
+                .await;
         }
     });
     let r = client

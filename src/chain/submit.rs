@@ -153,10 +153,12 @@ pub async fn wait_for_receipt<P: Provider + Sync>(
     timeout: Duration,
     poll: Duration,
     hooks: &Hooks,
-    mut subscriber: Option<&Subscriber>,
+    subscriber: Option<&Subscriber>,
 ) -> Result<TransactionReceiptWithBlockInfo, ChainError> {
     let deadline = tokio::time::Instant::now() + timeout;
     let mut last_status = "NOT_RECEIVED";
+    // L1 acceptance is polled: it comes hours later on a real chain, and its push is unverified.
+    let mut subscriber = subscriber.filter(|_| confirm != Confirm::Finalized);
     let report = |name: &'static str, last: &mut &'static str| {
         if name != *last {
             hooks.report(Progress::Status {
