@@ -1,167 +1,669 @@
-//! Write latency and RPC cost on devnet: our server (real binary, MCP over stdio) next to a plain
-//! starknet-rs client doing the same game calls, both through a counting proxy. Prints p50/p95 per
-//! action and JSON-RPC requests per write. A benchmark, not a test: run `scripts/bench-writes.sh`.
+//! Writes and reads on devnet, measured against what they cannot beat. A benchmark, not a test:
+//! run `scripts/bench-writes.sh` (release build).
+//!
+//! Writes: whole games played by one scripted policy (explore, attack, flee, buy, equip, drop,
+//! upgrade, new game) through our server (the real binary over MCP stdio) and through a plain
+//! starknet-rs client making the same game calls (fee estimate, send, receipt polling), each
+//! once straight to devnet and once through the counting proxy: p50/p95 latency per write tool,
+//! and JSON-RPC requests per confirmed write per method (mean over the games). Decisions are made
+//! from a direct, untimed `get_game_state` read, so both sides play by the same rule.
+//!
+//! Following: on a devnet closing a block every second, our writes with `tx.follow = subscribe`
+//! (WebSocket push) and `poll` (status polling), latency and requests per write.
+//!
+//! Reads: `ls_get_adventurer` and `ls_battle_preview` through the server next to replaying the
+//! very requests the tool sent (captured at the proxy) raw to devnet, plus the MCP round trip of
+//! a `ping` to the same server (the floor of any tool): ratio = tool / (raw replay + floor).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::json;
-use starknet::accounts::{Account, ConnectedAccount, ExecutionEncoding, SingleOwnerAccount};
-use starknet::core::types::{Call, ExecutionResult, Felt};
-use starknet::providers::Provider;
+use loot_survivor_mcp::game::model::GameState;
+use loot_survivor_mcp::game::phase::affordable_items;
+use rmcp::model::{ClientRequest, PingRequest};
+use serde_json::{Value, json};
+use starknet::accounts::{Account, ExecutionEncoding, SingleOwnerAccount};
+use starknet::core::types::{
+    BlockId, BlockTag, Call, ExecutionResult, Felt, FunctionCall, TransactionReceiptWithBlockInfo,
+};
+use starknet::core::utils::get_selector_from_name;
 use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
+use starknet::providers::{Provider, ProviderError};
 use starknet::signers::{LocalWallet, SigningKey};
 
-const GAMES: usize = 10;
 const KEY_0: &str = "0x71d7bb07b9a64f6f78ac4c816aff4da9";
+/// The starting weapons, in turn.
+const WEAPONS: [&str; 4] = ["Wand", "Book", "Short Sword", "Club"];
+/// Actions per game at most (the policy's games end sooner).
+const MAX_ACTIONS: usize = 150;
 
-fn percentile(v: &mut [Duration], p: f64) -> Duration {
+type Rpc = Arc<JsonRpcClient<HttpTransport>>;
+
+/// One write the policy chose.
+#[derive(Debug, Clone, Copy)]
+enum Act {
+    Explore,
+    Attack,
+    Flee,
+    Upgrade { strength: u8, vitality: u8 },
+    Buy(u8),
+    Equip(u8),
+    Drop(u8),
+}
+
+impl Act {
+    fn tool(self) -> &'static str {
+        match self {
+            Act::Explore => "ls_explore",
+            Act::Attack => "ls_attack",
+            Act::Flee => "ls_flee",
+            Act::Upgrade { .. } => "ls_upgrade",
+            Act::Buy(_) => "ls_buy_item",
+            Act::Equip(_) => "ls_equip",
+            Act::Drop(_) => "ls_drop",
+        }
+    }
+
+    fn args(self, id: u64) -> Value {
+        let mut args = match self {
+            Act::Upgrade { strength, vitality } => {
+                json!({"strength": strength, "vitality": vitality})
+            }
+            Act::Buy(item) => json!({"items": [{"item": item, "equip": false}]}),
+            Act::Equip(item) | Act::Drop(item) => json!({"items": [item]}),
+            _ => json!({}),
+        };
+        args["adventurer_id"] = json!(id);
+        args["detail"] = json!("compact");
+        args
+    }
+
+    fn call(self, game: Felt, id: u64) -> Call {
+        let id = Felt::from(id);
+        let (name, calldata) = match self {
+            Act::Explore => ("explore", vec![id, Felt::ZERO]),
+            Act::Attack => ("attack", vec![id, Felt::ZERO]),
+            Act::Flee => ("flee", vec![id, Felt::ZERO]),
+            Act::Upgrade { strength, vitality } => (
+                "select_stat_upgrades",
+                [strength, 0, vitality, 0, 0, 0, 0]
+                    .into_iter()
+                    .map(Felt::from)
+                    .fold(vec![id], |mut v, f| {
+                        v.push(f);
+                        v
+                    }),
+            ),
+            Act::Buy(item) => (
+                "buy_items",
+                vec![id, Felt::ZERO, Felt::ONE, Felt::from(item), Felt::ZERO],
+            ),
+            Act::Equip(item) => ("equip", vec![id, Felt::ONE, Felt::from(item)]),
+            Act::Drop(item) => ("drop", vec![id, Felt::ONE, Felt::from(item)]),
+        };
+        Call {
+            to: game,
+            selector: get_selector_from_name(name).unwrap(),
+            calldata,
+        }
+    }
+}
+
+/// What the policy did this level, so each level tries buy, equip and drop once.
+#[derive(Default)]
+struct Plan {
+    level: u8,
+    bought: Option<u8>,
+    equipped: bool,
+    dropped: bool,
+    battles: u32,
+    fled_this_battle: bool,
+}
+
+/// The scripted policy: flee (once) every other battle from level 2, else attack; spend points on
+/// strength and vitality; each level buy the cheapest affordable item into the bag, equip it,
+/// drop what it replaced; else explore.
+fn decide(s: &GameState, p: &mut Plan) -> Option<Act> {
+    let a = &s.adventurer;
+    if a.health == 0 {
+        return None;
+    }
+    if a.level() != p.level {
+        *p = Plan {
+            level: a.level(),
+            battles: p.battles,
+            ..Plan::default()
+        };
+    }
+    if a.beast_health > 0 {
+        if !p.fled_this_battle && a.level() > 1 && p.battles % 2 == 1 {
+            p.fled_this_battle = true;
+            return Some(Act::Flee);
+        }
+        return Some(Act::Attack);
+    }
+    p.fled_this_battle = false;
+    if a.stat_upgrades_available > 0 {
+        let n = a.stat_upgrades_available;
+        return Some(Act::Upgrade {
+            strength: n.div_ceil(2),
+            vitality: n / 2,
+        });
+    }
+    let bag: Vec<u8> = s.bag.iter().map(|i| i.id).collect();
+    if p.bought.is_none() && a.level() > 1 && bag.len() < 14 {
+        let mut items = affordable_items(s);
+        items.sort_by_key(|i| i.price);
+        if let Some(item) = items.first() {
+            p.bought = Some(item.id);
+            return Some(Act::Buy(item.id));
+        }
+    }
+    if let Some(item) = p.bought
+        && !p.equipped
+        && bag.contains(&item)
+    {
+        p.equipped = true;
+        return Some(Act::Equip(item));
+    }
+    if p.equipped && !p.dropped && a.level() > 1 {
+        p.dropped = true;
+        if let Some(&item) = bag.first() {
+            return Some(Act::Drop(item));
+        }
+    }
+    p.battles += 1;
+    Some(Act::Explore)
+}
+
+async fn game_state(provider: &Rpc, game: Felt, id: u64) -> GameState {
+    let felts = provider
+        .call(
+            FunctionCall {
+                contract_address: game,
+                entry_point_selector: get_selector_from_name("get_game_state").unwrap(),
+                calldata: vec![Felt::from(id)],
+            },
+            BlockId::Tag(BlockTag::PreConfirmed),
+        )
+        .await
+        .expect("get_game_state");
+    GameState::decode_felts(&felts).expect("decode game state")
+}
+
+/// Latencies and request counts per write tool.
+#[derive(Default)]
+struct Samples {
+    latency: BTreeMap<&'static str, Vec<Duration>>,
+    requests: BTreeMap<&'static str, Vec<usize>>,
+}
+
+impl Samples {
+    fn add(&mut self, tool: &'static str, d: Duration, requests: Option<usize>) {
+        self.latency.entry(tool).or_default().push(d);
+        if let Some(n) = requests {
+            self.requests.entry(tool).or_default().push(n);
+        }
+    }
+}
+
+fn percentile(v: &[Duration], p: f64) -> Duration {
+    let mut v = v.to_vec();
     v.sort();
-    let i = ((v.len() as f64 - 1.0) * p).round() as usize;
-    v[i]
+    v[((v.len() as f64 - 1.0) * p).round() as usize]
 }
 
-fn print_row(who: &str, action: &str, v: &mut [Duration]) {
-    println!(
-        "{who:<12} {action:<10} n={:<3} p50={:>7.1} ms  p95={:>7.1} ms",
-        v.len(),
-        percentile(v, 0.5).as_secs_f64() * 1e3,
-        percentile(v, 0.95).as_secs_f64() * 1e3
-    );
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
 }
 
-fn total_requests(f: &common::proxy::Faults) -> usize {
+fn requests(f: &common::proxy::Faults) -> usize {
     f.seen.lock().unwrap().len()
 }
 
-#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
-async fn main() {
-    let world = common::world().await;
-    let (proxy_url, faults) = common::proxy::start(world.devnet.url.clone()).await;
-
-    // Our server.
-    let client = world
-        .client_at(&proxy_url, (), &[("RUST_LOG", "warn")])
+/// Plays `games` games through our server at `rpc`; counts requests when `faults` is the proxy's.
+async fn ours(
+    world: &common::World,
+    rpc: &url::Url,
+    faults: Option<&common::proxy::Faults>,
+    games: usize,
+    out: &mut Samples,
+) {
+    let direct: Rpc = Arc::new(JsonRpcClient::new(HttpTransport::new(
+        world.devnet.url.clone(),
+    )));
+    let game = world_address(world);
+    let client = world.client_at(rpc, (), &[("RUST_LOG", "warn")]).await;
+    // Warm-up: the first write of a process also reads the nonce and the token contract.
+    client
+        .ok(
+            "ls_new_game",
+            json!({"weapon": "Wand", "detail": "compact"}),
+        )
         .await;
-    let (mut attack, mut upgrade) = (Vec::new(), Vec::new());
-    let mut ours_requests = 0;
-    for _ in 0..GAMES {
-        let id = client.ok("ls_new_game", json!({"weapon": "Wand"})).await["adventurer_id"]
-            .as_u64()
-            .unwrap();
-        let before = total_requests(&faults);
+    for g in 0..games {
+        let before = faults.map(requests);
         let t = Instant::now();
-        client.ok("ls_attack", json!({"adventurer_id": id})).await;
-        attack.push(t.elapsed());
-        let t = Instant::now();
-        client
-            .ok("ls_upgrade", json!({"adventurer_id": id, "strength": 1}))
+        let started = client
+            .ok(
+                "ls_new_game",
+                json!({"weapon": WEAPONS[g % 4], "detail": "compact"}),
+            )
             .await;
-        upgrade.push(t.elapsed());
-        ours_requests += total_requests(&faults) - before;
+        out.add(
+            "ls_new_game",
+            t.elapsed(),
+            faults.map(|f| requests(f) - before.unwrap()),
+        );
+        let id = started["adventurer_id"].as_u64().unwrap();
+        let mut plan = Plan::default();
+        for _ in 0..MAX_ACTIONS {
+            let state = game_state(&direct, game, id).await;
+            let Some(act) = decide(&state, &mut plan) else {
+                break;
+            };
+            let before = faults.map(requests);
+            let t = Instant::now();
+            client.ok(act.tool(), act.args(id)).await;
+            out.add(
+                act.tool(),
+                t.elapsed(),
+                faults.map(|f| requests(f) - before.unwrap()),
+            );
+        }
     }
     client.shutdown().await;
+}
 
-    // A plain starknet-rs client: estimate inside send(), then poll the receipt.
-    let manifest: serde_json::Value =
+fn world_address(world: &common::World) -> Felt {
+    let manifest: Value =
         serde_json::from_str(&std::fs::read_to_string(&world.manifest).unwrap()).unwrap();
-    let game = Felt::from_hex(manifest["world"]["address"].as_str().unwrap()).unwrap();
-    let provider = Arc::new(JsonRpcClient::new(HttpTransport::new(proxy_url.clone())));
-    let signer = LocalWallet::from(SigningKey::from_secret_scalar(
-        Felt::from_hex(KEY_0).unwrap(),
-    ));
-    let address = Felt::from_hex(common::ACCOUNT).unwrap();
-    let chain_id = provider.chain_id().await.unwrap();
-    let account = SingleOwnerAccount::new(
-        provider.clone(),
-        signer,
-        address,
-        chain_id,
-        ExecutionEncoding::New,
-    );
-    let call = |name: &str, calldata: Vec<Felt>| Call {
-        to: game,
-        selector: starknet::core::utils::get_selector_from_name(name).unwrap(),
-        calldata,
-    };
-    let send = |calls: Vec<Call>| {
-        let account = &account;
-        let provider = provider.clone();
-        async move {
-            let hash = account
-                .execute_v3(calls)
-                .send()
-                .await
-                .unwrap()
-                .transaction_hash;
-            loop {
-                if let Ok(r) = provider.get_transaction_receipt(hash).await {
+    Felt::from_hex(manifest["world"]["address"].as_str().unwrap()).unwrap()
+}
+
+/// A plain starknet-rs client: a local nonce, the fee estimate inside `send()` (zero tip, as
+/// ours), then `getTransactionReceipt` until it is there (100 ms apart).
+struct Plain {
+    provider: Rpc,
+    account: SingleOwnerAccount<Rpc, LocalWallet>,
+    nonce: Felt,
+}
+
+impl Plain {
+    async fn new(rpc: &url::Url) -> Self {
+        let provider: Rpc = Arc::new(JsonRpcClient::new(HttpTransport::new(rpc.clone())));
+        let signer = LocalWallet::from(SigningKey::from_secret_scalar(
+            Felt::from_hex(KEY_0).unwrap(),
+        ));
+        let address = Felt::from_hex(common::ACCOUNT).unwrap();
+        let chain_id = provider.chain_id().await.unwrap();
+        let account = SingleOwnerAccount::new(
+            provider.clone(),
+            signer,
+            address,
+            chain_id,
+            ExecutionEncoding::New,
+        );
+        let nonce = provider
+            .get_nonce(BlockId::Tag(BlockTag::PreConfirmed), address)
+            .await
+            .unwrap();
+        Self {
+            provider,
+            account,
+            nonce,
+        }
+    }
+
+    async fn send(&mut self, calls: Vec<Call>) -> TransactionReceiptWithBlockInfo {
+        let hash = self
+            .account
+            .execute_v3(calls)
+            .nonce(self.nonce)
+            .tip(0)
+            .send()
+            .await
+            .unwrap()
+            .transaction_hash;
+        self.nonce += Felt::ONE;
+        loop {
+            match self.provider.get_transaction_receipt(hash).await {
+                Ok(r) => {
                     assert!(matches!(
                         r.receipt.execution_result(),
                         ExecutionResult::Succeeded
                     ));
                     return r;
                 }
-                tokio::time::sleep(Duration::from_millis(100)).await;
+                Err(ProviderError::StarknetError(_)) => {}
+                Err(e) => panic!("receipt: {e}"),
             }
+            tokio::time::sleep(Duration::from_millis(100)).await;
         }
-    };
-    let (mut plain_attack, mut plain_upgrade) = (Vec::new(), Vec::new());
-    let mut plain_requests = 0;
-    let transfer = starknet::core::utils::get_selector_from_name("Transfer").unwrap();
-    for _ in 0..GAMES {
-        let mint = send(vec![call(
-            "mint_game",
-            vec![
-                Felt::ONE,
-                Felt::ZERO,
-                Felt::ZERO,
-                Felt::ONE,
-                Felt::ONE,
-                Felt::ONE,
-                Felt::ONE,
-                Felt::ONE,
-                Felt::ONE,
-                account.address(),
-                Felt::ZERO,
-            ],
-        )])
-        .await;
+    }
+}
+
+/// Plays `games` games with the plain client at `rpc` (a new game is a mint, its id read from
+/// the receipt, then `start_game`: what a client without an id prediction does).
+async fn plain(
+    world: &common::World,
+    rpc: &url::Url,
+    faults: Option<&common::proxy::Faults>,
+    games: usize,
+    out: &mut Samples,
+) {
+    let direct: Rpc = Arc::new(JsonRpcClient::new(HttpTransport::new(
+        world.devnet.url.clone(),
+    )));
+    let game = world_address(world);
+    let mut client = Plain::new(rpc).await;
+    let transfer = get_selector_from_name("Transfer").unwrap();
+    let me = client.account.address();
+    for g in 0..games {
+        let before = faults.map(requests);
+        let t = Instant::now();
+        let mint = client
+            .send(vec![Call {
+                to: game,
+                selector: get_selector_from_name("mint_game").unwrap(),
+                calldata: vec![
+                    Felt::ONE,
+                    Felt::ZERO,
+                    Felt::ZERO,
+                    Felt::ONE,
+                    Felt::ONE,
+                    Felt::ONE,
+                    Felt::ONE,
+                    Felt::ONE,
+                    Felt::ONE,
+                    me,
+                    Felt::ZERO,
+                ],
+            }])
+            .await;
         let id = mint
             .receipt
             .events()
             .iter()
             .find(|e| e.keys.first() == Some(&transfer))
-            .map(|e| e.keys[3])
+            .map(|e| u64::try_from(e.keys[3]).unwrap())
             .unwrap();
-        send(vec![call("start_game", vec![id, Felt::from(12u8)])]).await;
-        let before = total_requests(&faults);
-        let t = Instant::now();
-        send(vec![call("attack", vec![id, Felt::ZERO])]).await;
-        plain_attack.push(t.elapsed());
-        let t = Instant::now();
-        let stats = [1u8, 0, 0, 0, 0, 0, 0].map(Felt::from);
-        send(vec![call(
-            "select_stat_upgrades",
-            [vec![id], stats.to_vec()].concat(),
-        )])
+        let weapon = [12u8, 16, 46, 76][g % 4];
+        client
+            .send(vec![Call {
+                to: game,
+                selector: get_selector_from_name("start_game").unwrap(),
+                calldata: vec![Felt::from(id), Felt::from(weapon)],
+            }])
+            .await;
+        out.add(
+            "ls_new_game",
+            t.elapsed(),
+            faults.map(|f| requests(f) - before.unwrap()),
+        );
+        let mut plan = Plan::default();
+        for _ in 0..MAX_ACTIONS {
+            let state = game_state(&direct, game, id).await;
+            let Some(act) = decide(&state, &mut plan) else {
+                break;
+            };
+            let before = faults.map(requests);
+            let t = Instant::now();
+            client.send(vec![act.call(game, id)]).await;
+            out.add(
+                act.tool(),
+                t.elapsed(),
+                faults.map(|f| requests(f) - before.unwrap()),
+            );
+        }
+    }
+}
+
+/// p50 of a read tool through the server, of replaying its captured requests raw, and of a ping.
+async fn reads(world: &common::World, rounds: usize) -> Vec<(String, f64, f64, f64)> {
+    let (proxy_url, faults) = common::proxy::start(world.devnet.url.clone()).await;
+    let client = world
+        .client_at(&proxy_url, (), &[("RUST_LOG", "warn")])
         .await;
-        plain_upgrade.push(t.elapsed());
-        plain_requests += total_requests(&faults) - before;
+    let started = client
+        .ok(
+            "ls_new_game",
+            json!({"weapon": "Wand", "detail": "compact"}),
+        )
+        .await;
+    let id = started["adventurer_id"].as_u64().unwrap();
+    let http = reqwest::Client::builder()
+        .tcp_nodelay(true)
+        .build()
+        .unwrap();
+    let mut floor = Vec::new();
+    for _ in 0..rounds {
+        let t = Instant::now();
+        client
+            .service
+            .send_request(ClientRequest::PingRequest(PingRequest::default()))
+            .await
+            .expect("ping");
+        floor.push(t.elapsed());
+    }
+    let mut rows = Vec::new();
+    for (tool, args) in [
+        (
+            "ls_get_adventurer",
+            json!({"adventurer_id": id, "detail": "compact"}),
+        ),
+        ("ls_battle_preview", json!({"adventurer_id": id})),
+    ] {
+        let mut through = Vec::new();
+        let mut captured = Vec::new();
+        for round in 0..rounds {
+            let from = faults.bodies.lock().unwrap().len();
+            let t = Instant::now();
+            client.ok(tool, args.clone()).await;
+            through.push(t.elapsed());
+            if round == 0 {
+                captured = faults.bodies.lock().unwrap()[from..].to_vec();
+            }
+        }
+        let mut raw = Vec::new();
+        for _ in 0..rounds {
+            let t = Instant::now();
+            for body in &captured {
+                let r = http
+                    .post(world.devnet.url.clone())
+                    .header("content-type", "application/json")
+                    .body(body.clone())
+                    .send()
+                    .await
+                    .unwrap();
+                r.bytes().await.unwrap();
+            }
+            raw.push(t.elapsed());
+        }
+        rows.push((
+            format!("{tool} ({} requests)", captured.len()),
+            ms(percentile(&through, 0.5)),
+            ms(percentile(&raw, 0.5)),
+            ms(percentile(&floor, 0.5)),
+        ));
+    }
+    client.shutdown().await;
+    rows
+}
+
+/// On devnet closing a block every second: our writes with `tx.follow` = subscribe and = poll
+/// (100 ms), through the proxy: p50/p95 latency and requests per write (`ws` = one subscription).
+async fn follow_modes(writes: usize) -> Vec<(String, Duration, Duration, f64, f64)> {
+    let world = common::world_with(&["--block-generation-on", "1"]).await;
+    let direct: Rpc = Arc::new(JsonRpcClient::new(HttpTransport::new(
+        world.devnet.url.clone(),
+    )));
+    let game = world_address(&world);
+    let (proxy_url, faults) = common::proxy::start(world.devnet.url.clone()).await;
+    let mut rows = Vec::new();
+    for follow in ["subscribe", "poll"] {
+        let client = world
+            .client_at(
+                &proxy_url,
+                (),
+                &[("RUST_LOG", "warn"), ("LS_TX__FOLLOW", follow)],
+            )
+            .await;
+        let mut latency = Vec::new();
+        let (mut http, mut ws) = (0usize, 0usize);
+        let mut id = None;
+        let mut plan = Plan::default();
+        while latency.len() < writes {
+            let current = match id {
+                Some(id) => id,
+                None => {
+                    let started = client
+                        .ok(
+                            "ls_new_game",
+                            json!({"weapon": "Wand", "detail": "compact"}),
+                        )
+                        .await;
+                    plan = Plan::default();
+                    *id.insert(started["adventurer_id"].as_u64().unwrap())
+                }
+            };
+            let state = game_state(&direct, game, current).await;
+            let Some(act) = decide(&state, &mut plan) else {
+                id = None;
+                continue;
+            };
+            let from = requests(&faults);
+            let t = Instant::now();
+            client.ok(act.tool(), act.args(current)).await;
+            latency.push(t.elapsed());
+            for (m, _) in &faults.seen.lock().unwrap()[from..] {
+                if m == "ws" {
+                    ws += 1;
+                } else {
+                    http += 1;
+                }
+            }
+        }
+        client.shutdown().await;
+        rows.push((
+            follow.to_string(),
+            percentile(&latency, 0.5),
+            percentile(&latency, 0.95),
+            http as f64 / writes as f64,
+            ws as f64 / writes as f64,
+        ));
+    }
+    rows
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let games: usize = std::env::var("BENCH_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(4);
+    let world = common::world().await;
+    let direct = world.devnet.url.clone();
+    let (proxy_url, faults) = common::proxy::start(direct.clone()).await;
+
+    let mut runs: Vec<(&str, &str, Samples)> = Vec::new();
+    for (who, via) in [
+        ("ours", "direct"),
+        ("ours", "proxy"),
+        ("starknet-rs", "direct"),
+        ("starknet-rs", "proxy"),
+    ] {
+        let (url, counted) = match via {
+            "direct" => (&direct, None),
+            _ => (&proxy_url, Some(&*faults)),
+        };
+        let mut s = Samples::default();
+        eprintln!("playing {games} games: {who}, {via}");
+        match who {
+            "ours" => ours(&world, url, counted, games, &mut s).await,
+            _ => plain(&world, url, counted, games, &mut s).await,
+        }
+        runs.push((who, via, s));
     }
 
-    println!("per-action latency on starknet-devnet (one block per transaction), {GAMES} games");
-    print_row("our server", "attack", &mut attack);
-    print_row("our server", "upgrade", &mut upgrade);
-    print_row("starknet-rs", "attack", &mut plain_attack);
-    print_row("starknet-rs", "upgrade", &mut plain_upgrade);
     println!(
-        "JSON-RPC requests per write: our server {:.1} (incl. simulation, status polling and the state read-back), plain starknet-rs {:.1} (send + receipt polling, no state read)",
-        ours_requests as f64 / (2 * GAMES) as f64,
-        plain_requests as f64 / (2 * GAMES) as f64
+        "Writes on starknet-devnet 0.10.1 (one block per transaction), {games} games per run; \
+         the first receipt request finds every transaction in its block, so neither side polls \
+         or subscribes (ws subscriptions counted: {})",
+        faults.count("ws")
     );
-    let _ = account.provider();
+    println!(
+        "{:<14} {:<12} {:<7} {:>5} {:>9} {:>9} {:>10}",
+        "tool", "client", "via", "n", "p50 ms", "p95 ms", "req/write"
+    );
+    let tools: Vec<&str> = {
+        let mut t: Vec<&str> = runs
+            .iter()
+            .flat_map(|(_, _, s)| s.latency.keys().copied())
+            .collect();
+        t.sort();
+        t.dedup();
+        t
+    };
+    let mut ratios = Vec::new();
+    for tool in &tools {
+        let mut p50 = BTreeMap::new();
+        for (who, via, s) in &runs {
+            let Some(l) = s.latency.get(tool) else {
+                continue;
+            };
+            let req = s.requests.get(tool).map_or(String::from("-"), |r| {
+                format!("{:.2}", r.iter().sum::<usize>() as f64 / r.len() as f64)
+            });
+            println!(
+                "{:<14} {:<12} {:<7} {:>5} {:>9.1} {:>9.1} {:>10}",
+                tool,
+                who,
+                via,
+                l.len(),
+                ms(percentile(l, 0.5)),
+                ms(percentile(l, 0.95)),
+                req
+            );
+            p50.insert((*who, *via), ms(percentile(l, 0.5)));
+        }
+        for via in ["direct", "proxy"] {
+            if let (Some(o), Some(p)) = (p50.get(&("ours", via)), p50.get(&("starknet-rs", via))) {
+                ratios.push(format!("{tool} {via} {:.2}", o / p));
+            }
+        }
+    }
+    println!("write p50 ours / starknet-rs: {}", ratios.join(", "));
+
+    let rounds: usize = std::env::var("BENCH_READS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100);
+    println!(
+        "Reads, p50 of {rounds}: the tool through the server, its captured requests replayed raw, an MCP ping (floor)"
+    );
+    let follow_writes: usize = std::env::var("BENCH_FOLLOW_WRITES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(30);
+    println!(
+        "Following pending transactions: ours on devnet with 1 s blocks, {follow_writes} writes per mode, through the proxy"
+    );
+    for (follow, p50, p95, http, ws) in follow_modes(follow_writes).await {
+        println!(
+            "tx.follow = {follow:<9} p50 {:>7.1} ms  p95 {:>7.1} ms  HTTP requests/write {http:.2}  subscriptions/write {ws:.2}",
+            ms(p50),
+            ms(p95)
+        );
+    }
+    for (tool, through, raw, floor) in reads(&world, rounds).await {
+        println!(
+            "{tool:<34} tool {through:>6.2} ms  raw {raw:>6.2} ms  ping {floor:>6.2} ms  ratio {:.2}",
+            through / (raw + floor)
+        );
+    }
 }

@@ -261,6 +261,13 @@ pub struct TxSettings {
     pub poll_interval_ms: u64,
     /// Safety factor applied to the estimated gas amounts and prices.
     pub fee_multiplier: f64,
+    /// How sent transactions are followed: `auto` (subscription where a `ws://` endpoint is
+    /// known, else polling), `subscribe` or `poll`.
+    #[serde(default)]
+    pub follow: crate::chain::Follow,
+    /// The node's WebSocket endpoint (`ws://…`); derived as `/ws` for a loopback RPC URL.
+    #[serde(default)]
+    pub ws_url: Option<Url>,
 }
 
 /// The Torii indexer.

@@ -517,7 +517,8 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
     })
     .await?
     .with_journal(journal.clone())
-    .with_fee_tokens(settings.fee_tokens()?);
+    .with_fee_tokens(settings.fee_tokens()?)
+    .with_follow(settings.tx.follow, settings.tx.ws_url.as_ref());
     let client = Arc::new(client);
     tokio::spawn({
         let client = client.clone();

@@ -105,14 +105,24 @@ async fn faults_lose_nothing_and_send_nothing_twice() {
     let end = common::nonce_and_balance(devnet, common::ACCOUNT).await;
     assert_eq!(nonce(&end), nonce(&after) + 1, "one upgrade landed, once");
 
-    // A lagging replica: the first read-backs after a write return the old state; the write
+    // A lagging replica: a server that does not know the state before a write (here a new
+    // process) reads the state after it; the first reads return the old state, and the write
     // still returns the state that includes it.
     let fresh_before = client
         .ok("ls_get_adventurer", json!({"adventurer_id": id}))
         .await;
     let count = fresh_before["adventurer"]["action_count"].as_u64().unwrap();
+    client.shutdown().await;
+    let client = world
+        .client_at(&proxy_url, (), &[("LS_CHAIN__REQUEST_TIMEOUT_MS", "1500")])
+        .await;
+    let calls_before = faults.count("starknet_call");
     faults.inject("starknet_call", &[Fault::Stale, Fault::Stale, Fault::Stale]);
     let explored = client.ok("ls_explore", json!({"adventurer_id": id})).await;
+    assert!(
+        faults.count("starknet_call") >= calls_before + 4,
+        "the write read the state back through the lagging answers"
+    );
     assert_eq!(
         explored["adventurer"]["action_count"],
         count + 1,

@@ -16,6 +16,7 @@ use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
 
 use super::bindings::{adventurer_systems, game_systems, game_token_systems};
 use super::ledger::{TxLedger, TxRecord};
+use super::new_game::Plan;
 use super::outside::{ANY_CALLER, OutsideExecution};
 use super::retry::read_with_retries;
 use super::submit::{
@@ -132,6 +133,10 @@ pub struct ChainClient {
     outside_counter: std::sync::atomic::AtomicU64,
     /// Fee tokens `ls_wallet` reports, as (symbol, address); the profile's `chain.fee_tokens`.
     fee_tokens: Vec<(String, Felt)>,
+    /// The game token contract, once read.
+    token: std::sync::OnceLock<Felt>,
+    /// Where sent transactions are followed by subscription (`None`: polling).
+    subscriber: Option<super::subscribe::Subscriber>,
 }
 
 impl std::fmt::Debug for ChainClient {
@@ -245,7 +250,14 @@ impl ChainClient {
                 .iter()
                 .map(|(symbol, addr)| (symbol.to_string(), Felt::from_hex_unchecked(addr)))
                 .collect(),
+            token: std::sync::OnceLock::new(),
+            subscriber: None,
         })
+    }
+
+    /// The wallet's account, connected to the node.
+    pub(super) fn wallet_account(&self) -> &WalletAccount {
+        &self.account
     }
 
     /// The wallet's account address.
@@ -321,7 +333,10 @@ impl ChainClient {
     /// The owner of an adventurer token (ERC721 `owner_of` on `token_address()`), or `None` when
     /// the token was never minted.
     pub async fn owner_of(&self, adventurer_id: u64) -> Result<Option<Felt>, ChainError> {
-        let token = self.token_address().await?;
+        let token = match self.cached_token_address().await {
+            Some(t) => t,
+            None => self.token_address().await?,
+        };
         let id = starknet::core::types::U256::from_words(u128::from(adventurer_id), 0);
         match self.call(game_token_systems::owner_of(token, &id)).await {
             Ok(felts) => {
@@ -334,13 +349,9 @@ impl ChainClient {
         }
     }
 
-    /// Mints a new game token to the wallet and returns its id (read from the receipt).
-    pub async fn mint_game(
-        &self,
-        player_name: Option<Felt>,
-        opts: WriteOptions,
-    ) -> Result<(u64, TxReport), ChainError> {
-        let call = game_token_systems::mint_game(
+    /// The call that mints a game token with this profile's settings to the wallet.
+    pub fn mint_call(&self, player_name: Option<Felt>) -> Call {
+        game_token_systems::mint_game(
             self.addresses.game_token_systems,
             &player_name,
             &Some(self.settings_id),
@@ -352,9 +363,29 @@ impl ChainClient {
             &None,
             &self.account.address(),
             &false,
-        );
+        )
+    }
+
+    /// The token contract's address, read once per run (it never changes); `None` if the read
+    /// fails (the token id is then taken from the first matching event of any contract).
+    pub(super) async fn cached_token_address(&self) -> Option<Felt> {
+        if let Some(t) = self.token.get() {
+            return Some(*t);
+        }
+        let t = self.token_address().await.ok()?;
+        let _ = self.token.set(t);
+        Some(t)
+    }
+
+    /// Mints a new game token to the wallet and returns its id (read from the receipt).
+    pub async fn mint_game(
+        &self,
+        player_name: Option<Felt>,
+        opts: WriteOptions,
+    ) -> Result<(u64, TxReport), ChainError> {
+        let call = self.mint_call(player_name);
         let report = self.execute(vec![call], None, "mint_game", opts).await?;
-        let token = self.token_address().await.ok();
+        let token = self.cached_token_address().await;
         let id = token_id_from_events(&report.raw_events, token).ok_or_else(|| {
             ChainError::Decode(format!(
                 "mint transaction {:#x} carries no token id",
@@ -482,8 +513,21 @@ impl ChainClient {
         action: &str,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
+        self.execute_planned(Plan::Calls(calls), adventurer_id, action, opts)
+            .await
+    }
+
+    /// [`ChainClient::execute`] for calls that may depend on the chain at the nonce they are
+    /// signed with (built under the write lock, so no other write of this account comes between).
+    pub(super) async fn execute_planned(
+        &self,
+        plan: Plan,
+        adventurer_id: Option<u64>,
+        action: &str,
+        opts: WriteOptions,
+    ) -> Result<TxReport, ChainError> {
         self.policy
-            .check_calls(&calls)
+            .check_calls(plan.known_calls())
             .map_err(ChainError::Policy)?;
         let mut next_nonce = self.write_lock.lock().await;
         self.policy
@@ -497,6 +541,16 @@ impl ChainClient {
                     .await
                     .map_err(|e| ChainError::from_provider(&e))?,
             };
+            let calls = match self.build(&plan, nonce).await {
+                Ok(calls) => calls,
+                Err(e) => {
+                    *next_nonce = None;
+                    return Err(e);
+                }
+            };
+            self.policy
+                .check_calls(&calls)
+                .map_err(ChainError::Policy)?;
             match self
                 .sign_and_send(&calls, nonce, adventurer_id, action, &opts)
                 .await
@@ -542,6 +596,7 @@ impl ChainClient {
             opts.timeout,
             self.poll,
             &opts.hooks,
+            self.subscriber.as_ref(),
         )
         .await;
         match waited {
@@ -750,6 +805,16 @@ impl ChainClient {
     /// Reports these fee tokens in `ls_wallet` (the profile's `chain.fee_tokens`), in this order.
     pub fn with_fee_tokens(mut self, tokens: Vec<(String, Felt)>) -> Self {
         self.fee_tokens = tokens;
+        self
+    }
+
+    /// Follows sent transactions as `follow` says (settings `tx.follow`, `tx.ws_url`); polling
+    /// until this is called.
+    pub fn with_follow(mut self, follow: super::Follow, ws_url: Option<&url::Url>) -> Self {
+        self.subscriber = super::subscribe::Subscriber::new(follow, &self.rpc_url, ws_url);
+        if let Some(s) = &self.subscriber {
+            tracing::info!(endpoint = %s.url(), "sent transactions are watched by subscription");
+        }
         self
     }
 

@@ -16,8 +16,8 @@ use starknet::providers::{Provider, ProviderError};
 
 use super::ChainError;
 use super::client::provider;
-use super::deploy_target::{CasmHash, DeployTarget};
 use super::deploy_dungeon::deploy_practice_dungeon;
+use super::deploy_target::{CasmHash, DeployTarget};
 use super::submit::{Confirm, wait_for_receipt};
 use crate::config::parse_felt;
 use crate::wallet::SecretSigner;
@@ -209,7 +209,8 @@ pub fn fill_manifest(mut template: Value, class_hash: Felt, address: Felt) -> Va
     template
 }
 
-async fn wait<P: Provider + Sync>(provider: &P, hash: Felt) -> Result<(), ChainError> {
+/// Waits until `hash` is accepted on L2 (deploy steps, polled).
+pub(super) async fn wait<P: Provider + Sync>(provider: &P, hash: Felt) -> Result<(), ChainError> {
     wait_for_receipt(
         provider,
         hash,
@@ -217,6 +218,7 @@ async fn wait<P: Provider + Sync>(provider: &P, hash: Felt) -> Result<(), ChainE
         Duration::from_secs(120),
         Duration::from_millis(200),
         &Default::default(),
+        None,
     )
     .await
     .map(|_| ())

@@ -6,7 +6,6 @@
 //! already declared or a contract already deployed is reused.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde_json::{Value, json};
 use starknet::accounts::{AccountError, ConnectedAccount};
@@ -16,9 +15,9 @@ use starknet::core::types::{BlockId, BlockTag, Felt, StarknetError};
 use starknet::providers::{Provider, ProviderError};
 
 use super::ChainError;
+use super::deploy::wait;
 use super::deploy_target::{CasmHash, DeployTarget};
 use super::entry::ONE_TICKET;
-use super::submit::{Confirm, wait_for_receipt};
 use crate::config::parse_felt;
 
 /// How long a golden pass rests between two games: 7 days, as the mainnet dungeon configures the
@@ -69,19 +68,25 @@ impl DungeonArtifacts {
             ticket: ContractArtifact {
                 sierra: include_str!("../../abi/practice_ticket.sierra.json"),
                 compiled_class_hash: include_str!("../../abi/practice_ticket.compiled_class_hash"),
-                compiled_class_hash_poseidon: include_str!("../../abi/practice_ticket.compiled_class_hash.poseidon"),
+                compiled_class_hash_poseidon: include_str!(
+                    "../../abi/practice_ticket.compiled_class_hash.poseidon"
+                ),
             },
             golden_pass: ContractArtifact {
                 sierra: include_str!("../../abi/practice_golden_pass.sierra.json"),
                 compiled_class_hash: include_str!(
                     "../../abi/practice_golden_pass.compiled_class_hash"
                 ),
-                compiled_class_hash_poseidon: include_str!("../../abi/practice_golden_pass.compiled_class_hash.poseidon"),
+                compiled_class_hash_poseidon: include_str!(
+                    "../../abi/practice_golden_pass.compiled_class_hash.poseidon"
+                ),
             },
             dungeon: ContractArtifact {
                 sierra: include_str!("../../abi/practice_dungeon.sierra.json"),
                 compiled_class_hash: include_str!("../../abi/practice_dungeon.compiled_class_hash"),
-                compiled_class_hash_poseidon: include_str!("../../abi/practice_dungeon.compiled_class_hash.poseidon"),
+                compiled_class_hash_poseidon: include_str!(
+                    "../../abi/practice_dungeon.compiled_class_hash.poseidon"
+                ),
             },
             template: include_str!("../../abi/practice_dungeon.json"),
         }
@@ -226,7 +231,8 @@ where
         }
         Err(e) => return Err(ChainError::from_provider(&e)),
     }
-    let factory = ContractFactory::new_with_udc(class_hash, account, UdcSelector::Custom(target.udc));
+    let factory =
+        ContractFactory::new_with_udc(class_hash, account, UdcSelector::Custom(target.udc));
     let deployment = factory.deploy_v3(constructor, salt, false);
     let address = deployment.deployed_address();
     match provider.get_class_hash_at(pending, address).await {
@@ -243,19 +249,6 @@ where
         Err(e) => return Err(ChainError::from_provider(&e)),
     }
     Ok((class_hash, address))
-}
-
-async fn wait<P: Provider + Sync>(provider: &P, hash: Felt) -> Result<(), ChainError> {
-    wait_for_receipt(
-        provider,
-        hash,
-        Confirm::Accepted,
-        Duration::from_secs(120),
-        Duration::from_millis(200),
-        &Default::default(),
-    )
-    .await
-    .map(|_| ())
 }
 
 fn account_error<S: std::fmt::Display>(e: AccountError<S>) -> ChainError {

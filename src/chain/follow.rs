@@ -1,6 +1,7 @@
 //! Keeping the journal true to the chain: a lookup updates the record's status and the fee the
 //! policy counts, the transactions left pending by an earlier run are followed at start, and
-//! `ls_new_game` checks room for both of its transactions before the first is signed.
+//! `ls_new_game`, where mint and start are two transactions, checks room for both before the first
+//! is signed.
 
 use std::time::{Duration, SystemTime};
 

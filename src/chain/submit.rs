@@ -1,5 +1,6 @@
-//! Waiting for a sent transaction: poll its status, then its receipt, until the requested
-//! confirmation level, a revert, or the deadline. A hash the node does not know yet is retried.
+//! Waiting for a sent transaction: ask for its receipt, polling the status only while the receipt
+//! is not there yet, until the requested confirmation level, a revert, or the deadline. A hash the
+//! node does not know yet is retried.
 
 use std::time::Duration;
 
@@ -12,6 +13,7 @@ use starknet::providers::{Provider, ProviderError};
 
 use super::ChainError;
 use super::revert::classify;
+use super::subscribe::{Seen, Subscriber};
 
 /// How far a write must get before the tool answers.
 #[derive(
@@ -119,8 +121,31 @@ impl Hooks {
     }
 }
 
-/// Polls until `hash` reaches `confirm`; a revert is an error at every level. A hash the node
-/// does not know yet is polled again; transport errors while polling are retried until the deadline.
+/// The rank of a receipt's finality, on the scale of [`Confirm`].
+fn finality_rank(f: &TransactionFinalityStatus) -> u8 {
+    match f {
+        TransactionFinalityStatus::PreConfirmed => 1,
+        TransactionFinalityStatus::AcceptedOnL2 => 2,
+        TransactionFinalityStatus::AcceptedOnL1 => 3,
+    }
+}
+
+/// Follows `hash` until it reaches `confirm`; a revert is an error at every level.
+///
+/// With a `subscriber`, a receipt that is not there yet (or below the level asked for) is waited
+/// for by subscription instead of status polling (see [`super::subscribe`]): the node pushes the
+/// status and the receipt is read once it says the level is reached; polling takes over if the
+/// subscription fails. In steady state on devnet the first receipt answers and nothing is
+/// subscribed.
+///
+/// Receipt first: in steady state the transaction is executed by the time this asks (devnet and
+/// katana put it in a block while answering the send; a sequencer's pre-confirmed block follows
+/// within the poll interval), so one `getTransactionReceipt` answers the write. Only while the
+/// node does not know the receipt yet is the cheaper `getTransactionStatus` polled, and the
+/// receipt is asked again once the status says the transaction executed. A receipt below the
+/// requested level (`finalized` on L2) is followed by status until the level is reached, then read
+/// again for its final block. A hash the node does not know yet (a lagging, load-balanced node) and
+/// transport errors are retried until the deadline.
 pub async fn wait_for_receipt<P: Provider + Sync>(
     provider: &P,
     hash: Felt,
@@ -128,42 +153,86 @@ pub async fn wait_for_receipt<P: Provider + Sync>(
     timeout: Duration,
     poll: Duration,
     hooks: &Hooks,
+    subscriber: Option<&Subscriber>,
 ) -> Result<TransactionReceiptWithBlockInfo, ChainError> {
     let deadline = tokio::time::Instant::now() + timeout;
     let mut last_status = "NOT_RECEIVED";
+    // L1 acceptance is polled: it comes hours later on a real chain, and its push is unverified.
+    let mut subscriber = subscriber.filter(|_| confirm != Confirm::Finalized);
+    let report = |name: &'static str, last: &mut &'static str| {
+        if name != *last {
+            hooks.report(Progress::Status {
+                tx_hash: hash,
+                status: name,
+            });
+            *last = name;
+        }
+    };
+    let mut ask_receipt = true;
     loop {
-        match provider.get_transaction_status(hash).await {
-            Ok(status) => {
-                let name = status_name(&status);
-                if name != last_status {
-                    hooks.report(Progress::Status {
-                        tx_hash: hash,
-                        status: name,
-                    });
-                    last_status = name;
-                }
-                let (rank, result) = status_rank(&status);
-                if let Some(ExecutionResult::Reverted { reason }) = result {
-                    return Err(ChainError::Revert {
-                        revert: classify(reason),
-                        tx_hash: Some(hash),
-                    });
-                }
-                if rank >= confirm.rank() {
-                    match provider.get_transaction_receipt(hash).await {
-                        Ok(r) => return Ok(r),
-                        Err(ProviderError::StarknetError(
-                            StarknetError::TransactionHashNotFound,
-                        )) => {}
-                        Err(e) => tracing::debug!(error = %e, "receipt not readable yet"),
+        if ask_receipt {
+            match provider.get_transaction_receipt(hash).await {
+                Ok(r) => {
+                    let finality = r.receipt.finality_status();
+                    report(finality_name(finality), &mut last_status);
+                    if let ExecutionResult::Reverted { reason } = r.receipt.execution_result() {
+                        return Err(ChainError::Revert {
+                            revert: classify(reason),
+                            tx_hash: Some(hash),
+                        });
                     }
+                    if finality_rank(finality) >= confirm.rank() {
+                        return Ok(r);
+                    }
+                    ask_receipt = false;
+                }
+                Err(ProviderError::StarknetError(StarknetError::TransactionHashNotFound)) => {
+                    ask_receipt = false;
+                }
+                Err(e) => tracing::debug!(
+                    error = %super::redact_urls(&e.to_string()),
+                    "receipt read failed; retrying"
+                ),
+            }
+        } else if let Some(sub) = subscriber.take() {
+            tokio::select! {
+                seen = sub.wait(hash, confirm, hooks) => match seen {
+                    Some(Seen::Reached(status)) => {
+                        last_status = status;
+                        ask_receipt = true;
+                        continue;
+                    }
+                    Some(Seen::Failed(e)) => return Err(e),
+                    None => continue,
+                },
+                _ = tokio::time::sleep_until(deadline) => {}
+                _ = hooks.cancelled() => {
+                    return Err(ChainError::Cancelled { tx_hash: hash, last_status: last_status.to_string() });
                 }
             }
-            Err(ProviderError::StarknetError(StarknetError::TransactionHashNotFound)) => {}
-            Err(e) => tracing::debug!(
-                error = %super::redact_urls(&e.to_string()),
-                "status poll failed; retrying"
-            ),
+        } else {
+            match provider.get_transaction_status(hash).await {
+                Ok(status) => {
+                    report(status_name(&status), &mut last_status);
+                    let (rank, result) = status_rank(&status);
+                    if let Some(ExecutionResult::Reverted { reason }) = result {
+                        return Err(ChainError::Revert {
+                            revert: classify(reason),
+                            tx_hash: Some(hash),
+                        });
+                    }
+                    // Executed (for `pre_confirmed`) or at the level asked for: read the receipt.
+                    ask_receipt = rank >= confirm.rank();
+                    if ask_receipt {
+                        continue;
+                    }
+                }
+                Err(ProviderError::StarknetError(StarknetError::TransactionHashNotFound)) => {}
+                Err(e) => tracing::debug!(
+                    error = %super::redact_urls(&e.to_string()),
+                    "status poll failed; retrying"
+                ),
+            }
         }
         if tokio::time::Instant::now() >= deadline {
             return Err(ChainError::Timeout {

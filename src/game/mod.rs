@@ -3,6 +3,7 @@
 //! No I/O, no async: everything here is deterministic and unit-tested (see game.md §3–§5).
 
 pub mod advice;
+pub mod after;
 pub mod boosts;
 pub mod catalogue;
 pub mod combat;

@@ -6,7 +6,9 @@ use starknet::core::types::Felt;
 use crate::chain::WriteOptions;
 use crate::chain::entry::{Entry, EntryAddresses, check_entry};
 use crate::chain::sim::SimChain;
-use crate::chain::{ChainClient, ChainError, GameAction, TxLookup, TxReport, WalletReport};
+use crate::chain::{
+    ChainClient, ChainError, GameAction, MintedGame, TxLookup, TxReport, WalletReport,
+};
 use crate::game::engine::EngineSettings;
 use crate::game::model::GameState;
 
@@ -30,6 +32,22 @@ pub trait GameBackend: Send + Sync {
         action: &GameAction,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError>;
+    /// Mints a game token to the wallet and starts it with `weapon` in one transaction, where
+    /// the chain offers it; `None`: mint and start separately.
+    async fn mint_and_start(
+        &self,
+        _player_name: Option<Felt>,
+        _weapon: u8,
+        _opts: WriteOptions,
+    ) -> Option<Result<MintedGame, ChainError>> {
+        None
+    }
+    /// Whether state reads are in-process (the embedded chain, which other processes may also
+    /// write through its file): writes then read the state back instead of deriving it from
+    /// their events and the state this server last knew.
+    fn reads_are_local(&self) -> bool {
+        false
+    }
     /// Refuses `ls_new_game` before its mint when the policy has no room for both transactions.
     async fn check_new_game(&self) -> Result<(), ChainError> {
         Ok(())
@@ -105,6 +123,10 @@ impl GameBackend for SimChain {
         self.lookup(tx_hash)
     }
 
+    fn reads_are_local(&self) -> bool {
+        true
+    }
+
     fn deterministic_rules(&self) -> Option<EngineSettings> {
         self.randomness()
             .is_deterministic()
@@ -159,6 +181,15 @@ impl GameBackend for ChainClient {
         opts: WriteOptions,
     ) -> Result<(u64, TxReport), ChainError> {
         self.enter_game(entry, player_name, opts).await
+    }
+
+    async fn mint_and_start(
+        &self,
+        player_name: Option<Felt>,
+        weapon: u8,
+        opts: WriteOptions,
+    ) -> Option<Result<MintedGame, ChainError>> {
+        Some(ChainClient::mint_and_start(self, player_name, weapon, opts).await)
     }
 
     async fn tx(&self, tx_hash: Felt) -> Result<TxLookup, ChainError> {

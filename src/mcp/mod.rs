@@ -24,6 +24,7 @@ mod sim_index;
 mod torii_tools;
 pub mod transport;
 mod transport_id;
+mod write;
 
 pub use advice_result::{AdviceResult, AdviceTopic, AdviseArgs, advice_result};
 pub use advisor_tools::{

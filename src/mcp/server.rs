@@ -6,44 +6,30 @@ use std::time::Duration;
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::{Json, Parameters};
-use rmcp::model::{Implementation, ProgressNotificationParam, ServerCapabilities, ServerConfig};
+use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::args::{Args, in_range};
+use super::args::Args;
 use super::backend::GameBackend;
 use super::compact_result::{
-    CompactActionResult, CompactAdventurerResult, Detailed, WriteOutcome, compact_action,
-    compact_adventurer,
+    CompactActionResult, CompactAdventurerResult, Detailed, compact_adventurer,
 };
 use super::errors::from_chain;
 use super::market_memory::MarketMemory;
 use super::params::TxArgs;
 use super::params::{
     AdventurerArgs, BattleArgs, BuyArgs, ExploreArgs, ItemsArgs, NewGameArgs, UpgradeArgs,
-    WriteOpts,
 };
 use super::replay::ReplayCache;
-use crate::chain::{GameAction, Hooks, Progress, TxReport, WriteOptions};
+use crate::chain::GameAction;
 use crate::error::{ErrorCode, SCHEMA_VERSION, ToolError};
 use crate::game::compact::Detail;
 use crate::game::events::GameEvent;
 use crate::game::model::Stats;
 use crate::game::view::{AdventurerView, adventurer_view};
-
-/// The longest wait a caller may ask for.
-const MAX_TIMEOUT_MS: u64 = 600_000;
-
-/// The longest wait when the caller did not ask for one: answer before typical client timeouts (60 s).
-const UNASKED_TIMEOUT_MS: u64 = 50_000;
-
-/// How long a write waits for the node's state to show its transaction (load-balanced nodes lag).
-const READ_AFTER_WRITE: Duration = Duration::from_secs(10);
-
-/// A check of the adventurer's state that a write must pass (after the replay lookup).
-type StateCheck<'a> = &'a (dyn Fn(&crate::game::model::GameState) -> Result<(), ToolError> + Sync);
 
 /// Server-wide settings the tools need.
 #[derive(Debug, Clone)]
@@ -163,11 +149,12 @@ pub struct LsServer {
     pub(super) backend: Arc<dyn GameBackend>,
     pub(super) opts: ServerOptions,
     pub(super) indexer: super::torii_tools::Indexer,
-    replays: Arc<ReplayCache>,
+    pub(super) replays: Arc<ReplayCache>,
     client_log: super::logging::ClientLog,
-    drain: Arc<super::drain::Drain>,
-    markets: Arc<MarketMemory>,
-    detail: Detail,
+    pub(super) drain: Arc<super::drain::Drain>,
+    pub(super) markets: Arc<MarketMemory>,
+    pub(super) known: Arc<super::write::KnownStates>,
+    pub(super) detail: Detail,
     tool_router: ToolRouter<Self>,
 }
 
@@ -202,6 +189,7 @@ impl LsServer {
             drain: Arc::default(),
             client_log: Default::default(),
             markets: Arc::new(MarketMemory::default()),
+            known: Arc::default(),
             detail: Detail::default(),
             indexer: Default::default(),
             tool_router,
@@ -247,39 +235,15 @@ impl LsServer {
         let entry = a.entry()?;
         let player_name = a.player_name.as_deref().map(player_name_felt).transpose()?;
         let opts = self.write_options(&a.opts, &ctx)?;
-        let (id, mint_tx) = match a.adventurer_id {
-            Some(id) => (id, None),
-            None => {
-                self.backend.check_entry(entry).map_err(from_chain)?;
-                self.backend.check_new_game().await.map_err(from_chain)?;
-                let (id, report) = self
-                    .backend
-                    .enter(entry, player_name, opts.clone())
-                    .await
-                    .map_err(from_chain)?;
-                (id, Some(format!("{:#x}", report.tx_hash)))
-            }
+        let game = super::write::NewGame {
+            detail: a.opts.detail,
+            expected_action_count: a.opts.expected_action_count,
+            adventurer_id: a.adventurer_id,
+            weapon,
+            player_name,
+            entry,
         };
-        let (mut out, state) = self
-            .write_full(
-                a.opts.expected_action_count,
-                id,
-                GameAction::StartGame { weapon },
-                opts,
-                None,
-            )
-            .await
-            .map_err(|e| match &mint_tx {
-                Some(h) => e
-                    .with_detail("adventurer_id", id)
-                    .with_detail("mint_tx_hash", h)
-                    .with_hint(format!(
-                        "adventurer {id} was minted; retry ls_new_game with adventurer_id {id}"
-                    )),
-                None => e,
-            })?;
-        out.mint_tx_hash = mint_tx;
-        self.render(a.opts.detail, out, state).await
+        self.new_game(game, opts).await
     }
 
     #[tool(
@@ -550,11 +514,7 @@ impl LsServer {
         Parameters(args): Parameters<Args<AdventurerArgs>>,
     ) -> Result<Json<ReadResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
-        let state = self
-            .backend
-            .state(a.adventurer_id)
-            .await
-            .map_err(from_chain)?;
+        let state = self.read_state(a.adventurer_id).await?;
         let adv = &state.adventurer;
         let untouched = adv.health == 0 && adv.xp == 0 && adv.action_count == 0;
         if untouched
@@ -659,276 +619,6 @@ impl LsServer {
             wallet,
             note,
         }))
-    }
-}
-
-impl LsServer {
-    fn write_options(
-        &self,
-        o: &WriteOpts,
-        ctx: &RequestContext<RoleServer>,
-    ) -> Result<WriteOptions, ToolError> {
-        let timeout = match o.timeout_ms {
-            Some(ms) => {
-                in_range("timeout_ms", ms, 1, MAX_TIMEOUT_MS)?;
-                Duration::from_millis(ms)
-            }
-            None => self
-                .opts
-                .default_timeout
-                .min(Duration::from_millis(UNASKED_TIMEOUT_MS)),
-        };
-        Ok(WriteOptions {
-            confirm: o.confirm.unwrap_or_default(),
-            timeout,
-            hooks: progress_hooks(ctx),
-        })
-    }
-
-    /// Runs one game action and answers in the detail asked for.
-    async fn write(
-        &self,
-        detail: Option<Detail>,
-        expected_action_count: Option<u16>,
-        id: u64,
-        action: GameAction,
-        opts: WriteOptions,
-        check: Option<StateCheck<'_>>,
-    ) -> Result<Json<WriteResult>, ToolError> {
-        let (full, state) = self
-            .write_full(expected_action_count, id, action, opts, check)
-            .await?;
-        self.render(detail, full, state).await
-    }
-
-    /// The result in the detail asked for. The compact shape needs the state after the action;
-    /// a replayed result has none stored, so the current state is read.
-    async fn render(
-        &self,
-        detail: Option<Detail>,
-        full: ActionResult,
-        state: Option<crate::game::model::GameState>,
-    ) -> Result<Json<WriteResult>, ToolError> {
-        if detail.unwrap_or(self.detail) == Detail::Full {
-            return Ok(Json(Detailed::Full(full)));
-        }
-        let state = match state {
-            Some(s) => s,
-            None => self
-                .backend
-                .state(full.adventurer_id)
-                .await
-                .map_err(from_chain)?,
-        };
-        let outcome = WriteOutcome {
-            chain: &full.chain,
-            adventurer_id: full.adventurer_id,
-            tx_hash: &full.tx_hash,
-            status: &full.status,
-            replayed: full.replayed,
-            mint_tx_hash: full.mint_tx_hash.clone(),
-            events: &full.events,
-        };
-        Ok(Json(Detailed::Compact(compact_action(
-            outcome,
-            &state,
-            &self.markets,
-        ))))
-    }
-
-    /// Runs one game action: replays a retry of an action that already landed (before any
-    /// other check), refuses stale calls, runs `check` on the current state, and returns the
-    /// full result and the state once the node shows the transaction (no state for a replay).
-    async fn write_full(
-        &self,
-        expected_action_count: Option<u16>,
-        id: u64,
-        action: GameAction,
-        opts: WriteOptions,
-        check: Option<StateCheck<'_>>,
-    ) -> Result<(ActionResult, Option<crate::game::model::GameState>), ToolError> {
-        let _busy = self.drain.enter()?;
-        let _adventurer = self.replays.lock_adventurer(id).await;
-        if let Some(expected) = expected_action_count {
-            if let Some(mut earlier) = self.replays.get(id, expected, &action) {
-                earlier.replayed = true;
-                return Ok((earlier, None));
-            }
-            if let Some(earlier) = self.resume(id, expected, &action, &opts).await? {
-                return Ok((earlier, None));
-            }
-        }
-        if expected_action_count.is_some() || check.is_some() {
-            let state = self.backend.state(id).await.map_err(from_chain)?;
-            let actual = state.adventurer.action_count;
-            if let Some(expected) = expected_action_count
-                && actual != expected
-            {
-                return Err(ToolError::new(
-                    ErrorCode::StaleState,
-                    format!(
-                        "adventurer {id} is at action_count {actual}, not {expected}: it moved on since you looked"
-                    ),
-                )
-                .with_detail("expected_action_count", expected)
-                .with_detail("action_count", actual)
-                .with_hint("read ls_get_adventurer and decide again"));
-            }
-            if let Some(check) = check {
-                if state.adventurer.action_count == 0
-                    && matches!(self.backend.owner(id).await, Ok(None))
-                {
-                    return Err(super::errors::missing_adventurer(id));
-                }
-                check(&state)?;
-            }
-        }
-        if let Some(expected) = expected_action_count {
-            self.replays.begin(id, expected, &action);
-        }
-        let report = match self.backend.act(id, &action, opts).await {
-            Ok(r) => r,
-            Err(e) => return Err(self.missing_or(id, e).await),
-        };
-        let (result, state) = self.finish(id, report).await?;
-        if let Some(expected) = expected_action_count {
-            self.replays.put(id, expected, &action, &result);
-        }
-        Ok((result, Some(state)))
-    }
-
-    /// The result of an earlier attempt of this write whose answer was lost (the server stopped
-    /// between send and receipt): its transaction is followed in the journal to its receipt.
-    async fn resume(
-        &self,
-        id: u64,
-        expected: u16,
-        action: &GameAction,
-        opts: &WriteOptions,
-    ) -> Result<Option<ActionResult>, ToolError> {
-        let Some(record) = self.replays.interrupted(id, expected, action) else {
-            return Ok(None);
-        };
-        let hash = crate::config::parse_felt(&record.tx_hash).map_err(ToolError::validation)?;
-        tracing::info!(tx_hash = %record.tx_hash, id, "a retry finds the transaction of an interrupted write");
-        let deadline = tokio::time::Instant::now() + opts.timeout;
-        let report = loop {
-            let found = self.backend.tx(hash).await.map_err(from_chain)?;
-            match (found.execution.as_deref(), found.report) {
-                (Some("SUCCEEDED"), Some(report)) => break report,
-                (Some(_), _) => return Ok(None),
-                _ if tokio::time::Instant::now() >= deadline => {
-                    return Err(from_chain(crate::chain::ChainError::Timeout {
-                        tx_hash: hash,
-                        last_status: found.status,
-                    }));
-                }
-                _ => tokio::time::sleep(Duration::from_millis(250)).await,
-            }
-        };
-        let (mut result, _) = self.finish(id, report).await?;
-        self.replays.put(id, expected, action, &result);
-        result.replayed = true;
-        Ok(Some(result))
-    }
-
-    /// The result of a landed write and the state, once the node's state shows it.
-    async fn finish(
-        &self,
-        id: u64,
-        report: TxReport,
-    ) -> Result<(ActionResult, crate::game::model::GameState), ToolError> {
-        self.indexer.remember(id);
-        let target = report.events.last().map(|e| e.action_count);
-        let state = self.state_after(id, target).await.map_err(|e| {
-            e.with_detail("tx_hash", format!("{:#x}", report.tx_hash))
-                .with_hint("the action landed; read ls_get_adventurer again")
-        })?;
-        Ok((self.action_result(id, report, &state), state))
-    }
-
-    /// A refused action on a token that was never minted is `NOT_FOUND` (the contract only says
-    /// 'Not token owner'); anything else maps as usual.
-    async fn missing_or(&self, id: u64, e: crate::chain::ChainError) -> ToolError {
-        if matches!(&e, crate::chain::ChainError::Revert { .. })
-            && matches!(self.backend.owner(id).await, Ok(None))
-        {
-            return super::errors::missing_adventurer(id);
-        }
-        from_chain(e)
-    }
-
-    /// Reads the state until it shows `action_count == target` (a lagging node catches up).
-    async fn state_after(
-        &self,
-        id: u64,
-        target: Option<u16>,
-    ) -> Result<crate::game::model::GameState, ToolError> {
-        let deadline = tokio::time::Instant::now() + READ_AFTER_WRITE;
-        loop {
-            let state = self.backend.state(id).await.map_err(from_chain)?;
-            let caught_up = target.is_none_or(|t| state.adventurer.action_count == t);
-            if caught_up || tokio::time::Instant::now() >= deadline {
-                if !caught_up {
-                    tracing::warn!(id, "the node's state still lags behind the transaction");
-                }
-                return Ok(state);
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    }
-
-    fn action_result(
-        &self,
-        id: u64,
-        report: TxReport,
-        state: &crate::game::model::GameState,
-    ) -> ActionResult {
-        ActionResult {
-            ok: true,
-            schema_version: SCHEMA_VERSION.into(),
-            chain: self.opts.chain.clone(),
-            adventurer_id: id,
-            tx_hash: format!("{:#x}", report.tx_hash),
-            status: report.status.to_string(),
-            block_number: report.block_number,
-            fee_paid: report.actual_fee.to_string(),
-            replayed: false,
-            mint_tx_hash: None,
-            events: report.events,
-            adventurer: adventurer_view(id, state),
-        }
-    }
-}
-
-/// Progress notifications (when the request carries a progress token) and cancellation for a write.
-fn progress_hooks(ctx: &RequestContext<RoleServer>) -> Hooks {
-    let progress = ctx.meta.get_progress_token().map(|token| {
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Progress>();
-        let peer = ctx.peer.clone();
-        tokio::spawn(async move {
-            let mut step = 0.0;
-            while let Some(p) = rx.recv().await {
-                step += 1.0;
-                let message = match p {
-                    Progress::Simulated { fee } => {
-                        format!("simulated: the game accepts the action (estimated fee {fee})")
-                    }
-                    Progress::Submitted { tx_hash } => format!("submitted {tx_hash:#x}"),
-                    Progress::Status { tx_hash, status } => format!("{status} {tx_hash:#x}"),
-                };
-                let param =
-                    ProgressNotificationParam::new(token.clone(), step).with_message(message);
-                if peer.notify_progress(param).await.is_err() {
-                    break;
-                }
-            }
-        });
-        tx
-    });
-    Hooks {
-        progress,
-        cancel: Some(ctx.ct.clone()),
     }
 }
 

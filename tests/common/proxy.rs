@@ -1,5 +1,6 @@
 //! A JSON-RPC proxy between the server and devnet that injects faults on chosen methods: delays,
 //! dropped connections, 429 and 503 answers, and a connection cut after forwarding a request.
+//! WebSocket upgrades (transaction subscriptions) are counted as `ws` and tunnelled untouched.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -33,6 +34,8 @@ pub struct Faults {
     answers: Mutex<std::collections::HashMap<Vec<u8>, Vec<u8>>>,
     /// (method, fault applied) for every request, in order.
     pub seen: Mutex<Vec<(String, Option<Fault>)>>,
+    /// The body of every request, in order (benchmarks replay them raw).
+    pub bodies: Mutex<Vec<Vec<u8>>>,
 }
 
 impl Faults {
@@ -99,12 +102,38 @@ pub async fn start(upstream: url::Url) -> (url::Url, Arc<Faults>) {
 }
 
 async fn serve_connection(mut sock: TcpStream, upstream: url::Url, faults: Arc<Faults>) {
-    let http = reqwest::Client::new();
+    // Without TCP_NODELAY a small answer waits on the client's delayed ACK (~40 ms), which would
+    // measure the proxy instead of the server. reqwest sets it on the upstream socket already.
+    let _ = sock.set_nodelay(true);
+    let http = reqwest::Client::builder()
+        .tcp_nodelay(true)
+        .build()
+        .expect("proxy http client");
     let mut buf = Vec::new();
     loop {
         let Some((head_len, body_len)) = read_request(&mut sock, &mut buf).await else {
             return;
         };
+        let head = String::from_utf8_lossy(&buf[..head_len]).to_lowercase();
+        if head.contains("upgrade: websocket") {
+            // A WebSocket (a transaction subscription): counted as `ws`, then tunnelled as is.
+            faults.seen.lock().unwrap().push(("ws".into(), None));
+            faults.bodies.lock().unwrap().push(Vec::new());
+            let addr = format!(
+                "{}:{}",
+                upstream.host_str().unwrap_or("127.0.0.1"),
+                upstream.port_or_known_default().unwrap_or(80)
+            );
+            let Ok(mut up) = TcpStream::connect(addr).await else {
+                return;
+            };
+            let _ = up.set_nodelay(true);
+            if up.write_all(&buf).await.is_err() {
+                return;
+            }
+            let _ = tokio::io::copy_bidirectional(&mut sock, &mut up).await;
+            return;
+        }
         let body: Vec<u8> = buf[head_len..head_len + body_len].to_vec();
         buf.drain(..head_len + body_len);
         let method = serde_json::from_slice::<Value>(&body)
@@ -113,6 +142,7 @@ async fn serve_connection(mut sock: TcpStream, upstream: url::Url, faults: Arc<F
             .unwrap_or_default();
         let fault = faults.take(&method);
         faults.seen.lock().unwrap().push((method, fault));
+        faults.bodies.lock().unwrap().push(body.clone());
         match fault {
             Some(Fault::Drop) => return,
             Some(Fault::TooManyRequests) => {
@@ -242,11 +272,12 @@ async fn respond(
     ctype: &str,
     body: &[u8],
 ) -> std::io::Result<()> {
-    let head = format!(
+    let mut answer = format!(
         "HTTP/1.1 {status}\r\ncontent-type: {ctype}\r\ncontent-length: {}\r\n\r\n",
         body.len()
-    );
-    sock.write_all(head.as_bytes()).await?;
-    sock.write_all(body).await?;
+    )
+    .into_bytes();
+    answer.extend_from_slice(body);
+    sock.write_all(&answer).await?;
     sock.flush().await
 }

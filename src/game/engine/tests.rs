@@ -318,6 +318,8 @@ fn random_game(seed: u64, settings: EngineSettings) -> Vec<GameState> {
     let weapon = rules::STARTING_WEAPONS[rng.below(4) as usize];
     w.act(OWNER, id, &Action::StartGame { weapon }).unwrap();
     let mut states = vec![w.state(id)];
+    // What a server knows without reading: each state derived from the previous derived one.
+    let mut known = w.state(id);
     for _ in 0..600 {
         let s = w.state(id);
         let a = &s.adventurer;
@@ -372,6 +374,14 @@ fn random_game(seed: u64, settings: EngineSettings) -> Vec<GameState> {
                     GameEventDetails::Adventurer(w.state(id).adventurer),
                     "the last event is the new adventurer"
                 );
+                let derived = crate::game::after::state_after_events(Some(&known), &events, false)
+                    .expect("the events and the state before determine the state after");
+                assert_eq!(
+                    crate::game::view::adventurer_view(id, &derived),
+                    crate::game::view::adventurer_view(id, &w.state(id)),
+                    "the state from the events of {action:?} is what a read shows"
+                );
+                known = derived;
             }
             Err(_) => assert_eq!(w.state(id), s, "{action:?} reverted but changed the game"),
         }

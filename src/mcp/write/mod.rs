@@ -1,0 +1,110 @@
+//! The write path behind every write tool: replay a retry that already landed, refuse stale
+//! calls, validate against the state, act on the chain, and answer with the state after the
+//! action. One file per job: the known states (`known`), the call's options and progress
+//! (`options`), a retry of an interrupted write (`resume`), the state after a write and its
+//! result (`finish`), the answer's detail (`render`) and `ls_new_game`'s flow (`new_game`).
+//!
+//! In steady state a write on a chain costs three JSON-RPC requests: the fee estimate
+//! (simulation), the send, and one receipt; the state after it comes from the receipt's events.
+
+mod finish;
+mod known;
+mod new_game;
+mod options;
+mod render;
+mod resume;
+
+use rmcp::handler::server::wrapper::Json;
+
+pub(super) use known::KnownStates;
+pub(super) use new_game::NewGame;
+
+use super::server::{ActionResult, LsServer, WriteResult};
+use crate::chain::{GameAction, WriteOptions};
+use crate::error::{ErrorCode, ToolError};
+use crate::game::compact::Detail;
+use crate::game::model::GameState;
+
+/// A check of the adventurer's state that a write must pass (after the replay lookup).
+pub(super) type StateCheck<'a> = &'a (dyn Fn(&GameState) -> Result<(), ToolError> + Sync);
+
+impl LsServer {
+    /// Runs one game action and answers in the detail asked for.
+    pub(super) async fn write(
+        &self,
+        detail: Option<Detail>,
+        expected_action_count: Option<u16>,
+        id: u64,
+        action: GameAction,
+        opts: WriteOptions,
+        check: Option<StateCheck<'_>>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        let (full, state) = self
+            .write_full(expected_action_count, id, action, opts, check)
+            .await?;
+        self.render(detail, full, state).await
+    }
+
+    /// Runs one game action: replays a retry of an action that already landed (before any
+    /// other check), refuses stale calls, runs `check` on the state this server knows (read when
+    /// it knows none), and returns the full result and the state after the transaction (no
+    /// state for a replay).
+    pub(super) async fn write_full(
+        &self,
+        expected_action_count: Option<u16>,
+        id: u64,
+        action: GameAction,
+        opts: WriteOptions,
+        check: Option<StateCheck<'_>>,
+    ) -> Result<(ActionResult, Option<GameState>), ToolError> {
+        let _busy = self.drain.enter()?;
+        let _adventurer = self.replays.lock_adventurer(id).await;
+        if let Some(expected) = expected_action_count {
+            if let Some(mut earlier) = self.replays.get(id, expected, &action) {
+                earlier.replayed = true;
+                return Ok((earlier, None));
+            }
+            if let Some(earlier) = self.resume(id, expected, &action, &opts).await? {
+                return Ok((earlier, None));
+            }
+        }
+        if expected_action_count.is_some() || check.is_some() {
+            let state = self.state_before(id).await?;
+            let actual = state.adventurer.action_count;
+            if let Some(expected) = expected_action_count
+                && actual != expected
+            {
+                return Err(ToolError::new(
+                    ErrorCode::StaleState,
+                    format!(
+                        "adventurer {id} is at action_count {actual}, not {expected}: it moved on since you looked"
+                    ),
+                )
+                .with_detail("expected_action_count", expected)
+                .with_detail("action_count", actual)
+                .with_hint("read ls_get_adventurer and decide again"));
+            }
+            if let Some(check) = check {
+                if state.adventurer.action_count == 0
+                    && matches!(self.backend.owner(id).await, Ok(None))
+                {
+                    return Err(super::errors::missing_adventurer(id));
+                }
+                check(&state)?;
+            }
+        }
+        if let Some(expected) = expected_action_count {
+            self.replays.begin(id, expected, &action);
+        }
+        let starts_game = matches!(action, GameAction::StartGame { .. });
+        let report = match self.backend.act(id, &action, opts).await {
+            Ok(r) => r,
+            Err(e) => return Err(self.missing_or(id, e).await),
+        };
+        let (result, state) = self.finish(id, report, starts_game).await?;
+        if let Some(expected) = expected_action_count {
+            self.replays.put(id, expected, &action, &result);
+        }
+        Ok((result, Some(state)))
+    }
+}

@@ -1,0 +1,80 @@
+//! `ls_new_game`: start a given adventurer, or mint one and start it. Where the chain offers it,
+//! mint and start go in one transaction (see `ChainClient::mint_and_start`); otherwise the mint
+//! is its own transaction and its id comes from its receipt. A game bought at the dungeon
+//! (`entry` ticket, golden pass or free) is always its own transaction, then the start: the id
+//! prediction by simulation that `mint_and_start` uses covers the direct mint only.
+
+use rmcp::handler::server::wrapper::Json;
+use starknet::core::types::Felt;
+
+use super::super::errors::from_chain;
+use super::super::server::{LsServer, WriteResult};
+use crate::chain::entry::Entry;
+use crate::chain::{GameAction, WriteOptions};
+use crate::error::ToolError;
+use crate::game::compact::Detail;
+
+/// What `ls_new_game` was asked for, once validated.
+pub(in crate::mcp) struct NewGame {
+    /// Answer detail.
+    pub detail: Option<Detail>,
+    /// For a retry of a start: the action count the agent saw.
+    pub expected_action_count: Option<u16>,
+    /// An adventurer minted earlier, to start instead of minting.
+    pub adventurer_id: Option<u64>,
+    /// Starting weapon id.
+    pub weapon: u8,
+    /// Player name for the mint.
+    pub player_name: Option<Felt>,
+    /// How the adventurer is obtained: minted directly or bought at the dungeon.
+    pub entry: Entry,
+}
+
+impl LsServer {
+    /// Mints (unless an id is given) and starts a game.
+    pub(in crate::mcp) async fn new_game(
+        &self,
+        a: NewGame,
+        opts: WriteOptions,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        let start = GameAction::StartGame { weapon: a.weapon };
+        if let Some(id) = a.adventurer_id {
+            return self
+                .write(a.detail, a.expected_action_count, id, start, opts, None)
+                .await;
+        }
+        self.backend.check_entry(a.entry).map_err(from_chain)?;
+        // One transaction: the policy checks it like any write, and a refusal mints nothing.
+        if a.entry == Entry::Mint
+            && let Some(done) = self
+                .backend
+                .mint_and_start(a.player_name, a.weapon, opts.clone())
+                .await
+        {
+            let done = done.map_err(from_chain)?;
+            let (mut out, state) = self.finish(done.adventurer_id, done.report, true).await?;
+            out.mint_tx_hash = Some(format!("{:#x}", done.mint_tx_hash));
+            return self.render(a.detail, out, Some(state)).await;
+        }
+        // Two transactions: room for both is checked before the mint, so no mint is wasted.
+        self.backend.check_new_game().await.map_err(from_chain)?;
+        let (id, report) = self
+            .backend
+            .enter(a.entry, a.player_name, opts.clone())
+            .await
+            .map_err(from_chain)?;
+        let mint_tx = format!("{:#x}", report.tx_hash);
+        let (mut out, state) = self
+            .write_full(a.expected_action_count, id, start, opts, None)
+            .await
+            .map_err(|e| {
+                e.with_detail("adventurer_id", id)
+                    .with_detail("mint_tx_hash", &mint_tx)
+                    .with_hint(format!(
+                        "adventurer {id} was minted; retry ls_new_game with adventurer_id {id}"
+                    ))
+            })?;
+        out.mint_tx_hash = Some(mint_tx);
+        self.render(a.detail, out, state).await
+    }
+}

@@ -1,0 +1,43 @@
+//! A write's answer in the detail asked for: the full [`ActionResult`], or the compact shape
+//! built from the state after the action.
+
+use rmcp::handler::server::wrapper::Json;
+
+use super::super::compact_result::{Detailed, WriteOutcome, compact_action};
+use super::super::server::{ActionResult, LsServer, WriteResult};
+use crate::error::ToolError;
+use crate::game::compact::Detail;
+use crate::game::model::GameState;
+
+impl LsServer {
+    /// The result in the detail asked for. The compact shape needs the state after the action;
+    /// a replayed result has none stored, so the current state is read.
+    pub(in crate::mcp) async fn render(
+        &self,
+        detail: Option<Detail>,
+        full: ActionResult,
+        state: Option<GameState>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        if detail.unwrap_or(self.detail) == Detail::Full {
+            return Ok(Json(Detailed::Full(full)));
+        }
+        let state = match state {
+            Some(s) => s,
+            None => self.read_state(full.adventurer_id).await?,
+        };
+        let outcome = WriteOutcome {
+            chain: &full.chain,
+            adventurer_id: full.adventurer_id,
+            tx_hash: &full.tx_hash,
+            status: &full.status,
+            replayed: full.replayed,
+            mint_tx_hash: full.mint_tx_hash.clone(),
+            events: &full.events,
+        };
+        Ok(Json(Detailed::Compact(compact_action(
+            outcome,
+            &state,
+            &self.markets,
+        ))))
+    }
+}
