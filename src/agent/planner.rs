@@ -3,7 +3,9 @@
 //! better win chance after the free hit, else fights or flees on `ls_battle_preview`'s odds
 //! ([`fight`](super::fight)). Stat points follow `ls_advise` (stats) ([`stats`](super::stats)).
 //! Out of battle it drops spare gear when the bag fills, heals with potions
-//! ([`healing`](super::healing)), buys the items `ls_advise` (market) values above a bar per gold
+//! ([`healing`](super::healing)), first buys a stronger weapon when the market has one that will
+//! hit much harder a few levels on ([`weapon`](super::weapon)), then the items `ls_advise`
+//! (market) values above a bar per gold, keeping ten potions' worth of gold for healing
 //! ([`shopping`](super::shopping)), and explores. The market advice is asked once per market
 //! (level, equipment and charisma), as an LLM agent would.
 
@@ -53,9 +55,9 @@ impl Default for Params {
             heal: HealPolicy {
                 heal_below: 0.9,
                 till_beast_from: 2.0,
-                reserve_potions: 3,
+                reserve_potions: 10,
             },
-            min_item_per_gold: 0.0,
+            min_item_per_gold: 1.0,
             swap_gain: 0.15,
             risk_weight: 0.0,
             floors: Floors::default(),
@@ -182,10 +184,7 @@ impl Planner {
                 "the starter beast: attacking",
             ));
         }
-        let has_spare_weapon = view
-            .bag
-            .iter()
-            .any(|i| i.slot == Slot::Weapon);
+        let has_spare_weapon = view.bag.iter().any(|i| i.slot == Slot::Weapon);
         if has_spare_weapon && let Some(m) = self.swap(agent, id).await? {
             return Ok(m);
         }

@@ -71,7 +71,11 @@ mod tests {
         assert_eq!(item_xp_gain(3, 3), 40);
         assert_eq!(projected_attack(Tier::T5, 9, 0), 3);
         assert_eq!(projected_attack(Tier::T1, 0, 40), 30);
-        assert_eq!(projected_attack(Tier::T1, 0, 10_000), 100, "greatness caps at 20");
+        assert_eq!(
+            projected_attack(Tier::T1, 0, 10_000),
+            100,
+            "greatness caps at 20"
+        );
     }
 
     #[test]
@@ -79,7 +83,11 @@ mod tests {
         // Katana (T1, 42), Scimitar (T3, 44), Long Sword (T4, 45), a helm (86).
         let v = view(vec![44, 42, 45, 86], 16, 40);
         assert_eq!(upgrade(&v, 40, 3, 1.5).map(|u| u.0), Some(42));
-        assert_eq!(upgrade(&v, 19, 3, 1.5).map(|u| u.0), Some(44), "Katana too dear");
+        assert_eq!(
+            upgrade(&v, 19, 3, 1.5).map(|u| u.0),
+            Some(44),
+            "Katana too dear"
+        );
         assert_eq!(upgrade(&v, 40, 3, 10.0), None, "not enough better");
         assert_eq!(upgrade(&view(vec![86], 16, 40), 40, 3, 1.5), None);
     }
