@@ -234,6 +234,7 @@ fn stat_effects_match_sampled_difference() {
         Stat::Intelligence,
         Stat::Strength,
         Stat::Vitality,
+        Stat::Dexterity,
     ] {
         let a = with_point(&s.adventurer, stat);
         let base = outlook_at(&s.adventurer, level, &settings);
