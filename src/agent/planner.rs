@@ -59,7 +59,7 @@ impl Default for Params {
             },
             min_item_per_gold: 1.0,
             swap_gain: 0.15,
-            risk_weight: 0.0,
+            risk_weight: 2000.0,
             floors: Floors::default(),
             drop_at: 12,
             weapon_ahead: 3,
