@@ -20,6 +20,7 @@ pub mod planner;
 pub mod report;
 pub mod shopping;
 pub mod stats;
+pub mod weapon;
 
 use serde::Serialize;
 use serde_json::{Value, json};

@@ -3,7 +3,9 @@
 //! better win chance after the free hit, else fights or flees on `ls_battle_preview`'s odds
 //! ([`fight`](super::fight)). Stat points follow `ls_advise` (stats) ([`stats`](super::stats)).
 //! Out of battle it drops spare gear when the bag fills, heals with potions
-//! ([`healing`](super::healing)), buys the items `ls_advise` (market) values above a bar per gold
+//! ([`healing`](super::healing)), first buys a stronger weapon when the market has one that will
+//! hit much harder a few levels on ([`weapon`](super::weapon)), then the items `ls_advise`
+//! (market) values above a bar per gold, keeping ten potions' worth of gold for healing
 //! ([`shopping`](super::shopping)), and explores. The market advice is asked once per market
 //! (level, equipment and charisma), as an LLM agent would.
 
@@ -12,7 +14,8 @@ use serde_json::{Value, json};
 use super::fight::{BattleChoice, FightOdds, FightPolicy, decide};
 use super::healing::{self, HealPolicy};
 use super::shopping::{self, ItemValue};
-use super::{Agent, AgentError, Move, stats};
+use super::{Agent, AgentError, Move, stats, weapon};
+use crate::game::catalogue::Slot;
 use crate::game::phase::Phase;
 use crate::game::view::AdventurerView;
 
@@ -35,6 +38,10 @@ pub struct Params {
     pub floors: Floors,
     /// Bag fill from which spare gear is dropped.
     pub drop_at: usize,
+    /// Levels ahead at which market weapons' attack is compared ([`weapon`](super::weapon)).
+    pub weapon_ahead: u8,
+    /// Projected attack factor over the equipped weapon's for a weapon to be bought.
+    pub weapon_gain: f64,
 }
 
 impl Default for Params {
@@ -48,13 +55,15 @@ impl Default for Params {
             heal: HealPolicy {
                 heal_below: 0.9,
                 till_beast_from: 2.0,
-                reserve_potions: 3,
+                reserve_potions: 10,
             },
-            min_item_per_gold: 0.0,
+            min_item_per_gold: 1.0,
             swap_gain: 0.15,
-            risk_weight: 0.0,
+            risk_weight: 2000.0,
             floors: Floors::default(),
             drop_at: 12,
+            weapon_ahead: 3,
+            weapon_gain: 1.5,
         }
     }
 }
@@ -82,6 +91,8 @@ impl Params {
             "vit_ratio" => self.floors.vitality = v,
             "str_ratio" => self.floors.strength = v,
             "drop_at" => self.drop_at = v as usize,
+            "weapon_ahead" => self.weapon_ahead = v as u8,
+            "weapon_gain" => self.weapon_gain = v,
             _ => return Err(format!("unknown --param '{name}'")),
         }
         Ok(())
@@ -173,10 +184,7 @@ impl Planner {
                 "the starter beast: attacking",
             ));
         }
-        let has_spare_weapon = view
-            .bag
-            .iter()
-            .any(|i| i.slot == crate::game::catalogue::Slot::Weapon);
+        let has_spare_weapon = view.bag.iter().any(|i| i.slot == Slot::Weapon);
         if has_spare_weapon && let Some(m) = self.swap(agent, id).await? {
             return Ok(m);
         }
@@ -334,15 +342,25 @@ impl Planner {
             .saturating_sub((potions * u32::from(price)) as u16);
         let mut items = Vec::new();
         if !view.market.is_empty() && view.level > 1 {
+            let mut taken = Vec::new();
+            let mut gold = gold;
+            if let Some((w, name, cost)) =
+                weapon::upgrade(view, gold, p.weapon_ahead, p.weapon_gain)
+            {
+                items.push((w, name));
+                taken.push(Slot::Weapon);
+                gold -= cost;
+            }
             let values = self.market_values(agent, id, view).await?;
-            let budget = gold.saturating_sub(healing::reserve(price, &self.params.heal));
-            items = shopping::choose(
+            let budget = gold.saturating_sub(healing::reserve(price, &p.heal));
+            items.extend(shopping::choose(
                 view,
                 &values,
                 budget,
-                self.params.min_item_per_gold,
-                self.params.risk_weight,
-            );
+                p.min_item_per_gold,
+                p.risk_weight,
+                &taken,
+            ));
         }
         if potions > 0 || !items.is_empty() {
             let names: Vec<&str> = items.iter().map(|(_, n)| n.as_str()).collect();

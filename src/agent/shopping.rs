@@ -32,17 +32,19 @@ impl ItemValue {
     }
 }
 
-/// The items to buy (id, name), best first.
+/// The items to buy (id, name), best first, leaving alone the `taken` slots (already being
+/// bought for, each using a bag place).
 pub fn choose(
     view: &AdventurerView,
     values: &[ItemValue],
     budget: u16,
     min_per_gold: f64,
     risk_weight: f64,
+    taken: &[Slot],
 ) -> Vec<(u8, String)> {
     let mut left = budget;
-    let mut free_bag = 15usize.saturating_sub(view.bag.len());
-    let mut slots: Vec<Slot> = Vec::new();
+    let mut free_bag = 15usize.saturating_sub(view.bag.len() + taken.len());
+    let mut slots: Vec<Slot> = taken.to_vec();
     let mut out = Vec::new();
     let mut ranked: Vec<&ItemValue> = values
         .iter()
@@ -134,10 +136,10 @@ mod tests {
             value(62, 20, 50.0),
             value(52, 20, 10.0),
         ];
-        let got = choose(&view, &values, 40, 0.0, 0.0);
+        let got = choose(&view, &values, 40, 0.0, 0.0, &[]);
         assert_eq!(got.iter().map(|g| g.0).collect::<Vec<_>>(), vec![62, 47]);
-        let got = choose(&view, &values, 40, 2.0, 0.0);
+        let got = choose(&view, &values, 40, 2.0, 0.0, &[]);
         assert_eq!(got.len(), 1, "only items above the bar");
-        assert!(choose(&view, &values, 19, 0.0, 0.0).is_empty());
+        assert!(choose(&view, &values, 19, 0.0, 0.0, &[]).is_empty());
     }
 }

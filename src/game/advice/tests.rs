@@ -234,6 +234,7 @@ fn stat_effects_match_sampled_difference() {
         Stat::Intelligence,
         Stat::Strength,
         Stat::Vitality,
+        Stat::Dexterity,
     ] {
         let a = with_point(&s.adventurer, stat);
         let base = outlook_at(&s.adventurer, level, &settings);
@@ -306,4 +307,72 @@ fn weapon_swap_counts_the_free_hit() {
             .win_probability;
     assert!(opts[1].win_probability <= no_free_hit + 1e-9);
     assert!(opts[1].win_probability > 0.0);
+}
+
+/// The engine itself (`Game::apply`, one hidden seed per game) decides the swap: equip the
+/// bagged weapon in battle (the beast's free hit), then attack to the death. The advised win
+/// chance must match the share of games won within 0.03 (4,000 games: about four standard
+/// errors).
+#[test]
+fn weapon_swap_win_matches_the_engine() {
+    use crate::game::engine::{Action, Collection, Game};
+    use starknet_types_core::felt::Felt;
+    let settings = EngineSettings::default();
+    let collection = Collection::new();
+    let mut s = state();
+    s.bag.items[0] = Item { id: 72, xp: 0 };
+    let (game, advised) = (1..400u64)
+        .find_map(|seed| {
+            s.beast.seed = seed;
+            let mut g = Game::from_state(&s);
+            let beast = g.beast(&settings, &collection);
+            g.adventurer.beast_health = beast.health;
+            let opts = weapon_options(&g.state(1, &settings, &collection), &settings);
+            let win = opts.iter().find(|o| o.id == 72)?.win_probability;
+            (0.2..0.8).contains(&win).then_some((g, win))
+        })
+        .expect("a beast the swap may or may not beat");
+    let games = 4000u64;
+    let won = (0..games)
+        .filter(|&h| {
+            let mut g = game.clone();
+            g.hidden_seed = Some(Felt::from(h + 1));
+            let swap = Action::Equip { items: vec![72] };
+            let fight = Action::Attack { to_the_death: true };
+            g.apply(1, &swap, &settings, &collection).is_ok()
+                && g.apply(1, &fight, &settings, &collection).is_ok()
+                && g.adventurer.health > 0
+        })
+        .count();
+    let share = won as f64 / games as f64;
+    assert!(
+        (advised - share).abs() <= 0.03,
+        "advised win {advised:.3}, engine {share:.3} over {games} games"
+    );
+}
+
+/// A purchase's one-shot risk (`risk_saved` per step) against sampled deaths with and without
+/// the item, on common random numbers: within 3 % plus 0.002 per step.
+#[test]
+fn purchase_death_risk_matches_sampled_deaths() {
+    let s = state();
+    let settings = EngineSettings::default();
+    let level = s.adventurer.level();
+    let base = outlook_at(&s.adventurer, level, &settings);
+    let m0 = sample(&s.adventurer, 13);
+    for id in [47u8, 62, 82] {
+        let with = imagine_equipped(&s, &[id]);
+        let o = outlook_at(&with.adventurer, level, &settings);
+        let m1 = sample(&with.adventurer, 13);
+        close(
+            &format!("death risk saved per step by item {id}"),
+            base.death_risk - o.death_risk,
+            m0.deaths - m1.deaths,
+            0.002,
+        );
+        assert_eq!(
+            o.damage_dealt, base.damage_dealt,
+            "armor {id} leaves your damage per hit unchanged"
+        );
+    }
 }
