@@ -138,12 +138,13 @@ impl Guarded {
         let name = identity.name.clone();
         let response = tokio::spawn(async move {
             let response = inner.call_tool(request, context).await;
-            if mints && let Ok(CallToolResponse::Complete(result)) = &response {
-                if let Some(id) = minted_id(result) {
-                    match shared.owners.record(id, &name) {
-                        Ok(()) => tracing::info!(identity = %name, adventurer_id = id, "new adventurer"),
-                        Err(e) => tracing::error!(identity = %name, adventurer_id = id, error = %e, "cannot save the adventurer's owner"),
-                    }
+            if mints
+                && let Ok(CallToolResponse::Complete(result)) = &response
+                && let Some(id) = minted_id(result)
+            {
+                match shared.owners.record(id, &name) {
+                    Ok(()) => tracing::info!(identity = %name, adventurer_id = id, "new adventurer"),
+                    Err(e) => tracing::error!(identity = %name, adventurer_id = id, error = %e, "cannot save the adventurer's owner"),
                 }
             }
             response
