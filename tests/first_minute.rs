@@ -82,7 +82,7 @@ async fn a_copied_binary_serves_a_sim_game_from_anywhere() {
         "rmcp's handshake dump is not in the default log:\n{log}"
     );
     assert!(
-        log.contains("serving MCP on stdio"),
+        log.contains("serving MCP") && log.contains("transport=\"stdio\""),
         "our own start line still is:\n{log}"
     );
     assert!(

@@ -174,10 +174,11 @@ async fn katana_profile_deploys_through_the_legacy_udc_and_plays_a_game() {
         .iter()
         .map(|(tx, _)| felt(&tx["calldata"][1]))
         .collect();
+    // Four deploy calls: the world, then the practice dungeon's ticket, golden pass and dungeon.
     assert_eq!(
         targets,
-        vec![LEGACY_UDC],
-        "one deploy call, to the legacy UDC"
+        vec![LEGACY_UDC; 4],
+        "every deploy call went to the legacy UDC"
     );
     assert!(!targets.contains(&NEW_UDC));
     let deployed = invokes[0].1["events"]

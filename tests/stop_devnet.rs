@@ -149,11 +149,12 @@ async fn sigterm_lets_a_write_in_flight_answer_and_refuses_new_ones() {
     let client = world.client_at(&proxy_url, (), &[]).await;
     let started = client.ok("ls_new_game", json!({"weapon": "Club"})).await;
     let id = started["adventurer_id"].as_u64().unwrap();
+    // A write asks for its receipt first (status polls come only while there is none yet).
     faults.inject(
-        "starknet_getTransactionStatus",
+        "starknet_getTransactionReceipt",
         &[Fault::Delay(Duration::from_secs(3))],
     );
-    let polls_before = faults.count("starknet_getTransactionStatus");
+    let polls_before = faults.count("starknet_getTransactionReceipt");
     let peer = client.service.peer().clone();
     let write = tokio::spawn(async move {
         peer.call_tool(
@@ -162,12 +163,12 @@ async fn sigterm_lets_a_write_in_flight_answer_and_refuses_new_ones() {
         )
         .await
     });
-    // The stop arrives while the write waits for its status.
+    // The stop arrives while the write waits for its receipt.
     let deadline = Instant::now() + Duration::from_secs(30);
-    while faults.count("starknet_getTransactionStatus") == polls_before {
+    while faults.count("starknet_getTransactionReceipt") == polls_before {
         assert!(
             Instant::now() < deadline,
-            "the write never polled its status"
+            "the write never asked for its receipt"
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }

@@ -11,8 +11,8 @@ use crate::config::{Settings, parse_felt};
 impl ToriiOptions {
     /// Options for this run, or `None` when no Torii URL is configured: the game's
     /// `game_token_systems` contract and world from `addresses`, and the dungeon from the
-    /// profile's `chain.contracts.dungeon` when it names one, else the manifest's (a deployed
-    /// practice dungeon).
+    /// profile's `chain.contracts.dungeon` when it names one (an official deployment; a practice
+    /// dungeon deployed on devnet stays out, so its leaderboard keeps ranking every game).
     pub fn from_settings(
         settings: &Settings,
         addresses: &GameAddresses,
@@ -34,8 +34,7 @@ impl ToriiOptions {
             .contracts
             .get("dungeon")
             .map(|d| parse_felt(d).map_err(|e| format!("chain.contracts.dungeon: {e}")))
-            .transpose()?
-            .or(addresses.dungeon);
+            .transpose()?;
         Ok(Some(Self {
             url,
             namespace,

@@ -251,7 +251,11 @@ async def play(args: argparse.Namespace) -> dict[str, Any]:
             started = await game.ok("ls_new_game", {"weapon": "Wand", "player_name": "python-client"})
             adventurer_id = started.get("adventurer_id")
             check(isinstance(adventurer_id, int) and adventurer_id >= 0, f"ls_new_game: adventurer_id {adventurer_id!r}")
-            game.record_tx("ls_new_game (mint)", started.get("mint_tx_hash"))
+            # On devnet the mint and the start are one transaction: both hashes name it.
+            check(
+                started.get("mint_tx_hash") == started.get("tx_hash"),
+                f"ls_new_game: one transaction, got mint {started.get('mint_tx_hash')!r} and start {started.get('tx_hash')!r}",
+            )
             game.record_tx("ls_new_game", started.get("tx_hash"))
             check(started.get("status") == "ACCEPTED_ON_L2", f"ls_new_game: status {started.get('status')!r}")
             adv = started["adventurer"]
