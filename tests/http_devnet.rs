@@ -114,11 +114,27 @@ async fn an_identity_over_its_fee_budget_is_refused_while_another_plays() {
     let manifest = world.manifest.to_string_lossy().into_owned();
     let args = ["--profile", "devnet", "--rpc-url", &url];
     let env = [("LS_MANIFEST", manifest.as_str())];
+    // agent-0 has a budget far above what it spends: its fees are counted, never refused.
+    let path = home.path().join("tokens.toml");
+    let file = std::fs::read_to_string(&path).unwrap();
+    let second = file.match_indices("[[token]]").nth(1).unwrap().0;
+    let (a, b) = file.split_at(second);
+    std::fs::write(
+        &path,
+        format!("{a}max_fee_per_day = \"1000000000000000000000\"\n{b}"),
+    )
+    .unwrap();
     let server = Server::start(home.path(), &args, &env).await;
     let mut first = Session::open(&server.url, Some(&tokens[0].token)).await;
-    let id = first.ok("ls_new_game", json!({"weapon": "Wand"})).await["adventurer_id"]
-        .as_u64()
-        .unwrap();
+    let game = first.ok("ls_new_game", json!({"weapon": "Wand"})).await;
+    let id = game["adventurer_id"].as_u64().unwrap();
+    let fee_of =
+        |v: serde_json::Value| -> u128 { v["fee_paid"].as_str().unwrap().parse().unwrap() };
+    let mut spent = fee_of(
+        first
+            .ok("ls_get_tx", json!({"tx_hash": game["tx_hash"]}))
+            .await,
+    );
     drop(first);
     let log = server.stop().await;
 
@@ -150,6 +166,11 @@ async fn an_identity_over_its_fee_budget_is_refused_while_another_plays() {
     let mut other = Session::open(&server.url, Some(&tokens[0].token)).await;
     let again = other.ok("ls_new_game", json!({"weapon": "Wand"})).await;
     assert!(again["adventurer_id"].as_u64().unwrap() > id, "{again}");
+    spent += fee_of(
+        other
+            .ok("ls_get_tx", json!({"tx_hash": again["tx_hash"]}))
+            .await,
+    );
     let log2 = server.stop().await;
 
     // The day's counters are on disk, carried over the restart, with the fee the chain charged.
@@ -158,6 +179,11 @@ async fn an_identity_over_its_fee_budget_is_refused_while_another_plays() {
     )
     .unwrap();
     assert_eq!(counters[&tokens[0].identity]["tx"], 4, "{counters}");
+    assert_eq!(
+        counters[&tokens[0].identity]["fee"],
+        spent.to_string(),
+        "a new game's fee is counted once: {counters}"
+    );
     assert_eq!(counters[&tokens[1].identity]["tx"], 1, "{counters}");
     assert_eq!(
         counters[&tokens[1].identity]["fee"],

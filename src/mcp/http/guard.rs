@@ -143,11 +143,6 @@ impl Guarded {
             .filter(|i| i.max_fee_per_day.is_some());
         let response = tokio::spawn(async move {
             let response = inner.call_tool(request, context).await;
-            if let (Some(payer), Ok(CallToolResponse::Complete(result))) = (&payer, &response) {
-                let fee = fees_of(&inner, result, shared.limits.max_fee_per_tx()).await;
-                shared.limits.charge(payer, fee);
-                tracing::debug!(identity = %payer.name, fee, "fee counted against the identity's budget");
-            }
             if mints
                 && let Ok(CallToolResponse::Complete(result)) = &response
                 && let Some(id) = minted_id(result)
@@ -156,6 +151,11 @@ impl Guarded {
                     Ok(()) => tracing::info!(identity = %name, adventurer_id = id, "new adventurer"),
                     Err(e) => tracing::error!(identity = %name, adventurer_id = id, error = %e, "cannot save the adventurer's owner"),
                 }
+            }
+            if let (Some(payer), Ok(CallToolResponse::Complete(result))) = (&payer, &response) {
+                let fee = fees_of(&inner, result, shared.limits.max_fee_per_tx()).await;
+                shared.limits.charge(payer, fee);
+                tracing::debug!(identity = %payer.name, fee, "fee counted against the identity's budget");
             }
             response
         })
@@ -224,7 +224,7 @@ fn minted_id(result: &CallToolResult) -> Option<u64> {
 }
 
 /// The fees the chain charged the transactions a write result names (the action and, for a new
-/// game, its mint; or the transaction of a write that failed after sending). Read from the
+/// game, its mint, each counted once; or those of a write that failed after sending). Read from the
 /// receipts, since the compact result carries no fee; a transaction whose receipt cannot be read
 /// counts as the account's per-transaction cap. A replayed result sent nothing new.
 async fn fees_of(inner: &LsServer, result: &CallToolResult, cap: u128) -> u128 {
@@ -238,10 +238,19 @@ async fn fees_of(inner: &LsServer, result: &CallToolResult, cap: u128) -> u128 {
     if body.get("replayed").and_then(Value::as_bool) == Some(true) {
         return 0;
     }
-    let hashes = ["/tx_hash", "/mint_tx_hash", "/error/details/tx_hash"]
-        .iter()
-        .filter_map(|p| body.pointer(p)?.as_str())
-        .filter_map(|h| crate::config::parse_felt(h).ok());
+    let mut hashes: Vec<_> = [
+        "/tx_hash",
+        "/mint_tx_hash",
+        "/error/details/tx_hash",
+        "/error/details/mint_tx_hash",
+    ]
+    .iter()
+    .filter_map(|p| body.pointer(p)?.as_str())
+    .filter_map(|h| crate::config::parse_felt(h).ok())
+    .collect();
+    // A new game sent as one multicall reports the same hash as its action and its mint.
+    hashes.sort();
+    hashes.dedup();
     let mut total = 0u128;
     for hash in hashes {
         let fee = match inner.backend.tx(hash).await {
