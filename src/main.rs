@@ -452,7 +452,11 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
     if settings.is_sim() {
         settings.sim.fresh |= serve.fresh;
         anyhow::ensure!(!serve.with_devnet, "--with-devnet needs the devnet profile");
-        let http = http_options(&settings, &serve, None, sim_owners_path(&settings)?)?;
+        let owners = sim_owners_path(&settings)?;
+        let limits = owners
+            .as_ref()
+            .map(|p| p.with_extension("").with_extension("limits.json"));
+        let http = http_options(&settings, &serve, None, owners, limits, 0)?;
         tracing::info!(
             profile = %settings.profile,
             transport = if serve.http.is_some() { "http" } else { "stdio" },
@@ -477,10 +481,15 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
         None
     };
     let (account_address, signer) = account_and_signer(&settings, &env)?;
-    let owners = home::profile_dir(&settings.profile)
-        .context("the data directory")?
-        .join("http-owners.json");
-    let http = http_options(&settings, &serve, Some(account_address), Some(owners))?;
+    let profile_dir = home::profile_dir(&settings.profile).context("the data directory")?;
+    let http = http_options(
+        &settings,
+        &serve,
+        Some(account_address),
+        Some(profile_dir.join("http-owners.json")),
+        Some(profile_dir.join("http-limits.json")),
+        settings.policy.max_fee_per_tx,
+    )?;
     let journal = Arc::new(Journal::open(
         &home::profile_dir(&settings.profile).context("the data directory")?,
         account_address,
@@ -579,6 +588,8 @@ fn http_options(
     serve: &ServeArgs,
     account: Option<starknet::core::types::Felt>,
     owners: Option<PathBuf>,
+    limits: Option<PathBuf>,
+    max_fee_per_tx: u128,
 ) -> anyhow::Result<Option<HttpOptions>> {
     let Some(addr) = serve.http else {
         return Ok(None);
@@ -604,6 +615,8 @@ fn http_options(
         settings: settings.http.clone(),
         tokens,
         owners,
+        limits,
+        max_fee_per_tx,
         grace: Duration::from_millis(settings.server.shutdown_grace_ms),
     }))
 }

@@ -3,6 +3,8 @@
 //! game (bounded actions); every transaction lands once (the account nonce moves by exactly the
 //! number of transactions the sessions sent). A client that hangs up mid-write finds its
 //! transaction with `ls_get_tx` from its identity's next session; another identity is refused it.
+//! An identity with a daily fee budget of one transaction's worst case is refused after its first
+//! (fee-paying) write while another identity still plays, and the counters survive a restart.
 
 mod common;
 mod http_support;
@@ -101,4 +103,95 @@ async fn a_client_that_hangs_up_mid_write_finds_its_transaction_in_the_next_sess
     assert!(err && v["error"]["code"] == "POLICY_DENIED", "{v}");
     let log = server.stop().await;
     assert_no_token(&log, &[&tokens[0].token, &tokens[1].token]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_identity_over_its_fee_budget_is_refused_while_another_plays() {
+    let world = common::world().await;
+    let home = tempfile::tempdir().unwrap();
+    let tokens = make_tokens(home.path(), 2);
+    let url = world.devnet.url.to_string();
+    let manifest = world.manifest.to_string_lossy().into_owned();
+    let args = ["--profile", "devnet", "--rpc-url", &url];
+    let env = [("LS_MANIFEST", manifest.as_str())];
+    // agent-0 has a budget far above what it spends: its fees are counted, never refused.
+    let path = home.path().join("tokens.toml");
+    let file = std::fs::read_to_string(&path).unwrap();
+    let second = file.match_indices("[[token]]").nth(1).unwrap().0;
+    let (a, b) = file.split_at(second);
+    std::fs::write(
+        &path,
+        format!("{a}max_fee_per_day = \"1000000000000000000000\"\n{b}"),
+    )
+    .unwrap();
+    let server = Server::start(home.path(), &args, &env).await;
+    let mut first = Session::open(&server.url, Some(&tokens[0].token)).await;
+    let game = first.ok("ls_new_game", json!({"weapon": "Wand"})).await;
+    let id = game["adventurer_id"].as_u64().unwrap();
+    let fee_of =
+        |v: serde_json::Value| -> u128 { v["fee_paid"].as_str().unwrap().parse().unwrap() };
+    let mut spent = fee_of(
+        first
+            .ok("ls_get_tx", json!({"tx_hash": game["tx_hash"]}))
+            .await,
+    );
+    drop(first);
+    let log = server.stop().await;
+
+    // agent-1 (the last entry of the token file) is granted that adventurer with a budget of
+    // exactly one transaction's worst case: the devnet policy's max_fee_per_tx, 1 STRK in FRI.
+    let mut file = std::fs::read_to_string(home.path().join("tokens.toml")).unwrap();
+    file.push_str(&format!(
+        "adventurers = [{id}]\nmax_fee_per_day = \"1000000000000000000\"\n"
+    ));
+    std::fs::write(home.path().join("tokens.toml"), file).unwrap();
+    let server = Server::start(home.path(), &args, &env).await;
+    let mut tight = Session::open(&server.url, Some(&tokens[1].token)).await;
+    let hash = tight.ok("ls_attack", json!({"adventurer_id": id})).await["tx_hash"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let fee: u128 = tight.ok("ls_get_tx", json!({"tx_hash": hash})).await["fee_paid"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(fee > 0, "devnet charges a fee");
+    let (err, v) = tight.call("ls_attack", json!({"adventurer_id": id})).await;
+    assert!(err && v["error"]["code"] == "POLICY_DENIED", "{v}");
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(message.contains("max_fee_per_day"), "{v}");
+    assert!(message.contains(&tokens[1].identity), "{v}");
+
+    let mut other = Session::open(&server.url, Some(&tokens[0].token)).await;
+    let again = other.ok("ls_new_game", json!({"weapon": "Wand"})).await;
+    assert!(again["adventurer_id"].as_u64().unwrap() > id, "{again}");
+    spent += fee_of(
+        other
+            .ok("ls_get_tx", json!({"tx_hash": again["tx_hash"]}))
+            .await,
+    );
+    let log2 = server.stop().await;
+
+    // The day's counters are on disk, carried over the restart, with the fee the chain charged.
+    let counters: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(home.path().join("devnet/http-limits.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(counters[&tokens[0].identity]["tx"], 4, "{counters}");
+    assert_eq!(
+        counters[&tokens[0].identity]["fee"],
+        spent.to_string(),
+        "a new game's fee is counted once: {counters}"
+    );
+    assert_eq!(counters[&tokens[1].identity]["tx"], 1, "{counters}");
+    assert_eq!(
+        counters[&tokens[1].identity]["fee"],
+        fee.to_string(),
+        "{counters}"
+    );
+    assert!(log2.contains("refused: identity write limit"), "{log2}");
+    let toks = [tokens[0].token.as_str(), tokens[1].token.as_str()];
+    assert_no_token(&log, &toks);
+    assert_no_token(&log2, &toks);
 }

@@ -1,7 +1,8 @@
 //! The per-identity hook over HTTP: a [`ServerHandler`] around the one [`LsServer`] that every
 //! session shares. Before a tool runs it checks that the request's identity (set by the
 //! authentication gate) may act on the `adventurer_id` it names and has room under its own
-//! limits; after `ls_new_game` mints, it records the identity as the new adventurer's owner.
+//! limits; after `ls_new_game` mints, it records the identity as the new adventurer's owner, and
+//! after a write of an identity with a daily fee budget it adds the fees the chain charged.
 //! Results that list or describe other adventurers (`ls_list_adventurers`, `ls_get_tx`) are
 //! filtered. The tools themselves are unchanged.
 //!
@@ -136,6 +137,10 @@ impl Guarded {
         let inner = self.inner.clone();
         let shared = self.shared.clone();
         let name = identity.name.clone();
+        let payer = WRITES
+            .contains(&tool.as_str())
+            .then(|| identity.clone())
+            .filter(|i| i.max_fee_per_day.is_some());
         let response = tokio::spawn(async move {
             let response = inner.call_tool(request, context).await;
             if mints
@@ -146,6 +151,11 @@ impl Guarded {
                     Ok(()) => tracing::info!(identity = %name, adventurer_id = id, "new adventurer"),
                     Err(e) => tracing::error!(identity = %name, adventurer_id = id, error = %e, "cannot save the adventurer's owner"),
                 }
+            }
+            if let (Some(payer), Ok(CallToolResponse::Complete(result))) = (&payer, &response) {
+                let fee = fees_of(&inner, result, shared.limits.max_fee_per_tx()).await;
+                shared.limits.charge(payer, fee);
+                tracing::debug!(identity = %payer.name, fee, "fee counted against the identity's budget");
             }
             response
         })
@@ -211,6 +221,48 @@ fn minted_id(result: &CallToolResult) -> Option<u64> {
         let v: Value = serde_json::from_str(&text.text).ok()?;
         v.pointer("/error/details/adventurer_id")?.as_u64()
     })
+}
+
+/// The fees the chain charged the transactions a write result names (the action and, for a new
+/// game, its mint, each counted once; or those of a write that failed after sending). Read from the
+/// receipts, since the compact result carries no fee; a transaction whose receipt cannot be read
+/// counts as the account's per-transaction cap. A replayed result sent nothing new.
+async fn fees_of(inner: &LsServer, result: &CallToolResult, cap: u128) -> u128 {
+    let body = result.structured_content.clone().or_else(|| {
+        result
+            .content
+            .iter()
+            .find_map(|c| serde_json::from_str::<Value>(&c.as_text()?.text).ok())
+    });
+    let Some(body) = body else { return 0 };
+    if body.get("replayed").and_then(Value::as_bool) == Some(true) {
+        return 0;
+    }
+    let mut hashes: Vec<_> = [
+        "/tx_hash",
+        "/mint_tx_hash",
+        "/error/details/tx_hash",
+        "/error/details/mint_tx_hash",
+    ]
+    .iter()
+    .filter_map(|p| body.pointer(p)?.as_str())
+    .filter_map(|h| crate::config::parse_felt(h).ok())
+    .collect();
+    // A new game sent as one multicall reports the same hash as its action and its mint.
+    hashes.sort();
+    hashes.dedup();
+    let mut total = 0u128;
+    for hash in hashes {
+        let fee = match inner.backend.tx(hash).await {
+            Ok(found) => found.report.map(|r| r.actual_fee),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read a receipt for the identity's fee budget");
+                None
+            }
+        };
+        total = total.saturating_add(fee.unwrap_or(cap));
+    }
+    total
 }
 
 fn denied(message: &str) -> ToolError {

@@ -61,6 +61,10 @@ pub struct HttpOptions {
     pub tokens: TokenTable,
     /// Where adventurer ownership is kept (in memory without a path).
     pub owners: Option<PathBuf>,
+    /// Where the per-identity day counters are kept (in memory without a path).
+    pub limits: Option<PathBuf>,
+    /// The account policy's per-transaction fee cap, the worst case of one write (0 on sim).
+    pub max_fee_per_tx: u128,
     /// How long writes in flight get when stopping.
     pub grace: Duration,
 }
@@ -85,9 +89,14 @@ pub async fn serve(
     if let Some(p) = owners.path() {
         tracing::info!(owners = %p.display(), "adventurer owners file");
     }
+    let limits =
+        Limits::open(opts.limits, opts.max_fee_per_tx).map_err(|e| HttpError::Io(e.to_string()))?;
+    if let Some(p) = limits.path() {
+        tracing::info!(limits = %p.display(), "identity counters file");
+    }
     let shared = Arc::new(Shared {
         owners,
-        limits: Limits::default(),
+        limits,
         open: opts.tokens.is_empty(),
     });
     let drain = server.drain();

@@ -32,6 +32,9 @@ pub struct Identity {
     pub max_tx_per_minute: u32,
     /// Writes per UTC day (the `[http]` default unless the entry sets it).
     pub max_tx_per_day: u32,
+    /// Fees per UTC day in the fee token's smallest unit (wei/fri); no budget of its own when
+    /// absent (the account's budgets still hold).
+    pub max_fee_per_day: Option<u128>,
 }
 
 impl Identity {
@@ -42,6 +45,7 @@ impl Identity {
             granted: Vec::new(),
             max_tx_per_minute: limits.max_tx_per_minute,
             max_tx_per_day: limits.max_tx_per_day,
+            max_fee_per_day: None,
         }
     }
 }
@@ -81,6 +85,8 @@ struct Entry {
     adventurers: Vec<u64>,
     max_tx_per_minute: Option<u32>,
     max_tx_per_day: Option<u32>,
+    /// Daily fee budget, a decimal string in the fee token's smallest unit.
+    max_fee_per_day: Option<String>,
 }
 
 /// The tokens this server accepts, as hashes.
@@ -134,6 +140,7 @@ impl TokenTable {
                     adventurers: Vec::new(),
                     max_tx_per_minute: None,
                     max_tx_per_day: None,
+                    max_fee_per_day: None,
                 });
             }
         }
@@ -162,6 +169,15 @@ impl TokenTable {
                     continue;
                 }
             }
+            let max_fee_per_day = match &e.max_fee_per_day {
+                Some(text) => Some(text.trim().parse::<u128>().map_err(|_| {
+                    TokenError::Invalid(format!(
+                        "token #{}: max_fee_per_day must be a decimal string in the fee token's smallest unit (wei/fri)",
+                        i + 1
+                    ))
+                })?),
+                None => None,
+            };
             table.entries.push((
                 hash,
                 Identity {
@@ -169,6 +185,7 @@ impl TokenTable {
                     granted: e.adventurers,
                     max_tx_per_minute: e.max_tx_per_minute.unwrap_or(limits.max_tx_per_minute),
                     max_tx_per_day: e.max_tx_per_day.unwrap_or(limits.max_tx_per_day),
+                    max_fee_per_day,
                 },
             ));
         }
@@ -272,7 +289,7 @@ mod tests {
         std::fs::write(
             &path,
             format!(
-                "[[token]]\nidentity = \"alice\"\nsha256 = \"{}\"\nadventurers = [7]\nmax_tx_per_minute = 3\n\
+                "[[token]]\nidentity = \"alice\"\nsha256 = \"{}\"\nadventurers = [7]\nmax_tx_per_minute = 3\nmax_fee_per_day = \"340282366920938463463374607431768211455\"\n\
                  [[token]]\nidentity = \"bob\"\nsha256 = \"{}\"\nprofile = \"devnet\"\n\
                  [[token]]\nidentity = \"carol\"\nsha256 = \"{}\"\naccount = \"0x5\"\n",
                 hash_hex("tok-a"),
@@ -287,6 +304,8 @@ mod tests {
         assert_eq!(alice.name, "alice");
         assert_eq!(alice.granted, vec![7]);
         assert_eq!(alice.max_tx_per_minute, 3);
+        assert_eq!(alice.max_fee_per_day, Some(u128::MAX));
+        assert_eq!(t.identify("tok-c").unwrap().max_fee_per_day, None);
         assert_eq!(t.identify("tok-c").unwrap().name, "carol");
         assert!(t.identify("tok-b").is_none());
         assert!(t.identify("tok-a ").is_none());
@@ -315,6 +334,22 @@ mod tests {
         let e = TokenTable::load(Some(&path), None, &served(), &limits()).unwrap_err();
         assert!(!e.to_string().contains(secret), "{e}");
         assert!(e.to_string().contains("64 hex digits"), "{e}");
+    }
+
+    #[test]
+    fn a_fee_budget_is_a_decimal_string() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tokens.toml");
+        std::fs::write(
+            &path,
+            format!(
+                "[[token]]\nidentity = \"alice\"\nsha256 = \"{}\"\nmax_fee_per_day = \"1 STRK\"\n",
+                hash_hex("tok-a")
+            ),
+        )
+        .unwrap();
+        let e = TokenTable::load(Some(&path), None, &served(), &limits()).unwrap_err();
+        assert!(e.to_string().contains("max_fee_per_day"), "{e}");
     }
 
     #[test]
