@@ -385,14 +385,23 @@ impl ChainClient {
     ) -> Result<(u64, TxReport), ChainError> {
         let call = self.mint_call(player_name);
         let report = self.execute(vec![call], None, "mint_game", opts).await?;
+        let id = self.minted_id(&report, "mint_game").await?;
+        Ok((id, report))
+    }
+
+    /// The id of the game token `report`'s transaction (`action`) minted, from its events.
+    pub(super) async fn minted_id(
+        &self,
+        report: &TxReport,
+        action: &str,
+    ) -> Result<u64, ChainError> {
         let token = self.cached_token_address().await;
-        let id = token_id_from_events(&report.raw_events, token).ok_or_else(|| {
+        token_id_from_events(&report.raw_events, token).ok_or_else(|| {
             ChainError::Decode(format!(
-                "mint transaction {:#x} carries no token id",
+                "{action} transaction {:#x} carries no token id",
                 report.tx_hash
             ))
-        })?;
-        Ok((id, report))
+        })
     }
 
     /// Signs and sends one game action and waits for it. On VRF profiles an action that consumes

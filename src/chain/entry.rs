@@ -17,7 +17,6 @@ use starknet::core::types::{Call, Felt, U256};
 
 use super::bindings::{GoldenPassInfo, PaymentType, dungeon, game_token_systems, ticket};
 use super::client::{ChainClient, TxReport, WriteOptions};
-use super::token_id::token_id_from_events;
 use super::{ChainError, GameAddresses};
 
 /// One ticket: the dungeon's `cost_to_play` on mainnet (10^18 of the 18-decimal ticket token,
@@ -204,13 +203,7 @@ impl ChainClient {
             Entry::Ticket | Entry::GoldenPass { .. } => "buy_game",
         };
         let report = self.execute(calls, None, action, opts).await?;
-        let token = self.token_address().await.ok();
-        let id = token_id_from_events(&report.raw_events, token).ok_or_else(|| {
-            ChainError::Decode(format!(
-                "{action} transaction {:#x} carries no token id",
-                report.tx_hash
-            ))
-        })?;
+        let id = self.minted_id(&report, action).await?;
         Ok((id, report))
     }
 }
