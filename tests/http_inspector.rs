@@ -4,35 +4,17 @@
 //! refused. Skipped, with a message, when node is not on PATH.
 
 mod http_support;
+mod inspector_support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use http_support::{Server, assert_no_token, make_tokens};
+use inspector_support::inspector;
 use serde_json::Value;
 
 /// Most game actions before stopping (each is one node process, about a second).
 const MAX_ACTIONS: usize = 60;
-
-fn inspector() -> Option<PathBuf> {
-    if Command::new("node").arg("--version").output().is_err() {
-        eprintln!(
-            "SKIPPED: node is not on PATH; install Node.js to run the MCP Inspector CLI test"
-        );
-        return None;
-    }
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/setup-node-client.sh");
-    let out = Command::new("bash")
-        .arg(&script)
-        .output()
-        .expect("run setup-node-client.sh");
-    assert!(
-        out.status.success(),
-        "setup-node-client.sh failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(PathBuf::from(String::from_utf8(out.stdout).unwrap().trim()))
-}
 
 /// One `tools/call` through the Inspector CLI over HTTP: (exit ok, stdout, stderr).
 fn run(

@@ -11,9 +11,12 @@
 //!
 //! Skipped, with a message, when node is not on PATH.
 
-use std::path::{Path, PathBuf};
+mod inspector_support;
+
+use std::path::Path;
 use std::process::Command;
 
+use inspector_support::inspector;
 use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_loot-survivor-mcp");
@@ -23,29 +26,6 @@ const BIN: &str = env!("CARGO_BIN_EXE_loot-survivor-mcp");
 const SIM_SEED: &str = "LS_SIM__SEED=1";
 /// Game actions played at most (each is one Inspector process, a few seconds each).
 const MAX_ACTIONS: usize = 14;
-
-/// The Inspector's launcher, installed on demand; `None` (with a message) without node.
-fn inspector() -> Option<PathBuf> {
-    if Command::new("node").arg("--version").output().is_err() {
-        eprintln!(
-            "SKIPPED: node is not on PATH; install Node.js to run the MCP Inspector CLI test"
-        );
-        return None;
-    }
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/setup-node-client.sh");
-    let out = Command::new("bash")
-        .arg(&script)
-        .output()
-        .expect("run scripts/setup-node-client.sh");
-    assert!(
-        out.status.success(),
-        "setup-node-client.sh failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(PathBuf::from(
-        String::from_utf8(out.stdout).unwrap().trim().to_string(),
-    ))
-}
 
 /// One `tools/call` in its own Inspector process (which starts its own server); returns the
 /// tool's JSON answer (the result or the error envelope) and whether it was an error.

@@ -19,8 +19,8 @@ use crate::game::model::GameState;
 /// Said instead of a market that was already shown.
 pub const MARKET_UNCHANGED: &str = "same market as shown before; ls_get_adventurer shows it (detail \"full\" adds each item's facts)";
 
-/// The tools that take `detail`: every write and `ls_get_adventurer`.
-pub const DETAIL_TOOLS: [&str; 9] = [
+/// The eight write tools (each signs and sends game transactions).
+pub const WRITE_TOOLS: [&str; 8] = [
     "ls_new_game",
     "ls_explore",
     "ls_attack",
@@ -29,8 +29,18 @@ pub const DETAIL_TOOLS: [&str; 9] = [
     "ls_buy_item",
     "ls_equip",
     "ls_drop",
-    "ls_get_adventurer",
 ];
+
+/// The tools that take `detail`: every write and `ls_get_adventurer`.
+pub const DETAIL_TOOLS: [&str; 9] = {
+    let mut tools = ["ls_get_adventurer"; 9];
+    let mut i = 0;
+    while i < WRITE_TOOLS.len() {
+        tools[i] = WRITE_TOOLS[i];
+        i += 1;
+    }
+    tools
+};
 
 /// A result in one of the two shapes, chosen by `detail`.
 #[derive(Debug, Clone, Serialize)]

@@ -34,6 +34,7 @@ pub use advisor_tools::{
 pub use backend::GameBackend;
 pub use compact_result::{
     CompactActionResult, CompactAdventurerResult, DETAIL_TOOLS, Detailed, MARKET_UNCHANGED,
+    WRITE_TOOLS,
 };
 pub use drain::Drain;
 pub use errors::from_chain;

@@ -27,19 +27,7 @@ use super::limits::Limits;
 use super::owners::Owners;
 use super::tokens::Identity;
 use crate::error::{ErrorCode, ToolError};
-use crate::mcp::LsServer;
-
-/// The write tools and how many transactions each sends (`ls_new_game` without an id: two).
-const WRITES: [&str; 8] = [
-    "ls_new_game",
-    "ls_explore",
-    "ls_attack",
-    "ls_flee",
-    "ls_upgrade",
-    "ls_buy_item",
-    "ls_equip",
-    "ls_drop",
-];
+use crate::mcp::{LsServer, WRITE_TOOLS};
 
 /// What all sessions of one HTTP server share.
 #[derive(Debug)]
@@ -125,7 +113,7 @@ impl Guarded {
             self.check(&identity, id, &tool)?;
         }
         let mints = tool == "ls_new_game" && adventurer_id.is_none();
-        if WRITES.contains(&tool.as_str()) {
+        if WRITE_TOOLS.contains(&tool.as_str()) {
             self.shared
                 .limits
                 .take(&identity, if mints { 2 } else { 1 })
@@ -137,7 +125,7 @@ impl Guarded {
         let inner = self.inner.clone();
         let shared = self.shared.clone();
         let name = identity.name.clone();
-        let payer = WRITES
+        let payer = WRITE_TOOLS
             .contains(&tool.as_str())
             .then(|| identity.clone())
             .filter(|i| i.max_fee_per_day.is_some());
