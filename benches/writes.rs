@@ -35,7 +35,6 @@ use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
 use starknet::providers::{Provider, ProviderError};
 use starknet::signers::{LocalWallet, SigningKey};
 
-const KEY_0: &str = "0x71d7bb07b9a64f6f78ac4c816aff4da9";
 /// The starting weapons, in turn.
 const WEAPONS: [&str; 4] = ["Wand", "Book", "Short Sword", "Club"];
 /// Actions per game at most (the policy's games end sooner).
@@ -200,13 +199,25 @@ async fn game_state(provider: &Rpc, game: Felt, id: u64) -> GameState {
 struct Samples {
     latency: BTreeMap<&'static str, Vec<Duration>>,
     requests: BTreeMap<&'static str, Vec<usize>>,
+    /// Through the proxy: the write's time less the node's answers (the client's own time).
+    own: BTreeMap<&'static str, Vec<Duration>>,
+}
+
+/// What the counting proxy saw of one write: requests and the time the node took on them.
+struct Seen {
+    requests: usize,
+    node: Duration,
 }
 
 impl Samples {
-    fn add(&mut self, tool: &'static str, d: Duration, requests: Option<usize>) {
+    fn add(&mut self, tool: &'static str, d: Duration, seen: Option<Seen>) {
         self.latency.entry(tool).or_default().push(d);
-        if let Some(n) = requests {
-            self.requests.entry(tool).or_default().push(n);
+        if let Some(seen) = seen {
+            self.requests.entry(tool).or_default().push(seen.requests);
+            self.own
+                .entry(tool)
+                .or_default()
+                .push(d.saturating_sub(seen.node));
         }
     }
 }
@@ -225,60 +236,6 @@ fn requests(f: &common::proxy::Faults) -> usize {
     f.seen.lock().unwrap().len()
 }
 
-/// Plays `games` games through our server at `rpc`; counts requests when `faults` is the proxy's.
-async fn ours(
-    world: &common::World,
-    rpc: &url::Url,
-    faults: Option<&common::proxy::Faults>,
-    games: usize,
-    out: &mut Samples,
-) {
-    let direct: Rpc = Arc::new(JsonRpcClient::new(HttpTransport::new(
-        world.devnet.url.clone(),
-    )));
-    let game = world_address(world);
-    let client = world.client_at(rpc, (), &[("RUST_LOG", "warn")]).await;
-    // Warm-up: the first write of a process also reads the nonce and the token contract.
-    client
-        .ok(
-            "ls_new_game",
-            json!({"weapon": "Wand", "detail": "compact"}),
-        )
-        .await;
-    for g in 0..games {
-        let before = faults.map(requests);
-        let t = Instant::now();
-        let started = client
-            .ok(
-                "ls_new_game",
-                json!({"weapon": WEAPONS[g % 4], "detail": "compact"}),
-            )
-            .await;
-        out.add(
-            "ls_new_game",
-            t.elapsed(),
-            faults.map(|f| requests(f) - before.unwrap()),
-        );
-        let id = started["adventurer_id"].as_u64().unwrap();
-        let mut plan = Plan::default();
-        for _ in 0..MAX_ACTIONS {
-            let state = game_state(&direct, game, id).await;
-            let Some(act) = decide(&state, &mut plan) else {
-                break;
-            };
-            let before = faults.map(requests);
-            let t = Instant::now();
-            client.ok(act.tool(), act.args(id)).await;
-            out.add(
-                act.tool(),
-                t.elapsed(),
-                faults.map(|f| requests(f) - before.unwrap()),
-            );
-        }
-    }
-    client.shutdown().await;
-}
-
 fn world_address(world: &common::World) -> Felt {
     let manifest: Value =
         serde_json::from_str(&std::fs::read_to_string(&world.manifest).unwrap()).unwrap();
@@ -294,12 +251,9 @@ struct Plain {
 }
 
 impl Plain {
-    async fn new(rpc: &url::Url) -> Self {
+    async fn new(rpc: &url::Url, (address, key): (Felt, Felt)) -> Self {
         let provider: Rpc = Arc::new(JsonRpcClient::new(HttpTransport::new(rpc.clone())));
-        let signer = LocalWallet::from(SigningKey::from_secret_scalar(
-            Felt::from_hex(KEY_0).unwrap(),
-        ));
-        let address = Felt::from_hex(common::ACCOUNT).unwrap();
+        let signer = LocalWallet::from(SigningKey::from_secret_scalar(key));
         let chain_id = provider.chain_id().await.unwrap();
         let account = SingleOwnerAccount::new(
             provider.clone(),
@@ -347,132 +301,297 @@ impl Plain {
     }
 }
 
-/// Plays `games` games with the plain client at `rpc` (a new game is a mint, its id read from
-/// the receipt, then `start_game`: what a client without an id prediction does).
-async fn plain(
-    world: &common::World,
-    rpc: &url::Url,
-    faults: Option<&common::proxy::Faults>,
+/// The client side of one run: our server over MCP, or the plain starknet-rs client.
+enum Side {
+    Ours(common::Client),
+    Plain(Plain),
+}
+
+/// One (client, path) run: its adventurer in play, the policy's plan and its samples.
+struct Runner {
+    who: &'static str,
+    via: &'static str,
+    side: Side,
+    counted: Option<Arc<common::proxy::Faults>>,
+    id: Option<u64>,
+    plan: Plan,
+    actions: usize,
     games: usize,
-    out: &mut Samples,
-) {
-    let direct: Rpc = Arc::new(JsonRpcClient::new(HttpTransport::new(
-        world.devnet.url.clone(),
-    )));
-    let game = world_address(world);
-    let mut client = Plain::new(rpc).await;
-    let transfer = get_selector_from_name("Transfer").unwrap();
-    let me = client.account.address();
-    for g in 0..games {
-        let before = faults.map(requests);
-        let t = Instant::now();
-        let mint = client
-            .send(vec![Call {
-                to: game,
-                selector: get_selector_from_name("mint_game").unwrap(),
-                calldata: vec![
-                    Felt::ONE,
-                    Felt::ZERO,
-                    Felt::ZERO,
-                    Felt::ONE,
-                    Felt::ONE,
-                    Felt::ONE,
-                    Felt::ONE,
-                    Felt::ONE,
-                    Felt::ONE,
-                    me,
-                    Felt::ZERO,
-                ],
-            }])
-            .await;
-        let id = mint
-            .receipt
-            .events()
+    samples: Samples,
+}
+
+impl Runner {
+    async fn new(
+        world: &common::World,
+        who: &'static str,
+        via: &'static str,
+        rpc: &url::Url,
+        counted: Option<Arc<common::proxy::Faults>>,
+        account: (Felt, Felt),
+    ) -> Self {
+        let side = match who {
+            "ours" => {
+                let (address, key) = (
+                    account.0.to_fixed_hex_string(),
+                    account.1.to_fixed_hex_string(),
+                );
+                let env = [
+                    ("RUST_LOG", "warn"),
+                    ("LS_ACCOUNT_ADDRESS", address.as_str()),
+                    ("LS_PRIVATE_KEY", key.as_str()),
+                ];
+                Side::Ours(world.client_at(rpc, (), &env).await)
+            }
+            _ => Side::Plain(Plain::new(rpc, account).await),
+        };
+        let mut runner = Self {
+            who,
+            via,
+            side,
+            counted,
+            id: None,
+            plan: Plan::default(),
+            actions: 0,
+            games: 0,
+            samples: Samples::default(),
+        };
+        // Warm-up, untimed: the first write of a process reads the nonce and the token contract
+        // and opens its connections.
+        runner.new_game(world_address(world), 0).await;
+        runner
+    }
+
+    /// Where the proxy's logs stand (requests seen, answers timed).
+    fn mark(&self) -> Option<(usize, usize)> {
+        self.counted
+            .as_deref()
+            .map(|f| (requests(f), f.timings.lock().unwrap().len()))
+    }
+
+    /// What the proxy saw since `mark`.
+    fn seen_since(&self, mark: Option<(usize, usize)>) -> Option<Seen> {
+        let (f, (requests_before, timed_before)) = (self.counted.as_deref()?, mark?);
+        let node = f.timings.lock().unwrap()[timed_before..]
             .iter()
-            .find(|e| e.keys.first() == Some(&transfer))
-            .map(|e| u64::try_from(e.keys[3]).unwrap())
-            .unwrap();
-        let weapon = [12u8, 16, 46, 76][g % 4];
-        client
-            .send(vec![Call {
-                to: game,
-                selector: get_selector_from_name("start_game").unwrap(),
-                calldata: vec![Felt::from(id), Felt::from(weapon)],
-            }])
-            .await;
-        out.add(
-            "ls_new_game",
-            t.elapsed(),
-            faults.map(|f| requests(f) - before.unwrap()),
-        );
-        let mut plan = Plan::default();
-        for _ in 0..MAX_ACTIONS {
-            let state = game_state(&direct, game, id).await;
-            let Some(act) = decide(&state, &mut plan) else {
-                break;
-            };
-            let before = faults.map(requests);
-            let t = Instant::now();
-            client.send(vec![act.call(game, id)]).await;
-            out.add(
-                act.tool(),
-                t.elapsed(),
-                faults.map(|f| requests(f) - before.unwrap()),
-            );
+            .map(|(read, answered)| *answered - *read)
+            .sum();
+        Some(Seen {
+            requests: requests(f) - requests_before,
+            node,
+        })
+    }
+
+    /// Starts a game; returns its id. Ours is `ls_new_game`; the plain client mints, reads the
+    /// id from the receipt, then calls `start_game` (what a client without an id prediction does).
+    async fn new_game(&mut self, game: Felt, g: usize) -> u64 {
+        match &mut self.side {
+            Side::Ours(client) => client
+                .ok(
+                    "ls_new_game",
+                    json!({"weapon": WEAPONS[g % 4], "detail": "compact"}),
+                )
+                .await["adventurer_id"]
+                .as_u64()
+                .unwrap(),
+            Side::Plain(client) => {
+                let me = client.account.address();
+                let mint = client
+                    .send(vec![Call {
+                        to: game,
+                        selector: get_selector_from_name("mint_game").unwrap(),
+                        calldata: [1u8, 0, 0, 1, 1, 1, 1, 1, 1]
+                            .into_iter()
+                            .map(Felt::from)
+                            .chain([me, Felt::ZERO])
+                            .collect(),
+                    }])
+                    .await;
+                let transfer = get_selector_from_name("Transfer").unwrap();
+                let id = mint
+                    .receipt
+                    .events()
+                    .iter()
+                    .find(|e| e.keys.first() == Some(&transfer))
+                    .map(|e| u64::try_from(e.keys[3]).unwrap())
+                    .unwrap();
+                let weapon = [12u8, 16, 46, 76][g % 4];
+                client
+                    .send(vec![Call {
+                        to: game,
+                        selector: get_selector_from_name("start_game").unwrap(),
+                        calldata: vec![Felt::from(id), Felt::from(weapon)],
+                    }])
+                    .await;
+                id
+            }
         }
+    }
+
+    /// Takes one timed write (a new game when none is in play); false once `games` are over.
+    async fn step(&mut self, direct: &Rpc, game: Felt, games: usize) -> bool {
+        loop {
+            if self.games == games {
+                return false;
+            }
+            let Some(id) = self.id else {
+                let mark = self.mark();
+                let t = Instant::now();
+                let id = self.new_game(game, self.games).await;
+                let took = t.elapsed();
+                let seen = self.seen_since(mark);
+                self.samples.add("ls_new_game", took, seen);
+                self.id = Some(id);
+                self.plan = Plan::default();
+                self.actions = 0;
+                return true;
+            };
+            let state = game_state(direct, game, id).await;
+            let act = match decide(&state, &mut self.plan) {
+                Some(act) if self.actions < MAX_ACTIONS => act,
+                _ => {
+                    self.id = None;
+                    self.games += 1;
+                    continue;
+                }
+            };
+            self.actions += 1;
+            let mark = self.mark();
+            let t = Instant::now();
+            match &mut self.side {
+                Side::Ours(client) => {
+                    client.ok(act.tool(), act.args(id)).await;
+                }
+                Side::Plain(client) => {
+                    client.send(vec![act.call(game, id)]).await;
+                }
+            }
+            let took = t.elapsed();
+            let seen = self.seen_since(mark);
+            self.samples.add(act.tool(), took, seen);
+            return true;
+        }
+    }
+
+    async fn shutdown(self) -> (&'static str, &'static str, Samples) {
+        if let Side::Ours(client) = self.side {
+            client.shutdown().await;
+        }
+        (self.who, self.via, self.samples)
     }
 }
 
-/// p50 of a read tool through the server, of replaying its captured requests raw, and of a ping.
+/// Devnet's predeployed accounts (address, public development key), one per run so that no two
+/// runs share a nonce.
+async fn predeployed_accounts(rpc: &url::Url) -> Vec<(Felt, Felt)> {
+    let answer: Value = reqwest::Client::new()
+        .post(rpc.clone())
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "devnet_getPredeployedAccounts"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    answer["result"]
+        .as_array()
+        .expect("predeployed accounts")
+        .iter()
+        .map(|a| {
+            let felt = |k: &str| Felt::from_hex(a[k].as_str().unwrap()).unwrap();
+            (felt("address"), felt("private_key"))
+        })
+        .collect()
+}
+
+/// Plays `games` games per (client, path), one write of each run in turn, so that the four runs
+/// see the same devnet (its state grows as blocks are added) at the same time.
+async fn writes(
+    world: &common::World,
+    proxy: &url::Url,
+    faults: &Arc<common::proxy::Faults>,
+    games: usize,
+) -> Vec<(&'static str, &'static str, Samples)> {
+    let direct_url = world.devnet.url.clone();
+    let direct: Rpc = Arc::new(JsonRpcClient::new(HttpTransport::new(direct_url.clone())));
+    let game = world_address(world);
+    let accounts = predeployed_accounts(&direct_url).await;
+    let mut runners = Vec::new();
+    for (i, (who, via)) in [
+        ("ours", "direct"),
+        ("starknet-rs", "direct"),
+        ("ours", "proxy"),
+        ("starknet-rs", "proxy"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (url, counted) = match via {
+            "direct" => (&direct_url, None),
+            _ => (proxy, Some(faults.clone())),
+        };
+        runners.push(Runner::new(world, who, via, url, counted, accounts[i]).await);
+    }
+    eprintln!("playing {games} games per client and path, one write of each in turn");
+    loop {
+        let mut any = false;
+        for r in &mut runners {
+            any |= r.step(&direct, game, games).await;
+        }
+        if !any {
+            break;
+        }
+    }
+    let mut runs = Vec::new();
+    for r in runners {
+        runs.push(r.shutdown().await);
+    }
+    runs
+}
+
+/// p50 of a read tool through the server, of replaying its requests raw, and of a ping. The
+/// requests are captured once through the counting proxy; the timed server talks to devnet
+/// directly, as the raw replay does, and the three are timed in turn in every round.
 async fn reads(world: &common::World, rounds: usize) -> Vec<(String, f64, f64, f64)> {
     let (proxy_url, faults) = common::proxy::start(world.devnet.url.clone()).await;
-    let client = world
+    let capture = world
         .client_at(&proxy_url, (), &[("RUST_LOG", "warn")])
         .await;
-    let started = client
+    let started = capture
         .ok(
             "ls_new_game",
             json!({"weapon": "Wand", "detail": "compact"}),
         )
         .await;
     let id = started["adventurer_id"].as_u64().unwrap();
-    let http = reqwest::Client::builder()
-        .tcp_nodelay(true)
-        .build()
-        .unwrap();
-    let mut floor = Vec::new();
-    for _ in 0..rounds {
-        let t = Instant::now();
-        client
-            .service
-            .send_request(ClientRequest::PingRequest(PingRequest::default()))
-            .await
-            .expect("ping");
-        floor.push(t.elapsed());
-    }
-    let mut rows = Vec::new();
-    for (tool, args) in [
+    let tools = [
         (
             "ls_get_adventurer",
             json!({"adventurer_id": id, "detail": "compact"}),
         ),
         ("ls_battle_preview", json!({"adventurer_id": id})),
-    ] {
-        let mut through = Vec::new();
-        let mut captured = Vec::new();
-        for round in 0..rounds {
-            let from = faults.bodies.lock().unwrap().len();
+    ];
+    let mut captured = Vec::new();
+    for (tool, args) in &tools {
+        let from = faults.bodies.lock().unwrap().len();
+        capture.ok(tool, args.clone()).await;
+        captured.push(faults.bodies.lock().unwrap()[from..].to_vec());
+    }
+    capture.shutdown().await;
+    let client = world.client_with((), &[("RUST_LOG", "warn")]).await;
+    let http = reqwest::Client::builder()
+        .tcp_nodelay(true)
+        .build()
+        .unwrap();
+    let mut rows = Vec::new();
+    for ((tool, args), bodies) in tools.iter().zip(&captured) {
+        client.ok(tool, args.clone()).await;
+        let (mut through, mut raw, mut floor) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..rounds {
             let t = Instant::now();
             client.ok(tool, args.clone()).await;
             through.push(t.elapsed());
-            if round == 0 {
-                captured = faults.bodies.lock().unwrap()[from..].to_vec();
-            }
-        }
-        let mut raw = Vec::new();
-        for _ in 0..rounds {
             let t = Instant::now();
-            for body in &captured {
+            for body in bodies {
                 let r = http
                     .post(world.devnet.url.clone())
                     .header("content-type", "application/json")
@@ -483,9 +602,16 @@ async fn reads(world: &common::World, rounds: usize) -> Vec<(String, f64, f64, f
                 r.bytes().await.unwrap();
             }
             raw.push(t.elapsed());
+            let t = Instant::now();
+            client
+                .service
+                .send_request(ClientRequest::PingRequest(PingRequest::default()))
+                .await
+                .expect("ping");
+            floor.push(t.elapsed());
         }
         rows.push((
-            format!("{tool} ({} requests)", captured.len()),
+            format!("{tool} ({} requests)", bodies.len()),
             ms(percentile(&through, 0.5)),
             ms(percentile(&raw, 0.5)),
             ms(percentile(&floor, 0.5)),
@@ -565,30 +691,12 @@ async fn main() {
     let games: usize = std::env::var("BENCH_GAMES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(4);
+        .unwrap_or(8);
     let world = common::world().await;
     let direct = world.devnet.url.clone();
     let (proxy_url, faults) = common::proxy::start(direct.clone()).await;
 
-    let mut runs: Vec<(&str, &str, Samples)> = Vec::new();
-    for (who, via) in [
-        ("ours", "direct"),
-        ("ours", "proxy"),
-        ("starknet-rs", "direct"),
-        ("starknet-rs", "proxy"),
-    ] {
-        let (url, counted) = match via {
-            "direct" => (&direct, None),
-            _ => (&proxy_url, Some(&*faults)),
-        };
-        let mut s = Samples::default();
-        eprintln!("playing {games} games: {who}, {via}");
-        match who {
-            "ours" => ours(&world, url, counted, games, &mut s).await,
-            _ => plain(&world, url, counted, games, &mut s).await,
-        }
-        runs.push((who, via, s));
-    }
+    let runs = writes(&world, &proxy_url, &faults, games).await;
 
     println!(
         "Writes on starknet-devnet 0.10.1 (one block per transaction), {games} games per run; \
@@ -597,8 +705,8 @@ async fn main() {
         faults.count("ws")
     );
     println!(
-        "{:<14} {:<12} {:<7} {:>5} {:>9} {:>9} {:>10}",
-        "tool", "client", "via", "n", "p50 ms", "p95 ms", "req/write"
+        "{:<14} {:<12} {:<7} {:>5} {:>9} {:>9} {:>10} {:>11}",
+        "tool", "client", "via", "n", "p50 ms", "p95 ms", "req/write", "own p50 ms"
     );
     let tools: Vec<&str> = {
         let mut t: Vec<&str> = runs
@@ -619,15 +727,20 @@ async fn main() {
             let req = s.requests.get(tool).map_or(String::from("-"), |r| {
                 format!("{:.2}", r.iter().sum::<usize>() as f64 / r.len() as f64)
             });
+            let own = s
+                .own
+                .get(tool)
+                .map_or(String::from("-"), |o| format!("{:.2}", ms(percentile(o, 0.5))));
             println!(
-                "{:<14} {:<12} {:<7} {:>5} {:>9.1} {:>9.1} {:>10}",
+                "{:<14} {:<12} {:<7} {:>5} {:>9.1} {:>9.1} {:>10} {:>11}",
                 tool,
                 who,
                 via,
                 l.len(),
                 ms(percentile(l, 0.5)),
                 ms(percentile(l, 0.95)),
-                req
+                req,
+                own
             );
             p50.insert((*who, *via), ms(percentile(l, 0.5)));
         }
@@ -642,7 +755,7 @@ async fn main() {
     let rounds: usize = std::env::var("BENCH_READS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(100);
+        .unwrap_or(300);
     println!(
         "Reads, p50 of {rounds}: the tool through the server, its captured requests replayed raw, an MCP ping (floor)"
     );

@@ -230,6 +230,11 @@ pub struct ChainSettings {
     /// empty address leaves a token out. STRK is listed first, then the others by symbol.
     #[serde(default)]
     pub fee_tokens: HashMap<String, String>,
+    /// The game token's storage variable holding how many tokens were minted (ids run from 1):
+    /// when set, `ls_new_game` reads it (one `getStorageAt`) to know the id its mint will get,
+    /// instead of simulating the mint. Empty where the token's storage layout is not known.
+    #[serde(default)]
+    pub token_count_storage: String,
 }
 
 /// The signing account. Keys are never stored here except public development keys.

@@ -527,7 +527,8 @@ async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
     .await?
     .with_journal(journal.clone())
     .with_fee_tokens(settings.fee_tokens()?)
-    .with_follow(settings.tx.follow, settings.tx.ws_url.as_ref());
+    .with_follow(settings.tx.follow, settings.tx.ws_url.as_ref())
+    .with_token_count_storage(&settings.chain.token_count_storage)?;
     let client = Arc::new(client);
     tokio::spawn({
         let client = client.clone();

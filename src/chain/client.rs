@@ -137,6 +137,8 @@ pub struct ChainClient {
     token: std::sync::OnceLock<Felt>,
     /// Where sent transactions are followed by subscription (`None`: polling).
     subscriber: Option<super::subscribe::Subscriber>,
+    /// Storage key of the game token's minted count, where its layout is known.
+    pub(super) token_count_key: Option<Felt>,
 }
 
 impl std::fmt::Debug for ChainClient {
@@ -252,6 +254,7 @@ impl ChainClient {
                 .collect(),
             token: std::sync::OnceLock::new(),
             subscriber: None,
+            token_count_key: None,
         })
     }
 
@@ -485,9 +488,7 @@ impl ChainClient {
         if let Err(e) = self.ledger.record(hash, adventurer_id, action, nonce, 0) {
             tracing::error!(tx_hash = %format!("{hash:#x}"), "sent but not journaled: {e}");
         }
-        self.ledger.set_status(hash, "SENT");
-        self.policy.record_sent(hash, 0, SystemTime::now());
-        self.track(hash, action, opts, false).await
+        self.track(hash, action, opts, Sent::Sponsored).await
     }
 
     /// The contract call for an action (built with the generated bindings).
@@ -543,28 +544,25 @@ impl ChainClient {
             .check_rate(SystemTime::now())
             .map_err(ChainError::Policy)?;
         let mut resynced = false;
-        let (hash, nonce) = loop {
+        let ((hash, bound), nonce) = loop {
             let nonce = match *next_nonce {
                 Some(n) => n,
                 None => read_with_retries(|| self.account.get_nonce())
                     .await
                     .map_err(|e| ChainError::from_provider(&e))?,
             };
-            let calls = match self.build(&plan, nonce).await {
-                Ok(calls) => calls,
-                Err(e) => {
-                    *next_nonce = None;
-                    return Err(e);
+            let sent = match self.build(&plan, nonce).await {
+                Ok(calls) => {
+                    self.policy
+                        .check_calls(&calls)
+                        .map_err(ChainError::Policy)?;
+                    self.sign_and_send(&calls, nonce, adventurer_id, action, &opts)
+                        .await
                 }
+                Err(e) => Err(SendFailure::from_chain(e)),
             };
-            self.policy
-                .check_calls(&calls)
-                .map_err(ChainError::Policy)?;
-            match self
-                .sign_and_send(&calls, nonce, adventurer_id, action, &opts)
-                .await
-            {
-                Ok(hash) => break (hash, nonce),
+            match sent {
+                Ok(sent) => break (sent, nonce),
                 Err(SendFailure::Nonce) if !resynced => {
                     tracing::info!("nonce rejected; re-reading it from the node");
                     *next_nonce = None;
@@ -583,31 +581,52 @@ impl ChainClient {
             }
         };
         *next_nonce = Some(nonce + Felt::ONE);
-        self.track(hash, action, opts, true).await
+        self.track(hash, action, opts, Sent::Paid { bound }).await
     }
 
     /// Waits for a sent transaction at the requested confirmation level, records its status and
-    /// (when the wallet pays, `paid`) its fee against the budget, and reports its game events.
+    /// (when the wallet pays) its fee against the budget, and reports its game events. The send
+    /// is counted (at its fee bound) while the first receipt request is on its way.
     async fn track(
         &self,
         hash: Felt,
         action: &str,
         opts: WriteOptions,
-        paid: bool,
+        sent: Sent,
     ) -> Result<TxReport, ChainError> {
         let sent_at = SystemTime::now();
         opts.hooks.report(Progress::Submitted { tx_hash: hash });
         tracing::info!(tx_hash = %format!("{hash:#x}"), action, "transaction sent");
-        let waited = wait_for_receipt(
-            &*self.provider,
-            hash,
-            opts.confirm,
-            opts.timeout,
-            self.poll,
-            &opts.hooks,
-            self.subscriber.as_ref(),
-        )
-        .await;
+        let bound = match sent {
+            Sent::Paid { bound } => bound,
+            Sent::Sponsored => 0,
+        };
+        // The journal is written on a blocking thread while the first receipt request is out;
+        // it is done before the receipt's fee replaces the bound.
+        let (ledger, policy) = (self.ledger.clone(), self.policy.clone());
+        let bookkeeping = async move {
+            let written = tokio::task::spawn_blocking(move || {
+                ledger.set_status(hash, "SENT");
+                policy.record_sent(hash, bound, sent_at);
+            })
+            .await;
+            if let Err(e) = written {
+                tracing::error!(tx_hash = %format!("{hash:#x}"), "journal: the send was not recorded: {e}");
+            }
+        };
+        let (waited, ()) = tokio::join!(
+            wait_for_receipt(
+                &*self.provider,
+                hash,
+                opts.confirm,
+                opts.timeout,
+                self.poll,
+                &opts.hooks,
+                self.subscriber.as_ref(),
+            ),
+            bookkeeping
+        );
+        let paid = matches!(sent, Sent::Paid { .. });
         match waited {
             Ok(receipt) => {
                 self.ledger
@@ -641,7 +660,7 @@ impl ChainClient {
         adventurer_id: Option<u64>,
         action: &str,
         opts: &WriteOptions,
-    ) -> Result<Felt, SendFailure> {
+    ) -> Result<(Felt, u128), SendFailure> {
         let exec = self.account.execute_v3(calls.to_vec()).nonce(nonce).tip(0);
         let fee = exec
             .estimate_fee()
@@ -671,34 +690,55 @@ impl ChainClient {
             .prepared()
             .map_err(|_| SendFailure::Other(ChainError::Rpc("incomplete transaction".into())))?;
         let hash = prepared.transaction_hash(false);
-        self.ledger
-            .record(hash, adventurer_id, action, nonce, max_fee)
-            .map_err(|e| SendFailure::Other(ChainError::Config(format!("not sent: {e}"))))?;
-        let sent = self.send_prepared(prepared, hash).await;
-        if sent.is_ok() {
-            self.ledger.set_status(hash, "SENT");
-            self.policy.record_sent(hash, max_fee, SystemTime::now());
+        // The record is synced to the disk on a blocking thread while the transaction is signed:
+        // both must be done before the send, and neither needs the other.
+        let ledger = self.ledger.clone();
+        let name = action.to_string();
+        let record = tokio::task::spawn_blocking(move || {
+            ledger.record(hash, adventurer_id, &name, nonce, max_fee)
+        });
+        let request = prepared.get_invoke_request(false, false).await;
+        match record.await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                return Err(SendFailure::Other(ChainError::Config(format!(
+                    "not sent: {e}"
+                ))));
+            }
+            Err(e) => {
+                return Err(SendFailure::Other(ChainError::Config(format!(
+                    "not sent: the journal could not record it: {e}"
+                ))));
+            }
         }
-        sent
+        let request = match request {
+            Ok(request) => request,
+            Err(e) => {
+                self.ledger.set_status(hash, "SEND_FAILED");
+                return Err(SendFailure::Other(ChainError::Signing(e.to_string())));
+            }
+        };
+        self.send_signed(request, hash)
+            .await
+            .map(|hash| (hash, max_fee))
     }
 
     /// Sends a signed transaction; after an uncertain failure, asks the node whether it has it.
-    async fn send_prepared(
+    async fn send_signed(
         &self,
-        prepared: starknet::accounts::PreparedExecutionV3<'_, WalletAccount>,
+        request: starknet::core::types::BroadcastedInvokeTransactionV3,
         hash: Felt,
     ) -> Result<Felt, SendFailure> {
-        match prepared.send().await {
+        match self.provider.add_invoke_transaction(request).await {
             Ok(r) if r.transaction_hash == hash => Ok(hash),
             Ok(r) => Err(SendFailure::Other(ChainError::Decode(format!(
                 "the node reports hash {:#x} for transaction {hash:#x}",
                 r.transaction_hash
             )))),
-            Err(starknet::accounts::AccountError::Provider(ProviderError::StarknetError(
-                StarknetError::DuplicateTx,
-            ))) => Ok(hash),
+            Err(ProviderError::StarknetError(StarknetError::DuplicateTx)) => Ok(hash),
             Err(e) => {
-                let failure = SendFailure::from_account(e);
+                let failure =
+                    SendFailure::from_account(starknet::accounts::AccountError::<String>::Provider(e));
                 if let SendFailure::Other(ChainError::Rpc(_)) = &failure
                     && self.node_knows(hash).await
                 {
@@ -827,6 +867,19 @@ impl ChainClient {
         self
     }
 
+    /// Reads the next token id from the game token's storage variable `var` (the profile's
+    /// `chain.token_count_storage`; empty: simulate the mint instead).
+    pub fn with_token_count_storage(mut self, var: &str) -> Result<Self, ChainError> {
+        let var = var.trim();
+        if !var.is_empty() {
+            let key = starknet::core::utils::get_storage_var_address(var, &[]).map_err(|e| {
+                ChainError::Config(format!("chain.token_count_storage '{var}': {e}"))
+            })?;
+            self.token_count_key = Some(key);
+        }
+        Ok(self)
+    }
+
     /// Keeps the ledger in `journal` (durable, shared with the policy's counters and replays).
     pub fn with_journal(mut self, journal: Arc<super::journal::Journal>) -> Self {
         self.ledger = TxLedger::new(journal);
@@ -918,6 +971,15 @@ pub struct TxLookup {
     pub report: Option<TxReport>,
 }
 
+/// Who pays for a sent transaction.
+#[derive(Debug, Clone, Copy)]
+enum Sent {
+    /// The wallet, at most `bound` (counted against the budget until the receipt gives the fee).
+    Paid { bound: u128 },
+    /// The Cartridge paymaster (an outside execution): counted for the rate limit only.
+    Sponsored,
+}
+
 /// Why a send did not happen.
 enum SendFailure {
     /// The nonce was stale: re-read it and try again.
@@ -927,19 +989,34 @@ enum SendFailure {
 }
 
 impl SendFailure {
+    /// A stale nonce, whether the send refused it or the simulation before it did (another client
+    /// of the same account moved it on), else the error itself.
+    fn from_chain(e: ChainError) -> Self {
+        let stale = match &e {
+            ChainError::Rpc(m) => m.to_lowercase().contains("nonce"),
+            ChainError::Revert {
+                revert,
+                tx_hash: None,
+            } => revert
+                .reason
+                .to_lowercase()
+                .contains("invalid transaction nonce"),
+            _ => false,
+        };
+        if stale {
+            SendFailure::Nonce
+        } else {
+            SendFailure::Other(e)
+        }
+    }
+
     fn from_account<S: std::fmt::Display>(e: starknet::accounts::AccountError<S>) -> Self {
         match e {
             starknet::accounts::AccountError::Provider(ProviderError::StarknetError(
                 StarknetError::InvalidTransactionNonce(_),
             )) => SendFailure::Nonce,
             starknet::accounts::AccountError::Provider(p) => {
-                let e = ChainError::from_provider(&p);
-                if let ChainError::Rpc(m) = &e
-                    && m.to_lowercase().contains("nonce")
-                {
-                    return SendFailure::Nonce;
-                }
-                SendFailure::Other(e)
+                SendFailure::from_chain(ChainError::from_provider(&p))
             }
             starknet::accounts::AccountError::Signing(s) => {
                 SendFailure::Other(ChainError::Signing(s.to_string()))

@@ -75,6 +75,10 @@ impl From<rusqlite::Error> for JournalError {
 #[derive(Debug)]
 pub struct Journal {
     conn: Mutex<Connection>,
+    /// The spending rows of today and of this run, mirrored in memory: budgets are checked on
+    /// every write, and this process is the only writer (the lock), so the file is written to
+    /// and read back only at start.
+    spending: Mutex<Vec<Spend>>,
     run: i64,
     path: Option<PathBuf>,
     /// Held open for the lock's lifetime (released by the OS when the process ends, even on SIGKILL).
@@ -121,8 +125,23 @@ impl Journal {
         conn.execute_batch(SCHEMA)?;
         conn.execute("INSERT INTO runs(started_ms) VALUES (?1)", [now_ms()])?;
         let run = conn.last_insert_rowid();
+        let since = day_start_ms(SystemTime::now()) as i64 - 60_000;
+        let spending = conn
+            .prepare("SELECT hash, fee, at_ms, run FROM spending WHERE at_ms >= ?1")
+            .and_then(|mut st| {
+                st.query_map([since], |r| {
+                    Ok(Spend {
+                        key: r.get(0)?,
+                        fee: r.get::<_, String>(1)?.parse().unwrap_or(0),
+                        at_ms: r.get(2)?,
+                        run: r.get(3)?,
+                    })
+                })?
+                .collect::<Result<Vec<_>, _>>()
+            })?;
         Ok(Self {
             conn: Mutex::new(conn),
+            spending: Mutex::new(spending),
             run,
             path,
             _lock: lock,
@@ -142,9 +161,9 @@ impl Journal {
     /// not be sent.
     pub fn record_tx(&self, r: &TxRecord, signed_ms: i64) -> Result<(), JournalError> {
         let db = self.db();
-        db.pragma_update(None, "synchronous", "FULL")?;
+        exec(&db, "PRAGMA synchronous = FULL", [])?;
         let recorded = Self::insert_tx(&db, r, signed_ms, self.run);
-        db.pragma_update(None, "synchronous", "NORMAL")?;
+        exec(&db, "PRAGMA synchronous = NORMAL", [])?;
         recorded
     }
 
@@ -155,7 +174,8 @@ impl Journal {
         run: i64,
     ) -> Result<(), JournalError> {
         let tx = db.unchecked_transaction()?;
-        tx.execute(
+        exec(
+            &tx,
             "INSERT OR REPLACE INTO txs(hash, adventurer_id, action, nonce, max_fee, signed_ms, \
              last_status, run) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             params![
@@ -169,7 +189,8 @@ impl Journal {
                 run
             ],
         )?;
-        tx.execute(
+        exec(
+            &tx,
             "INSERT INTO statuses(hash, status, at_ms) VALUES (?1, ?2, ?3)",
             params![r.tx_hash, r.last_status, signed_ms],
         )?;
@@ -181,20 +202,21 @@ impl Journal {
     pub fn set_status(&self, hash: Felt, status: &str) {
         let h = hex(hash);
         let db = self.db();
-        let r = db
-            .execute(
+        let r = db.unchecked_transaction().and_then(|tx| {
+            let changed = exec(
+                &tx,
                 "UPDATE txs SET last_status = ?2 WHERE hash = ?1 AND last_status <> ?2",
                 params![h, status],
-            )
-            .and_then(|changed| {
-                if changed > 0 {
-                    db.execute(
-                        "INSERT INTO statuses(hash, status, at_ms) VALUES (?1, ?2, ?3)",
-                        params![h, status, now_ms()],
-                    )?;
-                }
-                Ok(())
-            });
+            )?;
+            if changed > 0 {
+                exec(
+                    &tx,
+                    "INSERT INTO statuses(hash, status, at_ms) VALUES (?1, ?2, ?3)",
+                    params![h, status, now_ms()],
+                )?;
+            }
+            tx.commit()
+        });
         if let Err(e) = r {
             tracing::error!(tx_hash = %h, status, "journal: cannot record a status: {e}");
         }
@@ -276,11 +298,10 @@ impl Journal {
     /// The stored result of a write keyed by (adventurer, action_count, action key).
     pub fn replay(&self, id: u64, action_count: u16, action: &str) -> Option<String> {
         self.db()
-            .query_row(
+            .prepare_cached(
                 "SELECT result FROM replays WHERE adventurer_id = ?1 AND action_count = ?2 AND action = ?3",
-                params![id as i64, action_count, action],
-                |r| r.get(0),
             )
+            .and_then(|mut st| st.query_row(params![id as i64, action_count, action], |r| r.get(0)))
             .optional()
             .unwrap_or(None)
     }
@@ -288,13 +309,16 @@ impl Journal {
     /// Stores the result of a write for replay.
     pub fn put_replay(&self, id: u64, action_count: u16, action: &str, result: &str) {
         let db = self.db();
-        let r = db
-            .execute(
+        let r = db.unchecked_transaction().and_then(|tx| {
+            exec(
+                &tx,
                 "INSERT OR REPLACE INTO replays(adventurer_id, action_count, action, result) \
                  VALUES (?1, ?2, ?3, ?4)",
                 params![id as i64, action_count, action, result],
-            )
-            .and_then(|_| prune(&db, "replays"));
+            )?;
+            prune(&tx, "replays")?;
+            tx.commit()
+        });
         if let Err(e) = r {
             tracing::error!("journal: cannot store a replay result: {e}");
         }
@@ -309,23 +333,25 @@ impl Journal {
         action: &str,
     ) -> Result<(), JournalError> {
         let db = self.db();
-        db.execute(
+        let tx = db.unchecked_transaction()?;
+        exec(
+            &tx,
             "INSERT OR IGNORE INTO intents(adventurer_id, action_count, action, started_ms) \
              VALUES (?1, ?2, ?3, ?4)",
             params![id as i64, action_count, action, now_ms()],
         )?;
-        prune(&db, "intents")?;
+        prune(&tx, "intents")?;
+        tx.commit()?;
         Ok(())
     }
 
     /// When a write keyed by (adventurer, action_count, action key) first started, if it did.
     pub fn intent(&self, id: u64, action_count: u16, action: &str) -> Option<i64> {
         self.db()
-            .query_row(
+            .prepare_cached(
                 "SELECT started_ms FROM intents WHERE adventurer_id = ?1 AND action_count = ?2 AND action = ?3",
-                params![id as i64, action_count, action],
-                |r| r.get(0),
             )
+            .and_then(|mut st| st.query_row(params![id as i64, action_count, action], |r| r.get(0)))
             .optional()
             .unwrap_or(None)
     }
@@ -340,12 +366,35 @@ impl Journal {
     }
 }
 
+/// One spending row (a fee, or a send's fee bound until its receipt).
+#[derive(Debug, Clone)]
+struct Spend {
+    key: String,
+    fee: u128,
+    at_ms: i64,
+    run: i64,
+}
+
 impl SpendingLog for Journal {
     fn record(&self, key: Felt, fee: u128, at: SystemTime) {
-        let r = self.db().execute(
+        let (key, at_ms) = (hex(key), unix_ms(at) as i64);
+        {
+            let mut rows = self.spending.lock().unwrap_or_else(|p| p.into_inner());
+            match rows.iter_mut().rev().find(|r| r.key == key) {
+                Some(row) => row.fee = fee,
+                None => rows.push(Spend {
+                    key: key.clone(),
+                    fee,
+                    at_ms,
+                    run: self.run,
+                }),
+            }
+        }
+        let r = exec(
+            &self.db(),
             "INSERT INTO spending(hash, fee, at_ms, run) VALUES (?1, ?2, ?3, ?4) \
              ON CONFLICT(hash) DO UPDATE SET fee = excluded.fee",
-            params![hex(key), fee.to_string(), unix_ms(at) as i64, self.run],
+            params![key, fee.to_string(), at_ms, self.run],
         );
         if let Err(e) = r {
             tracing::error!("journal: cannot record spending: {e}");
@@ -354,36 +403,19 @@ impl SpendingLog for Journal {
 
     fn usage(&self, now: SystemTime) -> Usage {
         let day = day_start_ms(now) as i64;
-        let window_start = unix_ms(now).saturating_sub(60_000) as i64;
-        let db = self.db();
-        let rows = db
-            .prepare("SELECT fee, at_ms, run FROM spending WHERE run = ?1 OR at_ms >= ?2")
-            .and_then(|mut st| {
-                st.query_map(params![self.run, day.min(window_start)], |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, i64>(1)?,
-                        r.get::<_, i64>(2)?,
-                    ))
-                })?
-                .collect::<Result<Vec<_>, _>>()
-            });
-        let rows = rows.unwrap_or_else(|e| {
-            tracing::error!("journal: cannot read spending: {e}");
-            Vec::new()
-        });
+        let rows = self.spending.lock().unwrap_or_else(|p| p.into_inner());
         let mut u = Usage::default();
-        for (fee, at_ms, run) in rows {
-            let fee: u128 = fee.parse().unwrap_or(0);
-            let at = SystemTime::UNIX_EPOCH + std::time::Duration::from_millis(at_ms.max(0) as u64);
-            if run == self.run {
-                u.run_spent = u.run_spent.saturating_add(fee);
+        for row in rows.iter() {
+            if row.run == self.run {
+                u.run_spent = u.run_spent.saturating_add(row.fee);
                 u.run_tx += 1;
             }
-            if at_ms >= day {
-                u.day_spent = u.day_spent.saturating_add(fee);
+            if row.at_ms >= day {
+                u.day_spent = u.day_spent.saturating_add(row.fee);
                 u.day_tx += 1;
             }
+            let at =
+                SystemTime::UNIX_EPOCH + std::time::Duration::from_millis(row.at_ms.max(0) as u64);
             if in_window(at, now) {
                 u.window.push(at);
             }
@@ -393,8 +425,14 @@ impl SpendingLog for Journal {
     }
 }
 
+/// Runs one statement, prepared once per connection (parsing SQL costs more than running it).
+fn exec<P: rusqlite::Params>(db: &Connection, sql: &str, params: P) -> rusqlite::Result<usize> {
+    db.prepare_cached(sql)?.execute(params)
+}
+
 fn prune(db: &Connection, table: &str) -> rusqlite::Result<()> {
-    db.execute(
+    exec(
+        db,
         &format!("DELETE FROM {table} WHERE rowid <= (SELECT MAX(rowid) FROM {table}) - ?1"),
         [KEEP_ROWS],
     )

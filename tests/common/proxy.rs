@@ -36,6 +36,9 @@ pub struct Faults {
     pub seen: Mutex<Vec<(String, Option<Fault>)>>,
     /// The body of every request, in order (benchmarks replay them raw).
     pub bodies: Mutex<Vec<Vec<u8>>>,
+    /// When each forwarded request was read whole and when its answer was written (benchmarks
+    /// split a write's time into the client's own and the node's).
+    pub timings: Mutex<Vec<(std::time::Instant, std::time::Instant)>>,
 }
 
 impl Faults {
@@ -140,6 +143,7 @@ async fn serve_connection(mut sock: TcpStream, upstream: url::Url, faults: Arc<F
             .ok()
             .and_then(|v| v["method"].as_str().map(str::to_string))
             .unwrap_or_default();
+        let read_at = std::time::Instant::now();
         let fault = faults.take(&method);
         faults.seen.lock().unwrap().push((method, fault));
         faults.bodies.lock().unwrap().push(body.clone());
@@ -210,6 +214,11 @@ async fn serve_connection(mut sock: TcpStream, upstream: url::Url, faults: Arc<F
         {
             return;
         }
+        faults
+            .timings
+            .lock()
+            .unwrap()
+            .push((read_at, std::time::Instant::now()));
     }
 }
 
