@@ -727,10 +727,9 @@ async fn main() {
             let req = s.requests.get(tool).map_or(String::from("-"), |r| {
                 format!("{:.2}", r.iter().sum::<usize>() as f64 / r.len() as f64)
             });
-            let own = s
-                .own
-                .get(tool)
-                .map_or(String::from("-"), |o| format!("{:.2}", ms(percentile(o, 0.5))));
+            let own = s.own.get(tool).map_or(String::from("-"), |o| {
+                format!("{:.2}", ms(percentile(o, 0.5)))
+            });
             println!(
                 "{:<14} {:<12} {:<7} {:>5} {:>9.1} {:>9.1} {:>10} {:>11}",
                 tool,

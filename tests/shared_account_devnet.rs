@@ -10,8 +10,8 @@ use serde_json::json;
 use starknet::accounts::{Account, ExecutionEncoding, SingleOwnerAccount};
 use starknet::core::types::{BlockId, BlockTag, Call, Felt};
 use starknet::core::utils::get_selector_from_name;
-use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
 use starknet::providers::Provider;
+use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
 use starknet::signers::{LocalWallet, SigningKey};
 
 /// The devnet profile's account #0 and its public development key (`starknet-devnet --seed 0`).
@@ -71,7 +71,11 @@ async fn a_nonce_moved_on_by_another_client_is_reread_and_the_write_lands() {
     let attacked = client.ok("ls_attack", json!({"adventurer_id": id})).await;
     assert_eq!(attacked["status"], "ACCEPTED_ON_L2");
     let after = common::nonce_and_balance(devnet, common::ACCOUNT).await;
-    assert_eq!(nonce_of(&after), nonce_of(&before) + 1, "one attack, sent once");
+    assert_eq!(
+        nonce_of(&after),
+        nonce_of(&before) + 1,
+        "one attack, sent once"
+    );
 
     move_nonce_elsewhere(&world).await;
     let again = client.ok("ls_new_game", json!({"weapon": "Club"})).await;

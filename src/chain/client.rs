@@ -737,8 +737,9 @@ impl ChainClient {
             )))),
             Err(ProviderError::StarknetError(StarknetError::DuplicateTx)) => Ok(hash),
             Err(e) => {
-                let failure =
-                    SendFailure::from_account(starknet::accounts::AccountError::<String>::Provider(e));
+                let failure = SendFailure::from_account(
+                    starknet::accounts::AccountError::<String>::Provider(e),
+                );
                 if let SendFailure::Other(ChainError::Rpc(_)) = &failure
                     && self.node_knows(hash).await
                 {
@@ -997,10 +998,13 @@ impl SendFailure {
             ChainError::Revert {
                 revert,
                 tx_hash: None,
-            } => revert
-                .reason
-                .to_lowercase()
-                .contains("invalid transaction nonce"),
+            } => {
+                // devnet says "Account transaction nonce is invalid." at the estimate and
+                // "Invalid transaction nonce of contract …" at a simulation; the game never
+                // speaks of nonces.
+                let reason = revert.reason.to_lowercase();
+                reason.contains("nonce") && reason.contains("invalid")
+            }
             _ => false,
         };
         if stale {

@@ -122,9 +122,11 @@ impl ChainClient {
         if let (Some(key), Some(token)) = (self.token_count_key, self.cached_token_address().await)
         {
             let count = super::retry::read_with_retries(|| {
-                self.wallet_account()
-                    .provider()
-                    .get_storage_at(token, key, BlockId::Tag(BlockTag::PreConfirmed))
+                self.wallet_account().provider().get_storage_at(
+                    token,
+                    key,
+                    BlockId::Tag(BlockTag::PreConfirmed),
+                )
             })
             .await
             .map_err(|e| ChainError::from_provider(&e))?;
