@@ -195,3 +195,37 @@ async fn an_identity_over_its_fee_budget_is_refused_while_another_plays() {
     assert_no_token(&log, &toks);
     assert_no_token(&log2, &toks);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_direct_new_game_counts_as_one_transaction_against_an_identity_limit() {
+    let world = common::world().await;
+    let home = tempfile::tempdir().unwrap();
+    let tokens = make_tokens(home.path(), 1);
+    let path = home.path().join("tokens.toml");
+    let mut file = std::fs::read_to_string(&path).unwrap();
+    file.push_str("max_tx_per_minute = 2\n");
+    std::fs::write(&path, file).unwrap();
+    let url = world.devnet.url.to_string();
+    let manifest = world.manifest.to_string_lossy().into_owned();
+    let args = ["--profile", "devnet", "--rpc-url", &url];
+    let server = Server::start(home.path(), &args, &[("LS_MANIFEST", manifest.as_str())]).await;
+    let mut session = Session::open(&server.url, Some(&tokens[0].token)).await;
+    // Mint and start are one multicall on a chain: one of the two transactions a minute.
+    let game = session.ok("ls_new_game", json!({"weapon": "Wand"})).await;
+    let id = game["adventurer_id"].as_u64().unwrap();
+    session.ok("ls_attack", json!({"adventurer_id": id})).await;
+    let (err, v) = session
+        .call("ls_attack", json!({"adventurer_id": id}))
+        .await;
+    assert!(err && v["error"]["code"] == "POLICY_DENIED", "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("max_tx_per_minute"),
+        "{v}"
+    );
+    drop(session);
+    let log = server.stop().await;
+    assert_no_token(&log, &[&tokens[0].token]);
+}

@@ -42,6 +42,11 @@ pub trait GameBackend: Send + Sync {
     ) -> Option<Result<MintedGame, ChainError>> {
         None
     }
+    /// Whether [`GameBackend::mint_and_start`] sends one transaction (else the mint and the start
+    /// are two): what per-identity transaction limits count for a new game.
+    fn mints_and_starts_at_once(&self) -> bool {
+        false
+    }
     /// Whether state reads are in-process (the embedded chain, which other processes may also
     /// write through its file): writes then read the state back instead of deriving it from
     /// their events and the state this server last knew.
@@ -190,6 +195,10 @@ impl GameBackend for ChainClient {
         opts: WriteOptions,
     ) -> Option<Result<MintedGame, ChainError>> {
         Some(ChainClient::mint_and_start(self, player_name, weapon, opts).await)
+    }
+
+    fn mints_and_starts_at_once(&self) -> bool {
+        true
     }
 
     async fn tx(&self, tx_hash: Felt) -> Result<TxLookup, ChainError> {

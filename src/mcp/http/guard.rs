@@ -116,7 +116,15 @@ impl Guarded {
         if WRITE_TOOLS.contains(&tool.as_str()) {
             self.shared
                 .limits
-                .take(&identity, if mints { 2 } else { 1 })
+                .take(
+                    &identity,
+                    if tool == "ls_new_game" {
+                        self.inner
+                            .new_game_transactions(request.arguments.as_ref())
+                    } else {
+                        1
+                    },
+                )
                 .inspect_err(|_| {
                     tracing::warn!(identity = %identity.name, tool, "refused: identity write limit");
                 })?;

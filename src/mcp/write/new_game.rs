@@ -2,7 +2,7 @@
 //! mint and start go in one transaction (see `ChainClient::mint_and_start`); otherwise the mint
 //! is its own transaction and its id comes from its receipt. A game bought at the dungeon
 //! (`entry` ticket, golden pass or free) is always its own transaction, then the start: the id
-//! prediction by simulation that `mint_and_start` uses covers the direct mint only.
+//! prediction that `mint_and_start` uses covers the direct mint only.
 
 use rmcp::handler::server::wrapper::Json;
 use starknet::core::types::Felt;
@@ -31,6 +31,27 @@ pub(in crate::mcp) struct NewGame {
 }
 
 impl LsServer {
+    /// How many transactions `ls_new_game` with these arguments sends (what per-identity limits
+    /// count): one to start a given adventurer or to mint and start at once on a chain, two where
+    /// the mint is its own transaction (the sim chain, dungeon entries).
+    pub(in crate::mcp) fn new_game_transactions(
+        &self,
+        args: Option<&serde_json::Map<String, serde_json::Value>>,
+    ) -> u32 {
+        let arg = |k: &str| args.and_then(|a| a.get(k)).filter(|v| !v.is_null());
+        if arg("adventurer_id").is_some() {
+            return 1;
+        }
+        let direct = arg("entry")
+            .and_then(serde_json::Value::as_str)
+            .is_none_or(|e| e == "mint");
+        if direct && self.backend.mints_and_starts_at_once() {
+            1
+        } else {
+            2
+        }
+    }
+
     /// Mints (unless an id is given) and starts a game.
     pub(in crate::mcp) async fn new_game(
         &self,
