@@ -483,16 +483,8 @@ impl Runner {
 /// Devnet's predeployed accounts (address, public development key), one per run so that no two
 /// runs share a nonce.
 async fn predeployed_accounts(rpc: &url::Url) -> Vec<(Felt, Felt)> {
-    let answer: Value = reqwest::Client::new()
-        .post(rpc.clone())
-        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "devnet_getPredeployedAccounts"}))
-        .send()
+    common::rpc(rpc, "devnet_getPredeployedAccounts", json!({}))
         .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    answer["result"]
         .as_array()
         .expect("predeployed accounts")
         .iter()
