@@ -178,7 +178,8 @@ async fn an_identity_over_its_fee_budget_is_refused_while_another_plays() {
         &std::fs::read_to_string(home.path().join("devnet/http-limits.json")).unwrap(),
     )
     .unwrap();
-    assert_eq!(counters[&tokens[0].identity]["tx"], 4, "{counters}");
+    // Two new games, each one transaction (mint and start in one multicall).
+    assert_eq!(counters[&tokens[0].identity]["tx"], 2, "{counters}");
     assert_eq!(
         counters[&tokens[0].identity]["fee"],
         spent.to_string(),
