@@ -76,8 +76,9 @@ struct PlayArgs {
     /// gives every strategy the same dungeons.
     #[arg(long)]
     seed: Option<u64>,
-    /// planner (the default), baseline (the first agent), or both (one after the other on the
-    /// same seeds, summaries side by side).
+    /// planner (the default), baseline (the first agent), previous (the planner before its last
+    /// tuning), both (baseline and planner) or all three, one after the other on the same seeds,
+    /// summaries side by side.
     #[arg(long, default_value = "planner")]
     strategy: String,
     /// Print JSON lines (one per game, then one summary per strategy) instead of the story.
@@ -271,8 +272,16 @@ fn strategies(play: &PlayArgs) -> anyhow::Result<Vec<Strategy>> {
     Ok(match play.strategy.as_str() {
         "planner" => vec![Strategy::Planner(params)],
         "baseline" => vec![Strategy::Baseline],
+        "previous" => vec![Strategy::Previous],
         "both" => vec![Strategy::Baseline, Strategy::Planner(params)],
-        other => anyhow::bail!("--strategy '{other}': use planner, baseline or both"),
+        "all" => vec![
+            Strategy::Baseline,
+            Strategy::Previous,
+            Strategy::Planner(params),
+        ],
+        other => {
+            anyhow::bail!("--strategy '{other}': use planner, baseline, previous, both or all")
+        }
     })
 }
 

@@ -6,7 +6,8 @@
 //! * [`Strategy::Planner`] (the default) asks `ls_advise` what market items and stat points are
 //!   worth and `ls_battle_preview` for the odds of each fight, and plans over those distributions
 //!   (see [`planner`]).
-//! * [`Strategy::Baseline`] is the first agent, kept to measure progress on the same dungeons.
+//! * [`Strategy::Baseline`] is the first agent and [`Strategy::Previous`] the planner before its
+//!   last tuning, kept to measure progress on the same dungeons.
 //!
 //! Neither reads the `exact` outcomes of deterministic worlds, so they play the same way on every
 //! chain.
@@ -40,6 +41,9 @@ pub enum Strategy {
     Baseline,
     /// Plans over the advisors' odds (item values, stat effects, fight odds).
     Planner(Params),
+    /// The planner as it was before the last tuning ([`Params::previous`]), kept to measure
+    /// progress on the same dungeons.
+    Previous,
 }
 
 impl Strategy {
@@ -48,6 +52,7 @@ impl Strategy {
         match self {
             Strategy::Baseline => "baseline",
             Strategy::Planner(_) => "planner",
+            Strategy::Previous => "previous",
         }
     }
 }
@@ -148,6 +153,7 @@ impl Agent {
         let mut actions = 1u32;
         let mut planner = match &opts.strategy {
             Strategy::Planner(p) => Some(planner::Planner::new(p.clone())),
+            Strategy::Previous => Some(planner::Planner::new(Params::previous())),
             Strategy::Baseline => None,
         };
         while let Some(view) = game.view.clone() {

@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use super::fight::{BattleChoice, FightOdds, FightPolicy, decide};
 use super::healing::{self, HealPolicy};
 use super::shopping::{self, ItemValue};
+use super::weapon::WeaponsLater;
 use super::{Agent, AgentError, Move, stats, weapon};
 use crate::game::catalogue::Slot;
 use crate::game::phase::Phase;
@@ -30,16 +31,16 @@ pub struct Params {
     pub min_item_per_gold: f64,
     /// Swap weapons in battle when another wins by at least this much more.
     pub swap_gain: f64,
-    /// Health one death avoided is worth, when choosing stats and items.
+    /// Health one death avoided is worth, when choosing items.
     pub risk_weight: f64,
+    /// Health one unit of the risk that a step kills is worth, when choosing stats.
+    pub stat_risk_weight: f64,
     /// Floors as fractions of the level, by stat (dexterity: flee; charisma: cheap potions;
     /// wisdom: ambushes; intelligence: obstacles); the stat furthest below its floor gets the
     /// points, and the advisor's ranking decides once all are met.
     pub floors: Floors,
     /// Bag fill from which spare gear is dropped.
     pub drop_at: usize,
-    /// Levels ahead at which market weapons' attack is compared ([`weapon`](super::weapon)).
-    pub weapon_ahead: u8,
     /// Projected attack factor over the equipped weapon's for a weapon to be bought.
     pub weapon_gain: f64,
 }
@@ -59,16 +60,30 @@ impl Default for Params {
             },
             min_item_per_gold: 1.0,
             swap_gain: 0.15,
-            risk_weight: 2000.0,
-            floors: Floors::default(),
+            risk_weight: 10_000.0,
+            stat_risk_weight: 10_000.0,
+            floors: Floors {
+                charisma: 0.35,
+                ..Floors::default()
+            },
             drop_at: 12,
-            weapon_ahead: 3,
             weapon_gain: 1.5,
         }
     }
 }
 
 impl Params {
+    /// The planner before its last tuning (issue 14's second round): a risk weight of 2,000
+    /// for items and stats and no charisma floor.
+    pub fn previous() -> Self {
+        Self {
+            risk_weight: 2000.0,
+            stat_risk_weight: 2000.0,
+            floors: Floors::default(),
+            ..Self::default()
+        }
+    }
+
     /// Sets one parameter by name (`play --param name=value`, for self-play tuning).
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
         let v: f64 = value
@@ -84,6 +99,7 @@ impl Params {
             "min_item_per_gold" => self.min_item_per_gold = v,
             "swap_gain" => self.swap_gain = v,
             "risk_weight" => self.risk_weight = v,
+            "stat_risk_weight" => self.stat_risk_weight = v,
             "dex_ratio" => self.floors.dexterity = v,
             "cha_ratio" => self.floors.charisma = v,
             "wis_ratio" => self.floors.wisdom = v,
@@ -91,7 +107,6 @@ impl Params {
             "vit_ratio" => self.floors.vitality = v,
             "str_ratio" => self.floors.strength = v,
             "drop_at" => self.drop_at = v as usize,
-            "weapon_ahead" => self.weapon_ahead = v as u8,
             "weapon_gain" => self.weapon_gain = v,
             _ => return Err(format!("unknown --param '{name}'")),
         }
@@ -139,8 +154,16 @@ impl Floors {
     }
 }
 
-/// The market advice seen for one market: (level, equipped ids, charisma) and the values.
-type MarketMemo = ((u8, Vec<u8>, u8), Vec<ItemValue>);
+/// What `ls_advise` (market) says about one market: item values and weapons a few levels on.
+#[derive(Debug, Clone, Default)]
+struct MarketView {
+    values: Vec<ItemValue>,
+    weapons: WeaponsLater,
+}
+
+/// The market advice seen for one market: (level, equipped ids and the weapon's xp, charisma)
+/// and the advice.
+type MarketMemo = ((u8, Vec<u8>, u16, u8), MarketView);
 
 /// The planner for one game (it remembers the market advice).
 pub struct Planner {
@@ -270,7 +293,7 @@ impl Planner {
                     )
                 });
         let (stat, reason) = behind
-            .unwrap_or_else(|| match stats::best(&opts, self.params.risk_weight) {
+            .unwrap_or_else(|| match stats::best(&opts, self.params.stat_risk_weight) {
                 Some((o, _)) => (
                     o.stat.clone(),
                     format!(
@@ -289,15 +312,19 @@ impl Planner {
         ))
     }
 
-    async fn market_values(
+    async fn market_advice(
         &mut self,
         agent: &Agent,
         id: u64,
         view: &AdventurerView,
-    ) -> Result<Vec<ItemValue>, AgentError> {
+    ) -> Result<MarketView, AgentError> {
         let key = (
             view.level,
             view.equipment.iter().map(|e| e.id).collect::<Vec<_>>(),
+            view.equipment
+                .iter()
+                .find(|e| e.slot == Slot::Weapon)
+                .map_or(0, |w| w.xp),
             view.stats.charisma,
         );
         if let Some((k, v)) = &self.market
@@ -311,10 +338,13 @@ impl Planner {
                 json!({ "adventurer_id": id, "about": "market", "limit": 25 }),
             )
             .await?;
-        let values: Vec<ItemValue> =
-            serde_json::from_value(a["market"]["items"].clone()).unwrap_or_default();
-        self.market = Some((key, values.clone()));
-        Ok(values)
+        let advice = MarketView {
+            values: serde_json::from_value(a["market"]["items"].clone()).unwrap_or_default(),
+            weapons: serde_json::from_value(a["market"]["weapons_later"].clone())
+                .unwrap_or_default(),
+        };
+        self.market = Some((key, advice.clone()));
+        Ok(advice)
     }
 
     async fn explore_or_shop(
@@ -344,18 +374,18 @@ impl Planner {
         if !view.market.is_empty() && view.level > 1 {
             let mut taken = Vec::new();
             let mut gold = gold;
-            if let Some((w, name, cost)) =
-                weapon::upgrade(view, gold, p.weapon_ahead, p.weapon_gain)
+            let advice = self.market_advice(agent, id, view).await?;
+            if let Some((w, cost)) =
+                weapon::upgrade(&advice.weapons, gold, view.bag.len() < 15, p.weapon_gain)
             {
-                items.push((w, name));
+                items.push((w, crate::game::catalogue::item_name(w)));
                 taken.push(Slot::Weapon);
                 gold -= cost;
             }
-            let values = self.market_values(agent, id, view).await?;
             let budget = gold.saturating_sub(healing::reserve(price, &p.heal));
             items.extend(shopping::choose(
                 view,
-                &values,
+                &advice.values,
                 budget,
                 p.min_item_per_gold,
                 p.risk_weight,
@@ -390,5 +420,48 @@ impl Planner {
                 "exploring one step"
             },
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::model::Stats;
+
+    #[test]
+    fn params_are_set_by_name_and_previous_differs_from_the_default() {
+        let mut p = Params::default();
+        p.set("stat_risk_weight", "123").unwrap();
+        p.set("cha_ratio", "0.25").unwrap();
+        p.set("reserve_potions", "4").unwrap();
+        assert_eq!(p.stat_risk_weight, 123.0);
+        assert_eq!(p.floors.charisma, 0.25);
+        assert_eq!(p.heal.reserve_potions, 4);
+        assert!(p.set("nonsense", "1").is_err());
+        assert!(p.set("risk_weight", "lots").is_err());
+        assert_ne!(Params::previous(), Params::default());
+        assert_eq!(Params::previous().floors, Floors::default());
+    }
+
+    #[test]
+    fn the_stat_furthest_below_its_floor_gets_the_points() {
+        let floors = Floors {
+            charisma: 0.35,
+            dexterity: 0.5,
+            ..Floors::default()
+        };
+        let stats = Stats {
+            dexterity: 3,
+            charisma: 1,
+            ..Stats::default()
+        };
+        // Level 10: dexterity floor 5 (2 behind), charisma floor 3.5 (2.5 behind).
+        assert_eq!(
+            floors.most_behind(&stats, 10).map(|b| b.0),
+            Some("charisma")
+        );
+        // Level 4: only charisma (floor 1.4) is behind; level 2: both floors are met.
+        assert_eq!(floors.most_behind(&stats, 4).map(|b| b.0), Some("charisma"));
+        assert_eq!(floors.most_behind(&stats, 2), None);
     }
 }

@@ -96,6 +96,44 @@ pub struct BestBuysView {
     pub value: f64,
 }
 
+/// Your weapon's figures a few levels on, after the item xp to come.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct AttackLater {
+    /// Base attack then: tier multiplier × greatness.
+    pub attack: u16,
+    /// Expected damage per hit then, on the beasts of that level.
+    pub damage: f64,
+}
+
+/// Market weapons of one tier a few levels on (bought at greatness 1; on average over the
+/// beasts' types every weapon of a tier hits alike).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct WeaponTierLater {
+    /// Their item ids (buy any).
+    pub ids: Vec<u8>,
+    /// Price after charisma.
+    pub price: u16,
+    /// Base attack then: tier multiplier × greatness.
+    pub attack: u16,
+    /// Expected damage per hit then, on the beasts of that level.
+    pub damage: f64,
+}
+
+/// Most market weapon tiers listed in `weapons_later`.
+pub const WEAPONS_LATER_LIMIT: usize = 5;
+
+/// Your weapon against the market's, three levels on (a bought weapon starts at greatness 1).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct WeaponsLater {
+    /// The level they are projected to.
+    pub level: u8,
+    /// Your equipped weapon then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub yours: Option<AttackLater>,
+    /// The market's weapons that will outhit yours then, by tier, greatest attack first.
+    pub market: Vec<WeaponTierLater>,
+}
+
 /// Market advice.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct MarketAdvice {
@@ -107,6 +145,9 @@ pub struct MarketAdvice {
     pub downgrades: Vec<u8>,
     /// What to buy with your gold (less `keep_gold`).
     pub best_buys: BestBuysView,
+    /// Weapons compared a few levels on (omitted when no market weapon will outhit yours).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weapons_later: Option<WeaponsLater>,
 }
 
 /// One more point in a stat.
@@ -196,6 +237,38 @@ fn market_advice(
     let values = advice::market_values(state, settings);
     let buys = advice::best_buys(state, &values, adv.gold.saturating_sub(keep_gold));
     let price = rules::potion_price(adv.level(), adv.stats.charisma);
+    let (equipped, mut market) = advice::market::weapon_projections(state, settings);
+    let mine = equipped.as_ref().map_or(0, |w| w.attack_later);
+    market.retain(|w| w.attack_later > mine);
+    market.sort_by(|a, b| {
+        b.attack_later
+            .cmp(&a.attack_later)
+            .then(a.price.cmp(&b.price))
+    });
+    let mut tiers: Vec<WeaponTierLater> = Vec::new();
+    for w in &market {
+        match tiers.last_mut() {
+            Some(t) if t.attack == w.attack_later && t.price == w.price => t.ids.push(w.id),
+            _ => tiers.push(WeaponTierLater {
+                ids: vec![w.id],
+                price: w.price,
+                attack: w.attack_later,
+                damage: r1(w.damage_later),
+            }),
+        }
+    }
+    tiers.truncate(WEAPONS_LATER_LIMIT);
+    let weapons_later = (!tiers.is_empty()).then(|| WeaponsLater {
+        level: adv
+            .level()
+            .max(2)
+            .saturating_add(advice::market::WEAPON_PROJECTION_LEVELS),
+        yours: equipped.as_ref().map(|w| AttackLater {
+            attack: w.attack_later,
+            damage: r1(w.damage_later),
+        }),
+        market: tiers,
+    });
     MarketAdvice {
         potion_health_per_gold: r3(f64::from(rules::POTION_HEALTH) / f64::from(price.max(1))),
         items: values
@@ -228,6 +301,7 @@ fn market_advice(
             cost: buys.cost,
             value: r1(buys.value),
         },
+        weapons_later,
     }
 }
 

@@ -1,11 +1,12 @@
 //! What each market item is worth to this adventurer: the health it saves per explore step
 //! against the coming levels (now at greatness 1, and two levels on when both it and the item it
 //! replaces have gained item xp), over a horizon of explore steps, per gold; and the best set of
-//! buys for the gold (one per slot, greatest value per gold first).
+//! buys for the gold (one per slot, greatest value per gold first); and each market weapon's
+//! projected attack a few levels on, when a higher tier has gained greatness from the xp to come.
 
 use super::equip::{aged, imagine_equipped};
 use super::outlook::{HitsCache, Outlook, outlook_cached, outlook_over};
-use crate::game::catalogue::{self, Slot};
+use crate::game::catalogue::{self, Slot, Tier};
 use crate::game::engine::EngineSettings;
 use crate::game::model::GameState;
 use crate::game::rules;
@@ -16,6 +17,26 @@ pub const HORIZON_EXPLORES: f64 = 20.0;
 pub const LEVELS_AHEAD: u8 = 2;
 /// Levels ahead of the projected outlook.
 pub const PROJECTION_LEVELS: u8 = 2;
+
+/// Levels ahead at which weapons are compared: a higher-tier weapon bought at greatness 1 soon
+/// outhits a lower tier that has a head start.
+pub const WEAPON_PROJECTION_LEVELS: u8 = 3;
+
+/// One weapon's projection [`WEAPON_PROJECTION_LEVELS`] levels on, after the item xp to come.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WeaponProjection {
+    /// Item id.
+    pub id: u8,
+    /// Item name.
+    pub name: String,
+    /// Price after charisma (0 for the equipped weapon).
+    pub price: u16,
+    /// Base attack then: tier multiplier × greatness.
+    pub attack_later: u16,
+    /// Expected damage per hit then, on the beasts of that level (strength, crits and
+    /// strong/weak matchups averaged in).
+    pub damage_later: f64,
+}
 
 /// One market item's value for this adventurer.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,6 +83,63 @@ pub fn item_xp_gain(level: u8, levels: u8) -> u16 {
     let from = u32::from(level).pow(2);
     let to = u32::from(level.saturating_add(levels)).pow(2);
     ((to - from) * 3 / 2).min(u32::from(rules::MAX_ITEM_XP)) as u16
+}
+
+/// Base attack (tier multiplier × greatness) of a weapon of `tier` holding `item_xp`, after
+/// `gain` more item xp.
+pub fn projected_attack(tier: Tier, item_xp: u16, gain: u16) -> u16 {
+    let xp = item_xp.saturating_add(gain).min(rules::MAX_ITEM_XP);
+    rules::tier_multiplier(tier) * u16::from(rules::greatness(xp))
+}
+
+/// The equipped weapon's projection and every unowned market weapon's, [`WEAPON_PROJECTION_LEVELS`]
+/// levels on (each bought weapon starting at greatness 1).
+pub fn weapon_projections(
+    state: &GameState,
+    settings: &EngineSettings,
+) -> (Option<WeaponProjection>, Vec<WeaponProjection>) {
+    let adv = &state.adventurer;
+    let gain = item_xp_gain(adv.level(), WEAPON_PROJECTION_LEVELS);
+    let later_level = adv.level().max(2).saturating_add(WEAPON_PROJECTION_LEVELS);
+    let mut memo = HitsCache::new();
+    let mut project = |s: &GameState, id: u8, price: u16| {
+        let info = catalogue::item(id)?;
+        let held = s.adventurer.equipment.weapon.xp;
+        let aged = aged(s, gain);
+        Some(WeaponProjection {
+            id,
+            name: info.name.to_string(),
+            price,
+            attack_later: projected_attack(info.tier, held, gain),
+            damage_later: outlook_cached(&aged.adventurer, later_level, settings, &mut memo)
+                .damage_dealt,
+        })
+    };
+    let equipped = adv.equipment.weapon.id;
+    let current = (equipped != 0)
+        .then(|| project(state, equipped, 0))
+        .flatten();
+    let mut ids: Vec<u8> = state
+        .market
+        .iter()
+        .copied()
+        .filter(|&id| !state.owns(id))
+        .filter(|&id| catalogue::item(id).is_some_and(|i| i.slot == Slot::Weapon))
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let market = ids
+        .into_iter()
+        .filter_map(|id| {
+            let tier = catalogue::item(id)?.tier;
+            project(
+                &imagine_equipped(state, &[id]),
+                id,
+                rules::item_price(tier, adv.stats.charisma),
+            )
+        })
+        .collect();
+    (current, market)
 }
 
 /// The baseline outlooks (now over [`LEVELS_AHEAD`], and projected) of a state.

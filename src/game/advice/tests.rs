@@ -4,8 +4,10 @@
 //! random numbers make purchase and stat deltas precise. Tolerance: 3 % of the figure plus a small
 //! absolute slack (stated per assertion).
 
-use super::equip::imagine_equipped;
-use super::market::{best_buys, market_values};
+use super::equip::{aged, imagine_equipped};
+use super::market::{
+    WEAPON_PROJECTION_LEVELS, best_buys, item_xp_gain, market_values, weapon_projections,
+};
 use super::outlook::{P_BEAST, P_OBSTACLE, outlook_at};
 use super::stats::{Stat, stat_effects, with_point};
 use super::swap::weapon_options;
@@ -167,6 +169,20 @@ fn sample(adv: &Adventurer, seed: u64) -> Sampled {
     s
 }
 
+/// The mean damage of a first blow on the beasts of the adventurer's level, over uniform bytes.
+fn first_blow(adv: &Adventurer, seed: u64) -> f64 {
+    let mut rng = Rng(seed);
+    let mut sum = 0.0;
+    for _ in 0..SAMPLES {
+        let r = randomness(&mut rng);
+        let mut b = random::generate_beast(adv.level(), ItemType::BladeOrHide, &r, 0);
+        b.specials = Default::default();
+        let crit = rules::is_critical_hit(adv.stats.luck, r.r3_u8);
+        sum += f64::from(combat::adventurer_hit(adv, &b, crit, true));
+    }
+    sum / SAMPLES as f64
+}
+
 fn close(what: &str, predicted: f64, sampled: f64, slack: f64) {
     let tol = 0.03 * sampled.abs() + slack;
     assert!(
@@ -191,16 +207,12 @@ fn outlook_matches_sampled_explores() {
     close("death risk", o.death_risk, m.deaths, 0.002);
     // Damage per hit is weighted by fight length in the sample, so compare it on one-hit
     // figures: the expected hit of the first blow over uniform beasts.
-    let mut rng = Rng(3);
-    let (mut sum, n) = (0.0, SAMPLES);
-    for _ in 0..n {
-        let r = randomness(&mut rng);
-        let mut b = random::generate_beast(adv.level(), ItemType::BladeOrHide, &r, 0);
-        b.specials = Default::default();
-        let crit = rules::is_critical_hit(adv.stats.luck, r.r3_u8);
-        sum += f64::from(combat::adventurer_hit(&adv, &b, crit, true));
-    }
-    close("damage dealt per hit", o.damage_dealt, sum / n as f64, 0.05);
+    close(
+        "damage dealt per hit",
+        o.damage_dealt,
+        first_blow(&adv, 3),
+        0.05,
+    );
     assert!((P_BEAST + P_OBSTACLE - 171.0 / 256.0).abs() < 1e-12);
 }
 
@@ -375,4 +387,42 @@ fn purchase_death_risk_matches_sampled_deaths() {
             "armor {id} leaves your damage per hit unchanged"
         );
     }
+}
+
+#[test]
+fn weapon_projection_matches_the_engine_levels_on() {
+    let s = state();
+    let settings = EngineSettings::default();
+    let level = s.adventurer.level();
+    let gain = item_xp_gain(level, WEAPON_PROJECTION_LEVELS);
+    let later = level.max(2) + WEAPON_PROJECTION_LEVELS;
+    let (current, market) = weapon_projections(&s, &settings);
+    let current = current.expect("a sword is equipped");
+    assert_eq!(current.id, 46);
+    assert!(!market.is_empty() && market.iter().all(|m| m.id != 46 && m.price > 0));
+    for p in std::iter::once(&current).chain(&market) {
+        let info = catalogue::item(p.id).unwrap();
+        assert_eq!(info.slot, catalogue::Slot::Weapon);
+        let held = if p.id == 46 { 30 } else { 0 };
+        let xp = (held + gain).min(rules::MAX_ITEM_XP);
+        assert_eq!(
+            p.attack_later,
+            rules::tier_multiplier(info.tier) * u16::from(rules::greatness(xp)),
+            "{}",
+            p.name
+        );
+        let mut then = aged(&imagine_equipped(&s, &[p.id]), gain).adventurer;
+        then.xp = u16::from(later).pow(2);
+        close(
+            &format!("{}: damage per hit {later} levels on", p.name),
+            p.damage_later,
+            first_blow(&then, 13),
+            0.05,
+        );
+    }
+    let katana = market.iter().find(|m| m.id == 42).unwrap();
+    assert!(
+        katana.attack_later > current.attack_later && katana.damage_later > current.damage_later,
+        "a tier-1 Katana outgrows a tier-5 sword with a head start"
+    );
 }
