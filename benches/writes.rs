@@ -123,7 +123,7 @@ struct Plan {
     fled_this_battle: bool,
 }
 
-/// The scripted policy: flee (once) every other battle from level 2, else attack; spend points on
+/// The scripted policy: flee (once) every other battle from level 2 when dexterity allows, else attack; spend points on
 /// strength and vitality; each level buy the cheapest affordable item into the bag, equip it,
 /// drop what it replaced; else explore.
 fn decide(s: &GameState, p: &mut Plan) -> Option<Act> {
@@ -139,7 +139,8 @@ fn decide(s: &GameState, p: &mut Plan) -> Option<Act> {
         };
     }
     if a.beast_health > 0 {
-        if !p.fled_this_battle && a.level() > 1 && p.battles % 2 == 1 {
+        // The game refuses to flee without dexterity (the policy's points go elsewhere).
+        if !p.fled_this_battle && a.level() > 1 && p.battles % 2 == 1 && a.stats.dexterity > 0 {
             p.fled_this_battle = true;
             return Some(Act::Flee);
         }
