@@ -297,13 +297,11 @@ impl Journal {
 
     /// The stored result of a write keyed by (adventurer, action_count, action key).
     pub fn replay(&self, id: u64, action_count: u16, action: &str) -> Option<String> {
-        self.db()
-            .prepare_cached(
-                "SELECT result FROM replays WHERE adventurer_id = ?1 AND action_count = ?2 AND action = ?3",
-            )
-            .and_then(|mut st| st.query_row(params![id as i64, action_count, action], |r| r.get(0)))
-            .optional()
-            .unwrap_or(None)
+        first(
+            &self.db(),
+            "SELECT result FROM replays WHERE adventurer_id = ?1 AND action_count = ?2 AND action = ?3",
+            params![id as i64, action_count, action],
+        )
     }
 
     /// Stores the result of a write for replay.
@@ -347,13 +345,11 @@ impl Journal {
 
     /// When a write keyed by (adventurer, action_count, action key) first started, if it did.
     pub fn intent(&self, id: u64, action_count: u16, action: &str) -> Option<i64> {
-        self.db()
-            .prepare_cached(
-                "SELECT started_ms FROM intents WHERE adventurer_id = ?1 AND action_count = ?2 AND action = ?3",
-            )
-            .and_then(|mut st| st.query_row(params![id as i64, action_count, action], |r| r.get(0)))
-            .optional()
-            .unwrap_or(None)
+        first(
+            &self.db(),
+            "SELECT started_ms FROM intents WHERE adventurer_id = ?1 AND action_count = ?2 AND action = ?3",
+            params![id as i64, action_count, action],
+        )
     }
 
     /// Moves everything into the main database file (at a graceful stop).
@@ -428,6 +424,18 @@ impl SpendingLog for Journal {
 /// Runs one statement, prepared once per connection (parsing SQL costs more than running it).
 fn exec<P: rusqlite::Params>(db: &Connection, sql: &str, params: P) -> rusqlite::Result<usize> {
     db.prepare_cached(sql)?.execute(params)
+}
+
+/// The first column of the first row of a query, prepared once; none on no row or an error.
+fn first<T: rusqlite::types::FromSql, P: rusqlite::Params>(
+    db: &Connection,
+    sql: &str,
+    params: P,
+) -> Option<T> {
+    db.prepare_cached(sql)
+        .and_then(|mut st| st.query_row(params, |r| r.get(0)))
+        .optional()
+        .unwrap_or(None)
 }
 
 fn prune(db: &Connection, table: &str) -> rusqlite::Result<()> {
