@@ -13,6 +13,7 @@ use crate::chain::entry::Entry;
 use crate::chain::{GameAction, WriteOptions};
 use crate::error::ToolError;
 use crate::game::compact::Detail;
+use crate::mcp::params::EntryArg;
 
 /// What `ls_new_game` was asked for, once validated.
 pub(in crate::mcp) struct NewGame {
@@ -42,9 +43,10 @@ impl LsServer {
         if arg("adventurer_id").is_some() {
             return 1;
         }
-        let direct = arg("entry")
-            .and_then(serde_json::Value::as_str)
-            .is_none_or(|e| e == "mint");
+        // An entry the tool will refuse counts as two: the conservative side of a limit.
+        let direct = arg("entry").is_none_or(|e| {
+            serde_json::from_value::<EntryArg>(e.clone()).is_ok_and(|e| e == EntryArg::Mint)
+        });
         if direct && self.backend.mints_and_starts_at_once() {
             1
         } else {
