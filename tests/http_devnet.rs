@@ -18,19 +18,24 @@ fn nonce_of(v: &serde_json::Value) -> u64 {
     u64::from_str_radix(v.as_str().unwrap().trim_start_matches("0x"), 16).unwrap()
 }
 
+/// The HTTP server on `world`'s devnet, its data directory (with the token file) in `home`.
+async fn serve_devnet(world: &common::World, home: &std::path::Path) -> Server {
+    let url = world.devnet.url.to_string();
+    let manifest = world.manifest.to_string_lossy().into_owned();
+    Server::start(
+        home,
+        &["--profile", "devnet", "--rpc-url", &url],
+        &[("LS_MANIFEST", &manifest)],
+    )
+    .await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn twenty_sessions_share_one_account_on_devnet() {
     let world = common::world().await;
     let home = tempfile::tempdir().unwrap();
     let tokens = make_tokens(home.path(), 5);
-    let url = world.devnet.url.to_string();
-    let manifest = world.manifest.to_string_lossy().into_owned();
-    let server = Server::start(
-        home.path(),
-        &["--profile", "devnet", "--rpc-url", &url],
-        &[("LS_MANIFEST", &manifest)],
-    )
-    .await;
+    let server = serve_devnet(&world, home.path()).await;
     let (before, _) = common::nonce_and_balance(&world.devnet.url, common::ACCOUNT).await;
     let summary = fleet(
         &server.url,
@@ -63,14 +68,7 @@ async fn a_client_that_hangs_up_mid_write_finds_its_transaction_in_the_next_sess
     let world = common::world().await;
     let home = tempfile::tempdir().unwrap();
     let tokens = make_tokens(home.path(), 2);
-    let url = world.devnet.url.to_string();
-    let manifest = world.manifest.to_string_lossy().into_owned();
-    let server = Server::start(
-        home.path(),
-        &["--profile", "devnet", "--rpc-url", &url],
-        &[("LS_MANIFEST", &manifest)],
-    )
-    .await;
+    let server = serve_devnet(&world, home.path()).await;
     let mut first = Session::open(&server.url, Some(&tokens[0].token)).await;
     let id = first.ok("ls_new_game", json!({"weapon": "Wand"})).await["adventurer_id"]
         .as_u64()
@@ -110,10 +108,6 @@ async fn an_identity_over_its_fee_budget_is_refused_while_another_plays() {
     let world = common::world().await;
     let home = tempfile::tempdir().unwrap();
     let tokens = make_tokens(home.path(), 2);
-    let url = world.devnet.url.to_string();
-    let manifest = world.manifest.to_string_lossy().into_owned();
-    let args = ["--profile", "devnet", "--rpc-url", &url];
-    let env = [("LS_MANIFEST", manifest.as_str())];
     // agent-0 has a budget far above what it spends: its fees are counted, never refused.
     let path = home.path().join("tokens.toml");
     let file = std::fs::read_to_string(&path).unwrap();
@@ -124,7 +118,7 @@ async fn an_identity_over_its_fee_budget_is_refused_while_another_plays() {
         format!("{a}max_fee_per_day = \"1000000000000000000000\"\n{b}"),
     )
     .unwrap();
-    let server = Server::start(home.path(), &args, &env).await;
+    let server = serve_devnet(&world, home.path()).await;
     let mut first = Session::open(&server.url, Some(&tokens[0].token)).await;
     let game = first.ok("ls_new_game", json!({"weapon": "Wand"})).await;
     let id = game["adventurer_id"].as_u64().unwrap();
@@ -145,7 +139,7 @@ async fn an_identity_over_its_fee_budget_is_refused_while_another_plays() {
         "adventurers = [{id}]\nmax_fee_per_day = \"1000000000000000000\"\n"
     ));
     std::fs::write(home.path().join("tokens.toml"), file).unwrap();
-    let server = Server::start(home.path(), &args, &env).await;
+    let server = serve_devnet(&world, home.path()).await;
     let mut tight = Session::open(&server.url, Some(&tokens[1].token)).await;
     let hash = tight.ok("ls_attack", json!({"adventurer_id": id})).await["tx_hash"]
         .as_str()
@@ -206,10 +200,7 @@ async fn a_direct_new_game_counts_as_one_transaction_against_an_identity_limit()
     let mut file = std::fs::read_to_string(&path).unwrap();
     file.push_str("max_tx_per_minute = 2\n");
     std::fs::write(&path, file).unwrap();
-    let url = world.devnet.url.to_string();
-    let manifest = world.manifest.to_string_lossy().into_owned();
-    let args = ["--profile", "devnet", "--rpc-url", &url];
-    let server = Server::start(home.path(), &args, &[("LS_MANIFEST", manifest.as_str())]).await;
+    let server = serve_devnet(&world, home.path()).await;
     let mut session = Session::open(&server.url, Some(&tokens[0].token)).await;
     // Mint and start are one multicall on a chain: one of the two transactions a minute.
     let game = session.ok("ls_new_game", json!({"weapon": "Wand"})).await;
