@@ -679,12 +679,17 @@ async fn follow_modes(writes: usize) -> Vec<(String, Duration, Duration, f64, f6
     rows
 }
 
-#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
-async fn main() {
-    let games: usize = std::env::var("BENCH_GAMES")
+/// A run size from the environment, else its default.
+fn size(name: &str, default: usize) -> usize {
+    std::env::var(name)
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(8);
+        .unwrap_or(default)
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let games: usize = size("BENCH_GAMES", 8);
     let world = common::world().await;
     let direct = world.devnet.url.clone();
     let (proxy_url, faults) = common::proxy::start(direct.clone()).await;
@@ -744,17 +749,8 @@ async fn main() {
     }
     println!("write p50 ours / starknet-rs: {}", ratios.join(", "));
 
-    let rounds: usize = std::env::var("BENCH_READS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(300);
-    println!(
-        "Reads, p50 of {rounds}: the tool through the server, its captured requests replayed raw, an MCP ping (floor)"
-    );
-    let follow_writes: usize = std::env::var("BENCH_FOLLOW_WRITES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(30);
+    let rounds: usize = size("BENCH_READS", 300);
+    let follow_writes: usize = size("BENCH_FOLLOW_WRITES", 30);
     println!(
         "Following pending transactions: ours on devnet with 1 s blocks, {follow_writes} writes per mode, through the proxy"
     );
@@ -765,6 +761,9 @@ async fn main() {
             ms(p95)
         );
     }
+    println!(
+        "Reads, p50 of {rounds}: the tool through the server, its captured requests replayed raw, an MCP ping (floor)"
+    );
     for (tool, through, raw, floor) in reads(&world, rounds).await {
         println!(
             "{tool:<34} tool {through:>6.2} ms  raw {raw:>6.2} ms  ping {floor:>6.2} ms  ratio {:.2}",
