@@ -6,7 +6,11 @@
 //! starknet-rs client making the same game calls (fee estimate, send, receipt polling), each
 //! once straight to devnet and once through the counting proxy: p50/p95 latency per write tool,
 //! and JSON-RPC requests per confirmed write per method (mean over the games). Decisions are made
-//! from a direct, untimed `get_game_state` read, so both sides play by the same rule.
+//! from a direct, untimed `get_game_state` read, so both sides play by the same rule. Each run
+//! plays in its own copy of the practice world (same class, another salt) whose randomness
+//! depends only on the adventurer id and xp, so the four runs mint the same ids and play the very
+//! same games, write for write: the node does the same work for each, and the difference is the
+//! client's.
 //!
 //! Following: on a devnet closing a block every second, our writes with `tx.follow = subscribe`
 //! (WebSocket push) and `poll` (status polling), latency and requests per write.
@@ -27,6 +31,7 @@ use loot_survivor_mcp::game::phase::affordable_items;
 use rmcp::model::{ClientRequest, PingRequest};
 use serde_json::{Value, json};
 use starknet::accounts::{Account, ExecutionEncoding, SingleOwnerAccount};
+use starknet::contract::{ContractFactory, UdcSelector};
 use starknet::core::types::{
     BlockId, BlockTag, Call, ExecutionResult, Felt, FunctionCall, TransactionReceiptWithBlockInfo,
 };
@@ -202,6 +207,8 @@ struct Samples {
     requests: BTreeMap<&'static str, Vec<usize>>,
     /// Through the proxy: the write's time less the node's answers (the client's own time).
     own: BTreeMap<&'static str, Vec<Duration>>,
+    /// Every write in order, to check that the runs played the same games.
+    order: Vec<&'static str>,
 }
 
 /// What the counting proxy saw of one write: requests and the time the node took on them.
@@ -213,6 +220,7 @@ struct Seen {
 impl Samples {
     fn add(&mut self, tool: &'static str, d: Duration, seen: Option<Seen>) {
         self.latency.entry(tool).or_default().push(d);
+        self.order.push(tool);
         if let Some(seen) = seen {
             self.requests.entry(tool).or_default().push(seen.requests);
             self.own
@@ -241,6 +249,44 @@ fn world_address(world: &common::World) -> Felt {
     let manifest: Value =
         serde_json::from_str(&std::fs::read_to_string(&world.manifest).unwrap()).unwrap();
     Felt::from_hex(manifest["world"]["address"].as_str().unwrap()).unwrap()
+}
+
+/// Deploys `n` more instances of the practice world's class (other salts, deployed by `account`)
+/// and writes a manifest for each (the original's, every address swapped); returns (world
+/// address, manifest) for the original and the copies.
+async fn world_copies(
+    world: &common::World,
+    account: (Felt, Felt),
+    n: usize,
+    dir: &std::path::Path,
+) -> Vec<(Felt, std::path::PathBuf)> {
+    let text = std::fs::read_to_string(&world.manifest).unwrap();
+    let manifest: Value = serde_json::from_str(&text).unwrap();
+    let original = world_address(world);
+    let class_hash = Felt::from_hex(manifest["world"]["class_hash"].as_str().unwrap()).unwrap();
+    let deployer = Plain::new(&world.devnet.url, account).await;
+    let factory = ContractFactory::new_with_udc(
+        class_hash,
+        &deployer.account,
+        UdcSelector::Custom(loot_survivor_mcp::chain::deploy_target::NEW_UDC),
+    );
+    let mut worlds = vec![(original, world.manifest.clone())];
+    for i in 1..=n {
+        let deployment = factory
+            .deploy_v3(vec![], Felt::from(0xbe_ac00 + i as u64), false)
+            .nonce(deployer.nonce + Felt::from(i as u64 - 1));
+        let address = deployment.deployed_address();
+        let hash = deployment.send().await.unwrap().transaction_hash;
+        deployer.receipt(hash).await;
+        let copy = text.replace(
+            &original.to_fixed_hex_string(),
+            &address.to_fixed_hex_string(),
+        );
+        let path = dir.join(format!("manifest-{i}.json"));
+        std::fs::write(&path, copy).unwrap();
+        worlds.push((address, path));
+    }
+    worlds
 }
 
 /// A plain starknet-rs client: a local nonce, the fee estimate inside `send()` (zero tip, as
@@ -285,6 +331,11 @@ impl Plain {
             .unwrap()
             .transaction_hash;
         self.nonce += Felt::ONE;
+        self.receipt(hash).await
+    }
+
+    /// Polls `getTransactionReceipt` until the transaction is there; it must have succeeded.
+    async fn receipt(&self, hash: Felt) -> TransactionReceiptWithBlockInfo {
         loop {
             match self.provider.get_transaction_receipt(hash).await {
                 Ok(r) => {
@@ -314,6 +365,8 @@ struct Runner {
     via: &'static str,
     side: Side,
     counted: Option<Arc<common::proxy::Faults>>,
+    /// This run's own copy of the practice world.
+    game: Felt,
     id: Option<u64>,
     plan: Plan,
     actions: usize,
@@ -323,12 +376,12 @@ struct Runner {
 
 impl Runner {
     async fn new(
-        world: &common::World,
         who: &'static str,
         via: &'static str,
         rpc: &url::Url,
         counted: Option<Arc<common::proxy::Faults>>,
         account: (Felt, Felt),
+        (game, manifest): (Felt, std::path::PathBuf),
     ) -> Self {
         let side = match who {
             "ours" => {
@@ -341,7 +394,7 @@ impl Runner {
                     ("LS_ACCOUNT_ADDRESS", address.as_str()),
                     ("LS_PRIVATE_KEY", key.as_str()),
                 ];
-                Side::Ours(world.client_at(rpc, (), &env).await)
+                Side::Ours(common::serve_profile("devnet", rpc, &manifest, (), &env).await)
             }
             _ => Side::Plain(Plain::new(rpc, account).await),
         };
@@ -350,6 +403,7 @@ impl Runner {
             via,
             side,
             counted,
+            game,
             id: None,
             plan: Plan::default(),
             actions: 0,
@@ -358,7 +412,7 @@ impl Runner {
         };
         // Warm-up, untimed: the first write of a process reads the nonce and the token contract
         // and opens its connections.
-        runner.new_game(world_address(world), 0).await;
+        runner.new_game(0).await;
         runner
     }
 
@@ -384,7 +438,8 @@ impl Runner {
 
     /// Starts a game; returns its id. Ours is `ls_new_game`; the plain client mints, reads the
     /// id from the receipt, then calls `start_game` (what a client without an id prediction does).
-    async fn new_game(&mut self, game: Felt, g: usize) -> u64 {
+    async fn new_game(&mut self, g: usize) -> u64 {
+        let game = self.game;
         match &mut self.side {
             Side::Ours(client) => client
                 .ok(
@@ -429,7 +484,8 @@ impl Runner {
     }
 
     /// Takes one timed write (a new game when none is in play); false once `games` are over.
-    async fn step(&mut self, direct: &Rpc, game: Felt, games: usize) -> bool {
+    async fn step(&mut self, direct: &Rpc, games: usize) -> bool {
+        let game = self.game;
         loop {
             if self.games == games {
                 return false;
@@ -437,7 +493,7 @@ impl Runner {
             let Some(id) = self.id else {
                 let mark = self.mark();
                 let t = Instant::now();
-                let id = self.new_game(game, self.games).await;
+                let id = self.new_game(self.games).await;
                 let took = t.elapsed();
                 let seen = self.seen_since(mark);
                 self.samples.add("ls_new_game", took, seen);
@@ -506,8 +562,9 @@ async fn writes(
 ) -> Vec<(&'static str, &'static str, Samples)> {
     let direct_url = world.devnet.url.clone();
     let direct: Rpc = Arc::new(JsonRpcClient::new(HttpTransport::new(direct_url.clone())));
-    let game = world_address(world);
     let accounts = predeployed_accounts(&direct_url).await;
+    let dir = tempfile::tempdir().unwrap();
+    let worlds = world_copies(world, accounts[4], 3, dir.path()).await;
     let mut runners = Vec::new();
     for (i, (who, via)) in [
         ("ours", "direct"),
@@ -522,13 +579,13 @@ async fn writes(
             "direct" => (&direct_url, None),
             _ => (proxy, Some(faults.clone())),
         };
-        runners.push(Runner::new(world, who, via, url, counted, accounts[i]).await);
+        runners.push(Runner::new(who, via, url, counted, accounts[i], worlds[i].clone()).await);
     }
     eprintln!("playing {games} games per client and path, one write of each in turn");
     loop {
         let mut any = false;
         for r in &mut runners {
-            any |= r.step(&direct, game, games).await;
+            any |= r.step(&direct, games).await;
         }
         if !any {
             break;
@@ -701,6 +758,12 @@ async fn main() {
          the first receipt request finds every transaction in its block, so neither side polls \
          or subscribes (ws subscriptions counted: {})",
         faults.count("ws")
+    );
+    let same = runs.iter().all(|(_, _, s)| s.order == runs[0].2.order);
+    println!(
+        "Each run in its own copy of the world: the four played the same {} writes in the same order: {}",
+        runs[0].2.order.len(),
+        if same { "yes" } else { "NO" }
     );
     println!(
         "{:<14} {:<12} {:<7} {:>5} {:>9} {:>9} {:>10} {:>11}",
