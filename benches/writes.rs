@@ -209,12 +209,16 @@ struct Samples {
     own: BTreeMap<&'static str, Vec<Duration>>,
     /// Every write in order, to check that the runs played the same games.
     order: Vec<&'static str>,
+    /// The node's time per request of the game actions (not new games), by method.
+    node: BTreeMap<String, Vec<Duration>>,
 }
 
 /// What the counting proxy saw of one write: requests and the time the node took on them.
 struct Seen {
     requests: usize,
     node: Duration,
+    /// The node's time on each request, by method.
+    methods: Vec<(String, Duration)>,
 }
 
 impl Samples {
@@ -222,6 +226,11 @@ impl Samples {
         self.latency.entry(tool).or_default().push(d);
         self.order.push(tool);
         if let Some(seen) = seen {
+            if tool != "ls_new_game" {
+                for (method, d) in &seen.methods {
+                    self.node.entry(method.clone()).or_default().push(*d);
+                }
+            }
             self.requests.entry(tool).or_default().push(seen.requests);
             self.own
                 .entry(tool)
@@ -426,13 +435,14 @@ impl Runner {
     /// What the proxy saw since `mark`.
     fn seen_since(&self, mark: Option<(usize, usize)>) -> Option<Seen> {
         let (f, (requests_before, timed_before)) = (self.counted.as_deref()?, mark?);
-        let node = f.timings.lock().unwrap()[timed_before..]
+        let methods: Vec<(String, Duration)> = f.timings.lock().unwrap()[timed_before..]
             .iter()
-            .map(|(read, answered)| *answered - *read)
-            .sum();
+            .map(|(method, read, answered)| (method.clone(), *answered - *read))
+            .collect();
         Some(Seen {
             requests: requests(f) - requests_before,
-            node,
+            node: methods.iter().map(|(_, d)| *d).sum(),
+            methods,
         })
     }
 
@@ -537,6 +547,22 @@ impl Runner {
     }
 }
 
+/// Every order of `0..n`.
+fn permutations(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![Vec::new()];
+    }
+    let mut all = Vec::new();
+    for shorter in permutations(n - 1) {
+        for at in 0..n {
+            let mut p = shorter.clone();
+            p.insert(at, n - 1);
+            all.push(p);
+        }
+    }
+    all
+}
+
 /// Devnet's predeployed accounts (address, public development key), one per run so that no two
 /// runs share a nonce.
 async fn predeployed_accounts(rpc: &url::Url) -> Vec<(Felt, Felt)> {
@@ -582,10 +608,14 @@ async fn writes(
         runners.push(Runner::new(who, via, url, counted, accounts[i], worlds[i].clone()).await);
     }
     eprintln!("playing {games} games per client and path, one write of each in turn");
-    loop {
+    // Each round takes the runs in another order (all 24 in turn), so that each run follows each
+    // other equally often: whatever a client or the node still does after a write weighs on the
+    // next write, whoever makes it.
+    let orders = permutations(runners.len());
+    for round in 0.. {
         let mut any = false;
-        for r in &mut runners {
-            any |= r.step(&direct, games).await;
+        for &k in &orders[round % orders.len()] {
+            any |= runners[k].step(&direct, games).await;
         }
         if !any {
             break;
@@ -811,6 +841,28 @@ async fn main() {
         }
     }
     println!("write p50 ours / starknet-rs: {}", ratios.join(", "));
+    let node_of = |who: &str| {
+        runs.iter()
+            .find(|(w, via, _)| *w == who && *via == "proxy")
+            .map(|(_, _, s)| &s.node)
+    };
+    if let (Some(ours), Some(plain)) = (node_of("ours"), node_of("starknet-rs")) {
+        let per_method: Vec<String> = ours
+            .iter()
+            .filter_map(|(method, o)| {
+                let p = plain.get(method)?;
+                Some(format!(
+                    "{method} {:.2} / {:.2}",
+                    ms(percentile(o, 0.5)),
+                    ms(percentile(p, 0.5))
+                ))
+            })
+            .collect();
+        println!(
+            "node time per request of the game actions, p50 ms, ours / starknet-rs (via proxy): {}",
+            per_method.join(", ")
+        );
+    }
 
     let rounds: usize = size("BENCH_READS", 300);
     let follow_writes: usize = size("BENCH_FOLLOW_WRITES", 30);

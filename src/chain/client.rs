@@ -13,6 +13,7 @@ use starknet::core::types::{
 use starknet::providers::Provider;
 use starknet::providers::ProviderError;
 use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
+use starknet::signers::Signer;
 
 use super::bindings::{adventurer_systems, game_systems, game_token_systems};
 use super::ledger::{TxLedger, TxRecord};
@@ -601,31 +602,20 @@ impl ChainClient {
             Sent::Paid { bound } => bound,
             Sent::Sponsored => 0,
         };
-        // The journal is written on a blocking thread while the first receipt request is out;
-        // it is done before the receipt's fee replaces the bound.
-        let (ledger, policy) = (self.ledger.clone(), self.policy.clone());
-        let bookkeeping = async move {
-            let written = tokio::task::spawn_blocking(move || {
-                ledger.set_status(hash, "SENT");
-                policy.record_sent(hash, bound, sent_at);
-            })
-            .await;
-            if let Err(e) = written {
-                tracing::error!(tx_hash = %format!("{hash:#x}"), "journal: the send was not recorded: {e}");
-            }
-        };
-        let (waited, ()) = tokio::join!(
-            wait_for_receipt(
-                &*self.provider,
-                hash,
-                opts.confirm,
-                opts.timeout,
-                self.poll,
-                &opts.hooks,
-                self.subscriber.as_ref(),
-            ),
-            bookkeeping
-        );
+        // The send counts against the budgets at once (memory); the journal's rows land on its
+        // writer thread while the receipt is awaited.
+        self.ledger.set_status(hash, "SENT");
+        self.policy.record_sent(hash, bound, sent_at);
+        let waited = wait_for_receipt(
+            &*self.provider,
+            hash,
+            opts.confirm,
+            opts.timeout,
+            self.poll,
+            &opts.hooks,
+            self.subscriber.as_ref(),
+        )
+        .await;
         let paid = matches!(sent, Sent::Paid { .. });
         match waited {
             Ok(receipt) => {
@@ -697,7 +687,17 @@ impl ChainClient {
         let record = tokio::task::spawn_blocking(move || {
             ledger.record(hash, adventurer_id, &name, nonce, max_fee)
         });
-        let request = prepared.get_invoke_request(false, false).await;
+        // Signed here from the hash just computed (the account would compute it again).
+        let request = match prepared.get_invoke_request(false, true).await {
+            Ok(mut request) => match self.signer.sign_hash(&hash).await {
+                Ok(signature) => {
+                    request.signature = vec![signature.r, signature.s];
+                    Ok(request)
+                }
+                Err(e) => Err(e.to_string()),
+            },
+            Err(e) => Err(e.to_string()),
+        };
         match record.await {
             Ok(Ok(())) => {}
             Ok(Err(e)) => {
@@ -715,7 +715,7 @@ impl ChainClient {
             Ok(request) => request,
             Err(e) => {
                 self.ledger.set_status(hash, "SEND_FAILED");
-                return Err(SendFailure::Other(ChainError::Signing(e.to_string())));
+                return Err(SendFailure::Other(ChainError::Signing(e)));
             }
         };
         self.send_signed(request, hash)

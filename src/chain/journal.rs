@@ -4,16 +4,26 @@
 //! per account, held by an OS file lock so a second server on the same account refuses to start
 //! (two would race on the nonce). Memory-only journals (same code, SQLite `:memory:`) serve the
 //! embedded `sim` chain and tests, where nothing must outlive the process.
+//!
+//! Only the record made before a send is written while its caller waits: committed (it survives a
+//! crash of the process from then on), then synced to the disk by the journal's writer thread
+//! while the transaction is signed and sent, so that the disk's latency is not the send's. A
+//! power loss in that millisecond could lose the record, not the transaction: it is on chain and
+//! the nonce is read from the chain at start. Status changes, fees, replay results and intents
+//! are queued on the writer thread ([`WriteBehind`]) and land right after the call that made
+//! them; every read settles the queue first. The budgets read the spending mirror in memory,
+//! which is updated at once.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use rusqlite::{Connection, OptionalExtension, params};
 use starknet::core::types::Felt;
 
 use super::ledger::TxRecord;
+use super::write_behind::WriteBehind;
 use crate::wallet::{SpendingLog, Usage, day_start_ms, in_window, unix_ms};
 
 /// Replay results and intents kept (older rows are pruned).
@@ -74,7 +84,9 @@ impl From<rusqlite::Error> for JournalError {
 /// The journal of one account (see the module doc).
 #[derive(Debug)]
 pub struct Journal {
-    conn: Mutex<Connection>,
+    conn: Arc<Mutex<Connection>>,
+    /// Writes nobody waits for, in order (see the module doc).
+    behind: WriteBehind<Connection>,
     /// The spending rows of today and of this run, mirrored in memory: budgets are checked on
     /// every write, and this process is the only writer (the lock), so the file is written to
     /// and read back only at start.
@@ -104,7 +116,7 @@ impl Journal {
         }
         let conn = Connection::open(&path).map_err(|e| open_err(&e))?;
         // WAL: every commit survives a crash of the process. A record made before a send is also
-        // synced to the disk (`record_tx`), so it survives a power loss too.
+        // synced to the disk right after (`record_tx`), so it survives a power loss too.
         conn.pragma_update(None, "journal_mode", "WAL")
             .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
             .map_err(|e| open_err(&e))?;
@@ -139,8 +151,10 @@ impl Journal {
                 })?
                 .collect::<Result<Vec<_>, _>>()
             })?;
+        let conn = Arc::new(Mutex::new(conn));
         Ok(Self {
-            conn: Mutex::new(conn),
+            behind: WriteBehind::new(conn.clone()),
+            conn,
             spending: Mutex::new(spending),
             run,
             path,
@@ -157,14 +171,16 @@ impl Journal {
         self.conn.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Records a transaction about to be sent, synced to the disk; an error here means it must
-    /// not be sent.
+    /// Records a transaction about to be sent (committed on return, synced to the disk right
+    /// after: see the module doc); an error here means it must not be sent.
     pub fn record_tx(&self, r: &TxRecord, signed_ms: i64) -> Result<(), JournalError> {
-        let db = self.db();
-        exec(&db, "PRAGMA synchronous = FULL", [])?;
-        let recorded = Self::insert_tx(&db, r, signed_ms, self.run);
-        exec(&db, "PRAGMA synchronous = NORMAL", [])?;
-        recorded
+        self.behind.settle();
+        Self::insert_tx(&self.db(), r, signed_ms, self.run)?;
+        if let Some(path) = &self.path {
+            let wal = wal_path(path);
+            self.behind.push(move |_: &Connection| sync_file(&wal));
+        }
+        Ok(())
     }
 
     fn insert_tx(
@@ -200,8 +216,12 @@ impl Journal {
 
     /// Records a status change (no-op when unchanged or unknown).
     pub fn set_status(&self, hash: Felt, status: &str) {
-        let h = hex(hash);
-        let db = self.db();
+        let (h, status) = (hex(hash), status.to_string());
+        self.behind
+            .push(move |db: &Connection| Self::write_status(db, &h, &status));
+    }
+
+    fn write_status(db: &Connection, h: &str, status: &str) {
         let r = db.unchecked_transaction().and_then(|tx| {
             let changed = exec(
                 &tx,
@@ -231,6 +251,7 @@ impl Journal {
 
     /// How many transactions the journal holds.
     pub fn tx_count(&self) -> usize {
+        self.behind.settle();
         self.db()
             .query_row("SELECT COUNT(*) FROM txs", [], |r| r.get::<_, i64>(0))
             .map_or(0, |n| n as usize)
@@ -259,6 +280,7 @@ impl Journal {
 
     /// The largest fee bound among the last 20 transactions, if any.
     pub fn recent_max_bound(&self) -> Option<u128> {
+        self.behind.settle();
         let db = self.db();
         let mut st = db
             .prepare("SELECT max_fee FROM txs ORDER BY signed_ms DESC LIMIT 20")
@@ -271,6 +293,7 @@ impl Journal {
     }
 
     fn query_txs(&self, filter: &str, p: impl rusqlite::Params) -> Vec<TxRecord> {
+        self.behind.settle();
         let db = self.db();
         let sql = format!(
             "SELECT hash, adventurer_id, action, nonce, max_fee, signed_ms, last_status FROM txs {filter}"
@@ -297,6 +320,7 @@ impl Journal {
 
     /// The stored result of a write keyed by (adventurer, action_count, action key).
     pub fn replay(&self, id: u64, action_count: u16, action: &str) -> Option<String> {
+        self.behind.settle();
         first(
             &self.db(),
             "SELECT result FROM replays WHERE adventurer_id = ?1 AND action_count = ?2 AND action = ?3",
@@ -306,45 +330,49 @@ impl Journal {
 
     /// Stores the result of a write for replay.
     pub fn put_replay(&self, id: u64, action_count: u16, action: &str, result: &str) {
-        let db = self.db();
-        let r = db.unchecked_transaction().and_then(|tx| {
-            exec(
-                &tx,
-                "INSERT OR REPLACE INTO replays(adventurer_id, action_count, action, result) \
-                 VALUES (?1, ?2, ?3, ?4)",
-                params![id as i64, action_count, action, result],
-            )?;
-            prune(&tx, "replays")?;
-            tx.commit()
+        let (action, result) = (action.to_string(), result.to_string());
+        self.behind.push(move |db: &Connection| {
+            let r = db.unchecked_transaction().and_then(|tx| {
+                exec(
+                    &tx,
+                    "INSERT OR REPLACE INTO replays(adventurer_id, action_count, action, result) \
+                     VALUES (?1, ?2, ?3, ?4)",
+                    params![id as i64, action_count, action, result],
+                )?;
+                prune(&tx, "replays")?;
+                tx.commit()
+            });
+            if let Err(e) = r {
+                tracing::error!("journal: cannot store a replay result: {e}");
+            }
         });
-        if let Err(e) = r {
-            tracing::error!("journal: cannot store a replay result: {e}");
-        }
     }
 
     /// Notes that a write keyed by (adventurer, action_count, action key) is starting now; the
     /// first start is kept, so a retry finds the transaction of the first attempt.
-    pub fn begin_intent(
-        &self,
-        id: u64,
-        action_count: u16,
-        action: &str,
-    ) -> Result<(), JournalError> {
-        let db = self.db();
-        let tx = db.unchecked_transaction()?;
-        exec(
-            &tx,
-            "INSERT OR IGNORE INTO intents(adventurer_id, action_count, action, started_ms) \
-             VALUES (?1, ?2, ?3, ?4)",
-            params![id as i64, action_count, action, now_ms()],
-        )?;
-        prune(&tx, "intents")?;
-        tx.commit()?;
-        Ok(())
+    /// The intent lands before the transaction's record, which settles the queue.
+    pub fn begin_intent(&self, id: u64, action_count: u16, action: &str) {
+        let (action, started) = (action.to_string(), now_ms());
+        self.behind.push(move |db: &Connection| {
+            let r = db.unchecked_transaction().and_then(|tx| {
+                exec(
+                    &tx,
+                    "INSERT OR IGNORE INTO intents(adventurer_id, action_count, action, \
+                     started_ms) VALUES (?1, ?2, ?3, ?4)",
+                    params![id as i64, action_count, action, started],
+                )?;
+                prune(&tx, "intents")?;
+                tx.commit()
+            });
+            if let Err(e) = r {
+                tracing::error!(id, "journal: cannot note a write intent: {e}");
+            }
+        });
     }
 
     /// When a write keyed by (adventurer, action_count, action key) first started, if it did.
     pub fn intent(&self, id: u64, action_count: u16, action: &str) -> Option<i64> {
+        self.behind.settle();
         first(
             &self.db(),
             "SELECT started_ms FROM intents WHERE adventurer_id = ?1 AND action_count = ?2 AND action = ?3",
@@ -354,6 +382,7 @@ impl Journal {
 
     /// Moves everything into the main database file (at a graceful stop).
     pub fn flush(&self) {
+        self.behind.settle();
         if self.path.is_some()
             && let Err(e) = self.db().execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
         {
@@ -386,15 +415,18 @@ impl SpendingLog for Journal {
                 }),
             }
         }
-        let r = exec(
-            &self.db(),
-            "INSERT INTO spending(hash, fee, at_ms, run) VALUES (?1, ?2, ?3, ?4) \
-             ON CONFLICT(hash) DO UPDATE SET fee = excluded.fee",
-            params![key, fee.to_string(), at_ms, self.run],
-        );
-        if let Err(e) = r {
-            tracing::error!("journal: cannot record spending: {e}");
-        }
+        let run = self.run;
+        self.behind.push(move |db: &Connection| {
+            let r = exec(
+                db,
+                "INSERT INTO spending(hash, fee, at_ms, run) VALUES (?1, ?2, ?3, ?4) \
+                 ON CONFLICT(hash) DO UPDATE SET fee = excluded.fee",
+                params![key, fee.to_string(), at_ms, run],
+            );
+            if let Err(e) = r {
+                tracing::error!("journal: cannot record spending: {e}");
+            }
+        });
     }
 
     fn usage(&self, now: SystemTime) -> Usage {
@@ -447,6 +479,24 @@ fn prune(db: &Connection, table: &str) -> rusqlite::Result<()> {
     .map(|_| ())
 }
 
+/// SQLite's write-ahead log beside the database file.
+fn wal_path(db: &Path) -> PathBuf {
+    let mut name = db.as_os_str().to_owned();
+    name.push("-wal");
+    PathBuf::from(name)
+}
+
+/// Syncs a file's data to the disk (the WAL: every commit in it becomes durable).
+fn sync_file(path: &Path) {
+    let synced = File::options()
+        .write(true)
+        .open(path)
+        .and_then(|f| f.sync_data());
+    if let Err(e) = synced {
+        tracing::error!("journal: cannot sync {}: {e}", path.display());
+    }
+}
+
 fn hex(f: Felt) -> String {
     format!("{f:#x}")
 }
@@ -485,7 +535,7 @@ mod tests {
             j.record(Felt::from(0xa1u32), 500, t);
             j.record(Felt::from(0xa1u32), 120, t);
             j.put_replay(7, 4, "Explore", "{\"ok\":true}");
-            j.begin_intent(7, 5, "Attack").unwrap();
+            j.begin_intent(7, 5, "Attack");
             assert_eq!(j.usage(t).run_tx, 1);
         }
         let j = Journal::open(dir.path(), account).unwrap();
@@ -526,9 +576,10 @@ mod tests {
         let n = KEEP_ROWS as u16 + 50;
         for count in 0..n {
             j.put_replay(1, count, "Explore", "{}");
-            j.begin_intent(1, count, "Explore").unwrap();
+            j.begin_intent(1, count, "Explore");
         }
         let rows = |t: &str| -> i64 {
+            j.behind.settle();
             j.db()
                 .query_row(&format!("SELECT COUNT(*) FROM {t}"), [], |r| r.get(0))
                 .unwrap()

@@ -23,6 +23,7 @@ mod submit;
 pub mod subscribe;
 pub mod token_id;
 pub mod vrf;
+pub mod write_behind;
 
 pub use client::{
     ChainClient, ConnectOptions, GameAction, TokenBalance, TxLookup, TxReport, WalletReport,

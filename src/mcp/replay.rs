@@ -100,9 +100,7 @@ impl ReplayCache {
 
     /// Notes that `action` at `action_count` is about to be sent (the first attempt is kept).
     pub fn begin(&self, id: u64, action_count: u16, action: &GameAction) {
-        if let Err(e) = self.journal.begin_intent(id, action_count, &key(action)) {
-            tracing::error!(id, "cannot note a write intent: {e}");
-        }
+        self.journal.begin_intent(id, action_count, &key(action));
     }
 
     /// The transaction of an earlier attempt of `action` at `action_count` that may have landed

@@ -36,9 +36,9 @@ pub struct Faults {
     pub seen: Mutex<Vec<(String, Option<Fault>)>>,
     /// The body of every request, in order (benchmarks replay them raw).
     pub bodies: Mutex<Vec<Vec<u8>>>,
-    /// When each forwarded request was read whole and when its answer was written (benchmarks
-    /// split a write's time into the client's own and the node's).
-    pub timings: Mutex<Vec<(std::time::Instant, std::time::Instant)>>,
+    /// Each forwarded request's method, when it was read whole and when its answer was written
+    /// (benchmarks split a write's time into the client's own and the node's).
+    pub timings: Mutex<Vec<(String, std::time::Instant, std::time::Instant)>>,
 }
 
 impl Faults {
@@ -145,7 +145,7 @@ async fn serve_connection(mut sock: TcpStream, upstream: url::Url, faults: Arc<F
             .unwrap_or_default();
         let read_at = std::time::Instant::now();
         let fault = faults.take(&method);
-        faults.seen.lock().unwrap().push((method, fault));
+        faults.seen.lock().unwrap().push((method.clone(), fault));
         faults.bodies.lock().unwrap().push(body.clone());
         match fault {
             Some(Fault::Drop) => return,
@@ -218,7 +218,7 @@ async fn serve_connection(mut sock: TcpStream, upstream: url::Url, faults: Arc<F
             .timings
             .lock()
             .unwrap()
-            .push((read_at, std::time::Instant::now()));
+            .push((method, read_at, std::time::Instant::now()));
     }
 }
 
