@@ -1,6 +1,8 @@
-//! Cost of the durable journal on a write's path: recording a transaction before it is sent (an
-//! fsync with WAL + synchronous=FULL), a status change, a spending record, the policy's usage
-//! query, and a replay lookup; on disk and in memory. Prints mean, p50 and p99 per case.
+//! Cost of the durable journal on a write's path: recording a transaction before it is sent (a
+//! WAL commit; its sync runs on the journal's writer thread), a status change, a spending record
+//! and a replay store (queued for the writer thread: the caller's cost), the same with the queue
+//! settled (the writer's cost, sync included), the policy's usage query, and a replay lookup; on
+//! disk and in memory. Prints mean, p50 and p99 per case.
 //! A benchmark, not a test: `cargo bench --profile dev --bench journal` (I/O-bound: the
 //! optimized build changes little).
 
@@ -50,8 +52,22 @@ fn run(label: &str, j: &Journal) {
         time(|i| j.record_tx(&record(i), now_ms()).unwrap()),
     );
     report(
+        &format!("{label}: record, then its sync done"),
+        time(|i| {
+            j.record_tx(&record(ROUNDS + i), now_ms()).unwrap();
+            j.tx_count();
+        }),
+    );
+    report(
         &format!("{label}: status change"),
         time(|i| j.set_status(Felt::from(i + 1), "ACCEPTED_ON_L2")),
+    );
+    report(
+        &format!("{label}: status change, landed"),
+        time(|i| {
+            j.set_status(Felt::from(i + 1), "ACCEPTED_ON_L1");
+            j.tx_count();
+        }),
     );
     report(
         &format!("{label}: spending record"),
