@@ -631,7 +631,22 @@ async fn writes(
 /// p50 of a read tool through the server, of replaying its requests raw, and of a ping. The
 /// requests are captured once through the counting proxy; the timed server talks to devnet
 /// directly, as the raw replay does, and the three are timed in turn in every round.
-async fn reads(world: &common::World, rounds: usize) -> Vec<(String, f64, f64, f64)> {
+/// p50s of one read tool (ms).
+struct ReadRow {
+    tool: String,
+    /// Through a server talking to devnet directly.
+    through: f64,
+    /// Its captured requests replayed raw.
+    raw: f64,
+    /// An MCP ping to the same server.
+    floor: f64,
+    /// Through a second server behind the counting proxy.
+    proxied: f64,
+    /// That, less the node's answers (the server's and client's own time).
+    own: f64,
+}
+
+async fn reads(world: &common::World, rounds: usize) -> Vec<ReadRow> {
     let (proxy_url, faults) = common::proxy::start(world.devnet.url.clone()).await;
     let capture = world
         .client_at(&proxy_url, (), &[("RUST_LOG", "warn")])
@@ -656,7 +671,6 @@ async fn reads(world: &common::World, rounds: usize) -> Vec<(String, f64, f64, f
         capture.ok(tool, args.clone()).await;
         captured.push(faults.bodies.lock().unwrap()[from..].to_vec());
     }
-    capture.shutdown().await;
     let client = world.client_with((), &[("RUST_LOG", "warn")]).await;
     let http = reqwest::Client::builder()
         .tcp_nodelay(true)
@@ -666,6 +680,8 @@ async fn reads(world: &common::World, rounds: usize) -> Vec<(String, f64, f64, f
     for ((tool, args), bodies) in tools.iter().zip(&captured) {
         client.ok(tool, args.clone()).await;
         let (mut through, mut raw, mut floor) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut proxied, mut own) = (Vec::new(), Vec::new());
+        capture.ok(tool, args.clone()).await;
         for _ in 0..rounds {
             let t = Instant::now();
             client.ok(tool, args.clone()).await;
@@ -689,15 +705,28 @@ async fn reads(world: &common::World, rounds: usize) -> Vec<(String, f64, f64, f
                 .await
                 .expect("ping");
             floor.push(t.elapsed());
+            let timed = faults.timings.lock().unwrap().len();
+            let t = Instant::now();
+            capture.ok(tool, args.clone()).await;
+            let took = t.elapsed();
+            let node: Duration = faults.timings.lock().unwrap()[timed..]
+                .iter()
+                .map(|(_, read, answered)| *answered - *read)
+                .sum();
+            proxied.push(took);
+            own.push(took.saturating_sub(node));
         }
-        rows.push((
-            format!("{tool} ({} requests)", bodies.len()),
-            ms(percentile(&through, 0.5)),
-            ms(percentile(&raw, 0.5)),
-            ms(percentile(&floor, 0.5)),
-        ));
+        rows.push(ReadRow {
+            tool: format!("{tool} ({} requests)", bodies.len()),
+            through: ms(percentile(&through, 0.5)),
+            raw: ms(percentile(&raw, 0.5)),
+            floor: ms(percentile(&floor, 0.5)),
+            proxied: ms(percentile(&proxied, 0.5)),
+            own: ms(percentile(&own, 0.5)),
+        });
     }
     client.shutdown().await;
+    capture.shutdown().await;
     rows
 }
 
@@ -879,10 +908,16 @@ async fn main() {
     println!(
         "Reads, p50 of {rounds}: the tool through the server, its captured requests replayed raw, an MCP ping (floor)"
     );
-    for (tool, through, raw, floor) in reads(&world, rounds).await {
+    for r in reads(&world, rounds).await {
         println!(
-            "{tool:<34} tool {through:>6.2} ms  raw {raw:>6.2} ms  ping {floor:>6.2} ms  ratio {:.2}",
-            through / (raw + floor)
+            "{:<34} tool {:>6.2} ms  raw {:>6.2} ms  ping {:>6.2} ms  ratio {:.2}  (via proxy: {:>6.2} ms, own {:>5.2} ms)",
+            r.tool,
+            r.through,
+            r.raw,
+            r.floor,
+            r.through / (r.raw + r.floor),
+            r.proxied,
+            r.own
         );
     }
 }

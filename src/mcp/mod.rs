@@ -21,6 +21,7 @@ pub mod resources;
 mod schema;
 mod server;
 mod sim_index;
+pub mod stdio;
 mod torii_tools;
 pub mod transport;
 mod transport_id;

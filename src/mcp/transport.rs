@@ -38,8 +38,8 @@ const INVALID_REQUEST: i32 = -32600;
 const MAX_DETAIL_CHARS: usize = 160;
 
 /// The server side of MCP over the process's stdin and stdout through [`GuardedTransport`].
-pub fn stdio() -> GuardedTransport<tokio::io::Stdin, tokio::io::Stdout> {
-    GuardedTransport::new(tokio::io::stdin(), tokio::io::stdout())
+pub fn stdio() -> GuardedTransport<super::stdio::Reader, super::stdio::Writer> {
+    GuardedTransport::new(super::stdio::reader(), super::stdio::writer())
 }
 
 /// A newline-delimited JSON-RPC transport that answers every line it cannot pass on.
