@@ -596,26 +596,31 @@ impl ChainClient {
         sent: Sent,
     ) -> Result<TxReport, ChainError> {
         let sent_at = SystemTime::now();
-        opts.hooks.report(Progress::Submitted { tx_hash: hash });
-        tracing::info!(tx_hash = %format!("{hash:#x}"), action, "transaction sent");
         let bound = match sent {
             Sent::Paid { bound } => bound,
             Sent::Sponsored => 0,
         };
-        // The send counts against the budgets at once (memory); the journal's rows land on its
-        // writer thread while the receipt is awaited.
-        self.ledger.set_status(hash, "SENT");
-        self.policy.record_sent(hash, bound, sent_at);
-        let waited = wait_for_receipt(
-            &*self.provider,
-            hash,
-            opts.confirm,
-            opts.timeout,
-            self.poll,
-            &opts.hooks,
-            self.subscriber.as_ref(),
-        )
-        .await;
+        // The first receipt request goes out first; then, while it is out, the send is reported
+        // and counted against the budgets (memory, at once; the journal's rows on its writer
+        // thread).
+        let bookkeeping = async {
+            opts.hooks.report(Progress::Submitted { tx_hash: hash });
+            tracing::info!(tx_hash = %format!("{hash:#x}"), action, "transaction sent");
+            self.ledger.set_status(hash, "SENT");
+            self.policy.record_sent(hash, bound, sent_at);
+        };
+        let (waited, ()) = tokio::join!(
+            wait_for_receipt(
+                &*self.provider,
+                hash,
+                opts.confirm,
+                opts.timeout,
+                self.poll,
+                &opts.hooks,
+                self.subscriber.as_ref(),
+            ),
+            bookkeeping
+        );
         let paid = matches!(sent, Sent::Paid { .. });
         match waited {
             Ok(receipt) => {
