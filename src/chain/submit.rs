@@ -94,6 +94,9 @@ pub enum Progress {
         /// `RECEIVED`, `PRE_CONFIRMED`, `ACCEPTED_ON_L2`, …
         status: &'static str,
     },
+    /// The transaction is not at the level asked for yet: the write waits for a block. Not a
+    /// stage of its own; it tells observers that the write is a slow one, worth showing.
+    Waiting,
 }
 
 /// Observers of one write: where to report progress and what cancels the wait.
@@ -169,6 +172,12 @@ pub async fn wait_for_receipt<P: Provider + Sync>(
         }
     };
     let mut ask_receipt = true;
+    let mut waiting = false;
+    let mut announce_wait = || {
+        if !std::mem::replace(&mut waiting, true) {
+            hooks.report(Progress::Waiting);
+        }
+    };
     loop {
         if ask_receipt {
             match provider.get_transaction_receipt(hash).await {
@@ -195,6 +204,7 @@ pub async fn wait_for_receipt<P: Provider + Sync>(
                 ),
             }
         } else if let Some(sub) = subscriber.take() {
+            announce_wait();
             tokio::select! {
                 seen = sub.wait(hash, confirm, hooks) => match seen {
                     Some(Seen::Reached(status)) => {
@@ -240,6 +250,7 @@ pub async fn wait_for_receipt<P: Provider + Sync>(
                 last_status: last_status.to_string(),
             });
         }
+        announce_wait();
         tokio::select! {
             _ = tokio::time::sleep(poll) => {}
             _ = hooks.cancelled() => {

@@ -45,25 +45,26 @@ impl LsServer {
 }
 
 /// Progress notifications (when the request carries a progress token) and cancellation for a write.
+///
+/// The stages are held back until the write waits for a block ([`Progress::Waiting`]), then sent
+/// in order and live from there on. A write whose transaction is in a block at the first receipt
+/// (devnet, katana: tens of milliseconds) sends none: its result says it all, and notifications
+/// the client must read while the node works would only slow the write.
 fn progress_hooks(ctx: &RequestContext<RoleServer>) -> Hooks {
     let progress = ctx.meta.get_progress_token().map(|token| {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Progress>();
         let peer = ctx.peer.clone();
         tokio::spawn(async move {
+            let mut held = Held::default();
             let mut step = 0.0;
             while let Some(p) = rx.recv().await {
-                step += 1.0;
-                let message = match p {
-                    Progress::Simulated { fee } => {
-                        format!("simulated: the game accepts the action (estimated fee {fee})")
+                for p in held.pass(p) {
+                    step += 1.0;
+                    let param = ProgressNotificationParam::new(token.clone(), step)
+                        .with_message(progress_message(&p));
+                    if peer.notify_progress(param).await.is_err() {
+                        return;
                     }
-                    Progress::Submitted { tx_hash } => format!("submitted {tx_hash:#x}"),
-                    Progress::Status { tx_hash, status } => format!("{status} {tx_hash:#x}"),
-                };
-                let param =
-                    ProgressNotificationParam::new(token.clone(), step).with_message(message);
-                if peer.notify_progress(param).await.is_err() {
-                    break;
                 }
             }
         });
@@ -72,5 +73,90 @@ fn progress_hooks(ctx: &RequestContext<RoleServer>) -> Hooks {
     Hooks {
         progress,
         cancel: Some(ctx.ct.clone()),
+    }
+}
+
+/// The stages of a write held back until it waits for a block.
+#[derive(Debug)]
+struct Held(Option<Vec<Progress>>);
+
+impl Default for Held {
+    fn default() -> Self {
+        Self(Some(Vec::new()))
+    }
+}
+
+impl Held {
+    /// The stages to send now that `p` is reported: none while held, all of them (in order) at
+    /// the first [`Progress::Waiting`], then each as it comes.
+    fn pass(&mut self, p: Progress) -> Vec<Progress> {
+        match (&mut self.0, p) {
+            (Some(held), Progress::Waiting) => {
+                let due = std::mem::take(held);
+                self.0 = None;
+                due
+            }
+            (Some(held), p) => {
+                held.push(p);
+                Vec::new()
+            }
+            (None, Progress::Waiting) => Vec::new(),
+            (None, p) => vec![p],
+        }
+    }
+}
+
+/// What a progress notification says of a stage.
+fn progress_message(p: &Progress) -> String {
+    match p {
+        Progress::Simulated { fee } => {
+            format!("simulated: the game accepts the action (estimated fee {fee})")
+        }
+        Progress::Submitted { tx_hash } => format!("submitted {tx_hash:#x}"),
+        Progress::Status { tx_hash, status } => format!("{status} {tx_hash:#x}"),
+        Progress::Waiting => "waiting for a block".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use starknet::core::types::Felt;
+
+    #[test]
+    fn stages_wait_for_a_block_wait_then_go_in_order() {
+        let hash = Felt::from(7u8);
+        let status = |s| Progress::Status {
+            tx_hash: hash,
+            status: s,
+        };
+        let mut fast = Held::default();
+        for p in [
+            Progress::Simulated { fee: 1 },
+            Progress::Submitted { tx_hash: hash },
+            status("ACCEPTED_ON_L2"),
+        ] {
+            assert!(
+                fast.pass(p).is_empty(),
+                "a write landed at once sends nothing"
+            );
+        }
+
+        let mut slow = Held::default();
+        assert!(slow.pass(Progress::Simulated { fee: 1 }).is_empty());
+        assert!(slow.pass(Progress::Submitted { tx_hash: hash }).is_empty());
+        assert_eq!(
+            slow.pass(Progress::Waiting),
+            vec![
+                Progress::Simulated { fee: 1 },
+                Progress::Submitted { tx_hash: hash }
+            ]
+        );
+        assert_eq!(slow.pass(status("RECEIVED")), vec![status("RECEIVED")]);
+        assert!(slow.pass(Progress::Waiting).is_empty(), "never sent itself");
+        assert_eq!(
+            slow.pass(status("ACCEPTED_ON_L2")),
+            vec![status("ACCEPTED_ON_L2")]
+        );
     }
 }
