@@ -685,8 +685,9 @@ impl ChainClient {
             .prepared()
             .map_err(|_| SendFailure::Other(ChainError::Rpc("incomplete transaction".into())))?;
         let hash = prepared.transaction_hash(false);
-        // The record is synced to the disk on a blocking thread while the transaction is signed:
-        // both must be done before the send, and neither needs the other.
+        // The record is committed on a blocking thread while the transaction is signed (its sync
+        // to the disk follows on the journal's writer thread): both must be done before the send,
+        // and neither needs the other.
         let ledger = self.ledger.clone();
         let name = action.to_string();
         let record = tokio::task::spawn_blocking(move || {
