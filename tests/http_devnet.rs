@@ -65,7 +65,9 @@ async fn twenty_sessions_share_one_account_on_devnet() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_hangs_up_mid_write_finds_its_transaction_in_the_next_session() {
-    let world = common::world().await;
+    // Blocks every 2 s: the attack waits for its block, so progress is sent (a write that lands
+    // at once sends none) and the client hangs up while the write is still waiting.
+    let world = common::world_with(&["--block-generation-on", "2"]).await;
     let home = tempfile::tempdir().unwrap();
     let tokens = make_tokens(home.path(), 2);
     let server = serve_devnet(&world, home.path()).await;
