@@ -32,16 +32,30 @@ async fn a_copied_binary_serves_a_sim_game_from_anywhere() {
     let cwd = tempfile::tempdir().unwrap();
     let exe = copied_binary(bin_dir.path());
 
-    let mut cmd = tokio::process::Command::new(&exe);
-    cmd.current_dir(cwd.path())
-        .env("LS_HOME", home.path())
-        .env_remove("RUST_LOG")
-        .env_remove("LS_CHAIN")
-        .env_remove("LS_CONFIG_DIR");
-    let (transport, stderr) = TokioChildProcess::builder(cmd)
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn the copied binary");
+    let command = || {
+        let mut cmd = tokio::process::Command::new(&exe);
+        cmd.current_dir(cwd.path())
+            .env("LS_HOME", home.path())
+            .env_remove("RUST_LOG")
+            .env_remove("LS_CHAIN")
+            .env_remove("LS_CONFIG_DIR");
+        cmd
+    };
+    // A process forked by another test while the copy was open for writing holds it until its
+    // exec: "text file busy" for a moment. Retry that, nothing else.
+    let mut attempts = 0;
+    let (transport, stderr) = loop {
+        match TokioChildProcess::builder(command())
+            .stderr(Stdio::piped())
+            .spawn()
+        {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && attempts < 50 => {
+                attempts += 1;
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+            spawned => break spawned.expect("spawn the copied binary"),
+        }
+    };
     let mut stderr = stderr.expect("piped stderr");
     let log = tokio::spawn(async move {
         let mut out = String::new();
