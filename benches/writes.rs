@@ -254,6 +254,14 @@ fn requests(f: &common::proxy::Faults) -> usize {
     f.seen.lock().unwrap().len()
 }
 
+/// The node's time on each request the proxy answered from the `from`-th on, by method.
+fn node_times(f: &common::proxy::Faults, from: usize) -> Vec<(String, Duration)> {
+    f.timings.lock().unwrap()[from..]
+        .iter()
+        .map(|(method, read, answered)| (method.clone(), *answered - *read))
+        .collect()
+}
+
 fn world_address(world: &common::World) -> Felt {
     let manifest: Value =
         serde_json::from_str(&std::fs::read_to_string(&world.manifest).unwrap()).unwrap();
@@ -435,10 +443,7 @@ impl Runner {
     /// What the proxy saw since `mark`.
     fn seen_since(&self, mark: Option<(usize, usize)>) -> Option<Seen> {
         let (f, (requests_before, timed_before)) = (self.counted.as_deref()?, mark?);
-        let methods: Vec<(String, Duration)> = f.timings.lock().unwrap()[timed_before..]
-            .iter()
-            .map(|(method, read, answered)| (method.clone(), *answered - *read))
-            .collect();
+        let methods = node_times(f, timed_before);
         Some(Seen {
             requests: requests(f) - requests_before,
             node: methods.iter().map(|(_, d)| *d).sum(),
@@ -709,10 +714,7 @@ async fn reads(world: &common::World, rounds: usize) -> Vec<ReadRow> {
             let t = Instant::now();
             capture.ok(tool, args.clone()).await;
             let took = t.elapsed();
-            let node: Duration = faults.timings.lock().unwrap()[timed..]
-                .iter()
-                .map(|(_, read, answered)| *answered - *read)
-                .sum();
+            let node: Duration = node_times(&faults, timed).iter().map(|(_, d)| *d).sum();
             proxied.push(took);
             own.push(took.saturating_sub(node));
         }

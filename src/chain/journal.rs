@@ -332,16 +332,13 @@ impl Journal {
     pub fn put_replay(&self, id: u64, action_count: u16, action: &str, result: &str) {
         let (action, result) = (action.to_string(), result.to_string());
         self.behind.push(move |db: &Connection| {
-            let r = db.unchecked_transaction().and_then(|tx| {
-                exec(
-                    &tx,
-                    "INSERT OR REPLACE INTO replays(adventurer_id, action_count, action, result) \
-                     VALUES (?1, ?2, ?3, ?4)",
-                    params![id as i64, action_count, action, result],
-                )?;
-                prune(&tx, "replays")?;
-                tx.commit()
-            });
+            let r = insert_pruned(
+                db,
+                "replays",
+                "INSERT OR REPLACE INTO replays(adventurer_id, action_count, action, result) \
+                 VALUES (?1, ?2, ?3, ?4)",
+                params![id as i64, action_count, action, result],
+            );
             if let Err(e) = r {
                 tracing::error!("journal: cannot store a replay result: {e}");
             }
@@ -354,16 +351,13 @@ impl Journal {
     pub fn begin_intent(&self, id: u64, action_count: u16, action: &str) {
         let (action, started) = (action.to_string(), now_ms());
         self.behind.push(move |db: &Connection| {
-            let r = db.unchecked_transaction().and_then(|tx| {
-                exec(
-                    &tx,
-                    "INSERT OR IGNORE INTO intents(adventurer_id, action_count, action, \
-                     started_ms) VALUES (?1, ?2, ?3, ?4)",
-                    params![id as i64, action_count, action, started],
-                )?;
-                prune(&tx, "intents")?;
-                tx.commit()
-            });
+            let r = insert_pruned(
+                db,
+                "intents",
+                "INSERT OR IGNORE INTO intents(adventurer_id, action_count, action, started_ms) \
+                 VALUES (?1, ?2, ?3, ?4)",
+                params![id as i64, action_count, action, started],
+            );
             if let Err(e) = r {
                 tracing::error!(id, "journal: cannot note a write intent: {e}");
             }
@@ -468,6 +462,19 @@ fn first<T: rusqlite::types::FromSql, P: rusqlite::Params>(
         .and_then(|mut st| st.query_row(params, |r| r.get(0)))
         .optional()
         .unwrap_or(None)
+}
+
+/// One insert into a bounded table and the pruning of its oldest rows, in one commit.
+fn insert_pruned<P: rusqlite::Params>(
+    db: &Connection,
+    table: &str,
+    sql: &str,
+    params: P,
+) -> rusqlite::Result<()> {
+    let tx = db.unchecked_transaction()?;
+    exec(&tx, sql, params)?;
+    prune(&tx, table)?;
+    tx.commit()
 }
 
 fn prune(db: &Connection, table: &str) -> rusqlite::Result<()> {
