@@ -1,87 +1,43 @@
-//! The chain client: reads game state through the bindings and sends game actions from the
-//! wallet's account, one write at a time, with a fee estimate (simulation) before every send.
+//! The chain client: connects, reads game state through the bindings and runs game actions from
+//! the wallet's account, one write at a time, with a fee estimate (simulation) before every send.
+//! By job: [`actions`] turns actions into contract calls, [`send`] signs, sends and follows a
+//! transaction to its receipt, [`lookup`] answers transaction and wallet lookups.
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use serde::Serialize;
 use starknet::accounts::{Account, ConnectedAccount, ExecutionEncoding, SingleOwnerAccount};
-use starknet::core::types::{
-    BlockId, BlockTag, Call, Event, ExecutionResult, Felt, FunctionCall, StarknetError,
-    TransactionReceipt, TransactionReceiptWithBlockInfo,
-};
+use starknet::core::types::{BlockId, BlockTag, Call, Event, Felt, FunctionCall};
 use starknet::providers::Provider;
-use starknet::providers::ProviderError;
 use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
-use starknet::signers::Signer;
 
 use super::bindings::{adventurer_systems, game_systems, game_token_systems};
-use super::ledger::{TxLedger, TxRecord};
+use super::ledger::TxLedger;
 use super::new_game::Plan;
 use super::outside::{ANY_CALLER, OutsideExecution};
 use super::retry::read_with_retries;
-use super::submit::{
-    Confirm, Hooks, Progress, execution_of, finality_name, status_name, wait_for_receipt,
-};
+use super::submit::{Confirm, Hooks};
 use super::token_id::token_id_from_events;
 use super::{ChainError, GameAddresses, convert};
 use super::{cartridge, vrf};
-use crate::game::events::{GameEvent, decode_game_event};
-use crate::game::model::{GameState, Stats};
+use crate::game::events::GameEvent;
+use crate::game::model::GameState;
 use crate::wallet::{PolicyGuard, SecretSigner};
+
+mod actions;
+mod lookup;
+mod send;
+
+pub use actions::{GameAction, action_name};
+pub use lookup::{TokenBalance, TxLookup, WalletReport};
+use send::{SendFailure, Sent};
 
 type Rpc = Arc<JsonRpcClient<HttpTransport>>;
 type WalletAccount = SingleOwnerAccount<Rpc, Arc<SecretSigner>>;
 
 /// How long a signed outside execution stays valid (its `execute_before` from now).
 pub const OUTSIDE_EXECUTION_VALIDITY: Duration = Duration::from_secs(600);
-
-/// A game action the wallet can sign, as the contract receives it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum GameAction {
-    /// `start_game(id, weapon)`.
-    StartGame {
-        /// Starting weapon item id.
-        weapon: u8,
-    },
-    /// `explore(id, till_beast)`.
-    Explore {
-        /// Keep exploring until a beast appears.
-        till_beast: bool,
-    },
-    /// `attack(id, to_the_death)`.
-    Attack {
-        /// Keep attacking until one side dies.
-        to_the_death: bool,
-    },
-    /// `flee(id, to_the_death)`.
-    Flee {
-        /// Keep trying until fled or dead.
-        to_the_death: bool,
-    },
-    /// `equip(id, items)`.
-    Equip {
-        /// Item ids from the bag.
-        items: Vec<u8>,
-    },
-    /// `drop(id, items)`.
-    Drop {
-        /// Item ids equipped or in the bag.
-        items: Vec<u8>,
-    },
-    /// `buy_items(id, potions, items)`.
-    BuyItems {
-        /// Potions to buy.
-        potions: u8,
-        /// (item id, equip now) pairs.
-        items: Vec<(u8, bool)>,
-    },
-    /// `select_stat_upgrades(id, stats)`.
-    Upgrade {
-        /// Points per stat (luck must be 0).
-        stats: Stats,
-    },
-}
 
 /// What a confirmed write produced.
 #[derive(Debug, Clone, Serialize)]
@@ -492,29 +448,6 @@ impl ChainClient {
         self.track(hash, action, opts, Sent::Sponsored).await
     }
 
-    /// The contract call for an action (built with the generated bindings).
-    pub fn action_call(&self, id: u64, action: &GameAction) -> Call {
-        let gs = self.addresses.game_systems;
-        match action {
-            GameAction::StartGame { weapon } => game_systems::start_game(gs, &id, weapon),
-            GameAction::Explore { till_beast } => game_systems::explore(gs, &id, till_beast),
-            GameAction::Attack { to_the_death } => game_systems::attack(gs, &id, to_the_death),
-            GameAction::Flee { to_the_death } => game_systems::flee(gs, &id, to_the_death),
-            GameAction::Equip { items } => game_systems::equip(gs, &id, items),
-            GameAction::Drop { items } => game_systems::drop(gs, &id, items),
-            GameAction::BuyItems { potions, items } => {
-                let items: Vec<_> = items
-                    .iter()
-                    .map(|&(item_id, equip)| super::bindings::ItemPurchase { item_id, equip })
-                    .collect();
-                game_systems::buy_items(gs, &id, potions, &items)
-            }
-            GameAction::Upgrade { stats } => {
-                game_systems::select_stat_upgrades(gs, &id, &convert::stats_to_abi(stats))
-            }
-        }
-    }
-
     /// Simulates (fee estimate), signs, records, sends and waits; one write at a time for this
     /// account, with a local nonce that is re-read from the node after any nonce error.
     pub(super) async fn execute(
@@ -585,269 +518,6 @@ impl ChainClient {
         self.track(hash, action, opts, Sent::Paid { bound }).await
     }
 
-    /// Waits for a sent transaction at the requested confirmation level, records its status and
-    /// (when the wallet pays) its fee against the budget, and reports its game events. The send
-    /// is counted (at its fee bound) while the first receipt request is on its way.
-    async fn track(
-        &self,
-        hash: Felt,
-        action: &str,
-        opts: WriteOptions,
-        sent: Sent,
-    ) -> Result<TxReport, ChainError> {
-        let sent_at = SystemTime::now();
-        let bound = match sent {
-            Sent::Paid { bound } => bound,
-            Sent::Sponsored => 0,
-        };
-        // The first receipt request goes out first; then, while it is out, the send is reported
-        // and counted against the budgets (memory, at once; the journal's rows on its writer
-        // thread).
-        let bookkeeping = async {
-            opts.hooks.report(Progress::Submitted { tx_hash: hash });
-            tracing::info!(tx_hash = %format!("{hash:#x}"), action, "transaction sent");
-            self.ledger.set_status(hash, "SENT");
-            self.policy.record_sent(hash, bound, sent_at);
-        };
-        let (waited, ()) = tokio::join!(
-            wait_for_receipt(
-                &*self.provider,
-                hash,
-                opts.confirm,
-                opts.timeout,
-                self.poll,
-                &opts.hooks,
-                self.subscriber.as_ref(),
-            ),
-            bookkeeping
-        );
-        let paid = matches!(sent, Sent::Paid { .. });
-        match waited {
-            Ok(receipt) => {
-                self.ledger
-                    .set_status(hash, finality_name(receipt.receipt.finality_status()));
-                let report = self.report(receipt)?;
-                if paid {
-                    self.policy.record_sent(hash, report.actual_fee, sent_at);
-                }
-                Ok(report)
-            }
-            Err(e) => {
-                // The send stays counted at its fee bound until its receipt is known.
-                let status = match &e {
-                    ChainError::Revert { .. } => "REVERTED".to_string(),
-                    ChainError::Timeout { last_status, .. }
-                    | ChainError::Cancelled { last_status, .. } => last_status.clone(),
-                    _ => "UNKNOWN".to_string(),
-                };
-                self.ledger.set_status(hash, &status);
-                Err(e)
-            }
-        }
-    }
-
-    /// Estimates (a revert here costs nothing), signs with pinned gas bounds, records the hash
-    /// and sends. After an uncertain send the hash is looked up before anything else happens.
-    async fn sign_and_send(
-        &self,
-        calls: &[Call],
-        nonce: Felt,
-        adventurer_id: Option<u64>,
-        action: &str,
-        opts: &WriteOptions,
-    ) -> Result<(Felt, u128), SendFailure> {
-        let exec = self.account.execute_v3(calls.to_vec()).nonce(nonce).tip(0);
-        let fee = exec
-            .estimate_fee()
-            .await
-            .map_err(SendFailure::from_account)?;
-        opts.hooks.report(Progress::Simulated {
-            fee: fee.overall_fee,
-        });
-        let m = self.fee_multiplier;
-        let scale_u64 = |v: u64| ((v as f64) * m).ceil() as u64;
-        let scale_u128 = |v: u128| ((v as f64) * m).ceil() as u128;
-        let exec = exec
-            .l1_gas(scale_u64(fee.l1_gas_consumed).max(1))
-            .l1_gas_price(scale_u128(fee.l1_gas_price))
-            .l2_gas(scale_u64(fee.l2_gas_consumed))
-            .l2_gas_price(scale_u128(fee.l2_gas_price))
-            .l1_data_gas(scale_u64(fee.l1_data_gas_consumed))
-            .l1_data_gas_price(scale_u128(fee.l1_data_gas_price));
-        let max_fee = u128::from(scale_u64(fee.l1_gas_consumed).max(1))
-            * scale_u128(fee.l1_gas_price)
-            + u128::from(scale_u64(fee.l2_gas_consumed)) * scale_u128(fee.l2_gas_price)
-            + u128::from(scale_u64(fee.l1_data_gas_consumed)) * scale_u128(fee.l1_data_gas_price);
-        self.policy
-            .check_fee(max_fee)
-            .map_err(|d| SendFailure::Other(ChainError::Policy(d)))?;
-        let prepared = exec
-            .prepared()
-            .map_err(|_| SendFailure::Other(ChainError::Rpc("incomplete transaction".into())))?;
-        let hash = prepared.transaction_hash(false);
-        // The record is committed on a blocking thread while the transaction is signed (its sync
-        // to the disk follows on the journal's writer thread): both must be done before the send,
-        // and neither needs the other.
-        let ledger = self.ledger.clone();
-        let name = action.to_string();
-        let record = tokio::task::spawn_blocking(move || {
-            ledger.record(hash, adventurer_id, &name, nonce, max_fee)
-        });
-        // Signed here from the hash just computed (the account would compute it again).
-        let request = match prepared.get_invoke_request(false, true).await {
-            Ok(mut request) => match self.signer.sign_hash(&hash).await {
-                Ok(signature) => {
-                    request.signature = vec![signature.r, signature.s];
-                    Ok(request)
-                }
-                Err(e) => Err(e.to_string()),
-            },
-            Err(e) => Err(e.to_string()),
-        };
-        match record.await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => {
-                return Err(SendFailure::Other(ChainError::Config(format!(
-                    "not sent: {e}"
-                ))));
-            }
-            Err(e) => {
-                return Err(SendFailure::Other(ChainError::Config(format!(
-                    "not sent: the journal could not record it: {e}"
-                ))));
-            }
-        }
-        let request = match request {
-            Ok(request) => request,
-            Err(e) => {
-                self.ledger.set_status(hash, "SEND_FAILED");
-                return Err(SendFailure::Other(ChainError::Signing(e)));
-            }
-        };
-        self.send_signed(request, hash)
-            .await
-            .map(|hash| (hash, max_fee))
-    }
-
-    /// Sends a signed transaction; after an uncertain failure, asks the node whether it has it.
-    async fn send_signed(
-        &self,
-        request: starknet::core::types::BroadcastedInvokeTransactionV3,
-        hash: Felt,
-    ) -> Result<Felt, SendFailure> {
-        match self.provider.add_invoke_transaction(request).await {
-            Ok(r) if r.transaction_hash == hash => Ok(hash),
-            Ok(r) => Err(SendFailure::Other(ChainError::Decode(format!(
-                "the node reports hash {:#x} for transaction {hash:#x}",
-                r.transaction_hash
-            )))),
-            Err(ProviderError::StarknetError(StarknetError::DuplicateTx)) => Ok(hash),
-            Err(e) => {
-                let failure = SendFailure::from_account(
-                    starknet::accounts::AccountError::<String>::Provider(e),
-                );
-                if let SendFailure::Other(ChainError::Rpc(_)) = &failure
-                    && self.node_knows(hash).await
-                {
-                    tracing::info!(tx_hash = %format!("{hash:#x}"), "send looked failed but the node has it");
-                    return Ok(hash);
-                }
-                self.ledger.set_status(hash, "SEND_FAILED");
-                Err(failure)
-            }
-        }
-    }
-
-    /// Whether the node knows a transaction (looked up a few times, for lagging nodes).
-    async fn node_knows(&self, hash: Felt) -> bool {
-        for attempt in 0..3 {
-            match self.provider.get_transaction_status(hash).await {
-                Ok(_) => return true,
-                Err(ProviderError::StarknetError(StarknetError::TransactionHashNotFound)) => {}
-                Err(_) => {}
-            }
-            tokio::time::sleep(super::retry::backoff(attempt)).await;
-        }
-        false
-    }
-
-    /// Status, receipt and game events of a transaction, plus what this server recorded of it.
-    pub async fn get_tx(&self, hash: Felt) -> Result<TxLookup, ChainError> {
-        let record = self.ledger.get(hash);
-        let status = read_with_retries(|| self.provider.get_transaction_status(hash)).await;
-        let status = match status {
-            Ok(s) => s,
-            Err(ProviderError::StarknetError(StarknetError::TransactionHashNotFound)) => {
-                return Ok(TxLookup {
-                    record,
-                    status: "NOT_RECEIVED".into(),
-                    execution: None,
-                    revert_reason: None,
-                    report: None,
-                });
-            }
-            Err(e) => return Err(ChainError::from_provider(&e)),
-        };
-        let (execution, revert_reason) = match execution_of(&status) {
-            Some(ExecutionResult::Succeeded) => (Some("SUCCEEDED".to_string()), None),
-            Some(ExecutionResult::Reverted { reason }) => (
-                Some("REVERTED".to_string()),
-                Some(super::revert::classify(reason).reason),
-            ),
-            None => (None, None),
-        };
-        let report = match execution.as_deref() {
-            Some(_) => {
-                let receipt = read_with_retries(|| self.provider.get_transaction_receipt(hash))
-                    .await
-                    .map_err(|e| ChainError::from_provider(&e))?;
-                Some(self.report(receipt)?)
-            }
-            None => None,
-        };
-        Ok(TxLookup {
-            record,
-            status: status_name(&status).to_string(),
-            execution,
-            revert_reason,
-            report,
-        })
-    }
-
-    /// The account's balance of an ERC20 token (STRK, ETH), in its smallest unit.
-    pub async fn balance_of(&self, token: Felt) -> Result<u128, ChainError> {
-        let felts = self
-            .call(super::bindings::erc20::balance_of(
-                token,
-                &self.account.address(),
-            ))
-            .await?;
-        let v = super::bindings::erc20::decode_balance_of(&felts)
-            .map_err(|e| ChainError::Decode(format!("balance_of: {e}")))?;
-        Ok(if v.high() == 0 { v.low() } else { u128::MAX })
-    }
-
-    /// Address, chain, fee-token balances, policy and spending of the wallet.
-    pub async fn wallet_report(&self) -> Result<WalletReport, ChainError> {
-        let mut balances = Vec::new();
-        for (symbol, token) in &self.fee_tokens {
-            let amount = self.balance_of(*token).await?;
-            balances.push(TokenBalance {
-                token: symbol.clone(),
-                address: token.to_fixed_hex_string(),
-                amount: amount.to_string(),
-                formatted: crate::wallet::format_strk(amount),
-            });
-        }
-        Ok(WalletReport {
-            account_address: format!("{:#x}", self.account.address()),
-            chain_id: short_string(self.chain_id),
-            balances,
-            policy: self.policy.snapshot(),
-            transactions_signed: self.ledger.len(),
-        })
-    }
-
     /// The wallet policy in force and what was spent.
     pub fn policy(&self) -> &PolicyGuard {
         &self.policy
@@ -892,34 +562,6 @@ impl ChainClient {
         self.ledger = TxLedger::new(journal);
         self
     }
-
-    fn report(&self, r: TransactionReceiptWithBlockInfo) -> Result<TxReport, ChainError> {
-        let TransactionReceipt::Invoke(inv) = &r.receipt else {
-            return Err(ChainError::Decode("expected an invoke receipt".into()));
-        };
-        let emitters = self.addresses.event_emitters();
-        let mut events = Vec::new();
-        for e in &inv.events {
-            if !emitters.contains(&e.from_address) {
-                continue;
-            }
-            match decode_game_event(&e.keys, &e.data) {
-                Ok(Some(ev)) => events.push(ev),
-                Ok(None) => {}
-                Err(err) => {
-                    return Err(ChainError::Decode(format!("game event: {err}")));
-                }
-            }
-        }
-        Ok(TxReport {
-            tx_hash: inv.transaction_hash,
-            status: finality_name(&inv.finality_status),
-            block_number: r.block.block_number().into(),
-            actual_fee: inv.actual_fee.amount.try_into().unwrap_or(u128::MAX),
-            events,
-            raw_events: inv.events.clone(),
-        })
-    }
 }
 
 /// The fee tokens `ls_wallet` reports unless the profile names others (same addresses on mainnet,
@@ -934,121 +576,6 @@ const FEE_TOKENS: [(&str, &str); 2] = [
         "0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7",
     ),
 ];
-
-/// One fee-token balance.
-#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct TokenBalance {
-    /// Token symbol.
-    pub token: String,
-    /// Token contract address.
-    pub address: String,
-    /// Balance in the smallest unit (FRI, wei), as a decimal string.
-    pub amount: String,
-    /// Balance in whole tokens (18 decimals).
-    pub formatted: String,
-}
-
-/// What `ls_wallet` reports about the signing account.
-#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct WalletReport {
-    /// The account contract address.
-    pub account_address: String,
-    /// The node's chain id (short string when printable).
-    pub chain_id: String,
-    /// Fee-token balances.
-    pub balances: Vec<TokenBalance>,
-    /// The policy in force and what this server run spent.
-    pub policy: crate::wallet::PolicySnapshot,
-    /// Transactions signed by this account (every run in the journal).
-    pub transactions_signed: usize,
-}
-
-/// What a transaction lookup found.
-#[derive(Debug, Clone)]
-pub struct TxLookup {
-    /// What this server recorded when it signed the transaction (None: not sent by this run).
-    pub record: Option<TxRecord>,
-    /// `NOT_RECEIVED`, `RECEIVED`, `PRE_CONFIRMED`, `ACCEPTED_ON_L2`, `ACCEPTED_ON_L1`.
-    pub status: String,
-    /// `SUCCEEDED` or `REVERTED` once executed.
-    pub execution: Option<String>,
-    /// The game's reason when reverted.
-    pub revert_reason: Option<String>,
-    /// Receipt details and decoded game events once executed.
-    pub report: Option<TxReport>,
-}
-
-/// Who pays for a sent transaction.
-#[derive(Debug, Clone, Copy)]
-enum Sent {
-    /// The wallet, at most `bound` (counted against the budget until the receipt gives the fee).
-    Paid { bound: u128 },
-    /// The Cartridge paymaster (an outside execution): counted for the rate limit only.
-    Sponsored,
-}
-
-/// Why a send did not happen.
-enum SendFailure {
-    /// The nonce was stale: re-read it and try again.
-    Nonce,
-    /// Anything else.
-    Other(ChainError),
-}
-
-impl SendFailure {
-    /// A stale nonce, whether the send refused it or the simulation before it did (another client
-    /// of the same account moved it on), else the error itself.
-    fn from_chain(e: ChainError) -> Self {
-        let stale = match &e {
-            ChainError::Rpc(m) => m.to_lowercase().contains("nonce"),
-            ChainError::Revert {
-                revert,
-                tx_hash: None,
-            } => {
-                // devnet says "Account transaction nonce is invalid." at the estimate and
-                // "Invalid transaction nonce of contract …" at a simulation; the game never
-                // speaks of nonces.
-                let reason = revert.reason.to_lowercase();
-                reason.contains("nonce") && reason.contains("invalid")
-            }
-            _ => false,
-        };
-        if stale {
-            SendFailure::Nonce
-        } else {
-            SendFailure::Other(e)
-        }
-    }
-
-    fn from_account<S: std::fmt::Display>(e: starknet::accounts::AccountError<S>) -> Self {
-        match e {
-            starknet::accounts::AccountError::Provider(ProviderError::StarknetError(
-                StarknetError::InvalidTransactionNonce(_),
-            )) => SendFailure::Nonce,
-            starknet::accounts::AccountError::Provider(p) => {
-                SendFailure::from_chain(ChainError::from_provider(&p))
-            }
-            starknet::accounts::AccountError::Signing(s) => {
-                SendFailure::Other(ChainError::Signing(s.to_string()))
-            }
-            other => SendFailure::Other(ChainError::Rpc(super::redact_urls(&other.to_string()))),
-        }
-    }
-}
-
-/// The entrypoint name of an action, for the ledger and logs.
-pub fn action_name(action: &GameAction) -> &'static str {
-    match action {
-        GameAction::StartGame { .. } => "start_game",
-        GameAction::Explore { .. } => "explore",
-        GameAction::Attack { .. } => "attack",
-        GameAction::Flee { .. } => "flee",
-        GameAction::Equip { .. } => "equip",
-        GameAction::Drop { .. } => "drop",
-        GameAction::BuyItems { .. } => "buy_items",
-        GameAction::Upgrade { .. } => "select_stat_upgrades",
-    }
-}
 
 fn short_string(f: Felt) -> String {
     starknet::core::utils::parse_cairo_short_string(&f).unwrap_or_else(|_| format!("{f:#x}"))
