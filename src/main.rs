@@ -242,17 +242,19 @@ fn sim_server(settings: &Settings, saved: bool) -> anyhow::Result<LsServer> {
     Ok(server_over(sim, settings))
 }
 
+/// The server options the settings give (profile name, strict mode, write timeout).
+fn server_options(settings: &Settings) -> ServerOptions {
+    ServerOptions {
+        chain: settings.profile.clone(),
+        strict: settings.server.strict,
+        default_timeout: Duration::from_millis(settings.tx.timeout_ms),
+    }
+}
+
 /// The MCP server over a sim chain.
 fn server_over(sim: SimChain, settings: &Settings) -> LsServer {
     let account = sim.account_address();
-    LsServer::new(
-        Arc::new(sim),
-        ServerOptions {
-            chain: settings.profile.clone(),
-            strict: settings.server.strict,
-            default_timeout: Duration::from_millis(settings.tx.timeout_ms),
-        },
-    )
-    .with_detail(settings.server.detail)
-    .with_wallet(account)
+    LsServer::new(Arc::new(sim), server_options(settings))
+        .with_detail(settings.server.detail)
+        .with_wallet(account)
 }

@@ -12,14 +12,14 @@ use loot_survivor_mcp::chain::sim::SimOptions;
 use loot_survivor_mcp::chain::{ChainClient, ConnectOptions};
 use loot_survivor_mcp::config::{Settings, parse_felt};
 use loot_survivor_mcp::home;
+use loot_survivor_mcp::mcp::LsServer;
 use loot_survivor_mcp::mcp::http::{self, HttpOptions, ServedBy, TokenTable};
-use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
 use loot_survivor_mcp::torii::{ToriiClient, ToriiOptions};
 use loot_survivor_mcp::wallet::PolicyGuard;
 use rmcp::ServiceExt;
 
 use super::devnet::{account_and_signer, deploy, ensure_devnet};
-use crate::{ServeArgs, SettingsArgs, sim_server};
+use crate::{ServeArgs, SettingsArgs, server_options, sim_server};
 
 /// `serve`: MCP over the profile's chain, on stdio or (`--http`) streamable HTTP.
 pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
@@ -134,17 +134,10 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
     let torii = ToriiOptions::from_settings(&settings, client.addresses())
         .and_then(|o| o.map(ToriiClient::new).transpose())
         .map_err(anyhow::Error::msg)?;
-    let mut server = LsServer::new(
-        client,
-        ServerOptions {
-            chain: settings.profile.clone(),
-            strict: settings.server.strict,
-            default_timeout: Duration::from_millis(settings.tx.timeout_ms),
-        },
-    )
-    .with_detail(settings.server.detail)
-    .with_wallet(account)
-    .with_journal(journal.clone());
+    let mut server = LsServer::new(client, server_options(&settings))
+        .with_detail(settings.server.detail)
+        .with_wallet(account)
+        .with_journal(journal.clone());
     if let Some(torii) = torii {
         tracing::info!(
             namespace = torii.short_namespace(),
