@@ -133,6 +133,23 @@ pub fn check_entry(entry: Entry, addresses: &EntryAddresses) -> Result<(), Entry
     }
 }
 
+/// `mint_game` on the token systems with `settings_id`, to the player, with no other option set.
+pub fn mint_call(token_systems: Felt, settings_id: u32, player: &Player) -> Call {
+    game_token_systems::mint_game(
+        token_systems,
+        &player.name,
+        &Some(settings_id),
+        &None,
+        &None,
+        &None,
+        &None,
+        &None,
+        &None,
+        &player.address,
+        &false,
+    )
+}
+
 /// The calls of one entry, in multicall order. Ticket: `approve(dungeon, ONE_TICKET)` on the
 /// ticket, then `buy_game(Ticket, name, player, false)`; golden pass: `buy_game(GoldenPass{pass,
 /// id}, name, player, false)`; free: `claim_free_game(player, name)`; mint: `mint_game` with the
@@ -148,18 +165,10 @@ pub fn entry_calls(
         dungeon::buy_game(dungeon, &payment, &player.name, &player.address, &false)
     };
     Ok(match entry {
-        Entry::Mint => vec![game_token_systems::mint_game(
+        Entry::Mint => vec![mint_call(
             addresses.game_token_systems,
-            &player.name,
-            &Some(addresses.settings_id),
-            &None,
-            &None,
-            &None,
-            &None,
-            &None,
-            &None,
-            &player.address,
-            &false,
+            addresses.settings_id,
+            player,
         )],
         Entry::Ticket => vec![
             ticket::approve(

@@ -311,19 +311,11 @@ impl ChainClient {
 
     /// The call that mints a game token with this profile's settings to the wallet.
     pub fn mint_call(&self, player_name: Option<Felt>) -> Call {
-        game_token_systems::mint_game(
-            self.addresses.game_token_systems,
-            &player_name,
-            &Some(self.settings_id),
-            &None,
-            &None,
-            &None,
-            &None,
-            &None,
-            &None,
-            &self.account.address(),
-            &false,
-        )
+        let player = super::entry::Player {
+            address: self.account.address(),
+            name: player_name,
+        };
+        super::entry::mint_call(self.addresses.game_token_systems, self.settings_id, &player)
     }
 
     /// The token contract's address, read once per run (it never changes); `None` if the read
