@@ -1027,10 +1027,9 @@ async fn an_old_torii_key_format_is_detected_and_still_read() {
 #[tokio::test]
 async fn an_unknown_key_format_is_an_error_naming_the_torii_needed() {
     let fake = FakeTorii::start(Felt::from(GAME)).await;
-    let model_id = format!(
-        "{:#064x}:{:#064x}",
+    let model_id = ToriiVersion::V1_8.scoped(
         fake.world_address,
-        torii_support::model_selector("ls_0_0_9", "GameEvent")
+        torii_support::model_selector("ls_0_0_9", "GameEvent"),
     );
     fake.execute(&format!(
         "INSERT INTO event_messages_historical (id, keys, event_id, data, model_id, executed_at)

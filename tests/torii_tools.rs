@@ -472,6 +472,33 @@ async fn game_events_have_the_write_tools_shapes_and_report_lag() {
     let (id, actions) = play(c).await;
     // Torii has indexed every action but the last.
     s.fake.add_events(&as_events(&actions[..3]));
+    // The stand-in's rows are Torii v1.8.16's, spelled out: keys and both halves of `model_id`
+    // as `0x` and 64 digits (crates/storage/src/utils.rs `format_world_scoped_id` and
+    // crates/sqlite/sqlite/src/utils.rs `felt_to_sql_string`, `{:#064x}` under
+    // starknet-types-core 0.2.0); 0x1388 is adventurer 5000, 0x2ef59169 the stand-in's world.
+    let stored = s
+        .fake
+        .query("SELECT DISTINCT keys, model_id FROM event_messages_historical")
+        .unwrap();
+    assert_eq!(stored.len(), 1, "{stored:?}");
+    assert_eq!(
+        stored[0]["keys"],
+        "0x0000000000000000000000000000000000000000000000000000000000001388/"
+    );
+    assert_eq!(
+        stored[0]["model_id"],
+        "0x000000000000000000000000000000000000000000000000000000002ef59169:\
+         0x053f716bb3e8a7730e612809aa0416ce2cbf4aff462e4784d5f2f29d5e96605c"
+    );
+    // A row of another model keyed by the same id stays out of the history.
+    let mut foreign = torii_support::data::event_data(&as_events(&actions[1..2])[0]);
+    foreign["action_count"] = json!(2);
+    s.fake.add_model_event(
+        "AdventurerNote",
+        id,
+        foreign,
+        (999, Felt::from(0xfeedu32), 0),
+    );
     let page = ok(c, "ls_get_game_events", json!({"adventurer_id": id})).await;
     let expected: Vec<Value> = actions[..3]
         .iter()

@@ -3,19 +3,20 @@
 //! [`GameEvent`] values the write tools return.
 //!
 //! Row formats (dojoengine/torii, cited per fact):
-//! - `keys`: the event's key felts joined and ended by `/`, unpadded up to v1.7.3 and
-//!   `{:#064x}` from v1.7.4 (crates/sqlite/sqlite/src/utils.rs `felts_to_sql_string`);
-//! - `model_id`: the Dojo selector, unpadded up to v1.7.3, `{:#064x}` in v1.7.4–v1.7.5, and
-//!   `<world>:<selector>` from v1.8.0 (crates/sqlite/sqlite/src/storage.rs `set_event_message`,
-//!   crates/storage/src/utils.rs `format_world_scoped_id`);
-//! - `event_id`: `{:#064x}:{tx}:{contract}:{:#04x}` (block, transaction hash, emitter, index in
-//!   the receipt; crates/storage/src/utils.rs `format_event_id`);
+//! - `keys`: the event's key felts joined and ended by `/`, unpadded up to v1.7.3 and `0x` with
+//!   64 digits from v1.7.4 (crates/sqlite/sqlite/src/utils.rs `felts_to_sql_string`; the digit
+//!   count is that of `{:#064x}` under starknet-types-core 0.2.0, see [`values::felt_forms`]);
+//! - `model_id`: the Dojo selector in the same forms, and `<world>:<selector>` from v1.8.0
+//!   (crates/sqlite/sqlite/src/executor/mod.rs, event-message branch, with
+//!   crates/storage/src/utils.rs `format_world_scoped_id`, `{:#064x}:{:#064x}`);
+//! - `event_id`: block, transaction hash, emitter, index in the receipt (crates/storage/src/utils.rs
+//!   `format_event_id`): the block `{:#064x}` as a u64 (62 digits), the index `{:#04x}`;
 //! - `data`: the event as `Ty::to_json_value` (crates/sqlite/sqlite/src/executor/mod.rs): enums
 //!   `{"Variant": payload}`, unit payloads `[]`, u64 as decimal strings, small integers as
 //!   numbers (dojoengine/dojo crates/dojo/types/src/schema.rs).
 //!
-//! All three key forms are matched, so Torii 1.5–1.7.3 and ≥ 1.7.4 answer alike; a key in any
-//! other form is reported as `Unsupported` instead of an empty history.
+//! Every form is matched, bare or scoped by world, so Torii 1.5–1.7.3 and 1.7.4–1.8.16 answer
+//! alike; a key in any other form is reported as `Unsupported` instead of an empty history.
 
 use serde_json::Value;
 use starknet_types_core::felt::Felt;
@@ -23,7 +24,7 @@ use starknet_types_core::felt::Felt;
 use super::client::sql_template;
 use super::event_json::decode_event;
 use super::namespace::dojo_selector;
-use super::values::{self, key_forms};
+use super::values;
 use super::{ToriiClient, ToriiError};
 use crate::game::events::GameEvent;
 
@@ -91,11 +92,7 @@ impl ToriiClient {
         from: EventsFrom,
         limit: u32,
     ) -> Result<EventsPage, ToriiError> {
-        let keys = key_forms(Felt::from(adventurer_id))
-            .iter()
-            .map(|k| format!("'{k}/'"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let keys = values::sql_forms(Felt::from(adventurer_id), "/");
         let query = self
             .game_event_filter(EVENTS_SQL)
             .replace("__KEYS__", &keys)
@@ -168,10 +165,8 @@ impl ToriiClient {
     /// A GameEvent query template with the model filter filled in: the selector of
     /// `<namespace>-GameEvent` in each form Torii has written it.
     fn game_event_filter(&self, template: &str) -> String {
-        let [unpadded, torii, _] = key_forms(dojo_selector(&self.namespace, "GameEvent"));
-        sql_template(template)
-            .replace("__MODEL_IDS__", &format!("'{unpadded}', '{torii}'"))
-            .replace("__MODEL__", &torii)
+        let selector = dojo_selector(&self.namespace, "GameEvent");
+        sql_template(template).replace("__MODEL_IDS__", &values::sql_forms(selector, ""))
     }
 
     /// The key format of any GameEvent row Torii holds (`None` when it holds none), so an empty

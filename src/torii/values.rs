@@ -61,15 +61,46 @@ pub fn pad_felt(f: Felt) -> String {
     format!("0x{}", hex64(f))
 }
 
-/// The ways Torii has written one felt of an entity's `keys` (and ids such as `model_id`),
-/// without the trailing `/`:
-/// - unpadded `{:#x}` up to v1.7.3 (dojoengine/torii v1.7.3,
+/// Every way Torii has written one felt of an entity's `keys` and of an id such as `model_id`
+/// (without the trailing `/`), each built digit by digit so that no crate's formatting decides it:
+/// - unpadded, `0x1ef`: `{:#x}` up to v1.7.3 (dojoengine/torii v1.7.3,
 ///   crates/sqlite/sqlite/src/utils.rs `felt_to_sql_string`);
-/// - `{:#064x}` from v1.7.4 (same file at v1.7.5 and v1.8.x; commit "padded SQL felt", #315):
-///   the width counts the `0x` prefix, so 62 hex digits, more when the felt needs them;
-/// - 64 digits, as the game's own client pads keys (`addAddressPadding`).
-pub fn key_forms(f: Felt) -> [String; 3] {
-    [format!("{f:#x}"), format!("{f:#064x}"), pad_felt(f)]
+/// - `0x` and 64 digits: `{:#064x}` from v1.7.4 through v1.8.16 (same file; commit "padded SQL
+///   felt", #315), all built with starknet-types-core 0.2.0, whose `LowerHex` reads the width as
+///   a count of digits after `0x`, capped at 64 (starknet-io/types-rs core-v0.2.0,
+///   crates/starknet-types-core/src/felt/alloc_impls.rs); the game's own client pads keys the
+///   same way (`addAddressPadding`);
+/// - `0x` and 62 digits (more when the felt needs them): the same format under
+///   starknet-types-core 0.2.1 and later, where the width counts the `0x` (`pad_integral`), for a
+///   Torii built against those.
+///
+/// Duplicates are dropped (a felt of 63 or 64 digits has fewer distinct forms).
+pub fn felt_forms(f: Felt) -> Vec<String> {
+    let full = hex64(f);
+    let digits = match full.trim_start_matches('0') {
+        "" => "0",
+        d => d,
+    };
+    let mut forms = vec![format!("0x{digits}")];
+    for width in [62usize, 64] {
+        let padded = format!(
+            "0x{}{digits}",
+            "0".repeat(width.saturating_sub(digits.len()))
+        );
+        if !forms.contains(&padded) {
+            forms.push(padded);
+        }
+    }
+    forms
+}
+
+/// [`felt_forms`] as a SQL list of string literals, each followed by `suffix` (`/` for `keys`).
+pub fn sql_forms(f: Felt, suffix: &str) -> String {
+    felt_forms(f)
+        .iter()
+        .map(|form| format!("'{form}{suffix}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A SQL expression turning a `0x` hex text column of any width into `0x` and 64 digits (the
@@ -176,19 +207,27 @@ mod tests {
     }
 
     #[test]
-    fn key_forms_cover_every_torii_version() {
-        let [unpadded, torii, client] = key_forms(Felt::from(0x1efu32));
-        assert_eq!(unpadded, "0x1ef");
-        assert_eq!(torii.len(), 64, "{torii}");
-        assert!(torii.starts_with("0x000") && torii.ends_with("1ef"));
-        assert_eq!(client.len(), 66);
-        let big =
-            Felt::from_hex("0x53f716bb3e8a7730e612809aa0416ce2cbf4aff462e4784d5f2f29d5e96605c")
-                .unwrap();
+    fn felt_forms_cover_every_torii_version() {
+        let small = felt_forms(Felt::from(0x1efu32));
+        assert_eq!(small.len(), 3, "{small:?}");
+        assert_eq!(small[0], "0x1ef");
+        assert_eq!(small[1], format!("0x{}1ef", "0".repeat(59)));
+        assert_eq!(small[2], format!("0x{}1ef", "0".repeat(61)));
+        assert_eq!(felt_forms(Felt::ZERO)[0], "0x0");
+        // The GameEvent selector of ls_0_0_9 has 63 digits: Torii v1.7.4 to v1.8.16 write it
+        // with one leading zero.
+        let selector = "0x53f716bb3e8a7730e612809aa0416ce2cbf4aff462e4784d5f2f29d5e96605c";
+        let forms = felt_forms(Felt::from_hex(selector).unwrap());
         assert_eq!(
-            key_forms(big)[1],
-            key_forms(big)[0],
-            "63 digits need no padding"
+            forms,
+            [
+                selector.to_string(),
+                "0x053f716bb3e8a7730e612809aa0416ce2cbf4aff462e4784d5f2f29d5e96605c".to_string()
+            ]
+        );
+        assert_eq!(
+            sql_forms(Felt::from(5u8), "/"),
+            format!("'0x5/', '0x{}5/', '0x{}5/'", "0".repeat(61), "0".repeat(63))
         );
     }
 

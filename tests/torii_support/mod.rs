@@ -480,7 +480,7 @@ impl FakeTorii {
 
 /// Torii's padded hex form of a felt in model columns (`0x` and 64 digits).
 pub fn pad_felt(f: Felt) -> String {
-    format!("0x{f:064x}")
+    format!("0x{}", version::hex_digits(f))
 }
 
 /// The Dojo selector of `<ns>-<model>`, computed independently of the client: Poseidon of the

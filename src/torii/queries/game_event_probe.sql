@@ -1,5 +1,5 @@
 -- One `keys` value of any GameEvent row, to tell an adventurer Torii has not indexed from a key
 -- format this server cannot match. Placeholders as in game_events.sql.
 SELECT keys FROM event_messages_historical
-WHERE model_id IN (__MODEL_IDS__) OR model_id LIKE '%:__MODEL__'
+WHERE substr(model_id, instr(model_id, ':') + 1) IN (__MODEL_IDS__)
 LIMIT 1

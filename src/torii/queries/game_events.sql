@@ -5,7 +5,7 @@
 -- then the block and the event's index in the receipt, read as numbers from `event_id`
 -- (`<block>:<tx>:<contract>:<index>`, the index `{:#04x}`, so "0x100" < "0xff" as text).
 -- Placeholders (formatted by the client, never agent text): __KEYS__ the key forms,
--- __MODEL_IDS__ the selector forms, __MODEL__ the padded selector (Torii v1.8 prefixes the world),
+-- __MODEL_IDS__ the selector forms (Torii v1.8 prefixes the world and `:`, dropped before comparing),
 -- __FROM__ first action count, __LIMIT__ rows, __SKIP__ events of that action already returned.
 WITH history AS (
   SELECT data, keys,
@@ -14,7 +14,7 @@ WITH history AS (
          __NUM(substr(event_id, length(rtrim(event_id, '0123456789abcdefABCDEFx')) + 1))__ AS index_key
   FROM event_messages_historical
   WHERE keys IN (__KEYS__)
-    AND (model_id IN (__MODEL_IDS__) OR model_id LIKE '%:__MODEL__')
+    AND substr(model_id, instr(model_id, ':') + 1) IN (__MODEL_IDS__)
 )
 SELECT data, keys, action_count,
        (SELECT COUNT(*) FROM history) AS total,
