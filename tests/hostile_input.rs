@@ -354,7 +354,25 @@ async fn every_hostile_request_is_answered_with_its_id_and_pings_stay_fast() {
             "tools/call without a name",
             br#"{"jsonrpc":"2.0","id":29,"method":"tools/call","params":{"arguments":{}}}"#.to_vec(),
             json!(29),
-            -32601,
+            -32602,
+        ),
+        (
+            "tools/call without params",
+            br#"{"jsonrpc":"2.0","id":31,"method":"tools/call"}"#.to_vec(),
+            json!(31),
+            -32602,
+        ),
+        (
+            "tools/call with a number for a name",
+            br#"{"jsonrpc":"2.0","id":32,"method":"tools/call","params":{"name":5}}"#.to_vec(),
+            json!(32),
+            -32602,
+        ),
+        (
+            "resources/read without a uri",
+            br#"{"jsonrpc":"2.0","id":33,"method":"resources/read","params":{}}"#.to_vec(),
+            json!(33),
+            -32602,
         ),
         (
             "an unknown method",
@@ -379,6 +397,13 @@ async fn every_hostile_request_is_answered_with_its_id_and_pings_stay_fast() {
     for (what, bytes, id, code) in rpc_cases {
         let r = s.answer(what, &bytes, &id).await;
         assert_eq!(rpc_error(what, &r), code, "{what}: {r}");
+        if code == -32602 {
+            let message = r["error"]["message"].as_str().unwrap_or_default();
+            assert!(
+                message.contains("invalid params") && message.contains("expected params"),
+                "{what}: the error says what the method expects: {r}"
+            );
+        }
         s.ping(what).await;
     }
 

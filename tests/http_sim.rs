@@ -240,3 +240,40 @@ async fn identities_stay_apart_across_a_restart_grants_and_limits() {
     let log = server.stop().await;
     assert_no_token(&log, &[&a, &b, &c]);
 }
+
+/// A `tools/call` that rmcp cannot read (no params, no name, a number for a name) is a bad request
+/// to a method that exists: `-32602`, saying what the method expects, over HTTP as over stdio.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_malformed_tools_call_is_invalid_params_over_http() {
+    let home = tempfile::tempdir().unwrap();
+    let tokens = make_tokens(home.path(), 1);
+    let server = Server::start(home.path(), &[], &[]).await;
+    let session = Session::open(&server.url, Some(&tokens[0].token)).await;
+    let cases = [
+        (
+            "no params",
+            json!({"jsonrpc": "2.0", "id": 90, "method": "tools/call"}),
+        ),
+        (
+            "no name",
+            json!({"jsonrpc": "2.0", "id": 91, "method": "tools/call", "params": {"arguments": {}}}),
+        ),
+        (
+            "a number for a name",
+            json!({"jsonrpc": "2.0", "id": 92, "method": "tools/call", "params": {"name": 5}}),
+        ),
+    ];
+    for (what, msg) in cases {
+        let r = session.post(&msg).await;
+        let body = r.text().await.unwrap();
+        let answer = http_support::response_of(&body, &msg["id"])
+            .unwrap_or_else(|| panic!("{what}: no answer in {body}"));
+        assert_eq!(answer["error"]["code"], -32602, "{what}: {answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("tools/call") && message.contains("\"name\""),
+            "{what}: {message}"
+        );
+    }
+    server.stop().await;
+}

@@ -13,6 +13,7 @@ mod in_memory;
 mod indexer;
 mod indexer_types;
 pub mod logging;
+mod malformed;
 mod market_memory;
 mod params;
 mod prompts;

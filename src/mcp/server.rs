@@ -672,6 +672,14 @@ impl ServerHandler for LsServer {
             )
     }
 
+    async fn on_custom_request(
+        &self,
+        request: rmcp::model::CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CustomResult, rmcp::ErrorData> {
+        Err(super::malformed::answer(&request))
+    }
+
     #[allow(deprecated)]
     async fn set_level(
         &self,

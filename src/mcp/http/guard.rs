@@ -293,6 +293,14 @@ impl ServerHandler for Guarded {
             .unwrap_or_else(|e| CallToolResult::error(e.into_contents()).into()))
     }
 
+    async fn on_custom_request(
+        &self,
+        request: rmcp::model::CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CustomResult, McpError> {
+        self.inner.on_custom_request(request, context).await
+    }
+
     /// Log notifications are not sent over HTTP: the logging layer forwards the whole process's
     /// log, which would show one identity what the others do. Accepted (so clients do not fail)
     /// and ignored.
