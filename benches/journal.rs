@@ -46,6 +46,7 @@ fn run(label: &str, j: &Journal) {
         signed_at: 0,
         max_fee: "1000000000000000".into(),
         last_status: "SIGNED".into(),
+        from_another_chain: false,
     };
     report(
         &format!("{label}: record a tx before sending"),

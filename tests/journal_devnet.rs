@@ -1,7 +1,8 @@
 //! The durable journal across a crash: the server is killed with SIGKILL between sending a write
 //! and its receipt (a fault proxy holds the receipt), restarted on the same data directory, and
 //! finds the transaction, answers the retry with the earlier result, keeps its counters, and
-//! sends nothing twice. A second server on the same account refuses to start.
+//! sends nothing twice. A second server on the same account refuses to start. A devnet restarted
+//! from scratch gets no replay of the old chain's writes.
 
 mod common;
 
@@ -138,4 +139,67 @@ async fn a_write_killed_before_its_receipt_is_followed_and_replayed_after_restar
         log.contains("following a transaction left pending by an earlier run"),
         "{log}"
     );
+}
+
+/// A devnet restarted from scratch keeps its chain id, account and contract addresses, so the
+/// same adventurer id and action count come back: the journal's result of the old chain's attack
+/// must not answer for the new chain's, and the old record is still shown, marked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_devnet_gets_no_replay_from_the_old_chain() {
+    let home = tempfile::tempdir().unwrap();
+    let home_env = home.path().to_str().unwrap().to_string();
+    let env = [("LS_HOME", home_env.as_str())];
+
+    let (old_id, old_count, old_hash) = {
+        let world = common::world().await;
+        let client = world.client(&env).await;
+        let started = client.ok("ls_new_game", json!({"weapon": "Club"})).await;
+        let id = started["adventurer_id"].as_u64().unwrap();
+        let count = started["adventurer"]["action_count"].as_u64().unwrap();
+        let attacked = client
+            .ok(
+                "ls_attack",
+                json!({"adventurer_id": id, "expected_action_count": count, "detail": "full"}),
+            )
+            .await;
+        client.shutdown().await;
+        (id, count, attacked["tx_hash"].clone())
+    };
+
+    let world = common::world().await;
+    let devnet = world.devnet.url.clone();
+    let client = world.client(&env).await;
+    let started = client.ok("ls_new_game", json!({"weapon": "Club"})).await;
+    let id = started["adventurer_id"].as_u64().unwrap();
+    let count = started["adventurer"]["action_count"].as_u64().unwrap();
+    assert_eq!(
+        (id, count),
+        (old_id, old_count),
+        "the fresh chain repeats the old ids, so an unguarded journal would replay"
+    );
+    let before = common::nonce_and_balance(&devnet, common::ACCOUNT).await;
+    let attacked = client
+        .ok(
+            "ls_attack",
+            json!({"adventurer_id": id, "expected_action_count": count, "detail": "full"}),
+        )
+        .await;
+    assert_eq!(attacked["replayed"], false, "{attacked}");
+    assert_ne!(attacked["tx_hash"], old_hash);
+    let after = common::nonce_and_balance(&devnet, common::ACCOUNT).await;
+    assert_eq!(nonce(&after), nonce(&before) + 1, "the attack was sent");
+    let landed = client
+        .ok("ls_get_tx", json!({"tx_hash": attacked["tx_hash"]}))
+        .await;
+    assert_eq!(landed["execution"], "SUCCEEDED", "{landed}");
+    assert!(
+        landed["record"].get("from_another_chain").is_none(),
+        "{landed}"
+    );
+
+    let old = client.ok("ls_get_tx", json!({"tx_hash": old_hash})).await;
+    assert_eq!(old["status"], "NOT_RECEIVED", "{old}");
+    assert_eq!(old["record"]["action"], "attack", "{old}");
+    assert_eq!(old["record"]["from_another_chain"], true, "{old}");
+    client.shutdown().await;
 }

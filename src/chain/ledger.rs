@@ -25,6 +25,10 @@ pub struct TxRecord {
     pub max_fee: String,
     /// The last status seen (`SIGNED`, `SENT`, `ACCEPTED_ON_L2`, `REVERTED`, `SEND_FAILED`, …).
     pub last_status: String,
+    /// True when it was signed for another chain than the node's (a devnet since restarted, or
+    /// another network): kept for the record, never replayed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub from_another_chain: bool,
 }
 
 /// Transactions signed by this account, by hash, kept in the journal (durable on real chains).
@@ -69,6 +73,7 @@ impl TxLedger {
                 max_fee: max_fee.to_string(),
                 signed_at: u64::try_from(signed_ms / 1000).unwrap_or(0),
                 last_status: "SIGNED".into(),
+                from_another_chain: false,
             },
             signed_ms,
         )

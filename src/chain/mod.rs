@@ -11,6 +11,7 @@ pub mod deploy_target;
 pub mod entry;
 mod error;
 pub mod follow;
+mod identity;
 pub mod journal;
 pub mod ledger;
 pub mod manifest;
@@ -29,7 +30,7 @@ pub use client::{
     ChainClient, ConnectOptions, GameAction, TokenBalance, TxLookup, TxReport, WalletReport,
     WriteOptions, action_name,
 };
-pub use error::{ChainError, redact_urls};
+pub use error::ChainError;
 pub use manifest::GameAddresses;
 pub use new_game::MintedGame;
 pub use submit::{Confirm, Hooks, Progress};

@@ -96,6 +96,8 @@ pub struct ChainClient {
     subscriber: Option<super::subscribe::Subscriber>,
     /// Storage key of the game token's minted count, where its layout is known.
     pub(super) token_count_key: Option<Felt>,
+    /// The chain as the journal names it (chain id and block 0's hash).
+    chain_identity: String,
 }
 
 impl std::fmt::Debug for ChainClient {
@@ -181,6 +183,7 @@ impl ChainClient {
                 opts.spec_versions
             )));
         }
+        let chain_identity = super::identity::chain_identity(&provider, chain_id).await;
         let mut account = SingleOwnerAccount::new(
             provider.clone(),
             opts.signer.clone(),
@@ -212,6 +215,7 @@ impl ChainClient {
             token: std::sync::OnceLock::new(),
             subscriber: None,
             token_count_key: None,
+            chain_identity,
         })
     }
 
@@ -531,7 +535,7 @@ impl ChainClient {
     pub fn with_follow(mut self, follow: super::Follow, ws_url: Option<&url::Url>) -> Self {
         self.subscriber = super::subscribe::Subscriber::new(follow, &self.rpc_url, ws_url);
         if let Some(s) = &self.subscriber {
-            tracing::info!(endpoint = %s.url(), "sent transactions are watched by subscription");
+            tracing::info!(endpoint = %crate::redact::shown_url(s.url()), "sent transactions are watched by subscription");
         }
         self
     }
@@ -549,8 +553,10 @@ impl ChainClient {
         Ok(self)
     }
 
-    /// Keeps the ledger in `journal` (durable, shared with the policy's counters and replays).
+    /// Keeps the ledger in `journal` (durable, shared with the policy's counters and replays),
+    /// its records named by this chain.
     pub fn with_journal(mut self, journal: Arc<super::journal::Journal>) -> Self {
+        journal.bind_chain(&self.chain_identity);
         self.ledger = TxLedger::new(journal);
         self
     }

@@ -13,6 +13,11 @@
 //! are queued on the writer thread ([`WriteBehind`]) and land right after the call that made
 //! them; every read settles the queue first. The budgets read the spending mirror in memory,
 //! which is updated at once.
+//!
+//! Every record names the chain it was made on ([`Journal::bind_chain`]: the chain id and the
+//! hash of block 0, which changes when a devnet or katana is started afresh). Replays, intents and
+//! the transactions followed at start are those of the chain the server is connected to; a record
+//! from another chain stays for the audit (`ls_get_tx` marks it) but never answers for this one.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -57,6 +62,10 @@ CREATE TABLE IF NOT EXISTS intents(
   started_ms INTEGER NOT NULL, PRIMARY KEY(adventurer_id, action_count, action));
 ";
 
+/// Tables whose rows name their chain (a `chain` column, added to journals made before it; their
+/// older rows have none and so match no chain).
+const CHAIN_TABLES: [&str; 3] = ["txs", "replays", "intents"];
+
 /// Why the journal could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {
@@ -91,6 +100,8 @@ pub struct Journal {
     /// every write, and this process is the only writer (the lock), so the file is written to
     /// and read back only at start.
     spending: Mutex<Vec<Spend>>,
+    /// The chain records are made on and looked up for (see the module doc); `None` until bound.
+    chain: std::sync::RwLock<Option<String>>,
     run: i64,
     path: Option<PathBuf>,
     /// Held open for the lock's lifetime (released by the OS when the process ends, even on SIGKILL).
@@ -135,6 +146,9 @@ impl Journal {
         lock: Option<File>,
     ) -> Result<Self, JournalError> {
         conn.execute_batch(SCHEMA)?;
+        for table in CHAIN_TABLES {
+            add_chain_column(&conn, table)?;
+        }
         conn.execute("INSERT INTO runs(started_ms) VALUES (?1)", [now_ms()])?;
         let run = conn.last_insert_rowid();
         let since = day_start_ms(SystemTime::now()) as i64 - 60_000;
@@ -156,6 +170,7 @@ impl Journal {
             behind: WriteBehind::new(conn.clone()),
             conn,
             spending: Mutex::new(spending),
+            chain: std::sync::RwLock::new(None),
             run,
             path,
             _lock: lock,
@@ -167,6 +182,16 @@ impl Journal {
         self.path.as_deref()
     }
 
+    /// Names the chain this server is connected to (its id and block 0's hash): records made from
+    /// now on carry it, and only records carrying it are replayed, resumed or followed.
+    pub fn bind_chain(&self, chain: &str) {
+        *self.chain.write().unwrap_or_else(|p| p.into_inner()) = Some(chain.to_string());
+    }
+
+    fn chain(&self) -> Option<String> {
+        self.chain.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
     fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
         self.conn.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -175,7 +200,7 @@ impl Journal {
     /// after: see the module doc); an error here means it must not be sent.
     pub fn record_tx(&self, r: &TxRecord, signed_ms: i64) -> Result<(), JournalError> {
         self.behind.settle();
-        Self::insert_tx(&self.db(), r, signed_ms, self.run)?;
+        Self::insert_tx(&self.db(), r, signed_ms, self.run, self.chain())?;
         if let Some(path) = &self.path {
             let wal = wal_path(path);
             self.behind.push(move |_: &Connection| sync_file(&wal));
@@ -188,12 +213,13 @@ impl Journal {
         r: &TxRecord,
         signed_ms: i64,
         run: i64,
+        chain: Option<String>,
     ) -> Result<(), JournalError> {
         let tx = db.unchecked_transaction()?;
         exec(
             &tx,
             "INSERT OR REPLACE INTO txs(hash, adventurer_id, action, nonce, max_fee, signed_ms, \
-             last_status, run) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+             last_status, run, chain) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             params![
                 r.tx_hash,
                 r.adventurer_id.map(|i| i as i64),
@@ -202,7 +228,8 @@ impl Journal {
                 r.max_fee,
                 signed_ms,
                 r.last_status,
-                run
+                run,
+                chain
             ],
         )?;
         exec(
@@ -242,7 +269,7 @@ impl Journal {
         }
     }
 
-    /// The record of a transaction this account's servers signed.
+    /// The record of a transaction this account's servers signed, on this chain or another.
     pub fn tx(&self, hash: Felt) -> Option<TxRecord> {
         self.query_txs("WHERE hash = ?1", params![hex(hash)])
             .into_iter()
@@ -257,22 +284,22 @@ impl Journal {
             .map_or(0, |n| n as usize)
     }
 
-    /// Transactions whose final status is not known yet (to follow at start).
+    /// Transactions on this chain whose final status is not known yet (to follow at start).
     pub fn unsettled(&self) -> Vec<TxRecord> {
         self.query_txs(
-            "WHERE last_status NOT IN ('ACCEPTED_ON_L2', 'ACCEPTED_ON_L1', 'REVERTED', \
-             'SEND_FAILED', 'DROPPED') ORDER BY signed_ms",
-            [],
+            "WHERE chain IS ?1 AND last_status NOT IN ('ACCEPTED_ON_L2', 'ACCEPTED_ON_L1', \
+             'REVERTED', 'SEND_FAILED', 'DROPPED') ORDER BY signed_ms",
+            params![self.chain()],
         )
     }
 
-    /// The first transaction on `adventurer_id` for `action` signed at or after `since_ms`
-    /// that may have landed (the transaction of an interrupted write).
+    /// The first transaction on this chain on `adventurer_id` for `action` signed at or after
+    /// `since_ms` that may have landed (the transaction of an interrupted write).
     pub fn tx_after(&self, adventurer_id: u64, action: &str, since_ms: i64) -> Option<TxRecord> {
         self.query_txs(
-            "WHERE adventurer_id = ?1 AND action = ?2 AND signed_ms >= ?3 \
+            "WHERE adventurer_id = ?1 AND action = ?2 AND signed_ms >= ?3 AND chain IS ?4 \
              AND last_status NOT IN ('SEND_FAILED', 'DROPPED', 'REVERTED') ORDER BY signed_ms LIMIT 1",
-            params![adventurer_id as i64, action, since_ms],
+            params![adventurer_id as i64, action, since_ms, self.chain()],
         )
         .into_iter()
         .next()
@@ -296,8 +323,10 @@ impl Journal {
         self.behind.settle();
         let db = self.db();
         let sql = format!(
-            "SELECT hash, adventurer_id, action, nonce, max_fee, signed_ms, last_status FROM txs {filter}"
+            "SELECT hash, adventurer_id, action, nonce, max_fee, signed_ms, last_status, chain \
+             FROM txs {filter}"
         );
+        let current = self.chain();
         let rows = db.prepare(&sql).and_then(|mut st| {
             st.query_map(p, |r| {
                 Ok(TxRecord {
@@ -308,6 +337,7 @@ impl Journal {
                     max_fee: r.get(4)?,
                     signed_at: (r.get::<_, i64>(5)? / 1000) as u64,
                     last_status: r.get(6)?,
+                    from_another_chain: r.get::<_, Option<String>>(7)? != current,
                 })
             })?
             .collect::<Result<Vec<_>, _>>()
@@ -318,26 +348,42 @@ impl Journal {
         })
     }
 
-    /// The stored result of a write keyed by (adventurer, action_count, action key).
+    /// The stored result of a write on this chain keyed by (adventurer, action_count, action key).
     pub fn replay(&self, id: u64, action_count: u16, action: &str) -> Option<String> {
+        self.keyed("result", "replays", id, action_count, action)
+    }
+
+    /// One column of this chain's row keyed by (adventurer, action_count, action key) in a table
+    /// of writes (`replays`, `intents`).
+    fn keyed<T: rusqlite::types::FromSql>(
+        &self,
+        column: &str,
+        table: &str,
+        id: u64,
+        action_count: u16,
+        action: &str,
+    ) -> Option<T> {
         self.behind.settle();
         first(
             &self.db(),
-            "SELECT result FROM replays WHERE adventurer_id = ?1 AND action_count = ?2 AND action = ?3",
-            params![id as i64, action_count, action],
+            &format!(
+                "SELECT {column} FROM {table} WHERE adventurer_id = ?1 AND action_count = ?2 \
+                 AND action = ?3 AND chain IS ?4"
+            ),
+            params![id as i64, action_count, action, self.chain()],
         )
     }
 
     /// Stores the result of a write for replay.
     pub fn put_replay(&self, id: u64, action_count: u16, action: &str, result: &str) {
-        let (action, result) = (action.to_string(), result.to_string());
+        let (action, result, chain) = (action.to_string(), result.to_string(), self.chain());
         self.behind.push(move |db: &Connection| {
             let r = insert_pruned(
                 db,
                 "replays",
-                "INSERT OR REPLACE INTO replays(adventurer_id, action_count, action, result) \
-                 VALUES (?1, ?2, ?3, ?4)",
-                params![id as i64, action_count, action, result],
+                "INSERT OR REPLACE INTO replays(adventurer_id, action_count, action, result, \
+                 chain) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![id as i64, action_count, action, result, chain],
             );
             if let Err(e) = r {
                 tracing::error!("journal: cannot store a replay result: {e}");
@@ -346,17 +392,19 @@ impl Journal {
     }
 
     /// Notes that a write keyed by (adventurer, action_count, action key) is starting now; the
-    /// first start is kept, so a retry finds the transaction of the first attempt.
+    /// first start on this chain is kept, so a retry finds the transaction of the first attempt.
     /// The intent lands before the transaction's record, which settles the queue.
     pub fn begin_intent(&self, id: u64, action_count: u16, action: &str) {
-        let (action, started) = (action.to_string(), now_ms());
+        let (action, started, chain) = (action.to_string(), now_ms(), self.chain());
         self.behind.push(move |db: &Connection| {
             let r = insert_pruned(
                 db,
                 "intents",
-                "INSERT OR IGNORE INTO intents(adventurer_id, action_count, action, started_ms) \
-                 VALUES (?1, ?2, ?3, ?4)",
-                params![id as i64, action_count, action, started],
+                "INSERT INTO intents(adventurer_id, action_count, action, started_ms, chain) \
+                 VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(adventurer_id, action_count, action) \
+                 DO UPDATE SET started_ms = excluded.started_ms, chain = excluded.chain \
+                 WHERE intents.chain IS NOT excluded.chain",
+                params![id as i64, action_count, action, started, chain],
             );
             if let Err(e) = r {
                 tracing::error!(id, "journal: cannot note a write intent: {e}");
@@ -364,14 +412,9 @@ impl Journal {
         });
     }
 
-    /// When a write keyed by (adventurer, action_count, action key) first started, if it did.
+    /// When a write on this chain keyed by (adventurer, action_count, action key) first started.
     pub fn intent(&self, id: u64, action_count: u16, action: &str) -> Option<i64> {
-        self.behind.settle();
-        first(
-            &self.db(),
-            "SELECT started_ms FROM intents WHERE adventurer_id = ?1 AND action_count = ?2 AND action = ?3",
-            params![id as i64, action_count, action],
-        )
+        self.keyed("started_ms", "intents", id, action_count, action)
     }
 
     /// Moves everything into the main database file (at a graceful stop).
@@ -464,6 +507,19 @@ fn first<T: rusqlite::types::FromSql, P: rusqlite::Params>(
         .unwrap_or(None)
 }
 
+/// Adds the `chain` column to a table of a journal made before it (a no-op when present).
+fn add_chain_column(db: &Connection, table: &str) -> rusqlite::Result<()> {
+    let has = db
+        .prepare(&format!(
+            "SELECT 1 FROM pragma_table_info('{table}') WHERE name = 'chain'"
+        ))?
+        .exists([])?;
+    if !has {
+        db.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN chain TEXT;"))?;
+    }
+    Ok(())
+}
+
 /// One insert into a bounded table and the pruning of its oldest rows, in one commit.
 fn insert_pruned<P: rusqlite::Params>(
     db: &Connection,
@@ -514,101 +570,4 @@ pub fn now_ms() -> i64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::time::Duration;
-
-    fn record(hash: u32, status: &str) -> TxRecord {
-        TxRecord {
-            tx_hash: format!("{:#x}", Felt::from(hash)),
-            adventurer_id: Some(7),
-            action: "explore".into(),
-            nonce: "0x3".into(),
-            signed_at: 0,
-            max_fee: "500".into(),
-            last_status: status.into(),
-        }
-    }
-
-    #[test]
-    fn a_reopened_journal_keeps_transactions_replays_and_the_day_but_not_the_run() {
-        let dir = tempfile::tempdir().unwrap();
-        let account = Felt::from(0xacc_u32);
-        let t = SystemTime::now();
-        {
-            let j = Journal::open(dir.path(), account).unwrap();
-            j.record_tx(&record(0xa1, "SIGNED"), now_ms()).unwrap();
-            j.set_status(Felt::from(0xa1u32), "SENT");
-            j.record(Felt::from(0xa1u32), 500, t);
-            j.record(Felt::from(0xa1u32), 120, t);
-            j.put_replay(7, 4, "Explore", "{\"ok\":true}");
-            j.begin_intent(7, 5, "Attack");
-            assert_eq!(j.usage(t).run_tx, 1);
-        }
-        let j = Journal::open(dir.path(), account).unwrap();
-        let r = j.tx(Felt::from(0xa1u32)).unwrap();
-        assert_eq!((r.last_status.as_str(), r.adventurer_id), ("SENT", Some(7)));
-        assert_eq!(j.unsettled().len(), 1);
-        assert_eq!(j.replay(7, 4, "Explore").as_deref(), Some("{\"ok\":true}"));
-        assert!(j.replay(7, 5, "Explore").is_none());
-        assert!(j.intent(7, 5, "Attack").is_some());
-        let u = j.usage(t + Duration::from_secs(1));
-        assert_eq!((u.run_spent, u.run_tx), (0, 0), "a new run");
-        assert_eq!((u.day_spent, u.day_tx, u.window.len()), (120, 1, 1));
-        j.set_status(Felt::from(0xa1u32), "ACCEPTED_ON_L2");
-        assert!(j.unsettled().is_empty());
-        let statuses: i64 = j
-            .db()
-            .query_row("SELECT COUNT(*) FROM statuses", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(statuses, 3, "SIGNED, SENT, ACCEPTED_ON_L2");
-    }
-
-    #[test]
-    fn a_second_server_on_the_account_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let first = Journal::open(dir.path(), Felt::ONE).unwrap();
-        let e = Journal::open(dir.path(), Felt::ONE).unwrap_err();
-        assert!(matches!(e, JournalError::Locked(_)), "{e}");
-        assert!(e.to_string().contains("already running"), "{e}");
-        // Another account is independent; the lock goes with the first journal.
-        Journal::open(dir.path(), Felt::TWO).unwrap();
-        drop(first);
-        Journal::open(dir.path(), Felt::ONE).unwrap();
-    }
-
-    #[test]
-    fn replay_results_and_intents_are_bounded() {
-        let j = Journal::in_memory();
-        let n = KEEP_ROWS as u16 + 50;
-        for count in 0..n {
-            j.put_replay(1, count, "Explore", "{}");
-            j.begin_intent(1, count, "Explore");
-        }
-        let rows = |t: &str| -> i64 {
-            j.behind.settle();
-            j.db()
-                .query_row(&format!("SELECT COUNT(*) FROM {t}"), [], |r| r.get(0))
-                .unwrap()
-        };
-        assert_eq!((rows("replays"), rows("intents")), (KEEP_ROWS, KEEP_ROWS));
-        assert!(j.replay(1, 0, "Explore").is_none(), "the oldest went first");
-        assert!(j.replay(1, n - 1, "Explore").is_some());
-    }
-
-    #[test]
-    fn interrupted_writes_are_found_by_adventurer_action_and_time() {
-        let j = Journal::in_memory();
-        let start = now_ms();
-        let mut failed = record(1, "SEND_FAILED");
-        failed.action = "attack".into();
-        j.record_tx(&failed, start + 1).unwrap();
-        let mut sent = record(2, "SENT");
-        sent.action = "attack".into();
-        j.record_tx(&sent, start + 2).unwrap();
-        assert_eq!(j.tx_after(7, "attack", start).unwrap().tx_hash, "0x2");
-        assert!(j.tx_after(7, "attack", start + 3).is_none());
-        assert!(j.tx_after(8, "attack", start).is_none());
-        assert_eq!(j.recent_max_bound(), Some(500));
-    }
-}
+mod tests;

@@ -70,6 +70,7 @@ impl SimTx {
             max_fee: "0".into(),
             signed_at: self.signed_at,
             last_status: self.status.clone(),
+            from_another_chain: false,
         }
     }
 

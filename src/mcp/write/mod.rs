@@ -45,8 +45,8 @@ impl LsServer {
         self.render(detail, full, state).await
     }
 
-    /// Runs one game action: replays a retry of an action that already landed (before any
-    /// other check), refuses stale calls, runs `check` on the state this server knows (read when
+    /// Runs one game action: replays a retry of an action that already landed on this chain
+    /// (before any other check, and only while the node knows its transaction), refuses stale calls, runs `check` on the state this server knows (read when
     /// it knows none), and returns the full result and the state after the transaction (no
     /// state for a replay).
     pub(super) async fn write_full(
@@ -60,7 +60,9 @@ impl LsServer {
         let _busy = self.drain.enter()?;
         let _adventurer = self.replays.lock_adventurer(id).await;
         if let Some(expected) = expected_action_count {
-            if let Some(mut earlier) = self.replays.get(id, expected, &action) {
+            if let Some(mut earlier) = self.replays.get(id, expected, &action)
+                && self.node_knows(&earlier.tx_hash).await?
+            {
                 earlier.replayed = true;
                 return Ok((earlier, None));
             }
@@ -106,5 +108,25 @@ impl LsServer {
             self.replays.put(id, expected, &action, &result);
         }
         Ok((result, Some(state)))
+    }
+
+    /// Whether the node knows the transaction of a stored result: one it has never received
+    /// belongs to a chain since replaced (a devnet restarted with the same chain id and block
+    /// 0), so the write is made afresh instead of replayed.
+    async fn node_knows(&self, tx_hash: &str) -> Result<bool, ToolError> {
+        let hash = crate::config::parse_felt(tx_hash).map_err(ToolError::validation)?;
+        let found = self
+            .backend
+            .tx(hash)
+            .await
+            .map_err(super::errors::from_chain)?;
+        let known = found.status != "NOT_RECEIVED";
+        if !known {
+            tracing::warn!(
+                tx_hash,
+                "a stored result's transaction is unknown to the node: not replayed"
+            );
+        }
+        Ok(known)
     }
 }
