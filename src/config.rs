@@ -354,6 +354,16 @@ impl Settings {
             ConfigError::Invalid(m) => ConfigError::Invalid(crate::redact::redact(&m)),
             other => other,
         })?;
+        for url in [
+            Some(&settings.chain.rpc_url),
+            settings.tx.ws_url.as_ref(),
+            settings.torii.url.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            crate::redact::register_url_credentials(url);
+        }
         Ok(settings)
     }
 

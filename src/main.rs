@@ -188,9 +188,10 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            let shown = loot_survivor_mcp::redact::redact(&format!("{e:#}"));
             eprintln!(
                 "error: {}",
-                loot_survivor_mcp::redact::redact(&format!("{e:#}"))
+                loot_survivor_mcp::redact::hide_credentials(&shown)
             );
             ExitCode::FAILURE
         }

@@ -93,3 +93,44 @@ async fn the_key_is_never_revealed() {
         assert!(!stderr.contains(&s), "the key leaked into stderr");
     }
 }
+
+/// Hosted RPC providers take their API key in the URL (query or user info). At every log level,
+/// with the WebSocket endpoint derived from that URL, through a write and a failure, neither
+/// the key nor the password appears in stderr or in a tool result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_api_key_in_the_rpc_url_is_never_revealed() {
+    const QUERY_KEY: &str = "Qk7apikeyF00d";
+    const PASSWORD: &str = "pw9Secret42";
+    let world = common::world().await;
+    let mut rpc = world.devnet.url.clone();
+    rpc.set_path("/rpc");
+    rpc.set_query(Some(&format!("apikey={QUERY_KEY}")));
+    rpc.set_username("agent").unwrap();
+    rpc.set_password(Some(PASSWORD)).unwrap();
+    for level in ["error", "warn", "info", "debug", "trace"] {
+        let client = world.client_at(&rpc, (), &[("RUST_LOG", level)]).await;
+        let started = client.call("ls_new_game", json!({"weapon": "Book"})).await;
+        assert!(!started.is_error, "{level}: {}", started.text);
+        let failed = client.call("ls_get_tx", json!({"tx_hash": "0xdead"})).await;
+        let stderr = client.shutdown().await;
+        for secret in [QUERY_KEY, PASSWORD] {
+            assert!(
+                !stderr.contains(secret),
+                "{level}: the key leaked into stderr"
+            );
+            for o in [&started, &failed] {
+                assert!(
+                    !o.text.contains(secret),
+                    "{level}: the key leaked into a result"
+                );
+            }
+        }
+        if level == "info" {
+            assert!(
+                stderr.contains("endpoint=ws://<hidden>@127.0.0.1:")
+                    && stderr.contains("/ws?apikey=<hidden>"),
+                "the derived WebSocket endpoint is logged with its credentials hidden: {stderr}"
+            );
+        }
+    }
+}

@@ -1,6 +1,6 @@
 //! The Cartridge paymaster's JSON-RPC method `cartridge_addExecuteOutsideTransaction`: it takes a
 //! signed SNIP-9 outside execution, wraps the multicall with the VRF `submit_random` /
-//! `assert_consumed` calls and submits it from its own account (game.md §0.3). The request shape
+//! `assert_consumed` calls and submits it from its own account (docs/vrf.md). The request shape
 //! follows Cartridge's controller SDK (`OutsideExecutionParams {address, outside_execution,
 //! signature}` answered by `{transaction_hash}`); its errors are mapped into [`ChainError`].
 
@@ -68,7 +68,7 @@ pub fn parse_response(body: &Value) -> Result<Felt, ChainError> {
 /// configuration mistakes `Config`, the rest (rate limits, time window, outages) `Rpc`.
 fn map_error(err: &RpcError) -> ChainError {
     let data = err.data.as_ref().map(|d| d.to_string()).unwrap_or_default();
-    let text = super::redact_urls(&format!("{} {}", err.message, data));
+    let text = crate::redact::redact_urls(&format!("{} {}", err.message, data));
     let lower = text.to_ascii_lowercase();
     let revert = classify(&text);
     if revert.code != "UNKNOWN_REVERT" {
@@ -112,12 +112,12 @@ pub async fn submit(
         .json(&body)
         .send()
         .await
-        .map_err(|e| ChainError::Rpc(super::redact_urls(&format!("Cartridge RPC: {e}"))))?;
+        .map_err(|e| ChainError::Rpc(crate::redact::redact_urls(&format!("Cartridge RPC: {e}"))))?;
     let status = resp.status();
     let text = resp
         .text()
         .await
-        .map_err(|e| ChainError::Rpc(super::redact_urls(&format!("Cartridge RPC: {e}"))))?;
+        .map_err(|e| ChainError::Rpc(crate::redact::redact_urls(&format!("Cartridge RPC: {e}"))))?;
     let value: Value = serde_json::from_str(&text).map_err(|_| {
         ChainError::Rpc(format!(
             "Cartridge RPC answered HTTP {status} with a non-JSON body: {}",

@@ -258,7 +258,7 @@ fn declare_error<S: std::fmt::Display>(
 fn deploy_error<S: std::fmt::Display>(e: starknet::accounts::AccountError<S>) -> ChainError {
     match e {
         starknet::accounts::AccountError::Provider(p) => ChainError::from_provider(&p),
-        other => ChainError::Rpc(super::redact_urls(&other.to_string())),
+        other => ChainError::Rpc(crate::redact::redact_urls(&other.to_string())),
     }
 }
 

@@ -254,7 +254,7 @@ where
 fn account_error<S: std::fmt::Display>(e: AccountError<S>) -> ChainError {
     match e {
         AccountError::Provider(p) => ChainError::from_provider(&p),
-        other => ChainError::Rpc(super::redact_urls(&other.to_string())),
+        other => ChainError::Rpc(crate::redact::redact_urls(&other.to_string())),
     }
 }
 

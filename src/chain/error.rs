@@ -74,7 +74,7 @@ impl ChainError {
                     .into(),
             ),
             other => {
-                let text = redact_urls(&other.to_string());
+                let text = crate::redact::redact_urls(&other.to_string());
                 let revert = classify(&text);
                 if revert.code != "UNKNOWN_REVERT" {
                     Self::Revert {
@@ -104,41 +104,9 @@ fn execution_text(e: &ContractExecutionError) -> String {
     }
 }
 
-/// Replaces URLs in a message (RPC URLs may embed API keys) with a placeholder.
-pub fn redact_urls(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = rest.find("http") {
-        let tail = &rest[i..];
-        if tail.starts_with("http://") || tail.starts_with("https://") {
-            out.push_str(&rest[..i]);
-            out.push_str("<rpc-url>");
-            let end = tail
-                .find(|c: char| c.is_whitespace() || c == ')' || c == '"' || c == '\'')
-                .unwrap_or(tail.len());
-            rest = &tail[end..];
-        } else {
-            out.push_str(&rest[..i + 4]);
-            rest = &rest[i + 4..];
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn urls_are_redacted() {
-        let s = redact_urls(
-            "error sending request for url (https://rpc.example/v0_9/SECRETKEY): timeout; http",
-        );
-        assert!(!s.contains("SECRETKEY"), "{s}");
-        assert!(s.contains("<rpc-url>"), "{s}");
-        assert!(s.ends_with("http"), "{s}");
-    }
 
     #[test]
     fn nested_execution_errors_yield_the_inner_reason() {

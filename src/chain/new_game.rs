@@ -142,7 +142,7 @@ impl ChainClient {
             .await
             .map_err(|e| match e {
                 starknet::accounts::AccountError::Provider(p) => ChainError::from_provider(&p),
-                other => ChainError::Rpc(super::redact_urls(&other.to_string())),
+                other => ChainError::Rpc(crate::redact::redact_urls(&other.to_string())),
             })?;
         let TransactionTrace::Invoke(trace) = simulated.transaction_trace else {
             return Err(ChainError::Decode(

@@ -40,7 +40,7 @@ where
     loop {
         match op().await {
             Err(e) if is_transient(&e) && attempt + 1 < READ_ATTEMPTS => {
-                tracing::debug!(error = %crate::chain::redact_urls(&e.to_string()), attempt, "read failed; retrying");
+                tracing::debug!(error = %crate::redact::redact_urls(&e.to_string()), attempt, "read failed; retrying");
                 tokio::time::sleep(backoff(attempt)).await;
                 attempt += 1;
             }

@@ -199,7 +199,7 @@ pub async fn wait_for_receipt<P: Provider + Sync>(
                     ask_receipt = false;
                 }
                 Err(e) => tracing::debug!(
-                    error = %super::redact_urls(&e.to_string()),
+                    error = %crate::redact::redact_urls(&e.to_string()),
                     "receipt read failed; retrying"
                 ),
             }
@@ -239,7 +239,7 @@ pub async fn wait_for_receipt<P: Provider + Sync>(
                 }
                 Err(ProviderError::StarknetError(StarknetError::TransactionHashNotFound)) => {}
                 Err(e) => tracing::debug!(
-                    error = %super::redact_urls(&e.to_string()),
+                    error = %crate::redact::redact_urls(&e.to_string()),
                     "status poll failed; retrying"
                 ),
             }

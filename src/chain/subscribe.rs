@@ -141,7 +141,8 @@ pub async fn wait_for_status(
     confirm: Confirm,
     hooks: &Hooks,
 ) -> Result<Seen, Unavailable> {
-    let unavailable = |e: &dyn std::fmt::Display| Unavailable(e.to_string());
+    let unavailable =
+        |e: &dyn std::fmt::Display| Unavailable(crate::redact::redact_urls(&e.to_string()));
     let (mut socket, _) = tokio::time::timeout(
         SUBSCRIBE_TIMEOUT,
         tokio_tungstenite::connect_async(ws.as_str()),

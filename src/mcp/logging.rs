@@ -113,14 +113,18 @@ struct Fields(Map<String, Value>);
 
 impl Visit for Fields {
     fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        let text = format!("{value:?}");
         self.0.insert(
             field.name().to_string(),
-            Value::String(format!("{value:?}")),
+            Value::String(crate::redact::hide_credentials(&text).into_owned()),
         );
     }
 
     fn record_str(&mut self, field: &Field, value: &str) {
-        self.0.insert(field.name().to_string(), value.into());
+        self.0.insert(
+            field.name().to_string(),
+            crate::redact::hide_credentials(value).into_owned().into(),
+        );
     }
 
     fn record_u64(&mut self, field: &Field, value: u64) {
@@ -146,7 +150,7 @@ pub fn default_filter(default: &str) -> String {
 /// the forwarding to MCP clients. Does nothing if a subscriber is already installed.
 pub fn init(default: &str) {
     let stderr = tracing_subscriber::fmt::layer()
-        .with_writer(std::io::stderr)
+        .with_writer(|| HidingWriter(std::io::stderr()))
         .with_ansi(false)
         .with_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -161,6 +165,25 @@ pub fn init(default: &str) {
         .try_init();
 }
 
+/// Stderr with URL credentials hidden in every line, whichever crate logged it (a dependency
+/// may log a request line or a URL at DEBUG or TRACE): one formatted event per write.
+struct HidingWriter<W>(W);
+
+impl<W: std::io::Write> std::io::Write for HidingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let text = String::from_utf8_lossy(buf);
+        match crate::redact::hide_credentials(&text) {
+            std::borrow::Cow::Borrowed(_) => self.0.write_all(buf)?,
+            std::borrow::Cow::Owned(hidden) => self.0.write_all(hidden.as_bytes())?,
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,6 +195,16 @@ mod tests {
         assert!(rank(LoggingLevel::Warning) < rank(LoggingLevel::Error));
         assert_eq!(level_of(&Level::TRACE), LoggingLevel::Debug);
         assert_eq!(level_of(&Level::WARN), LoggingLevel::Warning);
+    }
+
+    #[test]
+    fn the_log_writer_hides_url_credentials() {
+        use std::io::Write;
+        let mut w = HidingWriter(Vec::new());
+        w.write_all(b"endpoint=ws://127.0.0.1:9/ws?apikey=KEY123 ok\n")
+            .unwrap();
+        let out = String::from_utf8(w.0).unwrap();
+        assert_eq!(out, "endpoint=ws://127.0.0.1:9/ws?apikey=<hidden> ok\n");
     }
 
     #[test]

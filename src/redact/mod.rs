@@ -1,7 +1,13 @@
 //! Keeps values that could be keys or passwords out of start-up errors, which MCP hosts keep in
 //! their log files. A key put in the wrong setting (a path, an address, a URL, a profile name)
 //! must not be echoed by the error about that setting: errors name the setting and what is wrong,
-//! and anything key-shaped left in a message is hidden.
+//! and anything key-shaped left in a message is hidden. Credentials in URLs: the `urls` module.
+
+mod urls;
+
+pub use urls::{
+    HIDDEN_CREDENTIAL, hide_credentials, redact_urls, register_url_credentials, shown_url,
+};
 
 /// Shortest run of hex digits treated as possible key material (addresses and keys are up to 64).
 const MIN_HEX_RUN: usize = 20;

@@ -287,7 +287,7 @@ impl SendFailure {
             starknet::accounts::AccountError::Signing(s) => {
                 SendFailure::Other(ChainError::Signing(s.to_string()))
             }
-            other => SendFailure::Other(ChainError::Rpc(crate::chain::redact_urls(
+            other => SendFailure::Other(ChainError::Rpc(crate::redact::redact_urls(
                 &other.to_string(),
             ))),
         }
