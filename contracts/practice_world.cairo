@@ -183,7 +183,7 @@ struct GameContextDetails {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Game event payloads (GameEventDetails variants of game.md §3.5; serialized after the variant index)
+// Game event payloads (GameEventDetails variants, docs/game-rules.md#events; serialized after the variant index)
 // ---------------------------------------------------------------------------------------------------
 
 #[derive(Copy, Drop, Serde)]
@@ -364,7 +364,7 @@ fn wrapping_add_u16(value: u16, amount: u32) -> u16 {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Randomness (game.md §4.1)
+// Randomness (docs/game-rules.md#randomness)
 // ---------------------------------------------------------------------------------------------------
 
 // low128 = felt mod 2^128; returns (low128 >> 64, low128 & (2^64 - 1)).
@@ -441,7 +441,7 @@ fn get_battle_randomness(xp: u16, battle_count: u16, seed: u64) -> (u8, u8, u8, 
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Items, beasts and obstacles (tables of game.md Appendix A, expressed as id ranges)
+// Items, beasts and obstacles (docs/game-rules.md#catalogue tables, expressed as id ranges)
 // ---------------------------------------------------------------------------------------------------
 
 fn item_tier(id: u8) -> u8 {
@@ -979,7 +979,7 @@ fn add_item_xp(ref adventurer: Adventurer, amount: u16) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Combat (game.md §4.3)
+// Combat (docs/game-rules.md#combat)
 // ---------------------------------------------------------------------------------------------------
 
 #[derive(Copy, Drop)]
@@ -1241,7 +1241,7 @@ fn gold_reward(beast: @Beast) -> u16 {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Discoveries (game.md §4.6, loot lists of Appendix A.2 in the game's order)
+// Discoveries (docs/game-rules.md#discoveries, loot lists in the game's order)
 // ---------------------------------------------------------------------------------------------------
 
 fn loot_list(tier: u8) -> Array<u8> {
@@ -1296,7 +1296,7 @@ fn discovery_loot(amount_rnd1: u8, amount_rnd2: u8) -> u8 {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Market (deployed ls_0_0_9 list, game.md §4.8)
+// Market (deployed ls_0_0_9 list, docs/game-rules.md#market)
 // ---------------------------------------------------------------------------------------------------
 
 fn market_items(adventurer_id: u64, market_seed: u64) -> Array<u8> {

@@ -1,5 +1,6 @@
-//! The tool error taxonomy shared by every tool (design.md "Errors"): one code per failure class,
-//! a message an agent can act on, whether a retry may help, a hint, and structured details.
+//! The tool error taxonomy shared by every tool (docs/writes-and-journal.md#errors): one code per
+//! failure class, a message an agent can act on, whether a retry may help, a hint, and structured
+//! details.
 
 use serde::Serialize;
 use serde_json::Value;

@@ -1,6 +1,6 @@
-//! Cartridge VRF bundling (game.md §2.3, §4.1): which actions consume randomness, and the
-//! `request_random(caller = game_systems, Source::Salt(salt))` call that must come first in their
-//! multicall, with the salt computed from the state the action starts from.
+//! Cartridge VRF bundling (docs/vrf.md, docs/game-rules.md#randomness): which actions consume
+//! randomness, and the `request_random(caller = game_systems, Source::Salt(salt))` call that must
+//! come first in their multicall, with the salt computed from the state the action starts from.
 
 use starknet::core::types::{Call, Felt};
 

@@ -2,10 +2,10 @@
 //! needs no read-back.
 //!
 //! Every action ends with an `adventurer` event (the boosted adventurer, as `get_game_state`
-//! returns it); `bag` follows any change of the bag, `beast` any new beast and `market_items`
-//! any new market (game.md §3.5). What an action leaves alone comes from the state before it.
-//! Two parts can differ from a fresh `get_game_state` without changing what an agent sees: out of
-//! battle the game regenerates the last beast at the current xp (the view shows a beast only in
+//! returns it); `bag` follows any change of the bag, `beast` any new beast and `market_items` any
+//! new market (docs/game-rules.md#events). What an action leaves alone comes from the state before
+//! it. Two parts can differ from a fresh `get_game_state` without changing what an agent sees: out
+//! of battle the game regenerates the last beast at the current xp (the view shows a beast only in
 //! battle), and the market keeps each item once (views list each item once).
 
 use super::events::{GameEvent, GameEventDetails};

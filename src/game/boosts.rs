@@ -1,6 +1,6 @@
-//! Item suffix stat boosts (game.md §4.7): equipped items of greatness 15+ add their suffix's
-//! stats, bagged ones only the vitality/charisma part; plus the boosted ("load_assets") view of a
-//! stored adventurer and its inverse.
+//! Item suffix stat boosts (docs/game-rules.md#item-specials): equipped items of greatness 15+ add
+//! their suffix's stats, bagged ones only the vitality/charisma part; plus the boosted
+//! ("load_assets") view of a stored adventurer and its inverse.
 
 use super::catalogue;
 use super::model::{Adventurer, Bag, Equipment, Item, Stats};

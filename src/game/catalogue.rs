@@ -1,5 +1,6 @@
 //! The game's static catalogue: 101 items, 75 beasts, 75 obstacles and the special-name lists
-//! (game.md Appendix A), with lookup by id and by forgiving name, so tools accept "short sword" or 46.
+//! (docs/game-rules.md#catalogue), with lookup by id and by forgiving name, so tools accept "short
+//! sword" or 46.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -177,7 +178,7 @@ impl Slot {
     ];
 }
 
-/// One catalogue item (game.md A.1): static facts that never change during a game.
+/// One catalogue item (docs/game-rules.md#catalogue): static facts that never change during a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ItemInfo {
     /// Item id, 1..=101.
@@ -191,7 +192,8 @@ pub struct ItemInfo {
     pub item_type: ItemType,
     /// Slot the item is equipped in.
     pub slot: Slot,
-    /// Index of the item within its slot, used to derive its special names (game.md §4.7).
+    /// Index of the item within its slot, used to derive its special names
+    /// (docs/game-rules.md#item-specials).
     pub slot_index: u8,
 }
 
@@ -213,7 +215,7 @@ const fn info(
     }
 }
 
-/// One beast (game.md A.4): id, name and the tier/type derived from the id.
+/// One beast (docs/game-rules.md#beasts): id, name and the tier/type derived from the id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct BeastInfo {
     /// Beast id, 1..=75.
@@ -227,7 +229,7 @@ pub struct BeastInfo {
     pub beast_type: ItemType,
 }
 
-/// One obstacle (game.md A.5): id, name and the tier/type derived from the id.
+/// One obstacle (docs/game-rules.md#obstacles): id, name and the tier/type derived from the id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ObstacleInfo {
     /// Obstacle id, 1..=75.
@@ -241,7 +243,7 @@ pub struct ObstacleInfo {
     pub obstacle_type: ItemType,
 }
 
-/// The 101 items, indexed by `id - 1` (game.md Appendix A.1).
+/// The 101 items, indexed by `id - 1` (upstream `contracts/src/utils/loot.cairo`).
 pub static ITEMS: [ItemInfo; 101] = [
     info(1, "Pendant", Tier::T1, ItemType::Necklace, Slot::Neck, 2),
     info(2, "Necklace", Tier::T1, ItemType::Necklace, Slot::Neck, 0),
@@ -976,7 +978,7 @@ pub static ITEMS: [ItemInfo; 101] = [
     ),
 ];
 
-/// Beast names, indexed by `id - 1` (game.md Appendix A.4).
+/// Beast names, indexed by `id - 1` (upstream `contracts/src/constants/beast.cairo`).
 pub static BEAST_NAMES: [&str; 75] = [
     "Warlock",
     "Typhon",
@@ -1055,7 +1057,7 @@ pub static BEAST_NAMES: [&str; 75] = [
     "Skeleton",
 ];
 
-/// Obstacle names, indexed by `id - 1` (game.md Appendix A.5).
+/// Obstacle names, indexed by `id - 1` (upstream `contracts/src/constants/obstacle.cairo`).
 pub static OBSTACLE_NAMES: [&str; 75] = [
     "Demonic Alter",
     "Vortex Of Despair",
@@ -1134,28 +1136,29 @@ pub static OBSTACLE_NAMES: [&str; 75] = [
     "Rolling Boulder",
 ];
 
-/// Discovery loot list for tier T5, in the game's order (game.md A.2).
+/// Discovery loot list for tier T5, in the game's order (docs/game-rules.md#discoveries).
 pub static LOOT_T5: [u8; 19] = [
     16, 12, 26, 31, 21, 36, 41, 76, 86, 81, 96, 91, 101, 46, 61, 66, 51, 71, 56,
 ];
-/// Discovery loot list for tier T4, in the game's order (game.md A.2).
+/// Discovery loot list for tier T4, in the game's order (docs/game-rules.md#discoveries).
 pub static LOOT_T4: [u8; 17] = [
     45, 60, 65, 50, 55, 70, 75, 80, 85, 95, 100, 90, 20, 25, 30, 35, 40,
 ];
-/// Discovery loot list for tier T3, in the game's order (game.md A.2).
+/// Discovery loot list for tier T3, in the game's order (docs/game-rules.md#discoveries).
 pub static LOOT_T3: [u8; 19] = [
     15, 11, 19, 24, 29, 34, 39, 44, 49, 64, 59, 69, 54, 74, 94, 99, 79, 84, 89,
 ];
-/// Discovery loot list for tier T2, in the game's order (game.md A.2).
+/// Discovery loot list for tier T2, in the game's order (docs/game-rules.md#discoveries).
 pub static LOOT_T2: [u8; 19] = [
     10, 14, 18, 23, 28, 33, 38, 43, 53, 58, 63, 48, 68, 73, 78, 88, 83, 93, 98,
 ];
-/// Discovery loot list for tier T1, in the game's order (game.md A.2).
+/// Discovery loot list for tier T1, in the game's order (docs/game-rules.md#discoveries).
 pub static LOOT_T1: [u8; 19] = [
     9, 13, 17, 22, 27, 32, 37, 42, 47, 52, 57, 67, 62, 72, 77, 82, 92, 97, 87,
 ];
 
-/// Item suffix names (`special1`, 1..=16), indexed by `special1 - 1` (game.md A.3).
+/// Item suffix names (`special1`, 1..=16), indexed by `special1 - 1`
+/// (docs/game-rules.md#item-specials).
 pub static SPECIAL1_NAMES: [&str; 16] = [
     "of Power",
     "of Giant",
@@ -1174,7 +1177,8 @@ pub static SPECIAL1_NAMES: [&str; 16] = [
     "of Reflection",
     "of the Twins",
 ];
-/// Name prefixes (`special2`, 1..=69), indexed by `special2 - 1` (game.md A.3).
+/// Name prefixes (`special2`, 1..=69), indexed by `special2 - 1`
+/// (docs/game-rules.md#item-specials).
 pub static SPECIAL2_NAMES: [&str; 69] = [
     "Agony",
     "Apocalypse",
@@ -1246,7 +1250,8 @@ pub static SPECIAL2_NAMES: [&str; 69] = [
     "Lights",
     "Shimmering",
 ];
-/// Name suffixes (`special3`, 1..=18), indexed by `special3 - 1` (game.md A.3).
+/// Name suffixes (`special3`, 1..=18), indexed by `special3 - 1`
+/// (docs/game-rules.md#item-specials).
 pub static SPECIAL3_NAMES: [&str; 18] = [
     "Bane",
     "Root",
@@ -1629,7 +1634,8 @@ mod tests {
         assert_eq!(special3_name(0), None);
     }
 
-    /// Cross-checks the tables against ../shared/data/game/*.json when that directory exists.
+    /// Cross-checks the tables against the game's JSON data files (items, beasts, obstacles) in the
+    /// optional sibling data directory named below, when it exists; skipped otherwise.
     #[test]
     fn matches_shared_data_files() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/game");

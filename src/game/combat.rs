@@ -1,6 +1,6 @@
-//! Combat formulas of `ls_0_0_9` (game.md §4.3): damage of the adventurer, beasts and obstacles
-//! (tiers, elements, strength, crits, name matches, rings and necklaces), damage reductions, and
-//! the chances of crits and of avoiding threats over a uniformly random byte.
+//! Combat formulas of `ls_0_0_9` (docs/game-rules.md#combat): damage of the adventurer, beasts and
+//! obstacles (tiers, elements, strength, crits, name matches, rings and necklaces), damage
+//! reductions, and the chances of crits and of avoiding threats over a uniformly random byte.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -72,8 +72,8 @@ impl CombatSpec {
     }
 }
 
-/// Weapon-vs-armor effectiveness (game.md §4.3); non-combat weapon types are Fair, and any weapon
-/// is Strong against no armor.
+/// Weapon-vs-armor effectiveness (docs/game-rules.md#type-effectiveness); non-combat weapon types
+/// are Fair, and any weapon is Strong against no armor.
 pub fn effectiveness(weapon: ItemType, armor: ItemType) -> Effectiveness {
     use Effectiveness::*;
     use ItemType as T;
@@ -153,7 +153,7 @@ pub struct Damage {
     pub special_bonus: u16,
 }
 
-/// `calculate_damage` of game.md §4.3 for a given crit outcome.
+/// `calculate_damage` (docs/game-rules.md#combat) for a given crit outcome.
 pub fn calculate_damage(
     weapon: &CombatSpec,
     armor: &CombatSpec,

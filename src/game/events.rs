@@ -1,5 +1,5 @@
 //! Decoding of `ls_0_0_9-GameEvent`, emitted through the Dojo world's `EventEmitted` event
-//! (game.md §3.5), into typed, name-enriched events that tools return to the agent.
+//! (docs/game-rules.md#events), into typed, name-enriched events that tools return to the agent.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -187,7 +187,7 @@ pub struct PurchasedItem {
     pub equip: bool,
 }
 
-/// The 17 `GameEventDetails` variants (index order of game.md §3.5), serialized as
+/// The 17 `GameEventDetails` variants (index order of docs/game-rules.md#events), serialized as
 /// `{"type": "<snake_case variant>", ...fields}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]

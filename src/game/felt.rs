@@ -1,5 +1,6 @@
-//! Cursor over Cairo-Serde felt arrays (game.md §3.1) with range-checked readers, and the
-//! decode error every game decoder returns, so malformed chain data fails clearly instead of panicking.
+//! Cursor over Cairo-Serde felt arrays (docs/game-rules.md#encoding) with range-checked readers,
+//! and the decode error every game decoder returns, so malformed chain data fails clearly instead
+//! of panicking.
 
 use starknet_types_core::felt::Felt;
 

@@ -1,6 +1,6 @@
 //! Pure game layer for Death Mountain / Loot Survivor 2 (`ls_0_0_9`): data models and their felt
 //! encodings, event decoding, rules, catalogue, phase/legal actions and the agent-facing view.
-//! No I/O, no async: everything here is deterministic and unit-tested (see game.md §3–§5).
+//! No I/O, no async: everything here is deterministic and unit-tested (rules: docs/game-rules.md).
 
 pub mod advice;
 pub mod after;

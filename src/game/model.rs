@@ -1,5 +1,5 @@
-//! The game's data structs (game.md §3.2) and their Cairo-Serde felt encoding (§3.1, §3.4), so the
-//! chain layer can turn `get_game_state` results and event payloads into typed values and back.
+//! The game's data structs and their Cairo-Serde felt encoding (docs/game-rules.md#encoding), so
+//! the chain layer can turn `get_game_state` results and event payloads into typed values and back.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -590,7 +590,7 @@ pub(crate) mod tests {
         let s = sample_state();
         let felts = s.to_felts();
         assert_eq!(felts.len(), 30 + 31 + 8 + 1 + 6);
-        // Spot-check positions given in game.md §3.4.
+        // Spot-check positions given in docs/game-rules.md#encoding.
         assert_eq!(felts[0], Felt::from(120u16)); // health
         assert_eq!(felts[3], Felt::from(0u16)); // beast_health
         assert_eq!(felts[12], Felt::from(46u8)); // weapon id

@@ -1,5 +1,6 @@
-//! Bit-packed storage forms of the adventurer and bag (game.md §3.3), as found in the Dojo models
-//! `AdventurerPacked` / `BagPacked` that Torii serves, so indexed reads decode without RPC.
+//! Bit-packed storage forms of the adventurer and bag (docs/game-rules.md#packing), as found in the
+//! Dojo models `AdventurerPacked` / `BagPacked` that Torii serves, so indexed reads decode without
+//! RPC.
 
 use starknet_types_core::felt::Felt;
 

@@ -1,5 +1,6 @@
 //! Where the adventurer is in the game loop and which tools the contract would accept next
-//! (preconditions of game.md §2.1), so the agent is steered away from certain reverts.
+//! (preconditions in docs/game-rules.md#actions), so the agent is steered away from certain
+//! reverts.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

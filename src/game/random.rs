@@ -1,6 +1,7 @@
-//! The game's randomness pipeline and the pure generators driven by it (game.md §4.1, §4.4–§4.6,
-//! §4.8): VRF salts, seed splitting, beasts, obstacles, discoveries, starting stats and the market.
-//! Used to build VRF `request_random` salts and by a practice (no-VRF) engine.
+//! The game's randomness pipeline and the pure generators driven by it
+//! (docs/game-rules.md#randomness, #beasts, #obstacles, #discoveries, #market): VRF salts, seed
+//! splitting, beasts, obstacles, discoveries, starting stats and the market. Used to build VRF
+//! `request_random` salts and by a practice (no-VRF) engine.
 
 use starknet_crypto::poseidon_hash_many;
 use starknet_types_core::felt::Felt;
@@ -196,7 +197,7 @@ fn pct(r: u8) -> u16 {
 }
 
 /// `get_discovery`: gold (45%), health (45%) or loot (10%, tier by a second roll, item from the
-/// tier list of game.md A.2).
+/// tier list of docs/game-rules.md#discoveries).
 pub fn discovery(
     adventurer_level: u8,
     type_rnd: u8,

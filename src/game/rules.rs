@@ -1,4 +1,4 @@
-//! Small pure formulas and constants of the deployed `ls_0_0_9` rules (game.md §4): levels,
+//! Small pure formulas and constants of the deployed `ls_0_0_9` rules (docs/game-rules.md): levels,
 //! greatness, health, prices, luck, tiers/types by id, rewards and item specials.
 
 use super::catalogue::{self, ItemType, Slot, Tier};
@@ -59,7 +59,7 @@ pub fn isqrt(n: u64) -> u64 {
     x as u64
 }
 
-/// Adventurer level: 1 at xp 0, else isqrt(xp) (game.md §4.2).
+/// Adventurer level: 1 at xp 0, else isqrt(xp) (docs/game-rules.md#levels-and-xp).
 pub fn level_from_xp(xp: u16) -> u8 {
     if xp == 0 { 1 } else { isqrt(xp.into()) as u8 }
 }
@@ -184,7 +184,7 @@ pub fn gold_reward(tier: Tier, level: u16) -> u16 {
 }
 
 /// Base xp reward of a beast/obstacle: (MULT × level / 2) × (100 − min(2 × adv_level, 95)) / 100,
-/// then at least 4 (game.md §4.2).
+/// then at least 4 (docs/game-rules.md#levels-and-xp).
 pub fn xp_reward(tier: Tier, level: u16, adventurer_level: u8) -> u16 {
     let base = u32::from(tier_multiplier(tier)) * u32::from(level) / 2;
     let decay = 100 - (2 * u32::from(adventurer_level)).min(95);
@@ -212,8 +212,9 @@ fn slot_len(slot: Slot) -> u32 {
     }
 }
 
-/// Item specials from id, greatness and the adventurer's `item_specials_seed` (game.md §4.7):
-/// none below greatness 15, the suffix from 15, and the name prefix/suffix too from 19.
+/// Item specials from id, greatness and the adventurer's `item_specials_seed`
+/// (docs/game-rules.md#item-specials): none below greatness 15, the suffix from 15, and the name
+/// prefix/suffix too from 19.
 pub fn item_specials(id: u8, greatness: u8, seed: u16) -> SpecialPowers {
     let Some(info) = catalogue::item(id) else {
         return SpecialPowers::default();

@@ -1,7 +1,7 @@
 //! Torii's JSON form of `ls_0_0_9-GameEvent` (a row of `event_messages_historical`) decoded into the
 //! same [`GameEvent`] the write tools return. The JSON is flattened into the Cairo-Serde felt layout
-//! (game.md §3.1, §3.5) with a small type description, then decoded by the game layer's own decoder,
-//! so both paths share one set of range checks and names.
+//! (docs/game-rules.md#encoding, #events) with a small type description, then decoded by the game
+//! layer's own decoder, so both paths share one set of range checks and names.
 //!
 //! Accepted encodings: integers as numbers or hex/decimal strings; enums as `{"option": "Variant",
 //! "Variant": payload}`, `{"Variant": payload}` or a bare `"Variant"` (unit variants); variant
@@ -105,7 +105,7 @@ const ATTACK: Ty = Ty::Struct(&[
 
 const ITEMS: Ty = Ty::Struct(&[("items", Ty::Array(&Ty::Int))]);
 
-/// `GameEventDetails`, variants in index order (game.md §3.5).
+/// `GameEventDetails`, variants in index order (docs/game-rules.md#events).
 const DETAILS: Ty = Ty::Enum(&[
     ("adventurer", ADVENTURER),
     ("bag", BAG),

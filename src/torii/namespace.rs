@@ -119,7 +119,7 @@ mod tests {
 
     #[test]
     fn the_game_event_selector_matches_the_official_manifest() {
-        // game.md §1.1: the manifest's `ls_0_0_9-GameEvent` selector.
+        // The official manifest's `ls_0_0_9-GameEvent` selector (docs/game-rules.md#events).
         assert_eq!(
             format!("{:#x}", dojo_selector("ls_0_0_9", "GameEvent")),
             "0x53f716bb3e8a7730e612809aa0416ce2cbf4aff462e4784d5f2f29d5e96605c"

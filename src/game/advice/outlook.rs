@@ -1,9 +1,10 @@
 //! The odds of the coming levels for one adventurer: expected damage dealt per hit and taken per
 //! beast hit against the beasts an explore can meet, ambush, obstacle and flee chances, expected
 //! obstacle and ambush damage, and from these the expected health lost per explore step, for an
-//! adventurer who fights a beast when that costs fewer hits on average than fleeing. Random
-//! bytes are modelled as uniform, beasts and obstacles as uniform over their 15 tier/type pairs
-//! and their level range (game.md §4.4–§4.5); beast name specials (level ≥ 19) are ignored.
+//! adventurer who fights a beast when that costs fewer hits on average than fleeing. Random bytes
+//! are modelled as uniform, beasts and obstacles as uniform over their 15 tier/type pairs and their
+//! level range (docs/game-rules.md#beasts, #obstacles); beast name specials (level ≥ 19) are
+//! ignored.
 
 use std::collections::HashMap;
 

@@ -1,5 +1,5 @@
 //! Fighting: `attack` and `flee` (one round or to the death), the beast's counter-attack, and the
-//! rewards of a kill (game.md §4.1 battle randomness, §4.3).
+//! rewards of a kill (docs/game-rules.md#randomness, #combat, #flee).
 
 use super::turn::{Turn, world_key};
 use super::{Revert, ensure};

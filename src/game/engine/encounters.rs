@@ -1,6 +1,6 @@
-//! `explore` (game.md §4.1, §4.4–§4.6): each step meets a beast (which may ambush), an obstacle
-//! (dodged or taken) or a discovery (gold, health or loot); `till_beast` repeats the step with the
-//! same seed while the adventurer can explore.
+//! `explore` (docs/game-rules.md#randomness, #beasts, #ambush, #obstacles, #discoveries): each step
+//! meets a beast (which may ambush), an obstacle (dodged or taken) or a discovery (gold, health or
+//! loot); `till_beast` repeats the step with the same seed while the adventurer can explore.
 
 use super::settings::StatsMode;
 use super::turn::{Turn, beast_of};

@@ -1,5 +1,5 @@
 //! Items: `equip`, `drop` and `buy_items` (market and potions), and the bag operations they share
-//! (game.md §2.1 preconditions, §4.7, §4.8).
+//! (docs/game-rules.md#actions, #items, #market, #potions).
 
 use super::turn::Turn;
 use super::{Revert, ensure};

@@ -1,5 +1,5 @@
 //! Growth: adventurer xp and levels, stat points, item xp with its specials unlocks, and the
-//! `select_stat_upgrades` action (game.md §4.2, §4.7).
+//! `select_stat_upgrades` action (docs/game-rules.md#levels-and-xp, #stats, #item-specials).
 
 use super::turn::Turn;
 use super::{Revert, ensure};

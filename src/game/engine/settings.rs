@@ -87,8 +87,8 @@ impl EngineSettings {
         }
     }
 
-    /// The randomness of an action without VRF (game.md §4.1): `poseidon(xp, game_seed)` while
-    /// the fixed seed applies, else `poseidon(xp, adventurer_id)`.
+    /// The randomness of an action without VRF (docs/game-rules.md#randomness): `poseidon(xp,
+    /// game_seed)` while the fixed seed applies, else `poseidon(xp, adventurer_id)`.
     pub fn seed_felt(&self, xp: u16, adventurer_id: u64) -> Felt {
         let fixed =
             self.game_seed != 0 && (self.game_seed_until_xp == 0 || self.game_seed_until_xp > xp);
@@ -100,10 +100,10 @@ impl EngineSettings {
         random::felt_to_two_u64(self.seed_felt(xp, adventurer_id))
     }
 
-    /// The randomness of an action in a game with a hidden seed, the embedded chain's stand-in
-    /// for the VRF (game.md §4.1): `poseidon(hidden, entropy)` with the contract's entropy,
-    /// `poseidon(xp, id, action_count)` in battle (`action_count` after the increment) else
-    /// `poseidon(xp, id)`. A fixed game seed still wins, as on chain.
+    /// The randomness of an action in a game with a hidden seed, the embedded chain's stand-in for
+    /// the VRF (docs/game-rules.md#randomness): `poseidon(hidden, entropy)` with the contract's
+    /// entropy, `poseidon(xp, id, action_count)` in battle (`action_count` after the increment)
+    /// else `poseidon(xp, id)`. A fixed game seed still wins, as on chain.
     pub fn hidden_seed_felt(
         &self,
         hidden: Felt,

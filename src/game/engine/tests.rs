@@ -1,5 +1,5 @@
-//! Engine tests: the integration and revert vectors of game.md §5, event order, and properties of
-//! randomly played games (caps, packing round-trips, all-or-nothing actions).
+//! Engine tests: the integration and revert vectors (docs/game-rules.md#test-vectors), event order,
+//! and properties of randomly played games (caps, packing round-trips, all-or-nothing actions).
 
 use starknet_types_core::felt::Felt;
 
