@@ -141,9 +141,10 @@ async fn a_write_killed_before_its_receipt_is_followed_and_replayed_after_restar
     );
 }
 
-/// A devnet restarted from scratch keeps its chain id, account and contract addresses, so the
-/// same adventurer id and action count come back: the journal's result of the old chain's attack
-/// must not answer for the new chain's, and the old record is still shown, marked.
+/// A devnet restarted from scratch keeps its chain id, account, contract addresses and even block
+/// 0's hash, so the same adventurer id and action count come back: the journal's result of the
+/// old chain's attack must not answer for the new chain's, and the old record is still shown,
+/// marked.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restarted_devnet_gets_no_replay_from_the_old_chain() {
     let home = tempfile::tempdir().unwrap();
@@ -156,6 +157,9 @@ async fn a_restarted_devnet_gets_no_replay_from_the_old_chain() {
         let started = client.ok("ls_new_game", json!({"weapon": "Club"})).await;
         let id = started["adventurer_id"].as_u64().unwrap();
         let count = started["adventurer"]["action_count"].as_u64().unwrap();
+        // A second game first, so the old attack's nonce (and hash) differs from the new chain's
+        // (the same transaction on both chains would have the same hash and one record).
+        client.ok("ls_new_game", json!({"weapon": "Wand"})).await;
         let attacked = client
             .ok(
                 "ls_attack",

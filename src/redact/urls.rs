@@ -93,8 +93,9 @@ pub fn shown_url(url: &Url) -> String {
     out
 }
 
-/// `text` with every URL in it (`http`, `https`, `ws`, `wss`) shown as [`shown_url`] shows it;
-/// one that does not parse is replaced whole.
+/// `text` with every URL in it (`http`, `https`, `ws`, `wss`) shown as [`shown_url`] shows it
+/// (one already shown is kept, so redacting twice changes nothing); one that does not parse is
+/// replaced whole.
 pub fn redact_urls(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -102,11 +103,16 @@ pub fn redact_urls(text: &str) -> String {
         out.push_str(&rest[..start]);
         let tail = &rest[start..];
         let end = tail
-            .find(|c: char| c.is_whitespace() || matches!(c, ')' | '"' | '\'' | '>' | ',' | '`'))
+            .find(|c: char| c.is_whitespace() || matches!(c, ')' | '"' | '\'' | ',' | '`'))
             .unwrap_or(tail.len());
-        match Url::parse(&tail[..end]) {
-            Ok(url) => out.push_str(&shown_url(&url)),
-            Err(_) => out.push_str("<url>"),
+        let candidate = &tail[..end];
+        if candidate.contains(HIDDEN_CREDENTIAL) {
+            out.push_str(candidate);
+        } else {
+            match Url::parse(candidate) {
+                Ok(url) => out.push_str(&shown_url(&url)),
+                Err(_) => out.push_str("<url>"),
+            }
         }
         rest = &tail[end..];
     }
@@ -213,6 +219,7 @@ mod tests {
         );
         assert!(s.contains("ws://<hidden>@h:1/ws failed"), "{s}");
         assert!(s.ends_with("http"), "{s}");
+        assert_eq!(redact_urls(&s), s, "redacting twice changes nothing");
         assert_eq!(redact_urls("no url here"), "no url here");
     }
 

@@ -96,7 +96,7 @@ pub struct ChainClient {
     subscriber: Option<super::subscribe::Subscriber>,
     /// Storage key of the game token's minted count, where its layout is known.
     pub(super) token_count_key: Option<Felt>,
-    /// The chain as the journal names it (chain id and block 0's hash).
+    /// The chain as the journal names it (chain id and block 0).
     chain_identity: String,
 }
 

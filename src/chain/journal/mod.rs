@@ -14,8 +14,8 @@
 //! them; every read settles the queue first. The budgets read the spending mirror in memory,
 //! which is updated at once.
 //!
-//! Every record names the chain it was made on ([`Journal::bind_chain`]: the chain id and the
-//! hash of block 0, which changes when a devnet or katana is started afresh). Replays, intents and
+//! Every record names the chain it was made on ([`Journal::bind_chain`]: the chain id and block
+//! 0's hash and timestamp, which change when a devnet or katana is started afresh). Replays, intents and
 //! the transactions followed at start are those of the chain the server is connected to; a record
 //! from another chain stays for the audit (`ls_get_tx` marks it) but never answers for this one.
 
@@ -182,7 +182,7 @@ impl Journal {
         self.path.as_deref()
     }
 
-    /// Names the chain this server is connected to (its id and block 0's hash): records made from
+    /// Names the chain this server is connected to (its id and block 0): records made from
     /// now on carry it, and only records carrying it are replayed, resumed or followed.
     pub fn bind_chain(&self, chain: &str) {
         *self.chain.write().unwrap_or_else(|p| p.into_inner()) = Some(chain.to_string());
