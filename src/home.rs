@@ -46,6 +46,16 @@ pub fn profile_dir(profile: &str) -> std::io::Result<PathBuf> {
     Ok(dir)
 }
 
+/// Resolves a relative path (a manifest, a key file) against the data directory
+/// ([`data_dir`]: `LS_HOME`, else the platform's), never the build directory, so a
+/// copied or installed binary finds the same files.
+pub fn resolve(p: &Path) -> PathBuf {
+    if p.is_absolute() {
+        return p.to_path_buf();
+    }
+    data_dir().join(p)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

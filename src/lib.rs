@@ -1,8 +1,10 @@
 //! loot-survivor-mcp: an MCP server through which an AI agent plays Loot Survivor 2 (Death Mountain)
 //! on Starknet with its own signing wallet.
 //!
-//! Layers (one folder each): `mcp` (tool surface) → `game` (pure rules and decoding), `chain`
-//! (Starknet I/O), `wallet` (signer, policy) and `torii` (indexer); `config` and `error` are shared.
+//! Layers, lowest first (one folder each; `tests/layers.rs` keeps them apart): `game` (pure rules
+//! and decoding) < `wallet` (signer, policy) < `chain` (Starknet I/O) < `torii` (indexer) < `mcp`
+//! (tool surface, with `error`) < `agent` (the built-in player) < `config` (settings composing each
+//! layer's options); `redact`, `home`, `devnet` and `terminal_note` are base utilities.
 
 pub mod agent;
 pub mod chain;

@@ -19,7 +19,7 @@ use super::client::provider;
 use super::deploy_dungeon::deploy_practice_dungeon;
 use super::deploy_target::{CasmHash, DeployTarget};
 use super::submit::{Confirm, wait_for_receipt};
-use crate::config::parse_felt;
+use crate::game::felt::parse_felt;
 use crate::wallet::SecretSigner;
 
 /// Salt of the practice world's UDC deployment ('ls_practice_world'), fixed so the address is

@@ -18,7 +18,7 @@ use super::ChainError;
 use super::deploy::wait;
 use super::deploy_target::{CasmHash, DeployTarget};
 use super::entry::ONE_TICKET;
-use crate::config::parse_felt;
+use crate::game::felt::parse_felt;
 
 /// How long a golden pass rests between two games: 7 days, as the mainnet dungeon configures the
 /// Golden Token (loot-survivor-beast-mode scripts/deploy_mainnet.sh @5832693).

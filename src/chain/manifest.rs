@@ -8,7 +8,7 @@ use serde_json::Value;
 use starknet::core::types::Felt;
 
 use super::ChainError;
-use crate::config::parse_felt;
+use crate::game::felt::parse_felt;
 
 /// The contract tags the server needs, by suffix.
 pub const REQUIRED_TAGS: &[&str] = &[

@@ -6,11 +6,12 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use loot_survivor_mcp::chain::deploy::{Artifacts, deploy_practice_world};
-use loot_survivor_mcp::config::{Settings, parse_felt};
+use loot_survivor_mcp::config::Settings;
 use loot_survivor_mcp::devnet::{Devnet, is_alive};
+use loot_survivor_mcp::game::felt::parse_felt;
 use loot_survivor_mcp::wallet::{SecretSigner, load_signer};
 
-use crate::SettingsArgs;
+use super::args::SettingsArgs;
 
 /// The account address and signer the settings name (the key stays inside the signer).
 pub(crate) fn account_and_signer(
@@ -23,7 +24,7 @@ pub(crate) fn account_and_signer(
         .as_deref()
         .context("no account address: set LS_ACCOUNT_ADDRESS or wallet.account_address")?;
     let address = parse_felt(address).map_err(anyhow::Error::msg)?;
-    let signer = load_signer(settings, env)?;
+    let signer = load_signer(&settings.wallet, settings.is_mainnet(), env)?;
     Ok((address, Arc::new(signer)))
 }
 

@@ -4,7 +4,8 @@ use anyhow::Context as _;
 use loot_survivor_mcp::agent::{Agent, AgentOptions, Params, Strategy, Summary};
 use loot_survivor_mcp::chain::sim::{SimChain, SimRandomness};
 
-use crate::{PlayArgs, SettingsArgs, server_over};
+use super::args::{PlayArgs, SettingsArgs};
+use super::servers::server_over;
 
 /// The strategies `play --strategy` names.
 pub(crate) fn strategies(play: &PlayArgs) -> anyhow::Result<Vec<Strategy>> {

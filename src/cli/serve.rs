@@ -10,16 +10,17 @@ use loot_survivor_mcp::chain::journal::Journal;
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
 use loot_survivor_mcp::chain::sim::SimOptions;
 use loot_survivor_mcp::chain::{ChainClient, ConnectOptions};
-use loot_survivor_mcp::config::{Settings, parse_felt};
+use loot_survivor_mcp::config::Settings;
+use loot_survivor_mcp::game::felt::parse_felt;
 use loot_survivor_mcp::home;
 use loot_survivor_mcp::mcp::LsServer;
 use loot_survivor_mcp::mcp::http::{self, HttpOptions, ServedBy, TokenTable};
-use loot_survivor_mcp::torii::{ToriiClient, ToriiOptions};
-use loot_survivor_mcp::wallet::PolicyGuard;
+use loot_survivor_mcp::torii::ToriiClient;
 use rmcp::ServiceExt;
 
+use super::args::{ServeArgs, SettingsArgs};
 use super::devnet::{account_and_signer, deploy, ensure_devnet};
-use crate::{ServeArgs, SettingsArgs, server_options, sim_server};
+use super::servers::{server_options, sim_server};
 
 /// `serve`: MCP over the profile's chain, on stdio or (`--http`) streamable HTTP.
 pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
@@ -88,7 +89,8 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
     }
     let addresses = GameAddresses::from_map(&tags)?;
     let policy = Arc::new(
-        PolicyGuard::for_settings(&settings, addresses.signable_entrypoints())
+        settings
+            .policy_guard(addresses.signable_entrypoints())
             .with_ticket_approve(addresses.ticket_approve())
             .with_log(journal.clone()),
     );
@@ -131,7 +133,8 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
         "serving MCP"
     );
     let account = client.account_address();
-    let torii = ToriiOptions::from_settings(&settings, client.addresses())
+    let torii = settings
+        .torii_options(client.addresses())
         .and_then(|o| o.map(ToriiClient::new).transpose())
         .map_err(anyhow::Error::msg)?;
     let mut server = LsServer::new(client, server_options(&settings))
@@ -174,7 +177,7 @@ pub(crate) fn http_options(
         .http
         .tokens_file
         .as_deref()
-        .map(loot_survivor_mcp::config::resolve_home);
+        .map(loot_survivor_mcp::home::resolve);
     let env = std::env::var(http::TOKENS_ENV).ok();
     let tokens = TokenTable::load(
         file.as_deref(),

@@ -1,6 +1,6 @@
 //! Cursor over Cairo-Serde felt arrays (docs/game-rules.md#encoding) with range-checked readers,
-//! and the decode error every game decoder returns, so malformed chain data fails clearly instead
-//! of panicking.
+//! a strict parser of felts written as text, and the decode error every game decoder returns, so
+//! malformed chain data fails clearly instead of panicking.
 
 use starknet_types_core::felt::Felt;
 
@@ -221,8 +221,39 @@ impl<'a> FeltReader<'a> {
     }
 }
 
+/// Parses a felt written as text: `0x` and 1 to 64 hex digits, or decimal (settings, tool
+/// arguments, journal rows).
+pub fn parse_felt(s: &str) -> Result<Felt, String> {
+    let s = s.trim();
+    let parsed = if let Some(hex) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        if hex.is_empty() || hex.len() > 64 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Err(format!(
+                "not a hex felt (0x and 1 to 64 hex digits; got {} characters)",
+                s.chars().count()
+            ));
+        }
+        Felt::from_hex(s)
+    } else {
+        if s.is_empty() || !s.chars().all(|c| c.is_ascii_digit()) {
+            return Err("not a felt (use 0x-hex or decimal)".into());
+        }
+        Felt::from_dec_str(s)
+    };
+    parsed.map_err(|_| "out of the felt range".to_string())
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn felts_parse_strictly() {
+        assert_eq!(parse_felt("0x10").unwrap(), Felt::from(16u8));
+        assert_eq!(parse_felt("16").unwrap(), Felt::from(16u8));
+        assert!(parse_felt("").is_err());
+        assert!(parse_felt("0x").is_err());
+        assert!(parse_felt("-1").is_err());
+        assert!(parse_felt(&format!("0x{}", "f".repeat(64))).is_err());
+    }
+
     use super::*;
 
     fn f(v: u64) -> Felt {

@@ -564,7 +564,7 @@ impl LsServer {
         Parameters(args): Parameters<Args<TxArgs>>,
     ) -> Result<Json<TxResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
-        let hash = crate::config::parse_felt(&a.tx_hash).map_err(|e| {
+        let hash = crate::game::felt::parse_felt(&a.tx_hash).map_err(|e| {
             ToolError::validation(format!("tx_hash: {e}")).with_detail("field", "tx_hash")
         })?;
         let found = self.backend.tx(hash).await.map_err(from_chain)?;

@@ -19,7 +19,6 @@ mod head;
 mod known;
 mod leaderboard;
 pub mod namespace;
-mod settings;
 pub mod values;
 
 pub use adventurers::{OwnedGame, OwnedGamesPage, PACKED_PAGE, PackedAdventurers};

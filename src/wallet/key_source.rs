@@ -14,8 +14,8 @@ use starknet_types_core::felt::secret_felt::SecretFelt;
 use zeroize::Zeroizing;
 
 use super::SecretSigner;
+use super::WalletSettings;
 use super::keystore::{KeystoreError, decrypt_keystore};
-use crate::config::Settings;
 use crate::redact::{looks_like_key, shown_path};
 
 /// Environment variable holding a raw private key (hex).
@@ -106,22 +106,27 @@ pub struct LoadedKey {
 
 /// Builds the signer from the first configured source (see the module docs for the order).
 pub fn load_signer(
-    settings: &Settings,
+    wallet: &WalletSettings,
+    mainnet: bool,
     env: &HashMap<String, String>,
 ) -> Result<SecretSigner, KeyError> {
-    load_key(settings, env).map(|k| k.signer)
+    load_key(wallet, mainnet, env).map(|k| k.signer)
 }
 
 /// Like [`load_signer`], and also says which source supplied the key.
 ///
-/// Non-secret settings come from `settings` (`LS_KEYSTORE`, `LS_KEYSTORE_PASSWORD_FILE`,
+/// Non-secret settings come from `wallet` (`LS_KEYSTORE`, `LS_KEYSTORE_PASSWORD_FILE`,
 /// `LS_PRIVATE_KEY_FILE` and `LS_ALLOW_RAW_KEY` reach it as aliases); the secrets
-/// `LS_PRIVATE_KEY` and `LS_KEYSTORE_PASSWORD` are read from `env` only. Decrypting a keystore runs
+/// `LS_PRIVATE_KEY` and `LS_KEYSTORE_PASSWORD` are read from `env` only. `mainnet`: the profile
+/// targets Starknet mainnet, where a raw key needs `allow_raw_key`. Decrypting a keystore runs
 /// its KDF (up to about a second): call this at start.
-pub fn load_key(settings: &Settings, env: &HashMap<String, String>) -> Result<LoadedKey, KeyError> {
-    let w = &settings.wallet;
+pub fn load_key(
+    w: &WalletSettings,
+    mainnet: bool,
+    env: &HashMap<String, String>,
+) -> Result<LoadedKey, KeyError> {
     if let Some(path) = &w.keystore {
-        let password = keystore_password(settings, env, path)?;
+        let password = keystore_password(w, env, path)?;
         let json = read_secret_file(SETTING_KEYSTORE, path, MAX_KEYSTORE_BYTES)?;
         let signer =
             decrypt_keystore(&json, password.as_bytes()).map_err(|reason| KeyError::Keystore {
@@ -133,7 +138,7 @@ pub fn load_key(settings: &Settings, env: &HashMap<String, String>) -> Result<Lo
             source: KeySource::Keystore,
         });
     }
-    let raw_allowed = w.allow_raw_key || !is_mainnet(settings);
+    let raw_allowed = w.allow_raw_key || !mainnet;
     if let Some(raw) = env.get(ENV_PRIVATE_KEY) {
         if !raw_allowed {
             return Err(KeyError::RawKeyOnMainnet {
@@ -166,24 +171,16 @@ pub fn load_key(settings: &Settings, env: &HashMap<String, String>) -> Result<Lo
     Err(KeyError::Missing)
 }
 
-/// Whether the profile targets Starknet mainnet (by name or by its expected chain id).
-fn is_mainnet(settings: &Settings) -> bool {
-    settings.profile == "mainnet"
-        || settings
-            .expected_chain_id()
-            .is_ok_and(|id| id == starknet::core::chain_id::MAINNET)
-}
-
 /// The keystore password: `LS_KEYSTORE_PASSWORD`, else the password file without its line end.
 fn keystore_password(
-    settings: &Settings,
+    wallet: &WalletSettings,
     env: &HashMap<String, String>,
     keystore: &Path,
 ) -> Result<Zeroizing<String>, KeyError> {
     if let Some(pw) = env.get(ENV_KEYSTORE_PASSWORD) {
         return Ok(Zeroizing::new(pw.clone()));
     }
-    let Some(file) = &settings.wallet.keystore_password_file else {
+    let Some(file) = &wallet.keystore_password_file else {
         return Err(KeyError::KeystorePassword {
             path: shown_setting_path(keystore),
         });
@@ -214,7 +211,7 @@ fn shown_setting_path(configured: &Path) -> String {
     let raw = configured.to_string_lossy();
     let shown = shown_path(&raw);
     if shown.starts_with('\'') {
-        shown_path(&crate::config::resolve_home(configured).to_string_lossy())
+        shown_path(&crate::home::resolve(configured).to_string_lossy())
     } else {
         shown
     }
@@ -238,7 +235,7 @@ fn read_secret_file(
         },
         hint: if key_like { KEY_HINT } else { "" },
     };
-    let path = crate::config::resolve_home(configured);
+    let path = crate::home::resolve(configured);
     let bytes = read_regular_file(&path, max).map_err(fail)?;
     let text = std::str::from_utf8(&bytes)
         .map_err(|_| fail("is not UTF-8 text".into()))?
@@ -331,216 +328,6 @@ fn parse(mut hex: String, source_name: &'static str) -> Result<SecretSigner, Key
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::LoadOptions;
-    use crate::wallet::keystore::testing::{TestKdf, encrypt};
-    use starknet::core::types::Felt;
-
-    /// Throwaway keys used only by these tests.
-    const RAW_KEY: &str = "0x1234";
-    const STORE_KEY: &str = "0x7e57ab1e5ecc0de";
-
-    fn settings_with(profile: &str, env: &[(&str, &str)]) -> Settings {
-        Settings::load(&LoadOptions {
-            profile: Some(profile.into()),
-            env: env
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-            ..LoadOptions::default()
-        })
-        .unwrap()
-    }
-
-    fn settings(profile: &str) -> Settings {
-        settings_with(profile, &[])
-    }
-
-    fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
-
-    fn public(hex: &str) -> Felt {
-        starknet_crypto::get_public_key(&Felt::from_hex(hex).unwrap())
-    }
-
-    /// Writes a keystore of [`STORE_KEY`] encrypted with `password`.
-    fn keystore(dir: &Path, password: &str) -> std::path::PathBuf {
-        let path = dir.join("keystore.json");
-        let key = Felt::from_hex(STORE_KEY).unwrap().to_bytes_be();
-        std::fs::write(
-            &path,
-            encrypt(&key, password.as_bytes(), TestKdf::Scrypt(4)),
-        )
-        .unwrap();
-        path
-    }
-
-    #[test]
-    fn env_key_wins_over_profile_key() {
-        let k = load_key(&settings("devnet"), &env(&[(ENV_PRIVATE_KEY, RAW_KEY)])).unwrap();
-        assert_eq!(k.signer.public_key(), public(RAW_KEY));
-        assert_eq!(k.source, KeySource::EnvRawKey);
-    }
-
-    #[test]
-    fn devnet_profile_key_is_used_without_env() {
-        let k = load_key(&settings("devnet"), &HashMap::new()).unwrap();
-        assert_eq!(k.source, KeySource::ProfileDevKey);
-    }
-
-    #[test]
-    fn mainnet_without_key_is_missing() {
-        let e = load_signer(&settings("mainnet"), &HashMap::new()).unwrap_err();
-        assert!(matches!(e, KeyError::Missing));
-        assert!(e.to_string().contains("LS_KEYSTORE"), "{e}");
-    }
-
-    #[test]
-    fn malformed_key_error_does_not_echo_the_key() {
-        let e = load_signer(
-            &settings("devnet"),
-            &env(&[(ENV_PRIVATE_KEY, "0xnothexsecret")]),
-        )
-        .unwrap_err();
-        assert!(!e.to_string().contains("nothexsecret"), "{e}");
-        assert!(!format!("{e:?}").contains("nothexsecret"), "{e:?}");
-    }
-
-    #[test]
-    fn key_file_is_read_and_trimmed() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("key");
-        std::fs::write(&path, "0x1234\n").unwrap();
-        let mut s = settings("sepolia");
-        s.wallet.private_key_file = Some(path);
-        let k = load_key(&s, &HashMap::new()).unwrap();
-        assert_eq!(k.signer.public_key(), public(RAW_KEY));
-        assert_eq!(k.source, KeySource::KeyFile);
-    }
-
-    #[test]
-    fn keystore_with_env_password_comes_first() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = keystore(dir.path(), "s3cret-pw");
-        let s = settings_with("devnet", &[("LS_KEYSTORE", path.to_str().unwrap())]);
-        let e = env(&[
-            (ENV_KEYSTORE_PASSWORD, "s3cret-pw"),
-            (ENV_PRIVATE_KEY, RAW_KEY),
-        ]);
-        let k = load_key(&s, &e).unwrap();
-        assert_eq!(k.signer.public_key(), public(STORE_KEY));
-        assert_eq!(k.source, KeySource::Keystore);
-    }
-
-    #[test]
-    fn keystore_password_file_loses_its_line_end_only() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = keystore(dir.path(), " pass phrase ");
-        let pw = dir.path().join("pw");
-        std::fs::write(&pw, " pass phrase \r\n").unwrap();
-        let s = settings_with(
-            "mainnet",
-            &[
-                ("LS_KEYSTORE", path.to_str().unwrap()),
-                ("LS_KEYSTORE_PASSWORD_FILE", pw.to_str().unwrap()),
-            ],
-        );
-        let k = load_key(&s, &HashMap::new()).unwrap();
-        assert_eq!(k.signer.public_key(), public(STORE_KEY));
-    }
-
-    #[test]
-    fn keystore_without_password_says_how_to_give_one() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut s = settings("mainnet");
-        s.wallet.keystore = Some(keystore(dir.path(), "pw"));
-        let e = load_signer(&s, &HashMap::new()).unwrap_err();
-        assert!(matches!(e, KeyError::KeystorePassword { .. }), "{e}");
-        assert!(e.to_string().contains("LS_KEYSTORE_PASSWORD"), "{e}");
-    }
-
-    #[test]
-    fn wrong_keystore_password_is_clear_and_does_not_leak() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut s = settings("mainnet");
-        s.wallet.keystore = Some(keystore(dir.path(), "right-pw"));
-        let e = load_signer(&s, &env(&[(ENV_KEYSTORE_PASSWORD, "guess-pw-42")])).unwrap_err();
-        assert!(
-            matches!(
-                e,
-                KeyError::Keystore {
-                    reason: KeystoreError::WrongPassword,
-                    ..
-                }
-            ),
-            "{e}"
-        );
-        for text in [e.to_string(), format!("{e:?}")] {
-            assert!(text.contains("wrong keystore password") || text.contains("WrongPassword"));
-            assert!(
-                !text.contains("guess-pw") && !text.contains("right-pw"),
-                "{text}"
-            );
-        }
-    }
-
-    #[test]
-    fn missing_keystore_file_names_the_path() {
-        let mut s = settings("sepolia");
-        s.wallet.keystore = Some("/nonexistent/ls-keystore.json".into());
-        let e = load_signer(&s, &env(&[(ENV_KEYSTORE_PASSWORD, "pw")])).unwrap_err();
-        assert!(
-            e.to_string().contains("/nonexistent/ls-keystore.json"),
-            "{e}"
-        );
-    }
-
-    #[test]
-    fn raw_env_key_on_mainnet_needs_the_opt_in() {
-        let e = load_signer(&settings("mainnet"), &env(&[(ENV_PRIVATE_KEY, RAW_KEY)])).unwrap_err();
-        assert!(matches!(e, KeyError::RawKeyOnMainnet { .. }), "{e}");
-        let msg = e.to_string();
-        assert!(msg.contains("wallet.allow_raw_key") && msg.contains("LS_ALLOW_RAW_KEY=1"));
-        assert!(!msg.contains("1234"), "{msg}");
-
-        let opted_in = settings_with("mainnet", &[("LS_ALLOW_RAW_KEY", "1")]);
-        assert!(opted_in.wallet.allow_raw_key);
-        let k = load_key(&opted_in, &env(&[(ENV_PRIVATE_KEY, RAW_KEY)])).unwrap();
-        assert_eq!(k.signer.public_key(), public(RAW_KEY));
-    }
-
-    #[test]
-    fn raw_key_file_on_mainnet_needs_the_opt_in() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("key");
-        std::fs::write(&path, "0x1234\n").unwrap();
-        let mut s = settings("mainnet");
-        s.wallet.private_key_file = Some(path);
-        let e = load_signer(&s, &HashMap::new()).unwrap_err();
-        assert!(matches!(e, KeyError::RawKeyOnMainnet { .. }), "{e}");
-        s.wallet.allow_raw_key = true;
-        assert!(load_signer(&s, &HashMap::new()).is_ok());
-    }
-
-    #[test]
-    fn a_profile_pointed_at_the_mainnet_chain_id_counts_as_mainnet() {
-        let s = settings_with("sepolia", &[("LS_CHAIN__CHAIN_ID", "SN_MAIN")]);
-        let e = load_signer(&s, &env(&[(ENV_PRIVATE_KEY, RAW_KEY)])).unwrap_err();
-        assert!(matches!(e, KeyError::RawKeyOnMainnet { .. }), "{e}");
-    }
-
-    #[test]
-    fn raw_keys_need_no_opt_in_off_mainnet() {
-        for profile in ["sepolia", "devnet", "katana"] {
-            assert!(
-                load_signer(&settings(profile), &env(&[(ENV_PRIVATE_KEY, RAW_KEY)])).is_ok(),
-                "{profile}"
-            );
-        }
-    }
 
     #[test]
     fn only_small_regular_files_are_read() {
@@ -565,45 +352,5 @@ mod tests {
             &*read_regular_file(&ok, MAX_KEY_FILE_BYTES).unwrap(),
             b"0x1234\n"
         );
-    }
-
-    #[test]
-    fn a_key_in_a_path_setting_is_named_not_echoed() {
-        let key = "0x3c9a4d7b21e85f06ad4e9c1f7b20d35e8a61c47f09be2d3a5c8e71f40b6d92e";
-        for (var, extra) in [
-            ("LS_PRIVATE_KEY_FILE", None),
-            ("LS_KEYSTORE", Some((ENV_KEYSTORE_PASSWORD, "pw"))),
-            ("LS_KEYSTORE_PASSWORD_FILE", None),
-        ] {
-            let mut vars = vec![(var, key)];
-            if var == "LS_KEYSTORE_PASSWORD_FILE" {
-                vars.push(("LS_KEYSTORE", "/nonexistent/keystore.json"));
-            }
-            let s = settings_with("devnet", &vars);
-            let e = load_key(&s, &env(&extra.into_iter().collect::<Vec<_>>())).unwrap_err();
-            let text = format!("{e} {e:?}");
-            assert!(text.contains(var), "{text}");
-            assert!(text.contains("looks like a key"), "{text}");
-            assert!(!text.contains("3c9a4d7b21e85f06"), "{text}");
-        }
-        let s = settings_with(
-            "devnet",
-            &[
-                ("LS_KEYSTORE", "/nonexistent/keystore.json"),
-                ("LS_KEYSTORE_PASSWORD_FILE", "correct horse battery"),
-            ],
-        );
-        let e = load_key(&s, &HashMap::new()).unwrap_err().to_string();
-        assert!(e.contains("no such file") && !e.contains("horse"), "{e}");
-    }
-
-    #[test]
-    fn debug_of_settings_and_loaded_key_shows_no_key() {
-        let s = settings("devnet");
-        let dbg = format!("{s:?}");
-        assert!(!dbg.contains("71d7bb07"), "{dbg}");
-        let k = load_key(&s, &HashMap::new()).unwrap();
-        let dbg = format!("{k:?}");
-        assert!(!dbg.contains("71d7bb07"), "{dbg}");
     }
 }

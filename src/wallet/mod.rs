@@ -9,10 +9,13 @@ mod policy_settings;
 mod signer;
 mod spending;
 mod ticket_approve;
+mod wallet_settings;
 
 pub use key_source::{
     ENV_KEYSTORE_PASSWORD, ENV_PRIVATE_KEY, KeyError, KeySource, LoadedKey, load_key, load_signer,
 };
+#[cfg(test)]
+pub(crate) use keystore::testing as keystore_testing;
 pub use keystore::{KeystoreError, decrypt_keystore, read_keystore};
 pub use policy::{
     CARTRIDGE_VRF_PROVIDER, POLICY_DENIED, PolicyDenied, PolicyGuard, PolicySnapshot,
@@ -24,3 +27,4 @@ pub use spending::{
     MemorySpending, RATE_WINDOW, SpendingLog, Usage, day_start_ms, in_window, unix_ms,
 };
 pub use ticket_approve::TicketApprove;
+pub use wallet_settings::WalletSettings;

@@ -19,7 +19,6 @@ use starknet::core::types::{Call, Felt};
 use super::policy_settings::{FeeAmount, PolicySettings};
 use super::spending::{MemorySpending, RATE_WINDOW, SpendingLog, Usage};
 use super::ticket_approve::TicketApprove;
-use crate::config::Settings;
 
 /// The Cartridge VRF provider (mainnet; hard-coded in the game's `utils/vrf.cairo`).
 pub const CARTRIDGE_VRF_PROVIDER: Felt =
@@ -129,15 +128,6 @@ impl PolicyGuard {
     pub fn with_log(mut self, log: Arc<dyn SpendingLog>) -> Self {
         self.log = log;
         self
-    }
-
-    /// A guard for the loaded settings: `[policy]`, with VRF following `chain.vrf` unless set.
-    pub fn for_settings(
-        settings: &Settings,
-        allowed: impl IntoIterator<Item = (Felt, Felt)>,
-    ) -> Self {
-        let vrf = settings.policy.vrf_enabled(settings.chain.vrf);
-        Self::new(&settings.policy, vrf, allowed)
     }
 
     /// The per-transaction fee cap (`policy.max_fee_per_tx`).
@@ -518,38 +508,6 @@ mod tests {
         );
         let e = guard(&settings(), true).check_calls(&[other]).unwrap_err();
         assert_eq!(e.rule, "allowed_calls");
-    }
-
-    #[test]
-    fn for_settings_follows_chain_vrf_and_the_override() {
-        let load = |profile: &str, env: &[(&str, &str)]| {
-            Settings::load(&crate::config::LoadOptions {
-                profile: Some(profile.into()),
-                env: env
-                    .iter()
-                    .map(|(k, v)| (k.to_string(), v.to_string()))
-                    .collect(),
-                ..Default::default()
-            })
-            .unwrap()
-        };
-        let allowed = || [(GAME, explore())];
-        assert!(
-            PolicyGuard::for_settings(&load("mainnet", &[]), allowed())
-                .snapshot()
-                .vrf_allowed
-        );
-        assert!(
-            !PolicyGuard::for_settings(&load("devnet", &[]), allowed())
-                .snapshot()
-                .vrf_allowed
-        );
-        let off = load("mainnet", &[("LS_POLICY__ALLOW_VRF", "false")]);
-        assert!(
-            !PolicyGuard::for_settings(&off, allowed())
-                .snapshot()
-                .vrf_allowed
-        );
     }
 
     #[test]

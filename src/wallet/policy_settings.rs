@@ -228,50 +228,6 @@ mod tests {
     }
 
     #[test]
-    fn profiles_carry_policies_and_env_overrides_them() {
-        use crate::config::{LoadOptions, PROFILES, Settings};
-        let load = |profile: &str, env: &[(&str, &str)]| {
-            Settings::load(&LoadOptions {
-                profile: Some(profile.into()),
-                env: env
-                    .iter()
-                    .map(|(k, v)| (k.to_string(), v.to_string()))
-                    .collect(),
-                ..LoadOptions::default()
-            })
-        };
-        let devnet = load("devnet", &[]).unwrap().policy;
-        assert_eq!(devnet.max_fee_per_tx, FRI_PER_STRK);
-        assert!(!devnet.read_only && devnet.max_tx_per_minute >= 60);
-        for (name, _) in PROFILES {
-            let p = load(name, &[]).unwrap().policy;
-            assert!(p.max_fee_per_tx <= devnet.max_fee_per_tx, "{name}");
-            assert!(p.session_fee_budget <= devnet.session_fee_budget, "{name}");
-        }
-        let main = load("mainnet", &[]).unwrap().policy;
-        assert!(main.max_fee_per_tx < devnet.max_fee_per_tx);
-        assert!(main.max_tx_per_minute < devnet.max_tx_per_minute);
-
-        let p = load(
-            "mainnet",
-            &[
-                ("LS_POLICY__SESSION_FEE_BUDGET", "123"),
-                ("LS_POLICY__READ_ONLY", "true"),
-                ("LS_POLICY__MAX_TX_PER_MINUTE", "5"),
-            ],
-        )
-        .unwrap()
-        .policy;
-        assert_eq!(p.session_fee_budget, 123);
-        assert!(p.read_only);
-        assert_eq!(p.max_tx_per_minute, 5);
-        let e = load("devnet", &[("LS_POLICY__MAX_FEE_PER_TX", "0")]).unwrap_err();
-        assert!(e.to_string().contains("policy.max_fee_per_tx"), "{e}");
-        let e = load("devnet", &[("LS_POLICY__MAX_FEE_PER_TX", "lots")]).unwrap_err();
-        assert!(e.to_string().contains("FRI"), "{e}");
-    }
-
-    #[test]
     fn strk_formatting() {
         assert_eq!(format_strk(0), "0");
         assert_eq!(format_strk(FRI_PER_STRK), "1");

@@ -242,7 +242,7 @@ async fn fees_of(inner: &LsServer, result: &CallToolResult, cap: u128) -> u128 {
     ]
     .iter()
     .filter_map(|p| body.pointer(p)?.as_str())
-    .filter_map(|h| crate::config::parse_felt(h).ok())
+    .filter_map(|h| crate::game::felt::parse_felt(h).ok())
     .collect();
     // A new game sent as one multicall reports the same hash as its action and its mint.
     hashes.sort();

@@ -161,7 +161,7 @@ impl TokenTable {
                 continue;
             }
             if let Some(a) = &e.account {
-                let want = crate::config::parse_felt(a).map_err(|_| {
+                let want = crate::game::felt::parse_felt(a).map_err(|_| {
                     TokenError::Invalid(format!("token #{}: account is not an address", i + 1))
                 })?;
                 if served.account != Some(want) {

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use starknet::core::types::Felt;
 
-use crate::config::parse_felt;
 use crate::error::{SCHEMA_VERSION, ToolError};
+use crate::game::felt::parse_felt;
 use crate::game::model::Adventurer;
 use crate::game::phase::{Phase, phase};
 use crate::game::rules::level_from_xp;

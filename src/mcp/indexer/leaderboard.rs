@@ -2,8 +2,8 @@
 //! dungeon's games where the profile names one), the page fetched (or a recent cached page when
 //! Torii fails) and its freshness reported.
 
-use crate::config::parse_felt;
 use crate::error::{SCHEMA_VERSION, ToolError};
+use crate::game::felt::parse_felt;
 use crate::mcp::indexer_types::{
     IndexerInfo, LeaderboardArgs, LeaderboardFilters, LeaderboardResult,
 };

@@ -114,7 +114,7 @@ impl LsServer {
     /// belongs to a chain since replaced (a devnet restarted with the same chain id and block
     /// 0), so the write is made afresh instead of replayed.
     async fn node_knows(&self, tx_hash: &str) -> Result<bool, ToolError> {
-        let hash = crate::config::parse_felt(tx_hash).map_err(ToolError::validation)?;
+        let hash = crate::game::felt::parse_felt(tx_hash).map_err(ToolError::validation)?;
         let found = self
             .backend
             .tx(hash)

@@ -20,7 +20,7 @@ impl LsServer {
         let Some(record) = self.replays.interrupted(id, expected, action) else {
             return Ok(None);
         };
-        let hash = crate::config::parse_felt(&record.tx_hash).map_err(ToolError::validation)?;
+        let hash = crate::game::felt::parse_felt(&record.tx_hash).map_err(ToolError::validation)?;
         tracing::info!(tx_hash = %record.tx_hash, id, "a retry finds the transaction of an interrupted write");
         let deadline = tokio::time::Instant::now() + opts.timeout;
         let report = loop {

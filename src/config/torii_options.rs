@@ -3,20 +3,19 @@
 
 use std::time::Duration;
 
-use super::ToriiOptions;
-use super::namespace::{DEFAULT_NAMESPACE, namespace_from_manifest};
+use super::Settings;
 use crate::chain::manifest::GameAddresses;
-use crate::config::{Settings, parse_felt};
+use crate::game::felt::parse_felt;
+use crate::torii::ToriiOptions;
+use crate::torii::namespace::{DEFAULT_NAMESPACE, namespace_from_manifest};
 
-impl ToriiOptions {
+impl Settings {
     /// Options for this run, or `None` when no Torii URL is configured: the game's
     /// `game_token_systems` contract and world from `addresses`, and the dungeon from the
     /// profile's `chain.contracts.dungeon` when it names one (an official deployment; a practice
     /// dungeon deployed on devnet stays out, so its leaderboard keeps ranking every game).
-    pub fn from_settings(
-        settings: &Settings,
-        addresses: &GameAddresses,
-    ) -> Result<Option<Self>, String> {
+    pub fn torii_options(&self, addresses: &GameAddresses) -> Result<Option<ToriiOptions>, String> {
+        let settings = self;
         let t = &settings.torii;
         let Some(url) = t.url.clone() else {
             return Ok(None);
@@ -35,7 +34,7 @@ impl ToriiOptions {
             .get("dungeon")
             .map(|d| parse_felt(d).map_err(|e| format!("chain.contracts.dungeon: {e}")))
             .transpose()?;
-        Ok(Some(Self {
+        Ok(Some(ToriiOptions {
             url,
             namespace,
             token_namespace: t.token_namespace.clone(),
@@ -52,7 +51,6 @@ impl ToriiOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::LoadOptions;
     use starknet_types_core::felt::Felt;
 
     fn addresses() -> GameAddresses {
@@ -69,24 +67,12 @@ mod tests {
     }
 
     fn settings(env: &[(&str, &str)]) -> Settings {
-        Settings::load(&LoadOptions {
-            profile: Some("devnet".into()),
-            env: env
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-            ..LoadOptions::default()
-        })
-        .unwrap()
+        crate::config::tests::load(Some("devnet"), env).unwrap()
     }
 
     #[test]
     fn no_url_means_no_torii() {
-        assert!(
-            ToriiOptions::from_settings(&settings(&[]), &addresses())
-                .unwrap()
-                .is_none()
-        );
+        assert!(settings(&[]).torii_options(&addresses()).unwrap().is_none());
     }
 
     #[test]
@@ -97,9 +83,7 @@ mod tests {
             ("LS_MANIFEST", manifest),
             ("LS_TORII__REQUEST_TIMEOUT_MS", "1234"),
         ]);
-        let o = ToriiOptions::from_settings(&s, &addresses())
-            .unwrap()
-            .unwrap();
+        let o = s.torii_options(&addresses()).unwrap().unwrap();
         assert_eq!(o.url.as_str(), "http://127.0.0.1:9/torii");
         assert_eq!(o.namespace, "ls_0_0_9");
         assert_eq!(o.token_namespace, "relayer_0_0_1");
@@ -114,22 +98,14 @@ mod tests {
             ("LS_TORII_URL", "http://127.0.0.1:9"),
             ("LS_TORII__NAMESPACE", "ls_0_0_6"),
         ]);
-        let o = ToriiOptions::from_settings(&s, &addresses())
-            .unwrap()
-            .unwrap();
+        let o = s.torii_options(&addresses()).unwrap().unwrap();
         assert_eq!(o.namespace, "ls_0_0_6");
     }
 
     #[test]
     fn mainnet_has_a_torii_url() {
-        let s = Settings::load(&LoadOptions {
-            profile: Some("mainnet".into()),
-            ..LoadOptions::default()
-        })
-        .unwrap();
-        let o = ToriiOptions::from_settings(&s, &addresses())
-            .unwrap()
-            .unwrap();
+        let s = crate::config::tests::load(Some("mainnet"), &[]).unwrap();
+        let o = s.torii_options(&addresses()).unwrap().unwrap();
         assert!(o.url.as_str().contains("torii"));
         assert_eq!(o.namespace, DEFAULT_NAMESPACE);
         assert_eq!(o.world_address, Some(Felt::TWO));

@@ -6,24 +6,24 @@
 //! Unknown keys and bad values are errors at start, never silently ignored.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use crate::game::felt::parse_felt;
 use config::{Config, File, FileFormat};
-use secrecy::SecretString;
 use serde::Deserialize;
 use starknet::core::types::Felt;
 use url::Url;
 
 /// Profiles known to the server, with their built-in settings.
 pub const PROFILES: &[(&str, &str)] = &[
-    ("sim", include_str!("../config/sim.toml")),
-    ("devnet", include_str!("../config/devnet.toml")),
-    ("katana", include_str!("../config/katana.toml")),
-    ("sepolia", include_str!("../config/sepolia.toml")),
-    ("mainnet", include_str!("../config/mainnet.toml")),
+    ("sim", include_str!("../../config/sim.toml")),
+    ("devnet", include_str!("../../config/devnet.toml")),
+    ("katana", include_str!("../../config/katana.toml")),
+    ("sepolia", include_str!("../../config/sepolia.toml")),
+    ("mainnet", include_str!("../../config/mainnet.toml")),
 ];
 
-const DEFAULT_TOML: &str = include_str!("../config/default.toml");
+const DEFAULT_TOML: &str = include_str!("../../config/default.toml");
 
 /// Plain environment variables that map onto one settings key (besides the generic `LS_A__B` form).
 const ENV_ALIASES: &[(&str, &str)] = &[
@@ -76,7 +76,7 @@ pub struct Settings {
     /// Node, contracts and network identity.
     pub chain: ChainSettings,
     /// The signing account.
-    pub wallet: WalletSettings,
+    pub wallet: crate::wallet::WalletSettings,
     /// Transaction submission and confirmation.
     pub tx: TxSettings,
     /// The Torii indexer.
@@ -237,25 +237,6 @@ pub struct ChainSettings {
     pub token_count_storage: String,
 }
 
-/// The signing account. Keys are never stored here except public development keys.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WalletSettings {
-    /// Account contract address (hex).
-    pub account_address: Option<String>,
-    /// File holding the private key (hex), read at start.
-    pub private_key_file: Option<PathBuf>,
-    /// A key written in the profile itself: only allowed for the public dev keys of local devnets.
-    pub dev_private_key: Option<SecretString>,
-    /// Encrypted JSON keystore (Web3 Secret Storage v3, as starkli writes); wins over raw keys.
-    pub keystore: Option<PathBuf>,
-    /// File holding the keystore password (its line end is dropped); `LS_KEYSTORE_PASSWORD` wins.
-    pub keystore_password_file: Option<PathBuf>,
-    /// Allow a raw key (`LS_PRIVATE_KEY` or `private_key_file`) on mainnet.
-    #[serde(default)]
-    pub allow_raw_key: bool,
-}
-
 /// Transaction submission and confirmation.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -409,6 +390,24 @@ impl Settings {
         Ok(())
     }
 
+    /// Whether the profile targets Starknet mainnet (by name or by its expected chain id).
+    pub fn is_mainnet(&self) -> bool {
+        self.profile == "mainnet"
+            || self
+                .expected_chain_id()
+                .is_ok_and(|id| id == starknet::core::chain_id::MAINNET)
+    }
+
+    /// The wallet's guard for these settings: `[policy]`, with VRF following `chain.vrf` unless
+    /// set, allowing the calls in `allowed` (contract, entrypoint).
+    pub fn policy_guard(
+        &self,
+        allowed: impl IntoIterator<Item = (Felt, Felt)>,
+    ) -> crate::wallet::PolicyGuard {
+        let vrf = self.policy.vrf_enabled(self.chain.vrf);
+        crate::wallet::PolicyGuard::new(&self.policy, vrf, allowed)
+    }
+
     /// Whether the profile is the embedded practice chain (no RPC, no key, no manifest).
     pub fn is_sim(&self) -> bool {
         self.profile == "sim"
@@ -421,7 +420,10 @@ impl Settings {
 
     /// The manifest path, resolved against the data directory when relative.
     pub fn manifest_path(&self) -> Option<PathBuf> {
-        self.chain.manifest.as_ref().map(|p| resolve_home(p))
+        self.chain
+            .manifest
+            .as_ref()
+            .map(|p| crate::home::resolve(p))
     }
 
     /// The expected chain id as a felt.
@@ -460,36 +462,6 @@ pub fn default_profile() -> &'static str {
     "sim"
 }
 
-/// Resolves a relative path (a manifest, a key file) against the data directory
-/// ([`crate::home::data_dir`]: `LS_HOME`, else the platform's), never the build directory, so a
-/// copied or installed binary finds the same files.
-pub fn resolve_home(p: &Path) -> PathBuf {
-    if p.is_absolute() {
-        return p.to_path_buf();
-    }
-    crate::home::data_dir().join(p)
-}
-
-/// Parses a hex (`0x…`) or decimal felt.
-pub fn parse_felt(s: &str) -> Result<Felt, String> {
-    let s = s.trim();
-    let parsed = if let Some(hex) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        if hex.is_empty() || hex.len() > 64 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
-            return Err(format!(
-                "not a hex felt (0x and 1 to 64 hex digits; got {} characters)",
-                s.chars().count()
-            ));
-        }
-        Felt::from_hex(s)
-    } else {
-        if s.is_empty() || !s.chars().all(|c| c.is_ascii_digit()) {
-            return Err("not a felt (use 0x-hex or decimal)".into());
-        }
-        Felt::from_dec_str(s)
-    };
-    parsed.map_err(|_| "out of the felt range".to_string())
-}
-
 /// Parses a chain id given as a short string (`SN_MAIN`) or hex.
 pub fn parse_chain_id(s: &str) -> Result<Felt, ConfigError> {
     if s.starts_with("0x") {
@@ -517,211 +489,9 @@ fn env_overrides(env: &HashMap<String, String>) -> Vec<(String, String)> {
     out
 }
 
+mod torii_options;
+
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn load(profile: Option<&str>, env: &[(&str, &str)]) -> Result<Settings, ConfigError> {
-        Settings::load(&LoadOptions {
-            profile: profile.map(String::from),
-            env: env
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-            ..LoadOptions::default()
-        })
-    }
-
-    #[test]
-    fn devnet_profile_loads_without_edits() {
-        let s = load(Some("devnet"), &[]).unwrap();
-        assert_eq!(s.profile, "devnet");
-        assert_eq!(s.chain.rpc_url.as_str(), "http://127.0.0.1:5050/");
-        assert!(s.wallet.account_address.is_some());
-        assert!(s.manifest_path().unwrap().ends_with("devnet/manifest.json"));
-    }
-
-    #[test]
-    fn sim_is_the_default_and_needs_no_key_manifest_or_rpc() {
-        let s = load(None, &[]).unwrap();
-        assert_eq!(s.profile, "sim");
-        assert!(s.is_sim());
-        assert!(s.chain.manifest.is_none() && s.chain.contracts.is_empty());
-        assert!(s.wallet.account_address.is_none());
-        let e = s.sim.engine_settings();
-        assert_eq!((e.base_damage_reduction, e.market_size), (25, 25));
-        assert_eq!(e.rules, crate::game::engine::Ruleset::FULL);
-        let p = load(
-            Some("sim"),
-            &[
-                ("LS_SIM__RULES", "practice_world"),
-                ("LS_SIM__FIRST_ADVENTURER_ID", "500"),
-            ],
-        )
-        .unwrap();
-        assert_eq!(p.sim.first_adventurer_id, 500);
-        assert_eq!(
-            p.sim.engine_settings().rules,
-            crate::game::engine::Ruleset::PRACTICE_WORLD
-        );
-        let bad = load(Some("sim"), &[("LS_SIM__MARKET_SIZE", "40")]).unwrap_err();
-        assert!(bad.to_string().contains("market_size"), "{bad}");
-        let bad = load(Some("sim"), &[("LS_SIM__SEEDS", "4")]).unwrap_err();
-        assert!(bad.to_string().contains("seeds"), "{bad}");
-        assert_eq!(
-            s.sim.randomness(),
-            crate::chain::sim::SimRandomness::Os,
-            "hidden by default"
-        );
-        assert!(s.sim.persist && !s.sim.fresh);
-        let d = load(
-            Some("sim"),
-            &[("LS_SIM__DETERMINISTIC", "true"), ("LS_SIM__SEED", "42")],
-        )
-        .unwrap();
-        assert_eq!(
-            d.sim.randomness(),
-            crate::chain::sim::SimRandomness::Deterministic
-        );
-        let m = load(Some("sim"), &[("LS_SIM__SEED", "42")]).unwrap();
-        assert_eq!(
-            m.sim.randomness(),
-            crate::chain::sim::SimRandomness::Master(42)
-        );
-    }
-
-    #[test]
-    fn every_profile_loads() {
-        for (name, _) in PROFILES {
-            let s = load(Some(name), &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert_eq!(s.profile, *name);
-        }
-    }
-
-    #[test]
-    fn mainnet_has_reference_addresses_and_vrf() {
-        let s = load(Some("mainnet"), &[]).unwrap();
-        assert!(s.chain.vrf);
-        assert_eq!(
-            parse_felt(&s.chain.contracts["game_systems"]).unwrap(),
-            Felt::from_hex("0x6f7c4350d6d5ee926b3ac4fa0c9c351055456e75c92227468d84232fc493a9c")
-                .unwrap()
-        );
-        assert_eq!(
-            s.expected_chain_id().unwrap(),
-            starknet::core::chain_id::MAINNET
-        );
-    }
-
-    #[test]
-    fn katana_deploys_through_the_legacy_udc_with_poseidon_hashes() {
-        use crate::chain::deploy_target::{CasmHash, LEGACY_UDC, NEW_UDC};
-        let k = load(Some("katana"), &[]).unwrap();
-        let t = k.deploy_target().unwrap();
-        assert_eq!((t.udc, t.casm_hash), (LEGACY_UDC, CasmHash::Poseidon));
-        let d = load(Some("devnet"), &[]).unwrap().deploy_target().unwrap();
-        assert_eq!((d.udc, d.casm_hash), (NEW_UDC, CasmHash::Blake2s));
-        let o = load(Some("katana"), &[("LS_CHAIN__CASM_HASH", "blake2s")]).unwrap();
-        assert_eq!(o.deploy_target().unwrap().casm_hash, CasmHash::Blake2s);
-        let e = load(Some("katana"), &[("LS_CHAIN__CASM_HASH", "sha256")]).unwrap_err();
-        assert!(e.to_string().contains("sha256"), "{e}");
-        let e = load(Some("katana"), &[("LS_CHAIN__UDC", "0xnope")]).unwrap_err();
-        assert!(e.to_string().contains("chain.udc"), "{e}");
-    }
-
-    #[test]
-    fn fee_tokens_list_strk_first_and_drop_empty_ones() {
-        let strk =
-            Felt::from_hex("0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d")
-                .unwrap();
-        let k = load(Some("katana"), &[]).unwrap();
-        let symbols: Vec<String> = k.fee_tokens().unwrap().into_iter().map(|t| t.0).collect();
-        assert_eq!(symbols, ["STRK", "ETH"]);
-        let rollup = load(
-            Some("katana"),
-            &[
-                ("LS_CHAIN__FEE_TOKENS__ETH", ""),
-                ("LS_CHAIN__FEE_TOKENS__LORDS", "0x124"),
-            ],
-        )
-        .unwrap();
-        assert_eq!(
-            rollup.fee_tokens().unwrap(),
-            vec![
-                ("STRK".into(), strk),
-                ("LORDS".into(), Felt::from(0x124u32))
-            ]
-        );
-        let e = load(Some("katana"), &[("LS_CHAIN__FEE_TOKENS__ETH", "eth")]).unwrap_err();
-        assert!(e.to_string().contains("chain.fee_tokens.eth"), "{e}");
-    }
-
-    #[test]
-    fn ls_chain_selects_the_profile_and_cli_wins() {
-        assert_eq!(
-            load(None, &[("LS_CHAIN", "katana")]).unwrap().profile,
-            "katana"
-        );
-        assert_eq!(
-            load(Some("devnet"), &[("LS_CHAIN", "katana")])
-                .unwrap()
-                .profile,
-            "devnet"
-        );
-    }
-
-    #[test]
-    fn unknown_profile_is_an_error() {
-        let e = load(Some("moonnet"), &[]).unwrap_err();
-        assert!(matches!(e, ConfigError::UnknownProfile(_)), "{e}");
-    }
-
-    #[test]
-    fn env_overrides_nested_keys_and_aliases() {
-        let s = load(
-            Some("devnet"),
-            &[
-                ("LS_TX__TIMEOUT_MS", "5000"),
-                ("STARKNET_RPC_URL", "http://127.0.0.1:6000"),
-                ("LS_SERVER__STRICT", "true"),
-            ],
-        )
-        .unwrap();
-        assert_eq!(s.tx.timeout_ms, 5000);
-        assert_eq!(s.chain.rpc_url.port(), Some(6000));
-        assert!(s.server.strict);
-    }
-
-    #[test]
-    fn unknown_keys_are_rejected() {
-        let e = load(Some("devnet"), &[("LS_TX__TIMEOUT_SECONDS", "5")]).unwrap_err();
-        assert!(e.to_string().contains("timeout_seconds"), "{e}");
-    }
-
-    #[test]
-    fn bad_values_are_rejected() {
-        let e = load(Some("devnet"), &[("LS_TX__TIMEOUT_MS", "soon")]).unwrap_err();
-        assert!(e.to_string().contains("timeout_ms"), "{e}");
-        let e = load(Some("devnet"), &[("STARKNET_RPC_URL", "not a url")]).unwrap_err();
-        assert!(e.to_string().contains("rpc_url"), "{e}");
-        let e = load(Some("devnet"), &[("LS_ACCOUNT_ADDRESS", "0xZZ")]).unwrap_err();
-        assert!(e.to_string().contains("account_address"), "{e}");
-    }
-
-    #[test]
-    fn dev_keys_are_refused_on_public_networks() {
-        let e = load(Some("sepolia"), &[("LS_WALLET__DEV_PRIVATE_KEY", "0x1234")]).unwrap_err();
-        assert!(e.to_string().contains("dev_private_key"), "{e}");
-        assert!(!e.to_string().contains("0x1234"), "the key leaked: {e}");
-    }
-
-    #[test]
-    fn felts_parse_strictly() {
-        assert_eq!(parse_felt("0x10").unwrap(), Felt::from(16u8));
-        assert_eq!(parse_felt("16").unwrap(), Felt::from(16u8));
-        assert!(parse_felt("").is_err());
-        assert!(parse_felt("0x").is_err());
-        assert!(parse_felt("-1").is_err());
-        assert!(parse_felt(&format!("0x{}", "f".repeat(64))).is_err());
-    }
-}
+mod key_tests;
+#[cfg(test)]
+mod tests;
