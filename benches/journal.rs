@@ -45,7 +45,7 @@ fn run(label: &str, j: &Journal) {
         nonce: format!("{i:#x}"),
         signed_at: 0,
         max_fee: "1000000000000000".into(),
-        last_status: "SIGNED".into(),
+        last_status: loot_survivor_mcp::chain::TxStatus::Signed,
         from_another_chain: false,
     };
     report(
@@ -61,12 +61,20 @@ fn run(label: &str, j: &Journal) {
     );
     report(
         &format!("{label}: status change"),
-        time(|i| j.set_status(Felt::from(i + 1), "ACCEPTED_ON_L2")),
+        time(|i| {
+            j.set_status(
+                Felt::from(i + 1),
+                loot_survivor_mcp::chain::TxStatus::AcceptedOnL2,
+            )
+        }),
     );
     report(
         &format!("{label}: status change, landed"),
         time(|i| {
-            j.set_status(Felt::from(i + 1), "ACCEPTED_ON_L1");
+            j.set_status(
+                Felt::from(i + 1),
+                loot_survivor_mcp::chain::TxStatus::AcceptedOnL1,
+            );
             j.tx_count();
         }),
     );

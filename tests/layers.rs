@@ -1,13 +1,15 @@
 //! The library's layers, lowest first, and the rule that holds them apart: a module names only its
 //! own layer and the layers below it (`crate::<module>`), never one above. The pure game rules sit
 //! at the bottom; the settings (`config`) compose every layer's options, so they sit at the top of
-//! the library, under the binary. A test rather than the compiler says it while the layers share
-//! one crate; it reads every source file, test modules included, so that no layer needs a higher
-//! one even to be tested.
+//! the library, under the binary. The game layer is a crate of its own (`game/`, re-exported as
+//! `game`), so the compiler holds it apart as long as its manifest names no crate of this
+//! workspace, which a test here checks; for the layers that share the root crate a test says it,
+//! reading every source file, test modules included, so that no layer needs a higher one even to
+//! be tested.
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Each layer and the root modules it holds, lowest first.
 const LAYERS: [(&str, &[&str]); 8] = [
@@ -21,8 +23,33 @@ const LAYERS: [(&str, &[&str]); 8] = [
     ("config", &["config"]),
 ];
 
+/// Layers that are workspace crates of their own: root module, crate directory (beside `src/`).
+const CRATES: [(&str, &str); 1] = [("game", "game")];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
 fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+    root().join("src")
+}
+
+/// The crate directory of a root module that is a workspace crate of its own.
+fn crate_dir(module: &str) -> Option<PathBuf> {
+    CRATES
+        .iter()
+        .find(|(m, _)| *m == module)
+        .map(|(_, dir)| root().join(dir))
+}
+
+/// How a file of `module` names the library's root modules: `crate::` inside the root crate, and
+/// `loot_survivor_mcp::` from a crate of its own (whose `crate::` is itself).
+fn library_prefix(module: &str) -> &'static str {
+    if crate_dir(module).is_some() {
+        "loot_survivor_mcp::"
+    } else {
+        "crate::"
+    }
 }
 
 /// The layer (index into [`LAYERS`]) of a root module, if it is one of the library's.
@@ -32,14 +59,21 @@ fn layer_of(module: &str) -> Option<usize> {
         .position(|(_, modules)| modules.contains(&module))
 }
 
-/// Every `.rs` file of root module `module`: `src/<module>.rs` or the files under `src/<module>/`.
+/// Every `.rs` file of root module `module`: `src/<module>.rs` or the files under `src/<module>/`,
+/// or, for a crate of its own, the files under `<crate dir>/src/`.
 fn files_of(module: &str) -> Vec<PathBuf> {
-    let single = src().join(format!("{module}.rs"));
-    if single.exists() {
-        return vec![single];
-    }
+    let top = match crate_dir(module) {
+        Some(dir) => dir.join("src"),
+        None => {
+            let single = src().join(format!("{module}.rs"));
+            if single.exists() {
+                return vec![single];
+            }
+            src().join(module)
+        }
+    };
     let mut out = Vec::new();
-    let mut stack = vec![src().join(module)];
+    let mut stack = vec![top];
     while let Some(dir) = stack.pop() {
         for entry in fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
             let path = entry.unwrap().path();
@@ -54,9 +88,9 @@ fn files_of(module: &str) -> Vec<PathBuf> {
     out
 }
 
-/// The root modules a source text names through `crate::`: `crate::x::…`, and each item of a
-/// grouped `use crate::{x::…, y}`.
-fn named_modules(text: &str) -> Vec<String> {
+/// The root modules a source text names through `prefix` (`crate::`): `crate::x::…`, and each item
+/// of a grouped `use crate::{x::…, y}`.
+fn named_modules(text: &str, prefix: &str) -> Vec<String> {
     let mut out = Vec::new();
     let ident = |s: &str| -> String {
         s.trim_start()
@@ -65,8 +99,8 @@ fn named_modules(text: &str) -> Vec<String> {
             .collect()
     };
     let mut rest = text;
-    while let Some(i) = rest.find("crate::") {
-        rest = &rest[i + "crate::".len()..];
+    while let Some(i) = rest.find(prefix) {
+        rest = &rest[i + prefix.len()..];
         if let Some(group) = rest.strip_prefix('{') {
             let mut depth = 0;
             let mut start = 0;
@@ -96,9 +130,17 @@ fn named_modules(text: &str) -> Vec<String> {
 #[test]
 fn every_root_module_has_a_layer() {
     let lib = fs::read_to_string(src().join("lib.rs")).unwrap();
+    // `pub mod x;`, and `pub use some_crate as x;` for a layer that is a crate of its own.
     let modules: Vec<&str> = lib
         .lines()
-        .filter_map(|l| l.trim().strip_prefix("pub mod "))
+        .filter_map(|l| {
+            let l = l.trim();
+            l.strip_prefix("pub mod ").or_else(|| {
+                l.strip_prefix("pub use ")?
+                    .split_once(" as ")
+                    .map(|(_, m)| m)
+            })
+        })
         .map(|m| m.trim_end_matches(';'))
         .collect();
     assert!(modules.len() >= 8, "lib.rs declares {modules:?}");
@@ -117,16 +159,14 @@ fn no_layer_names_a_higher_one() {
         for module in *modules {
             for file in files_of(module) {
                 let text = fs::read_to_string(&file).unwrap();
-                for named in named_modules(&text) {
+                let prefix = library_prefix(module);
+                for named in named_modules(&text, prefix) {
                     if let Some(other) = layer_of(&named).filter(|&o| o > index) {
-                        let shown = file.strip_prefix(src()).unwrap().display().to_string();
-                        upward
-                            .entry(format!("src/{shown}"))
-                            .or_default()
-                            .push(format!(
-                                "names `crate::{named}` (layer {}) from layer {layer}",
-                                LAYERS[other].0
-                            ));
+                        let shown = file.strip_prefix(root()).unwrap().display().to_string();
+                        upward.entry(shown).or_default().push(format!(
+                            "names `{prefix}{named}` (layer {}) from layer {layer}",
+                            LAYERS[other].0
+                        ));
                     }
                 }
             }
@@ -147,5 +187,199 @@ fn no_layer_names_a_higher_one() {
 #[test]
 fn the_scan_reads_grouped_and_nested_paths() {
     let text = "use crate::{game::felt::parse_felt, wallet::{A, B}, mcp};\nlet x = crate::torii::values::felt(v);";
-    assert_eq!(named_modules(text), ["game", "wallet", "mcp", "torii"]);
+    assert_eq!(
+        named_modules(text, "crate::"),
+        ["game", "wallet", "mcp", "torii"]
+    );
+    let text = "use crate::model::Item;\nuse loot_survivor_mcp::{chain::X, wallet};";
+    assert_eq!(
+        named_modules(text, "loot_survivor_mcp::"),
+        ["chain", "wallet"]
+    );
+}
+
+/// One dependency of a manifest: the table that declares it, its name, and its specification
+/// (the inline value, or the keys of a `[dependencies.<name>]` table, one `key = value` a line).
+#[derive(Debug)]
+struct Dependency {
+    table: String,
+    name: String,
+    spec: String,
+}
+
+impl Dependency {
+    /// The value of `key` in the specification, if it has one (`{ key = "…" }` or `key = "…"`).
+    fn key(&self, key: &str) -> Option<String> {
+        let inner = self
+            .spec
+            .trim()
+            .trim_start_matches('{')
+            .trim_end_matches('}');
+        inner.split([',', '\n']).find_map(|part| {
+            let (k, v) = part.split_once('=')?;
+            (k.trim() == key).then(|| v.trim().trim_matches('"').to_string())
+        })
+    }
+
+    /// Whether it takes its specification from the workspace's `[workspace.dependencies]`.
+    fn inherited(&self) -> bool {
+        self.key("workspace").is_some_and(|v| v == "true")
+    }
+
+    /// The package it names (`package = "…"` when renamed).
+    fn package(&self) -> String {
+        self.key("package").unwrap_or_else(|| self.name.clone())
+    }
+}
+
+/// Every dependency a Cargo manifest declares, in every dependency table (`[dependencies]`,
+/// `[dev-dependencies]`, `[build-dependencies]`, `[target.'…'.dependencies]`,
+/// `[workspace.dependencies]`, and `[dependencies.<name>]` tables); `name.key = value` reads as
+/// `name = { key = value }`. Comments are dropped (so a `#` inside a string is not supported);
+/// multi-line inline tables are not this workspace's style and are not read.
+fn dependencies(manifest: &str) -> Vec<Dependency> {
+    let is_table = |t: &str| t.ends_with("dependencies");
+    let mut out: Vec<Dependency> = Vec::new();
+    let mut table = String::new();
+    // Set inside a `[<table>.<name>]` table: the dependency its keys specify.
+    let mut own: Option<usize> = None;
+    for line in manifest.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(header) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            let header = header.trim();
+            own = None;
+            table = header.to_string();
+            if let Some((parent, name)) = header.rsplit_once('.').filter(|(p, _)| is_table(p)) {
+                out.push(Dependency {
+                    table: parent.to_string(),
+                    name: name.trim_matches('"').to_string(),
+                    spec: String::new(),
+                });
+                own = Some(out.len() - 1);
+            }
+            continue;
+        }
+        if let Some(i) = own {
+            out[i].spec.push_str(line);
+            out[i].spec.push('\n');
+        } else if is_table(&table) {
+            let Some((key, value)) = line.split_once('=') else {
+                continue;
+            };
+            let key = key.trim();
+            let (name, spec) = match key.split_once('.') {
+                Some((name, rest)) => (name, format!("{rest} = {}", value.trim())),
+                None => (key, value.trim().to_string()),
+            };
+            out.push(Dependency {
+                table: table.clone(),
+                name: name.trim_matches('"').to_string(),
+                spec,
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn the_game_crate_depends_on_no_crate_of_this_workspace() {
+    let read = |path: PathBuf| {
+        fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    let workspace = dependencies(&read(root().join("Cargo.toml")));
+    let root_name = read(root().join("Cargo.toml"))
+        .lines()
+        .skip_while(|l| l.trim() != "[package]")
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("name = ")
+                .map(|n| n.trim_matches('"').to_string())
+        })
+        .expect("the root package's name");
+    for (module, dir) in CRATES {
+        let manifest = root().join(dir).join("Cargo.toml");
+        let deps = dependencies(&read(manifest));
+        assert!(
+            deps.iter().any(|d| d.table == "dependencies"),
+            "{dir}/Cargo.toml: no [dependencies] read; the scan is broken"
+        );
+        let mut wrong = Vec::new();
+        for dep in &deps {
+            // An inherited dependency is specified by the workspace root.
+            let spec = if dep.inherited() {
+                workspace
+                    .iter()
+                    .find(|w| w.table == "workspace.dependencies" && w.name == dep.name)
+                    .unwrap_or_else(|| {
+                        panic!("{dir}: `{}` is not a workspace dependency", dep.name)
+                    })
+            } else {
+                dep
+            };
+            if dep.package() == root_name || spec.package() == root_name {
+                wrong.push(format!("[{}] {}: the root package", dep.table, dep.name));
+            }
+            if let Some(path) = spec.key("path") {
+                wrong.push(format!(
+                    "[{}] {}: a path dependency ({path})",
+                    dep.table, dep.name
+                ));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{dir}/Cargo.toml (layer {module}) must depend on external crates only, so that the \
+             build keeps it below every other layer:\n{}",
+            wrong.join("\n")
+        );
+    }
+}
+
+#[test]
+fn the_manifest_scan_reads_every_form() {
+    let manifest = r#"
+[package]
+name = "x"
+
+[dependencies]
+a = "1"
+b = { version = "2", features = ["f"] } # comment
+c.workspace = true
+d = { path = "../d" }
+
+[target.'cfg(unix)'.dependencies]
+e = { package = "renamed", version = "1" }
+
+[dev-dependencies.f]
+path = "f"
+
+[workspace.dependencies]
+c = { path = "c" }
+"#;
+    let deps = dependencies(manifest);
+    let names: Vec<(&str, &str)> = deps
+        .iter()
+        .map(|d| (d.table.as_str(), d.name.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("dependencies", "a"),
+            ("dependencies", "b"),
+            ("dependencies", "c"),
+            ("dependencies", "d"),
+            ("target.'cfg(unix)'.dependencies", "e"),
+            ("dev-dependencies", "f"),
+            ("workspace.dependencies", "c"),
+        ]
+    );
+    assert!(deps[2].inherited() && !deps[0].inherited());
+    assert_eq!(deps[3].key("path").as_deref(), Some("../d"));
+    assert_eq!(deps[4].package(), "renamed");
+    assert_eq!(deps[5].key("path").as_deref(), Some("f"));
+    assert_eq!(deps[6].key("path").as_deref(), Some("c"));
+    assert_eq!(deps[1].key("path"), None);
 }

@@ -31,7 +31,7 @@ pub enum ChainError {
         /// The sent transaction.
         tx_hash: Felt,
         /// The last status the node reported.
-        last_status: String,
+        last_status: super::TxStatus,
     },
     /// The caller cancelled the wait; the transaction was sent and may still land.
     #[error(
@@ -41,7 +41,7 @@ pub enum ChainError {
         /// The sent transaction.
         tx_hash: Felt,
         /// The last status the node reported.
-        last_status: String,
+        last_status: super::TxStatus,
     },
     /// A response could not be decoded.
     #[error("cannot decode the node's answer: {0}")]

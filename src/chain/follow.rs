@@ -8,8 +8,8 @@ use std::time::{Duration, SystemTime};
 use starknet::core::types::Felt;
 
 use super::ChainError;
+use super::TxStatus;
 use super::client::{ChainClient, TxLookup};
-use super::journal::SETTLED;
 
 /// How long a transaction the node never reports is waited for before it is marked `DROPPED`.
 const DROP_AFTER: Duration = Duration::from_secs(120);
@@ -22,9 +22,9 @@ impl ChainClient {
         let Some(record) = &found.record else {
             return Ok(found);
         };
-        let status = match (found.execution.as_deref(), found.status.as_str()) {
-            (_, "NOT_RECEIVED") => return Ok(found),
-            (Some("REVERTED"), _) => "REVERTED",
+        let status = match (found.execution.as_deref(), found.status) {
+            (_, TxStatus::NotReceived) => return Ok(found),
+            (Some("REVERTED"), _) => TxStatus::Reverted,
             (_, s) => s,
         };
         self.ledger().set_status(hash, status);
@@ -52,9 +52,7 @@ impl ChainClient {
             tracing::info!(tx_hash = %record.tx_hash, action = %record.action, status = %record.last_status, "following a transaction left pending by an earlier run");
             loop {
                 let settled = match self.lookup_tx(hash).await {
-                    Ok(found) => found
-                        .record
-                        .is_some_and(|r| SETTLED.contains(&r.last_status.as_str())),
+                    Ok(found) => found.record.is_some_and(|r| r.last_status.is_settled()),
                     Err(e) => {
                         tracing::warn!(tx_hash = %record.tx_hash, "following: {e}");
                         false
@@ -67,10 +65,10 @@ impl ChainClient {
                     if self
                         .get_tx(hash)
                         .await
-                        .is_ok_and(|f| f.status == "NOT_RECEIVED")
+                        .is_ok_and(|f| f.status == TxStatus::NotReceived)
                     {
                         // Never executed: it cost nothing (it still counted against the rate).
-                        self.ledger().set_status(hash, "DROPPED");
+                        self.ledger().set_status(hash, TxStatus::Dropped);
                         self.policy().record_sent(hash, 0, SystemTime::now());
                     }
                     break;

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use starknet::core::types::Felt;
 
+use super::TxStatus;
 use super::journal::{Journal, JournalError, now_ms};
 
 /// What the server knows about one transaction it signed.
@@ -24,7 +25,7 @@ pub struct TxRecord {
     /// The fee bound signed into the transaction (smallest unit, decimal).
     pub max_fee: String,
     /// The last status seen (`SIGNED`, `SENT`, `ACCEPTED_ON_L2`, `REVERTED`, `SEND_FAILED`, …).
-    pub last_status: String,
+    pub last_status: TxStatus,
     /// True when it was signed for another chain than the node's (a devnet since restarted, or
     /// another network): kept for the record, never replayed.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -72,7 +73,7 @@ impl TxLedger {
                 nonce: format!("{nonce:#x}"),
                 max_fee: max_fee.to_string(),
                 signed_at: u64::try_from(signed_ms / 1000).unwrap_or(0),
-                last_status: "SIGNED".into(),
+                last_status: TxStatus::Signed,
                 from_another_chain: false,
             },
             signed_ms,
@@ -80,7 +81,7 @@ impl TxLedger {
     }
 
     /// Updates the last known status of a recorded transaction.
-    pub fn set_status(&self, hash: Felt, status: &str) {
+    pub fn set_status(&self, hash: Felt, status: TxStatus) {
         self.journal.set_status(hash, status);
     }
 
@@ -110,11 +111,11 @@ mod tests {
         assert!(l.is_empty());
         l.record(Felt::from(0xabcu32), Some(3), "explore", Felt::TWO, 10)
             .unwrap();
-        l.set_status(Felt::from(0xabcu32), "ACCEPTED_ON_L2");
+        l.set_status(Felt::from(0xabcu32), TxStatus::AcceptedOnL2);
         let r = l.get(Felt::from(0xabcu32)).unwrap();
         assert_eq!(r.tx_hash, "0xabc");
         assert_eq!(r.adventurer_id, Some(3));
-        assert_eq!(r.last_status, "ACCEPTED_ON_L2");
+        assert_eq!(r.last_status, TxStatus::AcceptedOnL2);
         assert_eq!(r.nonce, "0x2");
         assert!(l.get(Felt::ONE).is_none());
         assert_eq!(l.len(), 1);

@@ -20,6 +20,7 @@ pub mod outside;
 pub mod retry;
 pub mod revert;
 pub mod sim;
+mod status;
 mod submit;
 pub mod subscribe;
 pub mod token_id;
@@ -33,5 +34,6 @@ pub use client::{
 pub use error::ChainError;
 pub use manifest::GameAddresses;
 pub use new_game::MintedGame;
+pub use status::TxStatus;
 pub use submit::{Confirm, Hooks, Progress};
 pub use subscribe::Follow;

@@ -54,26 +54,6 @@ pub fn execution_of(s: &TransactionStatus) -> Option<&ExecutionResult> {
     status_rank(s).1
 }
 
-/// A short name for a status, as reported to agents.
-pub fn status_name(s: &TransactionStatus) -> &'static str {
-    match s {
-        TransactionStatus::Received => "RECEIVED",
-        TransactionStatus::Candidate => "CANDIDATE",
-        TransactionStatus::PreConfirmed(_) => "PRE_CONFIRMED",
-        TransactionStatus::AcceptedOnL2(_) => "ACCEPTED_ON_L2",
-        TransactionStatus::AcceptedOnL1(_) => "ACCEPTED_ON_L1",
-    }
-}
-
-/// The finality of a receipt, as reported to agents.
-pub fn finality_name(f: &TransactionFinalityStatus) -> &'static str {
-    match f {
-        TransactionFinalityStatus::PreConfirmed => "PRE_CONFIRMED",
-        TransactionFinalityStatus::AcceptedOnL2 => "ACCEPTED_ON_L2",
-        TransactionFinalityStatus::AcceptedOnL1 => "ACCEPTED_ON_L1",
-    }
-}
-
 /// A stage of a write, reported while it runs (for MCP progress notifications).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Progress {
@@ -92,7 +72,7 @@ pub enum Progress {
         /// The transaction hash.
         tx_hash: Felt,
         /// `RECEIVED`, `PRE_CONFIRMED`, `ACCEPTED_ON_L2`, …
-        status: &'static str,
+        status: super::TxStatus,
     },
     /// The transaction is not at the level asked for yet: the write waits for a block. Not a
     /// stage of its own; it tells observers that the write is a slow one, worth showing.
@@ -159,10 +139,10 @@ pub async fn wait_for_receipt<P: Provider + Sync>(
     subscriber: Option<&Subscriber>,
 ) -> Result<TransactionReceiptWithBlockInfo, ChainError> {
     let deadline = tokio::time::Instant::now() + timeout;
-    let mut last_status = "NOT_RECEIVED";
+    let mut last_status = super::TxStatus::NotReceived;
     // L1 acceptance is polled: it comes hours later on a real chain, and its push is unverified.
     let mut subscriber = subscriber.filter(|_| confirm != Confirm::Finalized);
-    let report = |name: &'static str, last: &mut &'static str| {
+    let report = |name: super::TxStatus, last: &mut super::TxStatus| {
         if name != *last {
             hooks.report(Progress::Status {
                 tx_hash: hash,
@@ -183,7 +163,7 @@ pub async fn wait_for_receipt<P: Provider + Sync>(
             match provider.get_transaction_receipt(hash).await {
                 Ok(r) => {
                     let finality = r.receipt.finality_status();
-                    report(finality_name(finality), &mut last_status);
+                    report(finality.into(), &mut last_status);
                     if let ExecutionResult::Reverted { reason } = r.receipt.execution_result() {
                         return Err(ChainError::Revert {
                             revert: classify(reason),
@@ -217,13 +197,13 @@ pub async fn wait_for_receipt<P: Provider + Sync>(
                 },
                 _ = tokio::time::sleep_until(deadline) => {}
                 _ = hooks.cancelled() => {
-                    return Err(ChainError::Cancelled { tx_hash: hash, last_status: last_status.to_string() });
+                    return Err(ChainError::Cancelled { tx_hash: hash, last_status });
                 }
             }
         } else {
             match provider.get_transaction_status(hash).await {
                 Ok(status) => {
-                    report(status_name(&status), &mut last_status);
+                    report((&status).into(), &mut last_status);
                     let (rank, result) = status_rank(&status);
                     if let Some(ExecutionResult::Reverted { reason }) = result {
                         return Err(ChainError::Revert {
@@ -247,14 +227,14 @@ pub async fn wait_for_receipt<P: Provider + Sync>(
         if tokio::time::Instant::now() >= deadline {
             return Err(ChainError::Timeout {
                 tx_hash: hash,
-                last_status: last_status.to_string(),
+                last_status,
             });
         }
         announce_wait();
         tokio::select! {
             _ = tokio::time::sleep(poll) => {}
             _ = hooks.cancelled() => {
-                return Err(ChainError::Cancelled { tx_hash: hash, last_status: last_status.to_string() });
+                return Err(ChainError::Cancelled { tx_hash: hash, last_status });
             }
         }
     }

@@ -13,9 +13,9 @@ use serde_json::{Value, json};
 use starknet::core::types::Felt;
 use tokio_tungstenite::tungstenite::Message;
 
-use super::ChainError;
 use super::revert::classify;
 use super::submit::{Confirm, Hooks, Progress};
+use super::{ChainError, TxStatus};
 
 /// How a sent transaction is followed (setting `tx.follow`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
@@ -108,29 +108,9 @@ impl Subscriber {
 /// What the subscription saw.
 pub enum Seen {
     /// The transaction reached the level asked for and executed successfully; its last status.
-    Reached(&'static str),
+    Reached(TxStatus),
     /// The transaction reverted (an error at every level).
     Failed(ChainError),
-}
-
-fn rank(finality: &str) -> u8 {
-    match finality {
-        "PRE_CONFIRMED" => 1,
-        "ACCEPTED_ON_L2" => 2,
-        "ACCEPTED_ON_L1" => 3,
-        _ => 0,
-    }
-}
-
-fn status_name(finality: &str) -> Option<&'static str> {
-    Some(match finality {
-        "RECEIVED" => "RECEIVED",
-        "CANDIDATE" => "CANDIDATE",
-        "PRE_CONFIRMED" => "PRE_CONFIRMED",
-        "ACCEPTED_ON_L2" => "ACCEPTED_ON_L2",
-        "ACCEPTED_ON_L1" => "ACCEPTED_ON_L1",
-        _ => return None,
-    })
 }
 
 /// Waits on `ws` until `hash` reaches `confirm` (reporting each new status), without a deadline
@@ -161,7 +141,7 @@ pub async fn wait_for_status(
         .await
         .map_err(|e| unavailable(&e))?;
     let mut subscribed = false;
-    let mut last: &'static str = "";
+    let mut last = TxStatus::NotReceived;
     loop {
         let next = if subscribed {
             socket.next().await
@@ -190,7 +170,8 @@ pub async fn wait_for_status(
         let Some(finality) = status["finality_status"].as_str() else {
             continue;
         };
-        if let Some(name) = status_name(finality)
+        let seen = TxStatus::parse(finality);
+        if let Some(name) = seen
             && name != last
         {
             hooks.report(Progress::Status {
@@ -208,18 +189,12 @@ pub async fn wait_for_status(
             }));
         }
         let executed = status["execution_status"] == "SUCCEEDED";
-        if executed && rank(finality) >= confirm_rank(confirm) {
+        let reached = seen
+            .is_some_and(|s| s.finality_rank() >= TxStatus::reached_by(confirm).finality_rank());
+        if executed && reached {
             let _ = socket.close(None).await;
             return Ok(Seen::Reached(last));
         }
-    }
-}
-
-fn confirm_rank(c: Confirm) -> u8 {
-    match c {
-        Confirm::PreConfirmed => 1,
-        Confirm::Accepted => 2,
-        Confirm::Finalized => 3,
     }
 }
 

@@ -1,4 +1,4 @@
-//! `ls_advise`'s arguments and result: the pure game advice (src/game/advice) rounded and trimmed
+//! `ls_advise`'s arguments and result: the pure game advice (game/src/advice) rounded and trimmed
 //! to what a decision needs (a few hundred bytes to about 1.5 KB).
 
 use schemars::JsonSchema;

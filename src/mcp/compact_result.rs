@@ -15,20 +15,22 @@ use crate::game::compact::{
 };
 use crate::game::events::GameEvent;
 use crate::game::model::GameState;
+use crate::game::phase::tools;
 
 /// Said instead of a market that was already shown.
 pub const MARKET_UNCHANGED: &str = "same market as shown before; ls_get_adventurer shows it (detail \"full\" adds each item's facts)";
 
-/// The eight write tools (each signs and sends game transactions).
+/// The eight write tools (each signs and sends game transactions), named where the game names
+/// its actions' tools.
 pub const WRITE_TOOLS: [&str; 8] = [
-    "ls_new_game",
-    "ls_explore",
-    "ls_attack",
-    "ls_flee",
-    "ls_upgrade",
-    "ls_buy_item",
-    "ls_equip",
-    "ls_drop",
+    tools::NEW_GAME,
+    tools::EXPLORE,
+    tools::ATTACK,
+    tools::FLEE,
+    tools::UPGRADE,
+    tools::BUY_ITEM,
+    tools::EQUIP,
+    tools::DROP,
 ];
 
 /// The tools that take `detail`: every write and `ls_get_adventurer`.

@@ -109,7 +109,7 @@ mod tests {
     fn timeout_carries_the_hash() {
         let t = from_chain(ChainError::Timeout {
             tx_hash: Felt::from(0xabcu32),
-            last_status: "RECEIVED".into(),
+            last_status: crate::chain::TxStatus::Received,
         });
         assert_eq!(t.code, ErrorCode::TxTimeout);
         assert_eq!(t.details["tx_hash"], "0xabc");

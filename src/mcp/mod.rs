@@ -7,7 +7,10 @@ mod args;
 mod backend;
 mod compact_result;
 mod drain;
+mod envelopes;
 mod errors;
+mod existence;
+mod game_tools;
 pub mod http;
 mod in_memory;
 mod indexer;
@@ -26,6 +29,7 @@ pub mod stdio;
 mod torii_tools;
 pub mod transport;
 mod transport_id;
+mod tx_tools;
 mod write;
 
 pub use advice_result::{AdviceResult, AdviceTopic, AdviseArgs, advice_result};
@@ -39,9 +43,10 @@ pub use compact_result::{
     WRITE_TOOLS,
 };
 pub use drain::Drain;
+pub use envelopes::{ActionResult, AdventurerResult};
 pub use errors::from_chain;
 pub use in_memory::connect_in_memory;
-pub use server::{ActionResult, AdventurerResult, LsServer, ServerOptions};
+pub use server::{LsServer, ServerOptions};
 pub use torii_tools::{
     AdventurerListResult, DEFAULT_LIMIT, GameEventsResult, IndexerInfo, LeaderboardResult,
     MAX_LIMIT,

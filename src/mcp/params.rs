@@ -379,3 +379,27 @@ mod tests {
         assert_eq!(a.opts.timeout_ms, Some(5000));
     }
 }
+
+/// What the arguments of every game-action tool carry: the adventurer acted on and the write
+/// options.
+pub trait ActionArgs {
+    /// The adventurer (game token id).
+    fn adventurer_id(&self) -> u64;
+    /// The confirmation, timeout, stale-state and detail options.
+    fn opts(&self) -> &WriteOpts;
+}
+
+macro_rules! action_args {
+    ($($t:ty),*) => {$(
+        impl ActionArgs for $t {
+            fn adventurer_id(&self) -> u64 {
+                self.adventurer_id
+            }
+            fn opts(&self) -> &WriteOpts {
+                &self.opts
+            }
+        }
+    )*};
+}
+
+action_args!(ExploreArgs, BattleArgs, UpgradeArgs, BuyArgs, ItemsArgs);

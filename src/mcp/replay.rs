@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use super::server::ActionResult;
+use super::envelopes::ActionResult;
 use crate::chain::journal::Journal;
 use crate::chain::ledger::TxRecord;
 use crate::chain::{GameAction, action_name};

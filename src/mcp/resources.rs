@@ -109,16 +109,12 @@ impl LsServer {
             .state(id)
             .await
             .map_err(|e| ErrorData::internal_error(from_chain(e).message, None))?;
-        let adv = &state.adventurer;
-        if adv.health == 0 && adv.xp == 0 && adv.action_count == 0 {
-            let owner = self
-                .backend
-                .owner(id)
-                .await
-                .map_err(|e| ErrorData::internal_error(from_chain(e).message, None))?;
-            if owner.is_none() {
-                return Err(not_found(uri, &format!("adventurer {id} does not exist")));
-            }
+        let minted = self
+            .minted(id, &state)
+            .await
+            .map_err(|e| ErrorData::internal_error(from_chain(e).message, None))?;
+        if !minted {
+            return Err(not_found(uri, &format!("adventurer {id} does not exist")));
         }
         Ok(json!(adventurer_view(id, &state)).to_string())
     }

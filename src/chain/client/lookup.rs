@@ -8,9 +8,10 @@ use starknet::providers::{Provider, ProviderError};
 
 use super::{ChainClient, TxReport, short_string};
 use crate::chain::ChainError;
+use crate::chain::TxStatus;
 use crate::chain::ledger::TxRecord;
 use crate::chain::retry::read_with_retries;
-use crate::chain::submit::{execution_of, status_name};
+use crate::chain::submit::execution_of;
 
 impl ChainClient {
     /// Status, receipt and game events of a transaction, plus what this server recorded of it.
@@ -22,7 +23,7 @@ impl ChainClient {
             Err(ProviderError::StarknetError(StarknetError::TransactionHashNotFound)) => {
                 return Ok(TxLookup {
                     record,
-                    status: "NOT_RECEIVED".into(),
+                    status: TxStatus::NotReceived,
                     execution: None,
                     revert_reason: None,
                     report: None,
@@ -49,7 +50,7 @@ impl ChainClient {
         };
         Ok(TxLookup {
             record,
-            status: status_name(&status).to_string(),
+            status: (&status).into(),
             execution,
             revert_reason,
             report,
@@ -125,7 +126,7 @@ pub struct TxLookup {
     /// What this server recorded when it signed the transaction (None: not sent by this run).
     pub record: Option<TxRecord>,
     /// `NOT_RECEIVED`, `RECEIVED`, `PRE_CONFIRMED`, `ACCEPTED_ON_L2`, `ACCEPTED_ON_L1`.
-    pub status: String,
+    pub status: TxStatus,
     /// `SUCCEEDED` or `REVERTED` once executed.
     pub execution: Option<String>,
     /// The game's reason when reverted.

@@ -45,7 +45,7 @@ pub struct TxReport {
     /// The transaction hash.
     pub tx_hash: Felt,
     /// Finality status of the receipt (`ACCEPTED_ON_L2`, …).
-    pub status: &'static str,
+    pub status: super::TxStatus,
     /// Block number, when in a block.
     pub block_number: Option<u64>,
     /// The fee actually paid (in FRI for STRK fees).

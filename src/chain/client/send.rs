@@ -12,7 +12,8 @@ use starknet::signers::Signer;
 
 use super::{ChainClient, TxReport, WriteOptions};
 use crate::chain::ChainError;
-use crate::chain::submit::{Progress, finality_name, wait_for_receipt};
+use crate::chain::TxStatus;
+use crate::chain::submit::{Progress, wait_for_receipt};
 use crate::game::events::decode_game_event;
 
 impl ChainClient {
@@ -37,7 +38,7 @@ impl ChainClient {
         let bookkeeping = async {
             opts.hooks.report(Progress::Submitted { tx_hash: hash });
             tracing::info!(tx_hash = %format!("{hash:#x}"), action, "transaction sent");
-            self.ledger.set_status(hash, "SENT");
+            self.ledger.set_status(hash, TxStatus::Sent);
             self.policy.record_sent(hash, bound, sent_at);
         };
         let (waited, ()) = tokio::join!(
@@ -56,7 +57,7 @@ impl ChainClient {
         match waited {
             Ok(receipt) => {
                 self.ledger
-                    .set_status(hash, finality_name(receipt.receipt.finality_status()));
+                    .set_status(hash, receipt.receipt.finality_status().into());
                 let report = self.report(receipt)?;
                 if paid {
                     self.policy.record_sent(hash, report.actual_fee, sent_at);
@@ -64,14 +65,17 @@ impl ChainClient {
                 Ok(report)
             }
             Err(e) => {
-                // The send stays counted at its fee bound until its receipt is known.
+                // The send stays counted at its fee bound until its receipt is known; after any
+                // other failure the record keeps its last status (followed at the next start).
                 let status = match &e {
-                    ChainError::Revert { .. } => "REVERTED".to_string(),
+                    ChainError::Revert { .. } => Some(TxStatus::Reverted),
                     ChainError::Timeout { last_status, .. }
-                    | ChainError::Cancelled { last_status, .. } => last_status.clone(),
-                    _ => "UNKNOWN".to_string(),
+                    | ChainError::Cancelled { last_status, .. } => Some(*last_status),
+                    _ => None,
                 };
-                self.ledger.set_status(hash, &status);
+                if let Some(status) = status {
+                    self.ledger.set_status(hash, status);
+                }
                 Err(e)
             }
         }
@@ -151,7 +155,7 @@ impl ChainClient {
         let request = match request {
             Ok(request) => request,
             Err(e) => {
-                self.ledger.set_status(hash, "SEND_FAILED");
+                self.ledger.set_status(hash, TxStatus::SendFailed);
                 return Err(SendFailure::Other(ChainError::Signing(e)));
             }
         };
@@ -183,7 +187,7 @@ impl ChainClient {
                     tracing::info!(tx_hash = %format!("{hash:#x}"), "send looked failed but the node has it");
                     return Ok(hash);
                 }
-                self.ledger.set_status(hash, "SEND_FAILED");
+                self.ledger.set_status(hash, TxStatus::SendFailed);
                 Err(failure)
             }
         }
@@ -225,7 +229,7 @@ impl ChainClient {
         }
         Ok(TxReport {
             tx_hash: inv.transaction_hash,
-            status: finality_name(&inv.finality_status),
+            status: (&inv.finality_status).into(),
             block_number: r.block.block_number().into(),
             actual_fee: inv.actual_fee.amount.try_into().unwrap_or(u128::MAX),
             events,

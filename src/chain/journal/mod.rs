@@ -27,21 +27,13 @@ use std::time::SystemTime;
 use rusqlite::{Connection, OptionalExtension, params};
 use starknet::core::types::Felt;
 
+use super::TxStatus;
 use super::ledger::TxRecord;
 use super::write_behind::WriteBehind;
 use crate::wallet::{SpendingLog, Usage, day_start_ms, in_window, unix_ms};
 
 /// Replay results and intents kept (older rows are pruned).
 const KEEP_ROWS: i64 = 10_000;
-
-/// Statuses after which a transaction needs no more following.
-pub const SETTLED: [&str; 5] = [
-    "ACCEPTED_ON_L2",
-    "ACCEPTED_ON_L1",
-    "REVERTED",
-    "SEND_FAILED",
-    "DROPPED",
-];
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY AUTOINCREMENT, started_ms INTEGER NOT NULL);
@@ -227,7 +219,7 @@ impl Journal {
                 r.nonce,
                 r.max_fee,
                 signed_ms,
-                r.last_status,
+                r.last_status.as_str(),
                 run,
                 chain
             ],
@@ -235,17 +227,17 @@ impl Journal {
         exec(
             &tx,
             "INSERT INTO statuses(hash, status, at_ms) VALUES (?1, ?2, ?3)",
-            params![r.tx_hash, r.last_status, signed_ms],
+            params![r.tx_hash, r.last_status.as_str(), signed_ms],
         )?;
         tx.commit()?;
         Ok(())
     }
 
     /// Records a status change (no-op when unchanged or unknown).
-    pub fn set_status(&self, hash: Felt, status: &str) {
-        let (h, status) = (hex(hash), status.to_string());
+    pub fn set_status(&self, hash: Felt, status: TxStatus) {
+        let (h, status) = (hex(hash), status.as_str());
         self.behind
-            .push(move |db: &Connection| Self::write_status(db, &h, &status));
+            .push(move |db: &Connection| Self::write_status(db, &h, status));
     }
 
     fn write_status(db: &Connection, h: &str, status: &str) {
@@ -287,8 +279,10 @@ impl Journal {
     /// Transactions on this chain whose final status is not known yet (to follow at start).
     pub fn unsettled(&self) -> Vec<TxRecord> {
         self.query_txs(
-            "WHERE chain IS ?1 AND last_status NOT IN ('ACCEPTED_ON_L2', 'ACCEPTED_ON_L1', \
-             'REVERTED', 'SEND_FAILED', 'DROPPED') ORDER BY signed_ms",
+            &format!(
+                "WHERE chain IS ?1 AND last_status NOT IN ({}) ORDER BY signed_ms",
+                sql_list(&TxStatus::SETTLED)
+            ),
             params![self.chain()],
         )
     }
@@ -296,9 +290,13 @@ impl Journal {
     /// The first transaction on this chain on `adventurer_id` for `action` signed at or after
     /// `since_ms` that may have landed (the transaction of an interrupted write).
     pub fn tx_after(&self, adventurer_id: u64, action: &str, since_ms: i64) -> Option<TxRecord> {
+        let landed_not = [TxStatus::SendFailed, TxStatus::Dropped, TxStatus::Reverted];
         self.query_txs(
-            "WHERE adventurer_id = ?1 AND action = ?2 AND signed_ms >= ?3 AND chain IS ?4 \
-             AND last_status NOT IN ('SEND_FAILED', 'DROPPED', 'REVERTED') ORDER BY signed_ms LIMIT 1",
+            &format!(
+                "WHERE adventurer_id = ?1 AND action = ?2 AND signed_ms >= ?3 AND chain IS ?4 \
+                 AND last_status NOT IN ({}) ORDER BY signed_ms LIMIT 1",
+                sql_list(&landed_not)
+            ),
             params![adventurer_id as i64, action, since_ms, self.chain()],
         )
         .into_iter()
@@ -336,7 +334,7 @@ impl Journal {
                     nonce: r.get(3)?,
                     max_fee: r.get(4)?,
                     signed_at: (r.get::<_, i64>(5)? / 1000) as u64,
-                    last_status: r.get(6)?,
+                    last_status: stored_status(&r.get::<_, String>(6)?),
                     from_another_chain: r.get::<_, Option<String>>(7)? != current,
                 })
             })?
@@ -505,6 +503,27 @@ fn first<T: rusqlite::types::FromSql, P: rusqlite::Params>(
         .and_then(|mut st| st.query_row(params, |r| r.get(0)))
         .optional()
         .unwrap_or(None)
+}
+
+/// Statuses as a SQL list of string literals (their strings are fixed identifiers).
+fn sql_list(statuses: &[TxStatus]) -> String {
+    statuses
+        .iter()
+        .map(|s| format!("'{s}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A status as the journal stored it; one this version does not know reads as `SENT` (it may
+/// have landed: it is followed, never trusted as settled).
+fn stored_status(text: &str) -> TxStatus {
+    TxStatus::parse(text).unwrap_or_else(|| {
+        tracing::warn!(
+            status = text,
+            "journal: unknown transaction status, read as SENT"
+        );
+        TxStatus::Sent
+    })
 }
 
 /// Adds the `chain` column to a table of a journal made before it (a no-op when present).

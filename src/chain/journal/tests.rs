@@ -3,7 +3,7 @@
 use super::*;
 use std::time::Duration;
 
-fn record(hash: u32, status: &str) -> TxRecord {
+fn record(hash: u32, status: TxStatus) -> TxRecord {
     TxRecord {
         tx_hash: format!("{:#x}", Felt::from(hash)),
         adventurer_id: Some(7),
@@ -11,7 +11,7 @@ fn record(hash: u32, status: &str) -> TxRecord {
         nonce: "0x3".into(),
         signed_at: 0,
         max_fee: "500".into(),
-        last_status: status.into(),
+        last_status: status,
         from_another_chain: false,
     }
 }
@@ -23,8 +23,9 @@ fn a_reopened_journal_keeps_transactions_replays_and_the_day_but_not_the_run() {
     let t = SystemTime::now();
     {
         let j = Journal::open(dir.path(), account).unwrap();
-        j.record_tx(&record(0xa1, "SIGNED"), now_ms()).unwrap();
-        j.set_status(Felt::from(0xa1u32), "SENT");
+        j.record_tx(&record(0xa1, TxStatus::Signed), now_ms())
+            .unwrap();
+        j.set_status(Felt::from(0xa1u32), TxStatus::Sent);
         j.record(Felt::from(0xa1u32), 500, t);
         j.record(Felt::from(0xa1u32), 120, t);
         j.put_replay(7, 4, "Explore", "{\"ok\":true}");
@@ -33,7 +34,7 @@ fn a_reopened_journal_keeps_transactions_replays_and_the_day_but_not_the_run() {
     }
     let j = Journal::open(dir.path(), account).unwrap();
     let r = j.tx(Felt::from(0xa1u32)).unwrap();
-    assert_eq!((r.last_status.as_str(), r.adventurer_id), ("SENT", Some(7)));
+    assert_eq!((r.last_status, r.adventurer_id), (TxStatus::Sent, Some(7)));
     assert_eq!(j.unsettled().len(), 1);
     assert_eq!(j.replay(7, 4, "Explore").as_deref(), Some("{\"ok\":true}"));
     assert!(j.replay(7, 5, "Explore").is_none());
@@ -41,7 +42,7 @@ fn a_reopened_journal_keeps_transactions_replays_and_the_day_but_not_the_run() {
     let u = j.usage(t + Duration::from_secs(1));
     assert_eq!((u.run_spent, u.run_tx), (0, 0), "a new run");
     assert_eq!((u.day_spent, u.day_tx, u.window.len()), (120, 1, 1));
-    j.set_status(Felt::from(0xa1u32), "ACCEPTED_ON_L2");
+    j.set_status(Felt::from(0xa1u32), TxStatus::AcceptedOnL2);
     assert!(j.unsettled().is_empty());
     let statuses: i64 = j
         .db()
@@ -86,10 +87,10 @@ fn replay_results_and_intents_are_bounded() {
 fn interrupted_writes_are_found_by_adventurer_action_and_time() {
     let j = Journal::in_memory();
     let start = now_ms();
-    let mut failed = record(1, "SEND_FAILED");
+    let mut failed = record(1, TxStatus::SendFailed);
     failed.action = "attack".into();
     j.record_tx(&failed, start + 1).unwrap();
-    let mut sent = record(2, "SENT");
+    let mut sent = record(2, TxStatus::Sent);
     sent.action = "attack".into();
     j.record_tx(&sent, start + 2).unwrap();
     assert_eq!(j.tx_after(7, "attack", start).unwrap().tx_hash, "0x2");
@@ -105,7 +106,8 @@ fn records_of_another_chain_are_kept_but_never_replayed_or_followed() {
     {
         let j = Journal::open(dir.path(), account).unwrap();
         j.bind_chain("0x534e5f5345504f4c4941/0xaaa");
-        j.record_tx(&record(0xa1, "SENT"), now_ms()).unwrap();
+        j.record_tx(&record(0xa1, TxStatus::Sent), now_ms())
+            .unwrap();
         j.put_replay(1, 1, "Attack", "{\"old\":true}");
         j.begin_intent(1, 1, "Attack");
         assert!(j.replay(1, 1, "Attack").is_some());
@@ -133,7 +135,8 @@ fn records_of_another_chain_are_kept_but_never_replayed_or_followed() {
     assert!(j.intent(1, 1, "Attack").is_some());
     j.put_replay(1, 1, "Attack", "{\"new\":true}");
     assert_eq!(j.replay(1, 1, "Attack").as_deref(), Some("{\"new\":true}"));
-    j.record_tx(&record(0xb2, "SENT"), now_ms()).unwrap();
+    j.record_tx(&record(0xb2, TxStatus::Sent), now_ms())
+        .unwrap();
     assert_eq!(j.unsettled().len(), 1);
     let new = serde_json::to_value(j.tx(Felt::from(0xb2u32)).unwrap()).unwrap();
     assert!(new.get("from_another_chain").is_none(), "{new}");

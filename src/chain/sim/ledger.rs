@@ -12,9 +12,8 @@ use starknet_crypto::poseidon_hash_many;
 
 use super::raw_events;
 use crate::chain::ledger::TxRecord;
-use crate::chain::submit::Confirm;
-use crate::chain::{TxLookup, TxReport, WriteOptions};
-use crate::game::events::{GameEvent, decode_game_event};
+use crate::chain::{TxLookup, TxReport, TxStatus, WriteOptions};
+use crate::game::events::GameEvent;
 
 /// How many transactions the history keeps (older ones read as unknown and their events are
 /// gone); bounds the state file at a few megabytes.
@@ -29,7 +28,7 @@ pub struct SimTx {
     nonce: u64,
     block: u64,
     signed_at: u64,
-    status: String,
+    status: TxStatus,
     events: Vec<GameEvent>,
 }
 
@@ -43,23 +42,6 @@ pub struct Ledger {
     txs: VecDeque<SimTx>,
 }
 
-fn status_of(confirm: Confirm) -> &'static str {
-    match confirm {
-        Confirm::PreConfirmed => "PRE_CONFIRMED",
-        Confirm::Accepted => "ACCEPTED_ON_L2",
-        Confirm::Finalized => "ACCEPTED_ON_L1",
-    }
-}
-
-/// The `&'static` status a report carries, from its stored text.
-fn static_status(s: &str) -> &'static str {
-    match s {
-        "PRE_CONFIRMED" => "PRE_CONFIRMED",
-        "ACCEPTED_ON_L1" => "ACCEPTED_ON_L1",
-        _ => "ACCEPTED_ON_L2",
-    }
-}
-
 impl SimTx {
     fn record(&self) -> TxRecord {
         TxRecord {
@@ -69,7 +51,7 @@ impl SimTx {
             nonce: format!("{:#x}", Felt::from(self.nonce)),
             max_fee: "0".into(),
             signed_at: self.signed_at,
-            last_status: self.status.clone(),
+            last_status: self.status,
             from_another_chain: false,
         }
     }
@@ -77,7 +59,7 @@ impl SimTx {
     fn report(&self, raw_events: Vec<Event>) -> TxReport {
         TxReport {
             tx_hash: self.hash,
-            status: static_status(&self.status),
+            status: self.status,
             block_number: Some(self.block),
             actual_fee: 0,
             events: self.events.clone(),
@@ -87,14 +69,28 @@ impl SimTx {
 }
 
 impl Ledger {
-    /// Records one transaction in its own block. It is final at once, so no progress is reported.
+    /// Records one transaction in its own block: its game events as the engine emitted them,
+    /// read as an agent reads a receipt's (`GameEventDetails::for_agent`), and its receipt's raw
+    /// events (those, encoded as the contract emits them, then `other_events`, such as a mint's
+    /// `Transfer`). It is final at once, so no progress is reported.
     pub fn commit(
         &mut self,
         adventurer_id: Option<u64>,
         action: &str,
-        raw_events: Vec<Event>,
+        events: Vec<GameEvent>,
+        other_events: Vec<Event>,
         opts: &WriteOptions,
     ) -> TxReport {
+        let mut raw_events = raw_events(&events);
+        raw_events.extend(other_events);
+        // What the agent reads, as a receipt's events decode on a real chain.
+        let events: Vec<GameEvent> = events
+            .into_iter()
+            .map(|mut e| {
+                e.details = e.details.for_agent();
+                e
+            })
+            .collect();
         self.nonce += 1;
         self.block += 1;
         let hash = poseidon_hash_many(&[
@@ -102,10 +98,6 @@ impl Ledger {
             Felt::from(self.nonce),
             Felt::from(adventurer_id.unwrap_or(0)),
         ]);
-        let events = raw_events
-            .iter()
-            .filter_map(|e| decode_game_event(&e.keys, &e.data).ok().flatten())
-            .collect();
         let tx = SimTx {
             hash,
             adventurer_id,
@@ -115,7 +107,7 @@ impl Ledger {
             signed_at: SystemTime::now()
                 .duration_since(SystemTime::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
-            status: status_of(opts.confirm).to_string(),
+            status: TxStatus::reached_by(opts.confirm),
             events,
         };
         let report = tx.report(raw_events);
@@ -147,7 +139,7 @@ impl Ledger {
                 let raw = raw_events(&tx.events);
                 TxLookup {
                     record: Some(tx.record()),
-                    status: tx.status.clone(),
+                    status: tx.status,
                     execution: Some("SUCCEEDED".into()),
                     revert_reason: None,
                     report: Some(tx.report(raw)),
@@ -155,7 +147,7 @@ impl Ledger {
             }
             None => TxLookup {
                 record: None,
-                status: "NOT_RECEIVED".into(),
+                status: TxStatus::NotReceived,
                 execution: None,
                 revert_reason: None,
                 report: None,

@@ -386,9 +386,10 @@ impl SimChain {
                 ],
                 data: vec![],
             };
-            let report = state
-                .ledger
-                .commit(Some(id), "mint_game", vec![transfer], opts);
+            let report =
+                state
+                    .ledger
+                    .commit(Some(id), "mint_game", Vec::new(), vec![transfer], opts);
             Ok((id, report))
         })
     }
@@ -408,10 +409,13 @@ impl SimChain {
                     revert: classify(&format!("('{}')", r.0)),
                     tx_hash: None,
                 })?;
-            let raw = raw_events(&events);
-            Ok(state
-                .ledger
-                .commit(Some(adventurer_id), action_name(action), raw, opts))
+            Ok(state.ledger.commit(
+                Some(adventurer_id),
+                action_name(action),
+                events,
+                Vec::new(),
+                opts,
+            ))
         })
     }
 

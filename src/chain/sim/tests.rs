@@ -25,7 +25,7 @@ fn plays_and_reports_like_a_chain() {
         .apply(id, &GameAction::StartGame { weapon: 46 }, &opts())
         .unwrap();
     assert_ne!(r.tx_hash, mint.tx_hash);
-    assert_eq!(r.status, "ACCEPTED_ON_L2");
+    assert_eq!(r.status, crate::chain::TxStatus::AcceptedOnL2);
     assert_eq!(r.block_number, Some(2));
     assert_eq!(r.events.len(), r.raw_events.len());
     assert!(matches!(r.events[0].details, GameEventDetails::Beast(_)));
@@ -38,9 +38,12 @@ fn plays_and_reports_like_a_chain() {
     };
     assert_eq!((revert.code, tx_hash), ("IN_BATTLE", None));
     let found = sim.lookup(r.tx_hash).unwrap();
-    assert_eq!(found.status, "ACCEPTED_ON_L2");
+    assert_eq!(found.status, crate::chain::TxStatus::AcceptedOnL2);
     assert_eq!(found.record.unwrap().action, "start_game");
-    assert_eq!(sim.lookup(Felt::ONE).unwrap().status, "NOT_RECEIVED");
+    assert_eq!(
+        sim.lookup(Felt::ONE).unwrap().status,
+        crate::chain::TxStatus::NotReceived
+    );
 }
 
 /// Plays the same choices on adventurer 1 of a fresh world: start, the starter beast, all
@@ -123,7 +126,10 @@ fn saved_worlds_are_shared_between_processes_and_start_over_when_fresh() {
     // A second "process" sees the game, plays on, and the first sees that.
     let b = saved(&path, SimRandomness::Os, false);
     assert_eq!(b.game_state(id).unwrap(), a.game_state(id).unwrap());
-    assert_eq!(b.lookup(start.tx_hash).unwrap().status, "ACCEPTED_ON_L2");
+    assert_eq!(
+        b.lookup(start.tx_hash).unwrap().status,
+        crate::chain::TxStatus::AcceptedOnL2
+    );
     b.apply(
         id,
         &GameAction::Attack {

@@ -12,7 +12,7 @@ use super::args::{Args, in_range, shown};
 use super::errors::from_chain;
 use super::params::ItemRef;
 use super::server::LsServer;
-use crate::error::{ErrorCode, SCHEMA_VERSION, ToolError};
+use crate::error::{SCHEMA_VERSION, ToolError};
 use crate::game::advice::equip::imagine_equipped;
 use crate::game::engine::{Action, EngineSettings, Prediction, predict};
 use crate::game::events::ItemRef as NamedItem;
@@ -435,23 +435,7 @@ impl LsServer {
             .state(a.adventurer_id)
             .await
             .map_err(from_chain)?;
-        let adv = &state.adventurer;
-        if adv.health == 0
-            && adv.xp == 0
-            && self
-                .backend
-                .owner(a.adventurer_id)
-                .await
-                .map_err(from_chain)?
-                .is_none()
-        {
-            return Err(ToolError::new(
-                ErrorCode::NotFound,
-                format!("adventurer {} does not exist", a.adventurer_id),
-            )
-            .with_detail("adventurer_id", a.adventurer_id)
-            .with_hint("start a game with ls_new_game, which returns the new adventurer_id"));
-        }
+        self.ensure_minted(a.adventurer_id, &state).await?;
         preview_result(
             &self.opts.chain,
             a.adventurer_id,
@@ -490,23 +474,7 @@ impl LsServer {
             .state(adventurer_id)
             .await
             .map_err(from_chain)?;
-        let adv = &state.adventurer;
-        if adv.health == 0
-            && adv.xp == 0
-            && self
-                .backend
-                .owner(adventurer_id)
-                .await
-                .map_err(from_chain)?
-                .is_none()
-        {
-            return Err(ToolError::new(
-                ErrorCode::NotFound,
-                format!("adventurer {adventurer_id} does not exist"),
-            )
-            .with_detail("adventurer_id", adventurer_id)
-            .with_hint("start a game with ls_new_game, which returns the new adventurer_id"));
-        }
+        self.ensure_minted(adventurer_id, &state).await?;
         Ok(state)
     }
 }

@@ -1,6 +1,7 @@
 //! Tests of `advisor_tools`.
 
 use super::*;
+use crate::error::ErrorCode;
 use crate::game::engine::{Action, World};
 use starknet_types_core::felt::Felt;
 

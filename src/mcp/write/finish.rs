@@ -9,8 +9,9 @@
 
 use std::time::Duration;
 
+use super::super::envelopes::ActionResult;
 use super::super::errors::from_chain;
-use super::super::server::{ActionResult, LsServer};
+use super::super::server::LsServer;
 use crate::chain::{ChainError, TxReport};
 use crate::error::{SCHEMA_VERSION, ToolError};
 use crate::game::after::state_after_events;
@@ -107,7 +108,7 @@ impl LsServer {
             chain: self.opts.chain.clone(),
             adventurer_id: id,
             tx_hash: format!("{:#x}", report.tx_hash),
-            status: report.status.to_string(),
+            status: report.status,
             block_number: report.block_number,
             fee_paid: report.actual_fee.to_string(),
             replayed: false,

@@ -14,21 +14,69 @@ mod options;
 mod render;
 mod resume;
 
+use rmcp::RoleServer;
 use rmcp::handler::server::wrapper::Json;
+use rmcp::service::RequestContext;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
 
 pub(super) use known::KnownStates;
 pub(super) use new_game::NewGame;
 
-use super::server::{ActionResult, LsServer, WriteResult};
+use super::args::Args;
+use super::envelopes::{ActionResult, WriteResult};
+use super::params::ActionArgs;
+use super::server::LsServer;
 use crate::chain::{GameAction, WriteOptions};
 use crate::error::{ErrorCode, ToolError};
 use crate::game::compact::Detail;
 use crate::game::model::GameState;
 
 /// A check of the adventurer's state that a write must pass (after the replay lookup).
-pub(super) type StateCheck<'a> = &'a (dyn Fn(&GameState) -> Result<(), ToolError> + Sync);
+pub(super) type Check = dyn Fn(&GameState) -> Result<(), ToolError> + Send + Sync;
+
+/// A borrowed [`Check`].
+pub(super) type StateCheck<'a> = &'a Check;
+
+/// The game action a tool's arguments ask for, and the check of the state it must pass, if any.
+pub(super) struct Asked {
+    pub action: GameAction,
+    pub check: Option<Box<Check>>,
+}
+
+impl From<GameAction> for Asked {
+    fn from(action: GameAction) -> Self {
+        Self {
+            action,
+            check: None,
+        }
+    }
+}
 
 impl LsServer {
+    /// The one path of every game-action tool: the arguments parsed, the write options read
+    /// (and checked) before the action, then [`Self::write`].
+    pub(super) async fn act<A: ActionArgs + DeserializeOwned + JsonSchema>(
+        &self,
+        args: Args<A>,
+        ctx: &RequestContext<RoleServer>,
+        ask: impl FnOnce(&A) -> Result<Asked, ToolError>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let opts = self.write_options(a.opts(), ctx)?;
+        let Asked { action, check } = ask(&a)?;
+        let o = a.opts();
+        self.write(
+            o.detail,
+            o.expected_action_count,
+            a.adventurer_id(),
+            action,
+            opts,
+            check.as_deref(),
+        )
+        .await
+    }
+
     /// Runs one game action and answers in the detail asked for.
     pub(super) async fn write(
         &self,
@@ -87,9 +135,7 @@ impl LsServer {
                 .with_hint("read ls_get_adventurer and decide again"));
             }
             if let Some(check) = check {
-                if state.adventurer.action_count == 0
-                    && matches!(self.backend.owner(id).await, Ok(None))
-                {
+                if matches!(self.minted(id, &state).await, Ok(false)) {
                     return Err(super::errors::missing_adventurer(id));
                 }
                 check(&state)?;
@@ -120,7 +166,7 @@ impl LsServer {
             .tx(hash)
             .await
             .map_err(super::errors::from_chain)?;
-        let known = found.status != "NOT_RECEIVED";
+        let known = found.status != crate::chain::TxStatus::NotReceived;
         if !known {
             tracing::warn!(
                 tx_hash,

@@ -7,8 +7,9 @@
 use rmcp::handler::server::wrapper::Json;
 use starknet::core::types::Felt;
 
+use super::super::envelopes::WriteResult;
 use super::super::errors::from_chain;
-use super::super::server::{LsServer, WriteResult};
+use super::super::server::LsServer;
 use crate::chain::entry::Entry;
 use crate::chain::{GameAction, WriteOptions};
 use crate::error::ToolError;

@@ -134,7 +134,7 @@ mod tests {
         for p in [
             Progress::Simulated { fee: 1 },
             Progress::Submitted { tx_hash: hash },
-            status("ACCEPTED_ON_L2"),
+            status(crate::chain::TxStatus::AcceptedOnL2),
         ] {
             assert!(
                 fast.pass(p).is_empty(),
@@ -152,11 +152,14 @@ mod tests {
                 Progress::Submitted { tx_hash: hash }
             ]
         );
-        assert_eq!(slow.pass(status("RECEIVED")), vec![status("RECEIVED")]);
+        assert_eq!(
+            slow.pass(status(crate::chain::TxStatus::Received)),
+            vec![status(crate::chain::TxStatus::Received)]
+        );
         assert!(slow.pass(Progress::Waiting).is_empty(), "never sent itself");
         assert_eq!(
-            slow.pass(status("ACCEPTED_ON_L2")),
-            vec![status("ACCEPTED_ON_L2")]
+            slow.pass(status(crate::chain::TxStatus::AcceptedOnL2)),
+            vec![status(crate::chain::TxStatus::AcceptedOnL2)]
         );
     }
 }

@@ -4,7 +4,8 @@
 use rmcp::handler::server::wrapper::Json;
 
 use super::super::compact_result::{Detailed, WriteOutcome, compact_action};
-use super::super::server::{ActionResult, LsServer, WriteResult};
+use super::super::envelopes::{ActionResult, WriteResult};
+use super::super::server::LsServer;
 use crate::error::ToolError;
 use crate::game::compact::Detail;
 use crate::game::model::GameState;
@@ -29,7 +30,7 @@ impl LsServer {
             chain: &full.chain,
             adventurer_id: full.adventurer_id,
             tx_hash: &full.tx_hash,
-            status: &full.status,
+            status: full.status.as_str(),
             replayed: full.replayed,
             mint_tx_hash: full.mint_tx_hash.clone(),
             events: &full.events,

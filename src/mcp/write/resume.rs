@@ -3,8 +3,9 @@
 
 use std::time::Duration;
 
+use super::super::envelopes::ActionResult;
 use super::super::errors::from_chain;
-use super::super::server::{ActionResult, LsServer};
+use super::super::server::LsServer;
 use crate::chain::{GameAction, WriteOptions};
 use crate::error::ToolError;
 

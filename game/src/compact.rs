@@ -1,0 +1,587 @@
+//! The compact rendering of results: what changed and what the next decision needs, in few
+//! tokens. One line per event (runs of blows folded), a small state, the legal tools with their
+//! odds, and the market as one line per item the adventurer does not own. The full shape stays in
+//! [`super::view::AdventurerView`].
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::catalogue::{self, Slot};
+use super::events::{AttackEvent, Discovery, GameEvent, GameEventDetails};
+use super::model::{GameState, Stats};
+use super::phase::{self, Phase, tools};
+use super::verdict::Verdict;
+use super::{preview, rules, view};
+
+/// How much a result says: `compact` (the default) or `full` (the whole adventurer view and the
+/// raw events).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Detail {
+    /// What changed, the state, the legal actions with odds and the market once.
+    #[default]
+    Compact,
+    /// The whole adventurer view (market with effects, item facts) and the raw game events.
+    Full,
+}
+
+/// The beast in front of the adventurer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CompactBeast {
+    /// Name with specials.
+    pub name: String,
+    /// Level.
+    pub level: u16,
+    /// Health left.
+    pub health: u16,
+}
+
+/// The adventurer in a few fields.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CompactState {
+    /// Phase: not_started, in_battle, stat_upgrade, exploring or dead.
+    pub phase: Phase,
+    /// Health.
+    pub health: u16,
+    /// Max health.
+    pub max_health: u16,
+    /// Gold.
+    pub gold: u16,
+    /// Experience.
+    pub xp: u16,
+    /// Level.
+    pub level: u8,
+    /// Unspent stat points.
+    pub stat_points: u8,
+    /// Action counter (pass it as `expected_action_count`).
+    pub action_count: u16,
+    /// Boosted stats: "STR 2 DEX 1 VIT 3 INT 0 WIS 1 CHA 2 LUCK 4".
+    pub stats: String,
+    /// The beast, only in battle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub beast: Option<CompactBeast>,
+    /// Equipped items: "Slot: Name G<greatness>".
+    pub equipment: Vec<String>,
+    /// Bag items: "Name G<greatness>".
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bag: Vec<String>,
+}
+
+/// The open market: one line per item not owned, and potions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CompactMarket {
+    /// "id Name, Slot Tier, price g: effect if equipped", sorted by id.
+    pub items: Vec<String>,
+    /// Price of one potion (+10 health).
+    pub potion_price: u16,
+    /// Potions the health limit and the gold allow now.
+    pub max_potions: u8,
+}
+
+/// The market section of a compact result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum MarketSection {
+    /// The market, shown the first time.
+    Shown(CompactMarket),
+    /// The same market was shown before.
+    Unchanged {
+        /// Where to see it again.
+        unchanged: String,
+    },
+}
+
+/// The compact state of `state`.
+pub fn compact_state(state: &GameState) -> CompactState {
+    let adv = &state.adventurer;
+    let ph = phase::phase(adv);
+    let seed = adv.item_specials_seed;
+    let equipment = adv
+        .equipment
+        .slots()
+        .iter()
+        .filter(|(_, it)| !it.is_empty())
+        .map(|(slot, it)| {
+            format!(
+                "{slot:?}: {} G{}",
+                view::item_display_name(it, seed).0,
+                it.greatness()
+            )
+        })
+        .collect();
+    let bag = state
+        .bag
+        .iter()
+        .map(|it| {
+            format!(
+                "{} G{}",
+                view::item_display_name(it, seed).0,
+                it.greatness()
+            )
+        })
+        .collect();
+    let beast = (ph == Phase::InBattle).then(|| {
+        let b = &state.beast;
+        let base = catalogue::beast(b.id)
+            .map_or_else(|| format!("Unknown beast #{}", b.id), |i| i.name.into());
+        CompactBeast {
+            name: b.specials.full_name(&base),
+            level: b.level,
+            health: adv.beast_health,
+        }
+    });
+    CompactState {
+        phase: ph,
+        health: adv.health,
+        max_health: adv.max_health(),
+        gold: adv.gold,
+        xp: adv.xp,
+        level: adv.level(),
+        stat_points: adv.stat_upgrades_available,
+        action_count: adv.action_count,
+        stats: stats_line(&adv.stats),
+        beast,
+        equipment,
+        bag,
+    }
+}
+
+fn stats_line(s: &Stats) -> String {
+    format!(
+        "STR {} DEX {} VIT {} INT {} WIS {} CHA {} LUCK {}",
+        s.strength, s.dexterity, s.vitality, s.intelligence, s.wisdom, s.charisma, s.luck
+    )
+}
+
+/// The market ids as the game lists them, deduplicated and sorted: what identifies "a market".
+pub fn market_ids(state: &GameState) -> Vec<u8> {
+    let mut ids = state.market.clone();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
+/// The open market without the items the adventurer owns; `None` when the market is closed.
+pub fn compact_market(state: &GameState) -> Option<CompactMarket> {
+    let adv = &state.adventurer;
+    if !phase::market_open(adv) {
+        return None;
+    }
+    let items = market_ids(state)
+        .into_iter()
+        .filter(|&id| !state.owns(id))
+        .filter_map(|id| {
+            let info = catalogue::item(id)?;
+            let price = rules::item_price(info.tier, adv.stats.charisma);
+            let e = view::item_effect(state, id);
+            let effect = match info.slot {
+                Slot::Neck | Slot::Ring => format!("luck {:+}", e.luck_change),
+                Slot::Weapon => format!("attack {} (now {})", e.power, e.current_power),
+                _ => format!("armor {} (now {})", e.power, e.current_power),
+            };
+            let verdict = match Verdict::of(info.slot, &e) {
+                Verdict::Upgrade => "upgrade",
+                Verdict::Downgrade => "DOWNGRADE",
+                Verdict::Same => "same",
+                Verdict::EmptySlot => "empty slot",
+            };
+            Some(format!(
+                "{id} {}, {:?} {:?}, {price}g: {effect}, {verdict}",
+                info.name, info.slot, info.tier
+            ))
+        })
+        .collect();
+    Some(CompactMarket {
+        items,
+        potion_price: rules::potion_price(adv.level(), adv.stats.charisma),
+        max_potions: phase::affordable_potions(adv),
+    })
+}
+
+/// The legal tools of `state`, one line each with what matters for choosing: odds in battle,
+/// points to spend, gold for the market.
+pub fn compact_actions(state: &GameState) -> Vec<String> {
+    let adv = &state.adventurer;
+    let odds = (phase::phase(adv) == Phase::InBattle && adv.level() > 1)
+        .then(|| preview::battle_preview(state))
+        .flatten();
+    phase::legal_actions(state)
+        .into_iter()
+        .map(|a| {
+            let note = match a.tool.as_str() {
+                tools::ATTACK => odds.as_ref().map_or_else(
+                    || "kills the starter beast in one hit".to_string(),
+                    |p| {
+                        format!(
+                            "win {:.0}% to the death; you hit {} ({} crit, {:.0}%) vs {} hp; it hits {}-{}",
+                            p.win_probability * 100.0,
+                            p.damage,
+                            p.critical_damage,
+                            p.critical_chance * 100.0,
+                            p.beast_health,
+                            p.beast_min_damage,
+                            p.beast_max_damage
+                        )
+                    },
+                ),
+                tools::FLEE => odds
+                    .as_ref()
+                    .and_then(|p| p.flee_chance.zip(p.flee_to_the_death_probability))
+                    .map_or_else(
+                        || "a failed try lets the beast hit".to_string(),
+                        |(once, ttd)| {
+                            format!(
+                                "{:.0}% per try, {:.0}% escaping alive to the death",
+                                once * 100.0,
+                                ttd * 100.0
+                            )
+                        },
+                    ),
+                tools::UPGRADE => format!(
+                    "spend exactly {} point(s) (vitality also heals 15 each)",
+                    adv.stat_upgrades_available
+                ),
+                tools::BUY_ITEM => format!(
+                    "{} gold; potions {}g each, up to {}",
+                    adv.gold,
+                    rules::potion_price(adv.level(), adv.stats.charisma),
+                    phase::affordable_potions(adv)
+                ),
+                tools::EQUIP => "items from the bag".to_string(),
+                tools::DROP => "equipped or bagged items, for good".to_string(),
+                tools::EXPLORE => "till_beast: until a beast, level-up or death".to_string(),
+                tools::NEW_GAME => "weapon: Wand, Book, Short Sword or Club".to_string(),
+                _ => String::new(),
+            };
+            format!("{}: {note}", a.tool)
+        })
+        .collect()
+}
+
+/// One short line per event; the state events (`adventurer`, `bag`) and the market list are left
+/// out (the result carries them), and consecutive blows are folded into one line.
+pub fn compact_events(events: &[GameEvent]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut blows = Blows::default();
+    for e in events {
+        match &e.details {
+            GameEventDetails::Attack(a) => blows.dealt.add(a),
+            GameEventDetails::BeastAttack(a) => blows.taken.add(a),
+            GameEventDetails::Flee { success: false } => blows.failed_flees += 1,
+            d => {
+                blows.flush(&mut out);
+                if let Some(line) = event_line(d) {
+                    out.push(line);
+                }
+            }
+        }
+    }
+    blows.flush(&mut out);
+    out
+}
+
+#[derive(Default)]
+struct Hits {
+    count: u32,
+    damage: u32,
+    crits: u32,
+    last_location: Option<Slot>,
+}
+
+impl Hits {
+    fn add(&mut self, a: &AttackEvent) {
+        self.count += 1;
+        self.damage += u32::from(a.damage);
+        self.crits += u32::from(a.critical_hit);
+        self.last_location = Some(a.location);
+    }
+
+    fn describe(&self) -> String {
+        let crit = match self.crits {
+            0 => String::new(),
+            1 if self.count == 1 => " (crit)".into(),
+            1 => " (1 crit)".into(),
+            n => format!(" ({n} crits)"),
+        };
+        if self.count == 1 {
+            format!("{}{crit}", self.damage)
+        } else {
+            format!("{} in {} hits{crit}", self.damage, self.count)
+        }
+    }
+}
+
+#[derive(Default)]
+struct Blows {
+    dealt: Hits,
+    taken: Hits,
+    failed_flees: u32,
+}
+
+impl Blows {
+    fn flush(&mut self, out: &mut Vec<String>) {
+        let mut parts = Vec::new();
+        if self.failed_flees > 0 {
+            parts.push(format!("flee failed x{}", self.failed_flees));
+        }
+        if self.dealt.count > 0 {
+            parts.push(format!("you hit {}", self.dealt.describe()));
+        }
+        if self.taken.count > 0 {
+            let at = match (self.taken.count, self.taken.last_location) {
+                (1, Some(slot)) => format!(" on {slot:?}"),
+                _ => String::new(),
+            };
+            parts.push(format!("beast hit {}{at}", self.taken.describe()));
+        }
+        if !parts.is_empty() {
+            out.push(parts.join("; "));
+        }
+        *self = Blows::default();
+    }
+}
+
+fn event_line(d: &GameEventDetails) -> Option<String> {
+    Some(match d {
+        GameEventDetails::Adventurer(_)
+        | GameEventDetails::Bag(_)
+        | GameEventDetails::MarketItems { .. } => return None,
+        GameEventDetails::Beast(b) => {
+            format!("beast: {} level {}, {} hp", b.name, b.level, b.health)
+        }
+        GameEventDetails::Discovery {
+            discovery,
+            xp_reward,
+        } => {
+            let what = match discovery {
+                Discovery::Gold { amount } => format!("{amount} gold"),
+                Discovery::Health { amount } => format!("{amount} health"),
+                Discovery::Loot { item } => item.name.clone(),
+            };
+            format!("found {what} (+{xp_reward} xp)")
+        }
+        GameEventDetails::Obstacle(o) => {
+            if o.dodged {
+                format!("dodged {} (+{} xp)", o.name, o.xp_reward)
+            } else {
+                format!(
+                    "{} hit {}{} on {:?} (+{} xp)",
+                    o.name,
+                    o.damage,
+                    if o.critical_hit { " (crit)" } else { "" },
+                    o.location,
+                    o.xp_reward
+                )
+            }
+        }
+        GameEventDetails::DefeatedBeast {
+            beast_name,
+            gold_reward,
+            xp_reward,
+            ..
+        } => format!("defeated {beast_name}: +{gold_reward} gold, +{xp_reward} xp"),
+        GameEventDetails::FledBeast {
+            beast_name,
+            xp_reward,
+            ..
+        } => format!("fled {beast_name} (+{xp_reward} xp)"),
+        GameEventDetails::StatUpgrade { stats } => {
+            let s = stats;
+            let parts: Vec<String> = [
+                ("strength", s.strength),
+                ("dexterity", s.dexterity),
+                ("vitality", s.vitality),
+                ("intelligence", s.intelligence),
+                ("wisdom", s.wisdom),
+                ("charisma", s.charisma),
+            ]
+            .iter()
+            .filter(|(_, v)| *v > 0)
+            .map(|(n, v)| format!("{n} +{v}"))
+            .collect();
+            format!("upgraded {}", parts.join(", "))
+        }
+        GameEventDetails::BuyItems {
+            potions,
+            items_purchased,
+        } => {
+            let mut parts: Vec<String> = items_purchased
+                .iter()
+                .map(|p| format!("{}{}", p.name, if p.equip { " (equipped)" } else { "" }))
+                .collect();
+            if *potions > 0 {
+                parts.push(format!("{potions} potion(s)"));
+            }
+            format!("bought {}", parts.join(", "))
+        }
+        GameEventDetails::Equip { items } => format!("equipped {}", names(items)),
+        GameEventDetails::Drop { items } => format!("dropped {}", names(items)),
+        GameEventDetails::LevelUp { level } => format!("level up: {level}"),
+        GameEventDetails::Ambush(a) => format!(
+            "ambushed: took {}{} on {:?}",
+            a.damage,
+            if a.critical_hit { " (crit)" } else { "" },
+            a.location
+        ),
+        GameEventDetails::Attack(_) | GameEventDetails::BeastAttack(_) => return None,
+        GameEventDetails::Flee { success } => {
+            if *success {
+                "fled".into()
+            } else {
+                "flee failed".into()
+            }
+        }
+    })
+}
+
+fn names(items: &[super::events::ItemRef]) -> String {
+    items
+        .iter()
+        .map(|i| i.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::{BeastEncounter, ItemRef};
+    use crate::model::tests::sample_state;
+
+    fn ev(details: GameEventDetails) -> GameEvent {
+        GameEvent {
+            adventurer_id: 1,
+            action_count: 3,
+            details,
+        }
+    }
+
+    fn blow(damage: u16, critical_hit: bool, location: Slot) -> AttackEvent {
+        AttackEvent {
+            damage,
+            location,
+            critical_hit,
+        }
+    }
+
+    #[test]
+    fn exploring_state_and_market_leave_out_owned_items() {
+        let s = sample_state();
+        let c = compact_state(&s);
+        assert_eq!(c.phase, Phase::Exploring);
+        assert_eq!((c.health, c.max_health, c.gold, c.level), (120, 130, 55, 5));
+        assert!(c.beast.is_none());
+        assert_eq!(c.equipment[0], "Weapon: Short Sword G10");
+        let m = compact_market(&s).expect("open");
+        assert!(s.owns(42), "the sample owns item 42, which is on sale");
+        assert!(
+            m.items.iter().all(|l| !l.starts_with("42 ")),
+            "{:?}",
+            m.items
+        );
+        assert_eq!(m.items.len(), 4, "{:?}", m.items);
+        assert!(m.items[0].starts_with("4 Silver Ring, Ring T2, 14g: luck +1"));
+        for (line, id) in m
+            .items
+            .iter()
+            .zip(market_ids(&s).into_iter().filter(|&id| !s.owns(id)))
+        {
+            let expected = match crate::verdict::verdict(&s, id) {
+                Verdict::Upgrade => ", upgrade",
+                Verdict::Downgrade => ", DOWNGRADE",
+                Verdict::Same => ", same",
+                Verdict::EmptySlot => ", empty slot",
+            };
+            assert!(
+                line.ends_with(expected),
+                "{line} should end with {expected}"
+            );
+        }
+        assert_eq!(m.max_potions, 1);
+        let actions = compact_actions(&s);
+        assert!(actions[0].starts_with("ls_explore"));
+        assert!(
+            actions
+                .iter()
+                .any(|a| a.starts_with("ls_buy_item: 55 gold"))
+        );
+    }
+
+    #[test]
+    fn battle_state_has_the_beast_and_odds_and_no_market() {
+        let mut s = sample_state();
+        s.adventurer.beast_health = 17;
+        let c = compact_state(&s);
+        assert_eq!(c.phase, Phase::InBattle);
+        let b = c.beast.expect("beast in battle");
+        assert_eq!(
+            (b.name.as_str(), b.level, b.health),
+            ("Demon Grasp Dragon", 20, 17)
+        );
+        assert!(compact_market(&s).is_none());
+        let actions = compact_actions(&s);
+        assert!(actions[0].starts_with("ls_attack: win "), "{actions:?}");
+        assert!(actions[0].contains("vs 17 hp"), "{actions:?}");
+        assert!(
+            actions
+                .iter()
+                .any(|a| a.starts_with("ls_flee: ") && a.contains("% per try"))
+        );
+    }
+
+    #[test]
+    fn events_are_short_and_blows_fold() {
+        let beast = BeastEncounter::from(sample_state().beast);
+        let events = vec![
+            ev(GameEventDetails::Adventurer(Default::default())),
+            ev(GameEventDetails::Beast(beast)),
+            ev(GameEventDetails::Attack(blow(10, false, Slot::Weapon))),
+            ev(GameEventDetails::BeastAttack(blow(4, false, Slot::Chest))),
+            ev(GameEventDetails::Attack(blow(20, true, Slot::Weapon))),
+            ev(GameEventDetails::BeastAttack(blow(5, true, Slot::Head))),
+            ev(GameEventDetails::Attack(blow(11, false, Slot::Weapon))),
+            ev(GameEventDetails::DefeatedBeast {
+                beast_id: 29,
+                beast_name: "Dragon".into(),
+                gold_reward: 12,
+                xp_reward: 30,
+            }),
+            ev(GameEventDetails::LevelUp { level: 6 }),
+            ev(GameEventDetails::MarketItems {
+                items: vec![ItemRef::new(4)],
+            }),
+            ev(GameEventDetails::Equip {
+                items: vec![ItemRef::new(46)],
+            }),
+        ];
+        let lines = compact_events(&events);
+        assert_eq!(
+            lines,
+            vec![
+                "beast: Demon Grasp Dragon level 20, 40 hp",
+                "you hit 41 in 3 hits (1 crit); beast hit 9 in 2 hits (1 crit)",
+                "defeated Dragon: +12 gold, +30 xp",
+                "level up: 6",
+                "equipped Short Sword",
+            ]
+        );
+    }
+
+    #[test]
+    fn single_blows_and_flees_read_naturally() {
+        let lines = compact_events(&[
+            ev(GameEventDetails::Flee { success: false }),
+            ev(GameEventDetails::BeastAttack(blow(7, false, Slot::Foot))),
+            ev(GameEventDetails::Flee { success: true }),
+        ]);
+        assert_eq!(lines, vec!["flee failed x1; beast hit 7 on Foot", "fled"]);
+    }
+
+    #[test]
+    fn detail_parses_snake_case() {
+        let d: Detail = serde_json::from_value(serde_json::json!("full")).unwrap();
+        assert_eq!(d, Detail::Full);
+        assert_eq!(Detail::default(), Detail::Compact);
+        assert!(serde_json::from_value::<Detail>(serde_json::json!("verbose")).is_err());
+    }
+}

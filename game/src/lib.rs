@@ -1,0 +1,44 @@
+//! Pure game layer for Death Mountain / Loot Survivor 2 (`ls_0_0_9`): data models and their felt
+//! encodings, event decoding, rules, catalogue, phase/legal actions and the agent-facing view.
+//! No I/O, no async: everything here is deterministic and unit-tested (rules: docs/game-rules.md).
+//!
+//! The lowest layer of loot-survivor-mcp, as a crate of its own: its only dependencies are
+//! external crates (field elements, Poseidon, serde, JSON schemas), so the build itself forbids it
+//! any higher layer (wallet, chain, Torii, MCP). The server re-exports it as
+//! `loot_survivor_mcp::game`; anyone building on Death Mountain can use it alone.
+
+pub mod advice;
+pub mod after;
+pub mod boosts;
+pub mod catalogue;
+pub mod combat;
+pub mod compact;
+pub mod engine;
+pub mod events;
+pub mod felt;
+pub mod lookup;
+pub mod model;
+pub mod pack;
+pub mod phase;
+pub mod preview;
+#[cfg(test)]
+mod properties;
+pub mod random;
+pub mod rules;
+#[cfg(test)]
+mod testing;
+pub mod verdict;
+pub mod view;
+
+pub use catalogue::{BeastInfo, ItemInfo, ItemType, ObstacleInfo, Slot, Tier};
+pub use events::{
+    EVENT_EMITTED_SELECTOR, GAME_EVENT_SELECTOR, GameEvent, GameEventDetails, decode_game_event,
+    decode_game_events,
+};
+pub use felt::{DecodeError, FeltReader};
+pub use model::{
+    Adventurer, Bag, BeastEvent, Equipment, GameState, Item, ItemPurchase, SpecialPowers, Stats,
+};
+pub use phase::{LegalAction, Phase, legal_actions, phase};
+pub use preview::{BattlePreview, battle_preview};
+pub use view::{AdventurerView, adventurer_view};

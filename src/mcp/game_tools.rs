@@ -1,0 +1,350 @@
+//! The game tools: a new game, the seven game actions (each one call of the write path,
+//! [`LsServer::act`]) and the adventurer read.
+
+use rmcp::handler::server::wrapper::{Json, Parameters};
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, tool, tool_router};
+
+use super::args::Args;
+use super::compact_result::{Detailed, compact_adventurer};
+use super::envelopes::{AdventurerResult, ReadResult, WriteResult};
+use super::params::{
+    AdventurerArgs, BattleArgs, BuyArgs, ExploreArgs, ItemsArgs, NewGameArgs, UpgradeArgs,
+};
+use super::server::LsServer;
+use super::write::Asked;
+use crate::chain::GameAction;
+use crate::error::{SCHEMA_VERSION, ToolError};
+use crate::game::compact::Detail;
+use crate::game::model::Stats;
+use crate::game::view::adventurer_view;
+
+#[tool_router(router = game_tool_router, vis = "pub(crate)")]
+impl LsServer {
+    #[tool(
+        description = "Start a new Loot Survivor game. Without adventurer_id it obtains a new adventurer (game token) for this wallet, minted directly or with `entry` bought at the dungeon (ticket, golden_pass, free), and reads its id from the receipt, then calls start_game with the chosen starting weapon (12 Wand, 16 Book, 46 Short Sword, 76 Club; id or name). Returns the adventurer id, transaction hashes, game events and the new state: you start at 90 HP facing a weak starter beast that you must attack.",
+        annotations(
+            title = "New game",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_new_game(
+        &self,
+        Parameters(args): Parameters<Args<NewGameArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let _busy = self.drain.enter()?;
+        let weapon = a.weapon.resolve_starting_weapon("weapon")?;
+        let entry = a.entry()?;
+        let player_name = a.player_name.as_deref().map(player_name_felt).transpose()?;
+        let opts = self.write_options(&a.opts, &ctx)?;
+        let game = super::write::NewGame {
+            detail: a.opts.detail,
+            expected_action_count: a.opts.expected_action_count,
+            adventurer_id: a.adventurer_id,
+            weapon,
+            player_name,
+            entry,
+        };
+        self.new_game(game, opts).await
+    }
+
+    #[tool(
+        description = "Explore the dungeon (only when no beast is in front of you and no stat points are pending). Each step meets a beast, an obstacle or a discovery (gold, health or loot). With till_beast = true it keeps exploring until a beast appears, a level is gained or you die. Returns the transaction, the decoded game events and the new state.",
+        annotations(
+            title = "Explore",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_explore(
+        &self,
+        Parameters(args): Parameters<Args<ExploreArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        self.act(args, &ctx, |a: &ExploreArgs| {
+            Ok(GameAction::Explore {
+                till_beast: a.till_beast,
+            }
+            .into())
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Attack the beast you are fighting (only in battle). The beast strikes back unless it dies. With to_the_death = true the fight repeats until the beast or you die, in one transaction. Returns the events (attack, beast_attack, defeated_beast, level_up, …) and the new state.",
+        annotations(
+            title = "Attack",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_attack(
+        &self,
+        Parameters(args): Parameters<Args<BattleArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        self.act(args, &ctx, |a: &BattleArgs| {
+            Ok(GameAction::Attack {
+                to_the_death: a.to_the_death,
+            }
+            .into())
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Try to flee the beast you are fighting (only in battle, not at level 1, needs dexterity). On failure the beast attacks. With to_the_death = true it retries until you escape or die.",
+        annotations(
+            title = "Flee",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_flee(
+        &self,
+        Parameters(args): Parameters<Args<BattleArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        self.act(args, &ctx, |a: &BattleArgs| {
+            Ok(GameAction::Flee {
+                to_the_death: a.to_the_death,
+            }
+            .into())
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Spend stat points after a level up (phase stat_upgrade). Give points per stat (strength, dexterity, vitality, intelligence, wisdom, charisma); they must add up to exactly stat_upgrades_available. Vitality also heals 15 HP per point.",
+        annotations(
+            title = "Upgrade stats",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_upgrade(
+        &self,
+        Parameters(args): Parameters<Args<UpgradeArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        self.act(args, &ctx, |a: &UpgradeArgs| {
+            let stats = Stats {
+                strength: a.strength,
+                dexterity: a.dexterity,
+                vitality: a.vitality,
+                intelligence: a.intelligence,
+                wisdom: a.wisdom,
+                charisma: a.charisma,
+                luck: 0,
+            };
+            let sum: u32 = [
+                a.strength,
+                a.dexterity,
+                a.vitality,
+                a.intelligence,
+                a.wisdom,
+                a.charisma,
+            ]
+            .iter()
+            .map(|&v| u32::from(v))
+            .sum();
+            // Checked after the replay lookup: a retry of an upgrade that landed has no points left.
+            let points_add_up = move |state: &crate::game::model::GameState| {
+                let available = u32::from(state.adventurer.stat_upgrades_available);
+                if sum == available {
+                    return Ok(());
+                }
+                Err(ToolError::validation(format!(
+                    "the stat points must add up to {available} (the points available), got {sum}"
+                ))
+                .with_detail("available", available)
+                .with_detail("given", sum)
+                .with_hint(
+                    "read ls_get_adventurer: stat_upgrades_available says how many points to spend",
+                ))
+            };
+            Ok(Asked {
+                action: GameAction::Upgrade { stats },
+                check: Some(Box::new(points_add_up)),
+            })
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Buy items from the adventurer's market and/or health potions (only out of battle with no stat points pending). items: list of item names or ids, or {item, equip: bool}; potions: how many (10 HP each). Prices and each item's verdict (upgrade/downgrade) are in the market; the ls_buy_item legal action's args_hint is a purchase the gold covers.",
+        annotations(
+            title = "Buy",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_buy_item(
+        &self,
+        Parameters(args): Parameters<Args<BuyArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        self.act(args, &ctx, |a: &BuyArgs| {
+            if a.items.is_empty() && a.potions == 0 {
+                return Err(ToolError::validation("buy at least one item or potion"));
+            }
+            let items = a
+                .items
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    p.item
+                        .resolve(&format!("items[{i}].item"))
+                        .map(|id| (id, p.equip))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(GameAction::BuyItems {
+                potions: a.potions,
+                items,
+            }
+            .into())
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Equip items from the bag (1 to 8, by id or name); each replaces the item in its slot, which goes to the bag. In battle the beast gets one free attack.",
+        annotations(
+            title = "Equip",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_equip(
+        &self,
+        Parameters(args): Parameters<Args<ItemsArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        self.act(args, &ctx, |a: &ItemsArgs| {
+            Ok(GameAction::Equip {
+                items: resolve_items(&a.items)?,
+            }
+            .into())
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Drop equipped or bagged items for good (1 to 8, by id or name; not in battle, not at level 1).",
+        annotations(
+            title = "Drop",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_drop(
+        &self,
+        Parameters(args): Parameters<Args<ItemsArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        self.act(args, &ctx, |a: &ItemsArgs| {
+            Ok(GameAction::Drop {
+                items: resolve_items(&a.items)?,
+            }
+            .into())
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Read an adventurer. Compact (default): phase (not_started, in_battle, stat_upgrade, exploring, dead), health, gold, xp, level, stat points, stats, the beast in battle, equipment and bag, the tools you may call now with their odds, and the open market without the items you own. detail \"full\": item-boosted stats, items with tier/type/greatness/specials, the market with charisma-adjusted prices and what each item would change if bought and equipped, the potion price, and legal_actions with argument hints. Read this before acting.",
+        annotations(
+            title = "Get adventurer",
+            read_only_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_get_adventurer(
+        &self,
+        Parameters(args): Parameters<Args<AdventurerArgs>>,
+    ) -> Result<Json<ReadResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let state = self.read_state(a.adventurer_id).await?;
+        self.ensure_minted(a.adventurer_id, &state).await?;
+        Ok(Json(match a.detail.unwrap_or(self.detail) {
+            Detail::Full => Detailed::Full(AdventurerResult {
+                ok: true,
+                schema_version: SCHEMA_VERSION.into(),
+                chain: self.opts.chain.clone(),
+                adventurer: adventurer_view(a.adventurer_id, &state),
+            }),
+            Detail::Compact => Detailed::Compact(compact_adventurer(
+                &self.opts.chain,
+                a.adventurer_id,
+                &state,
+                &self.markets,
+            )),
+        }))
+    }
+}
+
+fn resolve_items(items: &[super::params::ItemRef]) -> Result<Vec<u8>, ToolError> {
+    if items.is_empty() || items.len() > 8 {
+        return Err(ToolError::validation(format!(
+            "give between 1 and 8 items, got {}",
+            items.len()
+        )));
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, r)| r.resolve(&format!("items[{i}]")))
+        .collect()
+}
+
+fn player_name_felt(name: &str) -> Result<starknet::core::types::Felt, ToolError> {
+    if name.is_empty() || name.len() > 31 || !name.chars().all(|c| c.is_ascii_graphic() || c == ' ')
+    {
+        return Err(ToolError::validation(
+            "player_name must be 1 to 31 printable ASCII characters",
+        )
+        .with_detail("field", "player_name"));
+    }
+    starknet::core::utils::cairo_short_string_to_felt(name)
+        .map_err(|_| ToolError::validation("player_name is not a valid short string"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn player_names_are_checked() {
+        assert!(player_name_felt("Ada").is_ok());
+        assert!(player_name_felt("").is_err());
+        assert!(player_name_felt(&"x".repeat(32)).is_err());
+        assert!(player_name_felt("héros").is_err());
+    }
+
+    #[test]
+    fn item_lists_are_bounded() {
+        use super::super::params::ItemRef;
+        assert!(resolve_items(&[]).is_err());
+        assert!(resolve_items(&vec![ItemRef::Id(1); 9]).is_err());
+        assert_eq!(resolve_items(&[ItemRef::Id(5)]).unwrap(), vec![5]);
+    }
+}
