@@ -2,23 +2,19 @@
 //! answers for the market, stats and weapons, typed errors; and `play --json` reproducible per
 //! seed through the real binary.
 
-use loot_survivor_mcp::agent::{Agent, AgentError};
-use loot_survivor_mcp::mcp::LsServer;
+mod common;
+
+use common::BIN;
+use common::mcp::{agent_error, practice_agent};
+use loot_survivor_mcp::agent::AgentError;
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_loot-survivor-mcp");
-
-async fn sim_agent() -> Agent {
-    Agent::connect(LsServer::practice(true))
-        .await
-        .expect("connect")
-}
-
+/// The error code of a failed agent call.
 fn code(e: AgentError) -> String {
-    match e {
-        AgentError::Tool { error, .. } => error["error"]["code"].as_str().unwrap().to_string(),
-        other => panic!("expected a tool error, got {other}"),
-    }
+    agent_error(e)["error"]["code"]
+        .as_str()
+        .unwrap()
+        .to_string()
 }
 
 fn size(v: &Value) -> usize {
@@ -27,7 +23,7 @@ fn size(v: &Value) -> usize {
 
 #[tokio::test]
 async fn advice_is_compact_and_follows_the_phase() {
-    let a = sim_agent().await;
+    let a = practice_agent().await;
     a.call("ls_new_game", json!({"weapon": "short sword"}))
         .await
         .unwrap();

@@ -2,28 +2,20 @@
 //! embedded sim chain: what a compact result carries in each phase, the market shown once per
 //! market, owned items left out, `detail: "full"` unchanged, and the slim tool list.
 
-use std::sync::Arc;
-use std::time::Duration;
+mod common;
 
-use loot_survivor_mcp::chain::sim::SimChain;
+use common::BIN;
+use common::mcp::ok;
 use loot_survivor_mcp::game::compact::Detail;
-use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::mcp::{LsServer, MARKET_UNCHANGED, ServerOptions, connect_in_memory};
-use rmcp::model::CallToolRequestParams;
+use loot_survivor_mcp::mcp::{LsServer, MARKET_UNCHANGED, connect_in_memory};
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Value, json};
 
 type Client = RunningService<RoleClient, ()>;
 
+/// The strict practice server, with `detail` as its default when given.
 fn server(detail: Option<Detail>) -> LsServer {
-    let s = LsServer::new(
-        Arc::new(SimChain::new(EngineSettings::default(), 1)),
-        ServerOptions {
-            chain: "sim".into(),
-            strict: true,
-            default_timeout: Duration::from_secs(5),
-        },
-    );
+    let s = LsServer::practice(true);
     match detail {
         Some(d) => s.with_detail(d),
         None => s,
@@ -34,30 +26,18 @@ async fn connect(server: LsServer) -> Client {
     connect_in_memory(server, ()).await.expect("initialize")
 }
 
-async fn call(c: &Client, tool: &str, args: Value) -> Value {
-    let Value::Object(map) = args else {
-        unreachable!()
-    };
-    let r = c
-        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(map))
-        .await
-        .unwrap_or_else(|e| panic!("{tool}: {e}"));
-    assert_eq!(r.is_error, Some(false), "{tool}: {:?}", r.content);
-    r.structured_content.expect("structured content")
-}
-
 fn keys(v: &Value) -> Vec<String> {
     v.as_object().unwrap().keys().cloned().collect()
 }
 
 /// Plays until the market is open (attack the starter, spend the points on vitality).
 async fn to_open_market(c: &Client) -> (u64, Vec<Value>) {
-    let mut results = vec![call(c, "ls_new_game", json!({"weapon": "Wand"})).await];
+    let mut results = vec![ok(c, "ls_new_game", json!({"weapon": "Wand"})).await];
     let id = results[0]["adventurer_id"].as_u64().unwrap();
-    results.push(call(c, "ls_attack", json!({"adventurer_id": id})).await);
+    results.push(ok(c, "ls_attack", json!({"adventurer_id": id})).await);
     let points = results[1]["state"]["stat_points"].as_u64().unwrap();
     results.push(
-        call(
+        ok(
             c,
             "ls_upgrade",
             json!({"adventurer_id": id, "vitality": points}),
@@ -130,7 +110,7 @@ async fn compact_results_carry_phase_state_odds_and_the_market_once() {
         .iter()
         .map(|e| e.as_str().unwrap().split(": ").nth(1).unwrap().to_string())
         .collect();
-    let full = call(
+    let full = ok(
         &c,
         "ls_get_adventurer",
         json!({"adventurer_id": id, "detail": "full"}),
@@ -153,7 +133,7 @@ async fn compact_results_carry_phase_state_odds_and_the_market_once() {
         );
     }
 
-    let bought = call(
+    let bought = ok(
         &c,
         "ls_buy_item",
         json!({"adventurer_id": id, "potions": 1}),
@@ -166,7 +146,7 @@ async fn compact_results_carry_phase_state_odds_and_the_market_once() {
     );
     assert!(bought["events"][0].as_str().unwrap().starts_with("bought "));
 
-    let read = call(&c, "ls_get_adventurer", json!({"adventurer_id": id})).await;
+    let read = ok(&c, "ls_get_adventurer", json!({"adventurer_id": id})).await;
     assert!(read.get("adventurer").is_none());
     assert_eq!(
         read["market"]["items"], market["items"],
@@ -191,7 +171,7 @@ async fn a_new_market_after_a_level_up_is_shown_again() {
     let first = r[2]["market"]["items"].clone();
     assert!(first.is_array());
     for _ in 0..200 {
-        let out = call(
+        let out = ok(
             &c,
             "ls_get_adventurer",
             json!({"adventurer_id": id, "detail": "full"}),
@@ -210,7 +190,7 @@ async fn a_new_market_after_a_level_up_is_shown_again() {
             "exploring" => ("ls_explore", json!({"adventurer_id": id})),
             _ => break,
         };
-        let res = call(&c, tool, args).await;
+        let res = ok(&c, tool, args).await;
         if tool == "ls_upgrade" && res["state"]["phase"] == "exploring" {
             let items = &res["market"]["items"];
             assert!(items.is_array(), "a new level's market is shown: {res}");
@@ -225,7 +205,7 @@ async fn a_new_market_after_a_level_up_is_shown_again() {
 #[tokio::test]
 async fn detail_full_is_the_whole_shape_and_equals_a_fresh_read() {
     let c = connect(server(None)).await;
-    let started = call(
+    let started = ok(
         &c,
         "ls_new_game",
         json!({"weapon": "Club", "detail": "full"}),
@@ -250,7 +230,7 @@ async fn detail_full_is_the_whole_shape_and_equals_a_fresh_read() {
     );
     assert_eq!(started["events"][0]["details"]["type"], "beast");
     let id = started["adventurer_id"].as_u64().unwrap();
-    let read = call(
+    let read = ok(
         &c,
         "ls_get_adventurer",
         json!({"adventurer_id": id, "detail": "full"}),
@@ -261,12 +241,12 @@ async fn detail_full_is_the_whole_shape_and_equals_a_fresh_read() {
     assert!(read["adventurer"]["legal_actions"][0]["args_hint"].is_object());
 
     let full_server = connect(server(Some(Detail::Full))).await;
-    let s = call(&full_server, "ls_new_game", json!({"weapon": "Club"})).await;
+    let s = ok(&full_server, "ls_new_game", json!({"weapon": "Club"})).await;
     assert_eq!(
         s["adventurer"], started["adventurer"],
         "server.detail = full"
     );
-    let compact = call(
+    let compact = ok(
         &full_server,
         "ls_attack",
         json!({"adventurer_id": id, "detail": "compact"}),
@@ -323,7 +303,7 @@ fn python_sdk_validates_compact_and_full_results() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/validate_sim.py");
     let out = std::process::Command::new(&python)
         .arg(script)
-        .arg(env!("CARGO_BIN_EXE_loot-survivor-mcp"))
+        .arg(BIN)
         .env("LS_HOME", home.path())
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()

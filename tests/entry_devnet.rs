@@ -377,30 +377,24 @@ async fn without_a_dungeon_entries_are_refused_and_the_policy_bounds_the_ticket_
 /// The embedded sim chain has no dungeon: dungeon entries are refused, a mint still works.
 #[tokio::test]
 async fn the_sim_chain_refuses_dungeon_entries() {
-    use loot_survivor_mcp::mcp::{LsServer, connect_in_memory};
-    use rmcp::model::CallToolRequestParams;
-    let client = connect_in_memory(LsServer::practice(true), ())
-        .await
-        .unwrap();
-    let call = |args: Value| {
-        let client = &client;
-        async move {
-            let r = client
-                .call_tool(
-                    CallToolRequestParams::new("ls_new_game")
-                        .with_arguments(args.as_object().unwrap().clone()),
-                )
-                .await
-                .unwrap();
-            common::parse_result("ls_new_game", r)
-        }
-    };
+    use common::mcp::{call, practice};
+    let client = practice(true).await;
     for entry in ["ticket", "free"] {
-        let r = call(json!({"weapon": "Wand", "entry": entry})).await;
+        let r = call(
+            &client,
+            "ls_new_game",
+            json!({"weapon": "Wand", "entry": entry}),
+        )
+        .await;
         assert_eq!(r.json["error"]["code"], "VALIDATION_ERROR", "{}", r.text);
         assert!(r.text.contains("dungeon"), "{}", r.text);
     }
-    let r = call(json!({"weapon": "Wand", "entry": "mint"})).await;
+    let r = call(
+        &client,
+        "ls_new_game",
+        json!({"weapon": "Wand", "entry": "mint"}),
+    )
+    .await;
     assert!(!r.is_error, "{}", r.text);
     assert_eq!(
         r.json["adventurer_id"], 1,

@@ -3,26 +3,24 @@
 //! fresh data directory), serves a sim game over stdio; rmcp's handshake dump stays out of the
 //! default log; started by hand in a terminal, it says how to connect a client.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
+use common::BIN;
+use common::mcp::ok;
 use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams};
+use rmcp::model::ReadResourceRequestParams;
 use rmcp::transport::TokioChildProcess;
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::io::AsyncReadExt;
-
-const BIN: &str = env!("CARGO_BIN_EXE_loot-survivor-mcp");
 
 /// The binary copied into a fresh directory, as a user would copy or install it.
 fn copied_binary(dir: &Path) -> PathBuf {
     let exe = dir.join("loot-survivor-mcp");
     std::fs::copy(BIN, &exe).expect("copy the binary");
     exe
-}
-
-fn args(v: Value) -> serde_json::Map<String, Value> {
-    v.as_object().unwrap().clone()
 }
 
 #[tokio::test]
@@ -64,25 +62,10 @@ async fn a_copied_binary_serves_a_sim_game_from_anywhere() {
     });
     let client = ().serve(transport).await.expect("MCP handshake");
 
-    let started = client
-        .call_tool(
-            CallToolRequestParams::new("ls_new_game")
-                .with_arguments(args(json!({"weapon": "Wand"}))),
-        )
-        .await
-        .unwrap();
-    assert_ne!(started.is_error, Some(true), "{started:?}");
-    let s = started.structured_content.unwrap();
+    let s = ok(&client, "ls_new_game", json!({"weapon": "Wand"})).await;
     assert_eq!(s["chain"], "sim");
     let id = s["adventurer_id"].as_u64().unwrap();
-    let hit = client
-        .call_tool(
-            CallToolRequestParams::new("ls_attack")
-                .with_arguments(args(json!({"adventurer_id": id}))),
-        )
-        .await
-        .unwrap();
-    assert_ne!(hit.is_error, Some(true), "{hit:?}");
+    ok(&client, "ls_attack", json!({"adventurer_id": id})).await;
     let rules = client
         .read_resource(ReadResourceRequestParams::new("ls://rules"))
         .await

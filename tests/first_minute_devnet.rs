@@ -6,27 +6,12 @@ mod common;
 
 use std::process::Stdio;
 
-use common::{BIN, nonce_and_balance, parse_result};
+use common::mcp::call;
+use common::{BIN, nonce_and_balance};
 use loot_survivor_mcp::devnet::{Devnet, devnet_binary, free_port};
 use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
-
-async fn call(
-    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
-    tool: &str,
-    args: Value,
-) -> common::Outcome {
-    let r = client
-        .call_tool(
-            CallToolRequestParams::new(tool.to_string())
-                .with_arguments(args.as_object().unwrap().clone()),
-        )
-        .await
-        .unwrap();
-    parse_result(tool, r)
-}
 
 #[tokio::test]
 async fn a_copied_binary_deploys_into_its_data_directory_and_never_mints_for_a_wrong_weapon() {

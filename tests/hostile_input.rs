@@ -5,15 +5,17 @@
 //! bounds are correctness bounds on stalls (the server used to freeze for seconds or never
 //! answer), generous next to normal latency.
 
+mod common;
+
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use common::BIN;
+use common::mcp::{Outcome, parse_json_result};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin};
 use tokio::sync::mpsc;
-
-const BIN: &str = env!("CARGO_BIN_EXE_loot-survivor-mcp");
 const ANSWER_WITHIN: Duration = Duration::from_secs(1);
 const PING_WITHIN: Duration = Duration::from_millis(100);
 
@@ -143,15 +145,12 @@ fn call(id: u64, tool: &str, arguments: Value) -> Vec<u8> {
     .into_bytes()
 }
 
-/// The tool error code of a `tools/call` answer (panics when it is not a tool error).
-fn tool_error(what: &str, r: &Value) -> (String, Value) {
-    assert_eq!(r["result"]["isError"], true, "{what}: {r}");
-    let text = r["result"]["content"][0]["text"].as_str().unwrap();
-    let envelope: Value = serde_json::from_str(text).unwrap();
-    (
-        envelope["error"]["code"].as_str().unwrap().to_string(),
-        envelope["error"].clone(),
-    )
+/// The tool result of a `tools/call` answer (panics on a JSON-RPC error).
+fn tool_result(what: &str, r: &Value) -> Outcome {
+    let result = r
+        .get("result")
+        .unwrap_or_else(|| panic!("{what}: expected a tool result, got {r}"));
+    parse_json_result(what, result)
 }
 
 fn rpc_error(what: &str, r: &Value) -> i64 {
@@ -279,8 +278,7 @@ async fn every_hostile_request_is_answered_with_its_id_and_pings_stay_fast() {
             .map(|v| v["id"].as_u64().unwrap())
             .unwrap_or(7);
         let r = s.answer(what, &bytes, &json!(id)).await;
-        let (code, error) = tool_error(what, &r);
-        assert_eq!(code, "VALIDATION_ERROR", "{what}: {error}");
+        let error = tool_result(what, &r).into_err("VALIDATION_ERROR");
         let message = error["message"].as_str().unwrap();
         assert!(
             message.len() < 300 && !message.contains("wwww"),
@@ -436,7 +434,8 @@ async fn every_hostile_request_is_answered_with_its_id_and_pings_stay_fast() {
             &json!(50),
         )
         .await;
-    assert_eq!(r["result"]["structuredContent"]["total"], 1, "{r}");
+    let found = tool_result("a normal lookup", &r).into_ok();
+    assert_eq!(found["total"], 1, "{r}");
     assert!(
         s.child.try_wait().unwrap().is_none(),
         "the server is running"
@@ -458,8 +457,7 @@ async fn strict_mode_and_single_beast_arguments() {
             &json!(1),
         )
         .await;
-    let (code, error) = tool_error("nested unknown key", &r);
-    assert_eq!(code, "VALIDATION_ERROR");
+    let error = tool_result("nested unknown key", &r).into_err("VALIDATION_ERROR");
     assert_eq!(
         error["details"]["unknown"],
         json!(["items[0].qty"]),
@@ -476,8 +474,7 @@ async fn strict_mode_and_single_beast_arguments() {
             &json!(2),
         )
         .await;
-    let (code, error) = tool_error("beast *", &r);
-    assert_eq!(code, "VALIDATION_ERROR");
+    let error = tool_result("beast *", &r).into_err("VALIDATION_ERROR");
     assert_eq!(error["details"]["total"], 75, "{error}");
     assert_eq!(error["details"]["matches"][0], "Warlock", "{error}");
     assert!(error["details"]["matches"].as_array().unwrap().len() <= 10);

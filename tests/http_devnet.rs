@@ -99,8 +99,9 @@ async fn a_client_that_hangs_up_mid_write_finds_its_transaction_in_the_next_sess
     assert!(adv["state"]["action_count"].as_u64().unwrap() >= 2, "{adv}");
 
     let mut other = Session::open(&server.url, Some(&tokens[1].token)).await;
-    let (err, v) = other.call("ls_get_tx", json!({"tx_hash": hash})).await;
-    assert!(err && v["error"]["code"] == "POLICY_DENIED", "{v}");
+    other
+        .err("ls_get_tx", json!({"tx_hash": hash}), "POLICY_DENIED")
+        .await;
     let log = server.stop().await;
     assert_no_token(&log, &[&tokens[0].token, &tokens[1].token]);
 }
@@ -153,11 +154,12 @@ async fn an_identity_over_its_fee_budget_is_refused_while_another_plays() {
         .parse()
         .unwrap();
     assert!(fee > 0, "devnet charges a fee");
-    let (err, v) = tight.call("ls_attack", json!({"adventurer_id": id})).await;
-    assert!(err && v["error"]["code"] == "POLICY_DENIED", "{v}");
-    let message = v["error"]["message"].as_str().unwrap();
-    assert!(message.contains("max_fee_per_day"), "{v}");
-    assert!(message.contains(&tokens[1].identity), "{v}");
+    let e = tight
+        .err("ls_attack", json!({"adventurer_id": id}), "POLICY_DENIED")
+        .await;
+    let message = e["message"].as_str().unwrap();
+    assert!(message.contains("max_fee_per_day"), "{e}");
+    assert!(message.contains(&tokens[1].identity), "{e}");
 
     let mut other = Session::open(&server.url, Some(&tokens[0].token)).await;
     let again = other.ok("ls_new_game", json!({"weapon": "Wand"})).await;
@@ -208,16 +210,12 @@ async fn a_direct_new_game_counts_as_one_transaction_against_an_identity_limit()
     let game = session.ok("ls_new_game", json!({"weapon": "Wand"})).await;
     let id = game["adventurer_id"].as_u64().unwrap();
     session.ok("ls_attack", json!({"adventurer_id": id})).await;
-    let (err, v) = session
-        .call("ls_attack", json!({"adventurer_id": id}))
+    let e = session
+        .err("ls_attack", json!({"adventurer_id": id}), "POLICY_DENIED")
         .await;
-    assert!(err && v["error"]["code"] == "POLICY_DENIED", "{v}");
     assert!(
-        v["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("max_tx_per_minute"),
-        "{v}"
+        e["message"].as_str().unwrap().contains("max_tx_per_minute"),
+        "{e}"
     );
     drop(session);
     let log = server.stop().await;

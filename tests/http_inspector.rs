@@ -3,12 +3,14 @@
 //! game on one `serve --http` sim server, one Inspector process per call; a wrong token is
 //! refused. Skipped, with a message, when node is not on PATH.
 
+mod common;
 mod http_support;
 mod inspector_support;
 
 use std::path::Path;
 use std::process::Command;
 
+use common::mcp::parse_json_result;
 use http_support::{Server, assert_no_token, make_tokens};
 use inspector_support::inspector;
 use serde_json::Value;
@@ -43,10 +45,9 @@ fn run(
 fn ok(launcher: &Path, url: &str, token: &str, tool: &str, args: &[(&str, String)]) -> Value {
     let (success, out, err) = run(launcher, url, token, tool, args);
     assert!(success, "{tool}: the Inspector failed: {out}{err}");
-    let envelope: Value = serde_json::from_str(out.trim())
+    let result: Value = serde_json::from_str(out.trim())
         .unwrap_or_else(|e| panic!("{tool}: not JSON ({e}): {out}"));
-    assert_ne!(envelope["isError"], true, "{tool}: {envelope}");
-    envelope["structuredContent"].clone()
+    parse_json_result(format!("{tool} {args:?}"), &result).into_ok()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

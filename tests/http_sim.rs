@@ -4,6 +4,7 @@
 //! taken over by a second token, per-identity limits) and the refusal to serve a non-loopback
 //! address without tokens. Every server log is checked to hold no token.
 
+mod common;
 mod http_support;
 
 use std::path::Path;
@@ -139,7 +140,7 @@ async fn missing_or_bad_tokens_and_foreign_origins_are_refused_and_never_logged(
 fn a_non_loopback_address_without_tokens_is_refused() {
     let home = tempfile::tempdir().unwrap();
     for addr in ["0.0.0.0:0", "[::]:0"] {
-        let out = Command::new(http_support::BIN)
+        let out = Command::new(common::BIN)
             .args(["serve", "--http", addr])
             .env("LS_HOME", home.path())
             .env_remove("LS_HTTP_TOKENS")
@@ -188,28 +189,30 @@ async fn identities_stay_apart_across_a_restart_grants_and_limits() {
         ("ls_battle_preview", json!({"adventurer_id": id})),
         ("ls_get_game_events", json!({"adventurer_id": id})),
     ] {
-        let (err, v) = bob.call(tool, args).await;
-        assert!(err, "bob {tool} on alice's adventurer: {v}");
-        assert_eq!(v["error"]["code"], "POLICY_DENIED", "{tool}: {v}");
+        bob.err(tool, args, "POLICY_DENIED").await;
     }
     // Bob's own limit: 3 transactions a minute (a new game is 2).
     let bobs = bob.ok("ls_new_game", json!({"weapon": "Wand"})).await["adventurer_id"]
         .as_u64()
         .unwrap();
     bob.ok("ls_attack", json!({"adventurer_id": bobs})).await;
-    let (err, v) = bob.call("ls_attack", json!({"adventurer_id": bobs})).await;
+    let o = bob.call("ls_attack", json!({"adventurer_id": bobs})).await;
     assert!(
-        err && v["error"]["details"]["rule"] == "max_tx_per_minute",
-        "{v}"
+        o.is_error && o.json["error"]["details"]["rule"] == "max_tx_per_minute",
+        "{}",
+        o.text
     );
     // Alice's limit is her own.
     alice.ok("ls_attack", json!({"adventurer_id": id})).await;
     // A session stays with the identity that opened it.
     alice.token = Some(b.clone());
-    let (err, v) = alice
-        .call("ls_get_adventurer", json!({"adventurer_id": bobs}))
+    alice
+        .err(
+            "ls_get_adventurer",
+            json!({"adventurer_id": bobs}),
+            "POLICY_DENIED",
+        )
         .await;
-    assert!(err && v["error"]["code"] == "POLICY_DENIED", "{v}");
     let log = server.stop().await;
     assert_no_token(&log, &[&a, &b, &c]);
 
@@ -217,10 +220,12 @@ async fn identities_stay_apart_across_a_restart_grants_and_limits() {
     write_tokens(home.path(), Some(id));
     let server = Server::start(home.path(), &[], &[]).await;
     let mut bob = Session::open(&server.url, Some(&b)).await;
-    let (err, v) = bob
-        .call("ls_get_adventurer", json!({"adventurer_id": id}))
-        .await;
-    assert!(err && v["error"]["code"] == "POLICY_DENIED", "{v}");
+    bob.err(
+        "ls_get_adventurer",
+        json!({"adventurer_id": id}),
+        "POLICY_DENIED",
+    )
+    .await;
     let mut carol = Session::open(&server.url, Some(&c)).await;
     carol
         .ok("ls_get_adventurer", json!({"adventurer_id": id}))

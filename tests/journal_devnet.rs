@@ -8,8 +8,8 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use common::mcp::try_call;
 use common::proxy::{self, Fault};
-use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 
 fn nonce(v: &(Value, Value)) -> u64 {
@@ -57,13 +57,8 @@ async fn a_write_killed_before_its_receipt_is_followed_and_replayed_after_restar
     let before = common::nonce_and_balance(&devnet, common::ACCOUNT).await;
     let args = json!({"adventurer_id": id, "expected_action_count": count});
     let peer = first.service.peer().clone();
-    let Value::Object(call_args) = args.clone() else {
-        unreachable!()
-    };
-    let in_flight = tokio::spawn(async move {
-        peer.call_tool(CallToolRequestParams::new("ls_attack").with_arguments(call_args))
-            .await
-    });
+    let call_args = args.clone();
+    let in_flight = tokio::spawn(async move { try_call(&peer, "ls_attack", call_args).await });
     let deadline = Instant::now() + Duration::from_secs(60);
     while nonce(&common::nonce_and_balance(&devnet, common::ACCOUNT).await) == nonce(&before) {
         assert!(

@@ -2,39 +2,15 @@
 //! by template; unknown ones are `resource_not_found`) and the "play a game" prompt. Logging has
 //! its own test binary (`mcp_logging.rs`): log forwarding is process-wide.
 
-use loot_survivor_mcp::mcp::{LsServer, connect_in_memory};
-use rmcp::model::{
-    CallToolRequestParams, GetPromptRequestParams, ReadResourceRequestParams, ResourceContents,
-};
-use rmcp::service::{RoleClient, RunningService};
+mod common;
+
+use common::mcp::{ok, practice, read_text};
+use rmcp::model::GetPromptRequestParams;
 use serde_json::{Value, json};
-
-type Client = RunningService<RoleClient, ()>;
-
-async fn connect() -> Client {
-    connect_in_memory(LsServer::practice(false), ())
-        .await
-        .expect("connects")
-}
-
-fn text_of(contents: &[ResourceContents]) -> (String, Option<String>) {
-    match &contents[0] {
-        ResourceContents::TextResourceContents {
-            text, mime_type, ..
-        } => (text.clone(), mime_type.clone()),
-        other => panic!("not text: {other:?}"),
-    }
-}
-
-async fn read(c: &Client, uri: &str) -> Result<(String, Option<String>), rmcp::ServiceError> {
-    c.read_resource(ReadResourceRequestParams::new(uri))
-        .await
-        .map(|r| text_of(&r.contents))
-}
 
 #[tokio::test]
 async fn resources_list_and_read_every_kind() {
-    let c = connect().await;
+    let c = practice(false).await;
     let listed: Vec<String> = c
         .list_all_resources()
         .await
@@ -54,7 +30,7 @@ async fn resources_list_and_read_every_kind() {
     let templates = c.list_all_resource_templates().await.unwrap();
     assert_eq!(templates[0].uri_template, "ls://adventurer/{id}");
 
-    let (rules, mime) = read(&c, "ls://rules").await.unwrap();
+    let (rules, mime) = read_text(&c, "ls://rules").await.unwrap();
     assert_eq!(mime.as_deref(), Some("text/markdown"));
     assert!(
         rules.contains("ls_new_game") && rules.len() < 8_000,
@@ -66,7 +42,7 @@ async fn resources_list_and_read_every_kind() {
         ("ls://catalogue/beasts", 75, "Warlock"),
         ("ls://catalogue/obstacles", 75, "Demonic Alter"),
     ] {
-        let (text, mime) = read(&c, uri).await.unwrap();
+        let (text, mime) = read_text(&c, uri).await.unwrap();
         assert_eq!(mime.as_deref(), Some("application/json"));
         let v: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["rows"].as_array().unwrap().len(), rows, "{uri}");
@@ -74,24 +50,18 @@ async fn resources_list_and_read_every_kind() {
         assert_eq!(v["columns"][0], "id");
     }
 
-    let started = c
-        .call_tool(
-            CallToolRequestParams::new("ls_new_game")
-                .with_arguments(json!({"weapon": "Book"}).as_object().unwrap().clone()),
-        )
+    let started = ok(&c, "ls_new_game", json!({"weapon": "Book"})).await;
+    let id = started["adventurer_id"].as_u64().unwrap();
+    let (text, _) = read_text(&c, &format!("ls://adventurer/{id}"))
         .await
         .unwrap();
-    let id = started.structured_content.unwrap()["adventurer_id"]
-        .as_u64()
-        .unwrap();
-    let (text, _) = read(&c, &format!("ls://adventurer/{id}")).await.unwrap();
     let adv: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(adv["adventurer_id"], id);
     assert_eq!(adv["phase"], "in_battle");
     assert_eq!(adv["equipment"][0]["name"], "Book");
 
     for uri in ["ls://adventurer/999", "ls://adventurer/x", "ls://nothing"] {
-        let e = read(&c, uri).await.unwrap_err();
+        let e = read_text(&c, uri).await.unwrap_err();
         let rmcp::ServiceError::McpError(e) = e else {
             panic!("{uri}: {e}")
         };
@@ -103,7 +73,7 @@ async fn resources_list_and_read_every_kind() {
 
 #[tokio::test]
 async fn the_play_prompt_lists_and_renders() {
-    let c = connect().await;
+    let c = practice(false).await;
     let prompts = c.list_all_prompts().await.unwrap();
     assert_eq!(prompts.len(), 1);
     assert_eq!(prompts[0].name, "play_game");

@@ -5,11 +5,13 @@
 
 use std::time::Duration;
 
+mod common;
+
+use common::mcp::read_text;
 use loot_survivor_mcp::mcp::{LsServer, connect_in_memory, logging};
 use rmcp::ClientHandler;
 use rmcp::model::{
-    ClientConfig, LoggingLevel, LoggingMessageNotificationParam, ReadResourceRequestParams,
-    ResourceContents, SetLevelRequestParams,
+    ClientConfig, LoggingLevel, LoggingMessageNotificationParam, SetLevelRequestParams,
 };
 use rmcp::service::{NotificationContext, RoleClient, RunningService};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
@@ -51,21 +53,6 @@ async fn next(
         .expect("channel open")
 }
 
-fn text_of(contents: &[ResourceContents]) -> (String, Option<String>) {
-    match &contents[0] {
-        ResourceContents::TextResourceContents {
-            text, mime_type, ..
-        } => (text.clone(), mime_type.clone()),
-        other => panic!("not text: {other:?}"),
-    }
-}
-
-async fn read(c: &Client, uri: &str) -> Result<(String, Option<String>), rmcp::ServiceError> {
-    c.read_resource(ReadResourceRequestParams::new(uri))
-        .await
-        .map(|r| text_of(&r.contents))
-}
-
 #[tokio::test]
 async fn set_level_then_messages_arrive_filtered_by_level() {
     let (c, mut rx) = connect().await;
@@ -91,7 +78,7 @@ async fn set_level_then_messages_arrive_filtered_by_level() {
             .starts_with("loot_survivor_mcp")
     );
 
-    read(&c, "ls://rules").await.unwrap();
+    read_text(&c, "ls://rules").await.unwrap();
     let m = next(&mut rx).await;
     assert_eq!(m.level, LoggingLevel::Debug);
     assert_eq!(m.data["uri"], "ls://rules", "{m:?}");
@@ -100,7 +87,7 @@ async fn set_level_then_messages_arrive_filtered_by_level() {
     c.set_level(SetLevelRequestParams::new(LoggingLevel::Warning))
         .await
         .unwrap();
-    read(&c, "ls://rules").await.unwrap();
+    read_text(&c, "ls://rules").await.unwrap();
     c.set_level(SetLevelRequestParams::new(LoggingLevel::Info))
         .await
         .unwrap();

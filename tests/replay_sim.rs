@@ -2,26 +2,11 @@
 //! the embedded sim chain through a real MCP client: nothing acts twice, and no check that only
 //! held before the action (ls_upgrade's point count) runs ahead of the replay lookup.
 
-use std::sync::Arc;
-use std::time::Duration;
+mod common;
 
+use common::mcp::practice_agent;
 use loot_survivor_mcp::agent::Agent;
-use loot_survivor_mcp::chain::sim::SimChain;
-use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
 use serde_json::{Value, json};
-
-async fn agent() -> Agent {
-    let server = LsServer::new(
-        Arc::new(SimChain::new(EngineSettings::default(), 1)),
-        ServerOptions {
-            chain: "sim".into(),
-            strict: true,
-            default_timeout: Duration::from_secs(5),
-        },
-    );
-    Agent::connect(server).await.expect("connect")
-}
 
 async fn state(a: &Agent, id: u64) -> Value {
     a.call("ls_get_adventurer", json!({"adventurer_id": id}))
@@ -56,7 +41,7 @@ async fn twice(a: &Agent, tool: &str, id: u64, mut args: Value) -> Value {
 
 #[tokio::test]
 async fn every_write_tool_replays_a_retry() {
-    let a = agent().await;
+    let a = practice_agent().await;
     let started = a
         .call(
             "ls_new_game",

@@ -33,7 +33,7 @@ async fn the_key_is_never_revealed() {
         ])
         .await;
     let mut seen = String::new();
-    let mut record = |o: &common::Outcome| seen.push_str(&o.text);
+    let mut record = |o: &common::mcp::Outcome| seen.push_str(&o.text);
 
     let r = client.call("ls_new_game", json!({"weapon": "Book"})).await;
     assert!(!r.is_error, "{}", r.text);

@@ -2,31 +2,17 @@
 //! real binary with no arguments (the default profile is sim: a playable server at once, no
 //! network, no key), plus the `play` subcommand.
 
-use loot_survivor_mcp::agent::{Agent, AgentError};
-use loot_survivor_mcp::mcp::LsServer;
+mod common;
+
+use common::BIN;
+use common::mcp::{agent_error, ok, practice_agent};
 use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
-use serde_json::{Value, json};
-
-const BIN: &str = env!("CARGO_BIN_EXE_loot-survivor-mcp");
-
-async fn sim_agent() -> Agent {
-    Agent::connect(LsServer::practice(true))
-        .await
-        .expect("connect")
-}
-
-fn error_of(e: AgentError) -> Value {
-    match e {
-        AgentError::Tool { error, .. } => error,
-        other => panic!("expected a tool error, got {other}"),
-    }
-}
+use serde_json::json;
 
 #[tokio::test]
 async fn every_result_is_labelled_sim_and_the_game_plays() {
-    let a = sim_agent().await;
+    let a = practice_agent().await;
     let started = a
         .call("ls_new_game", json!({"weapon": "wand"}))
         .await
@@ -39,7 +25,7 @@ async fn every_result_is_labelled_sim_and_the_game_plays() {
     assert_eq!(started["events"][0]["details"]["type"], "beast");
     assert_eq!(started["adventurer"]["health"], 90);
 
-    let e = error_of(
+    let e = agent_error(
         a.call("ls_explore", json!({"adventurer_id": 1}))
             .await
             .unwrap_err(),
@@ -97,7 +83,7 @@ async fn every_result_is_labelled_sim_and_the_game_plays() {
 
 #[tokio::test]
 async fn advisor_tools_answer_on_sim() {
-    let a = sim_agent().await;
+    let a = practice_agent().await;
     let found = a
         .call("ls_lookup", json!({"query": "demon-grasp-dragon"}))
         .await
@@ -116,7 +102,7 @@ async fn advisor_tools_answer_on_sim() {
             .unwrap()
             .contains(&json!("Katana"))
     );
-    let e = error_of(
+    let e = agent_error(
         a.call("ls_lookup", json!({"slot": "feet"}))
             .await
             .unwrap_err(),
@@ -135,7 +121,7 @@ async fn advisor_tools_answer_on_sim() {
     assert_eq!(p["preview"]["win_probability"], 1.0);
     assert_eq!(p["exact"]["attack"]["end"], "beast_killed");
     assert!(p["exact"]["flee"].is_null(), "no fleeing the starter beast");
-    let e = error_of(
+    let e = agent_error(
         a.call("ls_battle_preview", json!({"adventurer_id": 99}))
             .await
             .unwrap_err(),
@@ -154,23 +140,12 @@ async fn the_binary_serves_sim_by_default() {
         .env("RUST_LOG", "warn");
     let transport = TokioChildProcess::new(cmd).expect("spawn the server");
     let client = ().serve(transport).await.expect("MCP handshake");
-    let call = |name: &str, args: Value| {
-        let Value::Object(map) = args else {
-            unreachable!()
-        };
-        client.call_tool(CallToolRequestParams::new(name.to_string()).with_arguments(map))
-    };
-    let r = call("ls_new_game", json!({"weapon": 46})).await.unwrap();
-    let s = r.structured_content.expect("structured");
+    let s = ok(&client, "ls_new_game", json!({"weapon": 46})).await;
     assert_eq!(s["chain"], "sim");
     let id = s["adventurer_id"].as_u64().unwrap();
-    let r = call("ls_attack", json!({"adventurer_id": id}))
-        .await
-        .unwrap();
-    assert_eq!(r.is_error, Some(false));
+    let r = ok(&client, "ls_attack", json!({"adventurer_id": id})).await;
     assert_eq!(
-        r.structured_content.unwrap()["state"]["level"],
-        2,
+        r["state"]["level"], 2,
         "the binary answers compact by default"
     );
     client.cancel().await.unwrap();

@@ -4,24 +4,32 @@
 //! indexer tools answered from the sim's own games. Driven by an rmcp client over the real binary
 //! (stdio) or in process.
 
-use std::path::Path;
-use std::sync::Arc;
-use std::time::Duration;
+mod common;
 
-use loot_survivor_mcp::agent::{Agent, AgentError};
-use loot_survivor_mcp::chain::sim::SimChain;
-use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
+use std::ops::Deref;
+use std::path::Path;
+
+use common::BIN;
+use common::mcp::{agent_error, call, err, full, ok};
+use loot_survivor_mcp::agent::Agent;
+use loot_survivor_mcp::chain::sim::sim_account;
+use loot_survivor_mcp::mcp::LsServer;
 use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_loot-survivor-mcp");
-
-/// A server process on the sim profile with its data directory at `home`.
+/// A server process on the sim profile with its data directory at `home`; the tests ask it for
+/// the full result shape (`full`).
 struct Server(RunningService<RoleClient, ()>);
+
+impl Deref for Server {
+    type Target = RunningService<RoleClient, ()>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
 
 impl Server {
     async fn start(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Self {
@@ -38,30 +46,6 @@ impl Server {
         Self(().serve(transport).await.expect("MCP handshake"))
     }
 
-    /// The structured result (full detail), or the error envelope (`Err`).
-    async fn call(&self, tool: &str, args: Value) -> Result<Value, Value> {
-        let Value::Object(mut map) = args else {
-            unreachable!()
-        };
-        map.entry("detail").or_insert(json!("full"));
-        let r = self
-            .0
-            .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(map))
-            .await
-            .expect("MCP call");
-        if r.is_error == Some(true) {
-            let text = r.content[0].as_text().expect("error text").text.clone();
-            return Err(serde_json::from_str(&text).expect("error envelope"));
-        }
-        Ok(r.structured_content.expect("structured"))
-    }
-
-    async fn ok(&self, tool: &str, args: Value) -> Value {
-        self.call(tool, args)
-            .await
-            .unwrap_or_else(|e| panic!("{tool}: {e}"))
-    }
-
     async fn stop(self) {
         self.0.cancel().await.expect("stop");
     }
@@ -70,20 +54,24 @@ impl Server {
 /// The same choices on a new game: start, attack the starter beast, all points to vitality,
 /// explore; returns every result's events and the final adventurer.
 async fn same_choices(s: &Server) -> Value {
-    let start = s.ok("ls_new_game", json!({"weapon": 46})).await;
+    let start = ok(s, "ls_new_game", full(json!({"weapon": 46}))).await;
     let id = start["adventurer_id"].clone();
     let mut trace = vec![start["events"].clone()];
-    let hit = s.ok("ls_attack", json!({"adventurer_id": id})).await;
+    let hit = ok(s, "ls_attack", full(json!({"adventurer_id": id}))).await;
     trace.push(hit["events"].clone());
-    let up = s
-        .ok("ls_upgrade", json!({"adventurer_id": id, "vitality": 1}))
-        .await;
+    let up = ok(
+        s,
+        "ls_upgrade",
+        full(json!({"adventurer_id": id, "vitality": 1})),
+    )
+    .await;
     trace.push(up["events"].clone());
     for _ in 0..3 {
-        match s.call("ls_explore", json!({"adventurer_id": id})).await {
-            Ok(r) => trace.push(r["events"].clone()),
-            Err(_) => break,
+        let r = call(s, "ls_explore", full(json!({"adventurer_id": id}))).await;
+        if r.is_error {
+            break;
         }
+        trace.push(r.json["events"].clone());
     }
     json!({"id": id, "trace": trace})
 }
@@ -101,10 +89,9 @@ async fn hidden_seeds_differ_per_fresh_world_and_the_deterministic_dungeon_repea
         let s = Server::start(home.path(), &[], env).await;
         runs.push(same_choices(&s).await);
         if env.is_empty() {
-            let preview = s
-                .call("ls_battle_preview", json!({"adventurer_id": 1}))
-                .await;
-            if let Ok(p) = preview {
+            let preview = call(&s, "ls_battle_preview", full(json!({"adventurer_id": 1}))).await;
+            if !preview.is_error {
+                let p = preview.json;
                 assert_eq!(p["exactness"], "odds", "{p}");
                 assert!(p["exact"].is_null());
             }
@@ -124,48 +111,51 @@ async fn hidden_seeds_differ_per_fresh_world_and_the_deterministic_dungeon_repea
 async fn the_world_survives_a_restart_and_fresh_starts_over() {
     let home = tempfile::tempdir().unwrap();
     let s = Server::start(home.path(), &[], &[]).await;
-    let id = s.ok("ls_new_game", json!({"weapon": "club"})).await["adventurer_id"].clone();
-    s.ok("ls_attack", json!({"adventurer_id": id})).await;
-    let before = s
-        .ok("ls_get_adventurer", json!({"adventurer_id": id}))
-        .await;
+    let id = ok(&s, "ls_new_game", full(json!({"weapon": "club"}))).await["adventurer_id"].clone();
+    ok(&s, "ls_attack", full(json!({"adventurer_id": id}))).await;
+    let before = ok(&s, "ls_get_adventurer", full(json!({"adventurer_id": id}))).await;
     s.stop().await;
     assert!(home.path().join("sim").join("world.json").is_file());
 
     let s = Server::start(home.path(), &["serve"], &[]).await;
-    let after = s
-        .ok("ls_get_adventurer", json!({"adventurer_id": id}))
-        .await;
+    let after = ok(&s, "ls_get_adventurer", full(json!({"adventurer_id": id}))).await;
     assert_eq!(after["adventurer"], before["adventurer"]);
     assert_eq!(after["adventurer"]["level"], 2);
-    let r = s
-        .ok("ls_upgrade", json!({"adventurer_id": id, "strength": 1}))
-        .await;
+    let r = ok(
+        &s,
+        "ls_upgrade",
+        full(json!({"adventurer_id": id, "strength": 1})),
+    )
+    .await;
     assert_eq!(r["adventurer"]["stat_upgrades_available"], 0);
-    let next = s.ok("ls_new_game", json!({"weapon": "wand"})).await;
+    let next = ok(&s, "ls_new_game", full(json!({"weapon": "wand"}))).await;
     assert_eq!(next["adventurer_id"], id.as_u64().unwrap() + 1);
     s.stop().await;
 
     let s = Server::start(home.path(), &["serve", "--fresh"], &[]).await;
-    let e = s
-        .call("ls_get_adventurer", json!({"adventurer_id": id}))
-        .await
-        .unwrap_err();
-    assert_eq!(e["error"]["code"], "NOT_FOUND");
-    let first = s.ok("ls_new_game", json!({"weapon": "wand"})).await;
+    err(
+        &s,
+        "ls_get_adventurer",
+        full(json!({"adventurer_id": id})),
+        "NOT_FOUND",
+    )
+    .await;
+    let first = ok(&s, "ls_new_game", full(json!({"weapon": "wand"}))).await;
     assert_eq!(first["adventurer_id"], 1, "ids start over");
     s.stop().await;
 
     // persist = false never touches the saved world.
     let s = Server::start(home.path(), &[], &[("LS_SIM__PERSIST", "false")]).await;
-    let e = s
-        .call("ls_get_adventurer", json!({"adventurer_id": 1}))
-        .await
-        .unwrap_err();
-    assert_eq!(e["error"]["code"], "NOT_FOUND");
+    err(
+        &s,
+        "ls_get_adventurer",
+        full(json!({"adventurer_id": 1})),
+        "NOT_FOUND",
+    )
+    .await;
     s.stop().await;
     let s = Server::start(home.path(), &[], &[]).await;
-    s.ok("ls_get_adventurer", json!({"adventurer_id": 1})).await;
+    ok(&s, "ls_get_adventurer", full(json!({"adventurer_id": 1}))).await;
     s.stop().await;
 }
 
@@ -173,9 +163,9 @@ async fn the_world_survives_a_restart_and_fresh_starts_over() {
 async fn six_games(s: &Server) -> Vec<u64> {
     let mut ids = Vec::new();
     for _ in 0..6 {
-        let r = s.ok("ls_new_game", json!({"weapon": "wand"})).await;
+        let r = ok(s, "ls_new_game", full(json!({"weapon": "wand"}))).await;
         let id = r["adventurer_id"].as_u64().unwrap();
-        s.ok("ls_attack", json!({"adventurer_id": id})).await;
+        ok(s, "ls_attack", full(json!({"adventurer_id": id}))).await;
         ids.push(id);
     }
     ids
@@ -191,7 +181,7 @@ async fn parallel_processes_share_one_world_without_losing_an_action() {
     ids.sort_unstable();
     assert_eq!(ids, (1..=12).collect::<Vec<_>>(), "every mint landed once");
     for s in [&a, &b] {
-        let list = s.ok("ls_list_adventurers", json!({"limit": 200})).await;
+        let list = ok(s, "ls_list_adventurers", full(json!({"limit": 200}))).await;
         assert_eq!(list["total"], 12);
         for g in list["adventurers"].as_array().unwrap() {
             assert_eq!(g["level"], 2, "each process sees the other's attacks: {g}");
@@ -201,23 +191,8 @@ async fn parallel_processes_share_one_world_without_losing_an_action() {
     b.stop().await;
 }
 
-fn agent_error(e: AgentError) -> Value {
-    match e {
-        AgentError::Tool { error, .. } => error,
-        other => panic!("expected a tool error, got {other}"),
-    }
-}
-
 async fn in_process() -> Agent {
-    let server = LsServer::new(
-        Arc::new(SimChain::new(EngineSettings::default(), 1)),
-        ServerOptions {
-            chain: "sim".into(),
-            strict: false,
-            default_timeout: Duration::from_secs(5),
-        },
-    )
-    .with_wallet(loot_survivor_mcp::chain::sim::sim_account());
+    let server = LsServer::practice(false).with_wallet(sim_account());
     Agent::connect(server).await.expect("connect")
 }
 

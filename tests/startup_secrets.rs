@@ -4,11 +4,14 @@
 //! everything it printed. Key and password files that never end or never open (/dev/urandom, a
 //! FIFO) are refused instead of hanging start-up.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_loot-survivor-mcp");
+use common::BIN;
+
 /// A throwaway key used only here.
 const KEY: &str = "0x3c9a4d7b21e85f06ad4e9c1f7b20d35e8a61c47f09be2d3a5c8e71f40b6d92e";
 /// How long start-up may take before it counts as hung (it normally fails in milliseconds).

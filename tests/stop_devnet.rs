@@ -7,10 +7,10 @@ mod common;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use common::mcp::try_call;
 use common::proxy::{self, Fault};
 use loot_survivor_mcp::devnet::{devnet_binary, free_port};
 use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
 use serde_json::json;
 use tokio::io::AsyncReadExt;
@@ -156,13 +156,10 @@ async fn sigterm_lets_a_write_in_flight_answer_and_refuses_new_ones() {
     );
     let polls_before = faults.count("starknet_getTransactionReceipt");
     let peer = client.service.peer().clone();
-    let write = tokio::spawn(async move {
-        peer.call_tool(
-            CallToolRequestParams::new("ls_attack")
-                .with_arguments(json!({"adventurer_id": id}).as_object().unwrap().clone()),
-        )
-        .await
-    });
+    let write =
+        tokio::spawn(
+            async move { try_call(&peer, "ls_attack", json!({"adventurer_id": id})).await },
+        );
     // The stop arrives while the write waits for its receipt.
     let deadline = Instant::now() + Duration::from_secs(30);
     while faults.count("starknet_getTransactionReceipt") == polls_before {
@@ -183,7 +180,6 @@ async fn sigterm_lets_a_write_in_flight_answer_and_refuses_new_ones() {
         .await
         .unwrap()
         .expect("the write in flight got its answer");
-    let answered = common::parse_result("ls_attack", answered);
     assert!(!answered.is_error, "{}", answered.text);
     assert_eq!(answered.json["status"], "ACCEPTED_ON_L2");
     let log = client.shutdown().await;

@@ -8,11 +8,11 @@ mod torii_support;
 
 use std::collections::BTreeSet;
 
+use common::mcp::{all_pages, err, ok};
 use loot_survivor_mcp::chain::manifest::read_manifest;
 use loot_survivor_mcp::game::model::Adventurer;
 use serde_json::{Value, json};
 use starknet_types_core::felt::Felt;
-use torii_support::mcp::{all_pages, err, ok};
 use torii_support::{Endpoint, FakeTorii, Game};
 
 /// starknet-devnet `--seed 0` account #0, the devnet profile's wallet.

@@ -3,12 +3,14 @@
 //! row lost or repeated, filters, the chain fallback of `ls_list_adventurers`, events identical to
 //! the write tools' events, lag reporting, and `INDEXER_ERROR` only when nothing else can answer.
 
+mod common;
 mod torii_support;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 
+use common::mcp::{all_pages, call, err, ok};
 use loot_survivor_mcp::chain::sim::{SimChain, sim_account};
 use loot_survivor_mcp::chain::{ChainError, GameAction, TxLookup, TxReport, WriteOptions};
 use loot_survivor_mcp::game::engine::EngineSettings;
@@ -19,7 +21,6 @@ use rmcp::RoleClient;
 use rmcp::service::RunningService;
 use serde_json::{Value, json};
 use starknet_types_core::felt::Felt;
-use torii_support::mcp::{all_pages, call, err, ok};
 use torii_support::{FakeTorii, Game};
 
 const GAME: u64 = 0x5e2d;

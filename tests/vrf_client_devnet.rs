@@ -197,7 +197,7 @@ async fn vrf_profile_sends_randomness_through_outside_execution() {
         )
         .await
         .unwrap();
-    assert_eq!(report.status, "ACCEPTED_ON_L2");
+    assert_eq!(report.status.as_str(), "ACCEPTED_ON_L2");
     assert!(
         !report.events.is_empty(),
         "the attack's game events are reported"

@@ -171,7 +171,7 @@ async fn progress_notifications_and_cancellation() {
     let rmcp::model::ServerResult::CallToolResult(result) = response else {
         panic!("unexpected response {response:?}")
     };
-    let out = common::parse_result("ls_attack", result);
+    let out = common::mcp::parse_result("ls_attack", result);
     assert!(!out.is_error, "{}", out.text);
     let hash = out.json["tx_hash"].as_str().unwrap().to_string();
     tokio::time::sleep(Duration::from_millis(200)).await;

@@ -1,20 +1,24 @@
-//! Shared harness of the devnet integration tests: a fresh starknet-devnet with the practice world
-//! deployed by the real binary, and an MCP client driving the real binary over stdio.
+//! Shared harness of the integration tests: tool calls through an MCP client and the JSON the
+//! agent sees (`mcp`), the real binary (`BIN`), and for the devnet tests a fresh starknet-devnet
+//! with the practice world deployed by the real binary and an MCP client driving the real binary
+//! over stdio.
 
 #![allow(dead_code)]
 
+pub mod mcp;
 pub mod proxy;
 
 use std::path::PathBuf;
 use std::process::Stdio;
 
 use loot_survivor_mcp::devnet::{Devnet, devnet_binary, free_port};
-use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::Value;
 use tokio::io::AsyncReadExt;
+
+use self::mcp::Outcome;
 
 /// The real server binary built by cargo for this test run.
 pub const BIN: &str = env!("CARGO_BIN_EXE_loot-survivor-mcp");
@@ -154,42 +158,27 @@ pub async fn serve_profile<H: ClientHandler>(
     }
 }
 
-/// A tool call's outcome, parsed from the JSON the agent sees.
-#[derive(Debug, Clone)]
-pub struct Outcome {
-    pub is_error: bool,
-    pub json: Value,
-    pub structured: Option<Value>,
-    pub text: String,
-}
-
 impl<H: ClientHandler> Client<H> {
     /// Calls a tool and parses its result.
     /// The tools that return adventurer state are asked for the full shape (`detail: "full"`)
     /// unless the arguments say otherwise: these tests check every field of it.
     pub async fn call(&self, tool: &str, args: Value) -> Outcome {
-        let Value::Object(mut args) = args else {
-            panic!("arguments must be an object")
+        let args = if loot_survivor_mcp::mcp::DETAIL_TOOLS.contains(&tool) {
+            mcp::full(args)
+        } else {
+            args
         };
-        if loot_survivor_mcp::mcp::DETAIL_TOOLS.contains(&tool) && !args.contains_key("detail") {
-            args.insert("detail".into(), Value::from("full"));
-        }
-        let r: CallToolResult = self
-            .service
-            .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args))
-            .await
-            .unwrap_or_else(|e| panic!("{tool}: protocol error {e}"));
-        parse_result(tool, r)
+        mcp::call(&self.service, tool, args).await
     }
 
     /// Calls a tool that must succeed and returns its structured content.
     pub async fn ok(&self, tool: &str, args: Value) -> Value {
-        let o = self.call(tool, args.clone()).await;
-        assert!(!o.is_error, "{tool} {args} failed: {}", o.text);
-        let s = o.structured.expect("structuredContent on success");
-        assert_eq!(s, o.json, "text and structured content agree");
-        assert_eq!(s["ok"], true);
-        s
+        self.call(tool, args).await.into_ok()
+    }
+
+    /// Calls a tool that must fail with `code` and returns the error object.
+    pub async fn err(&self, tool: &str, args: Value, code: &str) -> Value {
+        self.call(tool, args).await.into_err(code)
     }
 
     /// Kills the server with SIGKILL (no chance to clean up) and returns its stderr.
@@ -208,24 +197,6 @@ impl<H: ClientHandler> Client<H> {
     pub async fn shutdown(self) -> String {
         self.service.cancel().await.expect("client shutdown");
         self.stderr.await.expect("stderr reader")
-    }
-}
-
-/// Parses a tool result into the JSON the agent sees.
-pub fn parse_result(tool: &str, r: CallToolResult) -> Outcome {
-    let text = r
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect::<Vec<_>>()
-        .join("");
-    let json = serde_json::from_str(&text)
-        .unwrap_or_else(|e| panic!("{tool}: result text is not JSON ({e}): {text}"));
-    Outcome {
-        is_error: r.is_error == Some(true),
-        json,
-        structured: r.structured_content.clone(),
-        text,
     }
 }
 

@@ -1,16 +1,19 @@
 //! Helpers of the `serve --http` tests: a server process on a free loopback port with a token
 //! file, and a minimal MCP-over-HTTP client (reqwest, SSE parsed by hand) for the raw checks
-//! (status codes, headers, a client that hangs up mid-call).
+//! (status codes, headers, a client that hangs up mid-call); its tool results are read by the
+//! shared parse (`common::mcp`), so a test file with `mod http_support;` also has `mod common;`.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
+use loot_survivor_mcp::devnet::free_port;
 use serde_json::{Value, json};
 use tokio::io::AsyncReadExt;
 
-pub const BIN: &str = env!("CARGO_BIN_EXE_loot-survivor-mcp");
+use crate::common::BIN;
+use crate::common::mcp::{Outcome, parse_json_result};
 
 /// A token and the identity it names.
 #[derive(Debug, Clone)]
@@ -51,15 +54,6 @@ pub fn make_tokens(dir: &Path, n: usize) -> Vec<Token> {
     tokens
 }
 
-/// A free loopback port (bound, then released for the server).
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// A running `serve --http` process; its stderr (the log) is collected.
 pub struct Server {
     pub child: tokio::process::Child,
@@ -72,7 +66,7 @@ impl Server {
     /// Starts `serve --http 127.0.0.1:<free port>` with `LS_HOME = home`, the token file in
     /// `home/tokens.toml` if present, extra args and env; waits until `/readyz` answers.
     pub async fn start(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Server {
-        let port = free_port();
+        let port = free_port().expect("free port");
         let addr = format!("127.0.0.1:{port}");
         let mut cmd = tokio::process::Command::new(BIN);
         cmd.arg("serve")
@@ -197,27 +191,29 @@ impl Session {
         req.send().await.expect("POST /mcp")
     }
 
-    /// `tools/call`; returns (is_error, the JSON of the text content).
-    pub async fn call(&mut self, tool: &str, args: Value) -> (bool, Value) {
+    /// `tools/call`; its result as the agent sees it.
+    pub async fn call(&mut self, tool: &str, args: Value) -> Outcome {
+        let call = format!("{tool} {args}");
         let msg = self.message("tools/call", json!({"name": tool, "arguments": args}));
         let r = self.post(&msg).await;
-        assert!(r.status().is_success(), "{tool}: HTTP {}", r.status());
+        assert!(r.status().is_success(), "{call}: HTTP {}", r.status());
         let body = r.text().await.unwrap();
-        let result = response_of(&body, &msg["id"])
-            .unwrap_or_else(|| panic!("{tool}: no response in {body}"));
-        let r = &result["result"];
-        let text = r["content"][0]["text"].as_str().unwrap_or("{}");
-        (
-            r["isError"].as_bool().unwrap_or(false),
-            serde_json::from_str(text).unwrap(),
-        )
+        let answer = response_of(&body, &msg["id"])
+            .unwrap_or_else(|| panic!("{call}: no response in {body}"));
+        let result = answer
+            .get("result")
+            .unwrap_or_else(|| panic!("{call}: expected a tool result, got {answer}"));
+        parse_json_result(call, result)
     }
 
-    /// `tools/call` that must succeed.
+    /// `tools/call` that must succeed; its result.
     pub async fn ok(&mut self, tool: &str, args: Value) -> Value {
-        let (err, v) = self.call(tool, args.clone()).await;
-        assert!(!err, "{tool} {args}: {v}");
-        v
+        self.call(tool, args).await.into_ok()
+    }
+
+    /// `tools/call` that must fail with `code`; the error object.
+    pub async fn err(&mut self, tool: &str, args: Value, code: &str) -> Value {
+        self.call(tool, args).await.into_err(code)
     }
 
     /// Starts `tools/call` with a progress token and hangs up as soon as the progress says the

@@ -19,7 +19,6 @@ pub mod data;
 pub mod graphql;
 mod graphql_answer;
 pub mod http;
-pub mod mcp;
 pub mod schema;
 pub mod version;
 
