@@ -11,6 +11,9 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
+#[path = "tests/layers/check.rs"]
+mod layer_check;
+
 /// The entrypoints the server calls, per Dojo tag suffix; the single source of truth for bindings.
 /// All of them belong to the official `ls_0_0_9` interface except those in [`TOKEN_ENTRYPOINTS`].
 const WANTED: &[(&str, &str, &[&str])] = &[
@@ -69,6 +72,7 @@ const ERC20_MANIFEST: &str = "abi/erc20.json";
 const DUNGEON_MANIFEST: &str = "abi/practice_dungeon.json";
 
 fn main() {
+    hold_the_layers();
     println!("cargo:rerun-if-env-changed=LS_BINDINGS_MANIFEST");
     let manifest_path = std::env::var("LS_BINDINGS_MANIFEST").unwrap_or_else(|_| MANIFEST.into());
     println!("cargo:rerun-if-changed={manifest_path}");
@@ -94,6 +98,19 @@ fn main() {
         .unwrap_or_else(|e| panic!("bindings from {manifest_path}: {e}"));
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR")).join("bindings.rs");
     std::fs::write(out, code).expect("write bindings.rs");
+}
+
+/// Fails the build when a module names a layer above its own (see `tests/layers/check.rs`).
+fn hold_the_layers() {
+    for watched in ["src", "game/src", "tests/layers/check.rs"] {
+        println!("cargo:rerun-if-changed={watched}");
+    }
+    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
+    let upward = layer_check::upward_imports(&root);
+    if !upward.is_empty() {
+        eprintln!("{}", layer_check::refusal(&upward));
+        std::process::exit(1);
+    }
 }
 
 /// One ABI function, as found in top-level entries or inside interfaces.

@@ -39,7 +39,7 @@ fn time(mut f: impl FnMut(u32)) -> Vec<Duration> {
 
 fn run(label: &str, j: &Journal) {
     let record = |i: u32| TxRecord {
-        tx_hash: format!("{:#x}", Felt::from(i + 1)),
+        tx_hash: Felt::from(i + 1),
         adventurer_id: Some(u64::from(i % 7)),
         action: "explore".into(),
         nonce: format!("{i:#x}"),

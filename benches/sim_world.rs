@@ -9,7 +9,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use loot_survivor_mcp::chain::sim::{REMEMBERED_TXS, SimChain, SimOptions, SimRandomness};
-use loot_survivor_mcp::chain::{Confirm, GameAction, Hooks, WriteOptions};
+use loot_survivor_mcp::chain::{Confirm, Hooks, WriteOptions};
+use loot_survivor_mcp::game::engine::Action;
 use loot_survivor_mcp::game::engine::EngineSettings;
 use loot_survivor_mcp::game::model::Stats;
 
@@ -30,7 +31,7 @@ fn play(sim: &SimChain, txs: usize) -> Vec<Duration> {
     let mut done = 0;
     while done < txs {
         let (id, _) = sim.mint_game(&opts()).unwrap();
-        let _ = sim.apply(id, &GameAction::StartGame { weapon: 76 }, &opts());
+        let _ = sim.apply(id, &Action::StartGame { weapon: 76 }, &opts());
         done += 2;
         while done < txs {
             let adv = sim.game_state(id).unwrap().adventurer;
@@ -38,16 +39,16 @@ fn play(sim: &SimChain, txs: usize) -> Vec<Duration> {
                 break;
             }
             let action = if adv.stat_upgrades_available > 0 {
-                GameAction::Upgrade {
+                Action::Upgrade {
                     stats: Stats {
                         vitality: adv.stat_upgrades_available,
                         ..Stats::default()
                     },
                 }
             } else if adv.beast_health > 0 {
-                GameAction::Attack { to_the_death: true }
+                Action::Attack { to_the_death: true }
             } else {
-                GameAction::Explore { till_beast: true }
+                Action::Explore { till_beast: true }
             };
             let t = Instant::now();
             let r = sim.apply(id, &action, &opts());

@@ -14,7 +14,8 @@ use std::time::Duration;
 
 use loot_survivor_mcp::agent::{Agent, AgentOptions};
 use loot_survivor_mcp::chain::sim::SimChain;
-use loot_survivor_mcp::chain::{ChainError, GameAction, TxLookup, TxReport, WriteOptions};
+use loot_survivor_mcp::chain::{ChainError, TxLookup, TxReport, WriteOptions};
+use loot_survivor_mcp::game::engine::Action;
 use loot_survivor_mcp::game::engine::EngineSettings;
 use loot_survivor_mcp::game::model::GameState;
 use loot_survivor_mcp::mcp::{GameBackend, LsServer, ServerOptions};
@@ -27,7 +28,7 @@ use starknet_types_core::felt::Felt;
 /// A sim chain that remembers every action taken on it.
 struct Recorder {
     sim: SimChain,
-    actions: Mutex<Vec<GameAction>>,
+    actions: Mutex<Vec<Action>>,
 }
 
 #[async_trait::async_trait]
@@ -48,7 +49,7 @@ impl GameBackend for Recorder {
     async fn act(
         &self,
         id: u64,
-        action: &GameAction,
+        action: &Action,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
         let r = self.sim.act(id, action, opts).await;
@@ -84,32 +85,32 @@ async fn client(server: LsServer) -> RunningService<RoleClient, ()> {
 }
 
 /// The tool call that performs `action`.
-fn tool_call(id: u64, action: &GameAction) -> (&'static str, Value) {
+fn tool_call(id: u64, action: &Action) -> (&'static str, Value) {
     match action {
-        GameAction::StartGame { weapon } => ("ls_new_game", json!({ "weapon": weapon })),
-        GameAction::Explore { till_beast } => (
+        Action::StartGame { weapon } => ("ls_new_game", json!({ "weapon": weapon })),
+        Action::Explore { till_beast } => (
             "ls_explore",
             json!({ "adventurer_id": id, "till_beast": till_beast }),
         ),
-        GameAction::Attack { to_the_death } => (
+        Action::Attack { to_the_death } => (
             "ls_attack",
             json!({ "adventurer_id": id, "to_the_death": to_the_death }),
         ),
-        GameAction::Flee { to_the_death } => (
+        Action::Flee { to_the_death } => (
             "ls_flee",
             json!({ "adventurer_id": id, "to_the_death": to_the_death }),
         ),
-        GameAction::Equip { items } => ("ls_equip", json!({ "adventurer_id": id, "items": items })),
-        GameAction::Drop { items } => ("ls_drop", json!({ "adventurer_id": id, "items": items })),
-        GameAction::BuyItems { potions, items } => (
+        Action::Equip { items } => ("ls_equip", json!({ "adventurer_id": id, "items": items })),
+        Action::Drop { items } => ("ls_drop", json!({ "adventurer_id": id, "items": items })),
+        Action::BuyItems { potions, items } => (
             "ls_buy_item",
             json!({
                 "adventurer_id": id,
                 "potions": potions,
-                "items": items.iter().map(|(i, e)| json!({"item": i, "equip": e})).collect::<Vec<_>>(),
+                "items": items.iter().map(|p| json!({"item": p.item_id, "equip": p.equip})).collect::<Vec<_>>(),
             }),
         ),
-        GameAction::Upgrade { stats } => (
+        Action::Upgrade { stats } => (
             "ls_upgrade",
             json!({
                 "adventurer_id": id, "strength": stats.strength, "dexterity": stats.dexterity,
@@ -120,13 +121,7 @@ fn tool_call(id: u64, action: &GameAction) -> (&'static str, Value) {
     }
 }
 
-async fn replay(
-    first_id: u64,
-    actions: &[GameAction],
-    detail: &str,
-    game: u64,
-    out: &mut impl Write,
-) {
+async fn replay(first_id: u64, actions: &[Action], detail: &str, game: u64, out: &mut impl Write) {
     let c = client(LsServer::new(
         Arc::new(SimChain::new(EngineSettings::default(), first_id)),
         options(),

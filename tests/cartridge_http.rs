@@ -57,7 +57,7 @@ async fn signed_explore() -> loot_survivor_mcp::chain::outside::SignedOutsideExe
         action_count: 3,
         ..Adventurer::default()
     };
-    let action = loot_survivor_mcp::chain::GameAction::Explore { till_beast: true };
+    let action = loot_survivor_mcp::game::engine::Action::Explore { till_beast: true };
     let game_call = Call {
         to: game,
         selector: starknet::macros::selector!("explore"),

@@ -1,30 +1,15 @@
-//! The library's layers, lowest first, and the rule that holds them apart: a module names only its
-//! own layer and the layers below it (`crate::<module>`), never one above. The pure game rules sit
-//! at the bottom; the settings (`config`) compose every layer's options, so they sit at the top of
-//! the library, under the binary. The game layer is a crate of its own (`game/`, re-exported as
-//! `game`), so the compiler holds it apart as long as its manifest names no crate of this
-//! workspace, which a test here checks; for the layers that share the root crate a test says it,
-//! reading every source file, test modules included, so that no layer needs a higher one even to
-//! be tested.
+//! The library's layers hold: the scan the build script runs (`layers/check.rs`, which fails
+//! `cargo build` on an upward import) finds nothing in this tree and finds a planted upward import;
+//! every root module has a layer; and the game layer, a crate of its own (`game/`, re-exported as
+//! `game`), names no crate of this workspace in its manifest, so the compiler holds it apart.
 
-use std::collections::BTreeMap;
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-/// Each layer and the root modules it holds, lowest first.
-const LAYERS: [(&str, &[&str]); 8] = [
-    ("base", &["redact", "home", "devnet", "terminal_note"]),
-    ("game", &["game"]),
-    ("wallet", &["wallet"]),
-    ("chain", &["chain"]),
-    ("torii", &["torii"]),
-    ("mcp", &["mcp", "error"]),
-    ("agent", &["agent"]),
-    ("config", &["config"]),
-];
+#[path = "layers/check.rs"]
+mod check;
 
-/// Layers that are workspace crates of their own: root module, crate directory (beside `src/`).
-const CRATES: [(&str, &str); 1] = [("game", "game")];
+use check::{CRATES, layer_of, named_modules, upward_imports};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -32,99 +17,6 @@ fn root() -> PathBuf {
 
 fn src() -> PathBuf {
     root().join("src")
-}
-
-/// The crate directory of a root module that is a workspace crate of its own.
-fn crate_dir(module: &str) -> Option<PathBuf> {
-    CRATES
-        .iter()
-        .find(|(m, _)| *m == module)
-        .map(|(_, dir)| root().join(dir))
-}
-
-/// How a file of `module` names the library's root modules: `crate::` inside the root crate, and
-/// `loot_survivor_mcp::` from a crate of its own (whose `crate::` is itself).
-fn library_prefix(module: &str) -> &'static str {
-    if crate_dir(module).is_some() {
-        "loot_survivor_mcp::"
-    } else {
-        "crate::"
-    }
-}
-
-/// The layer (index into [`LAYERS`]) of a root module, if it is one of the library's.
-fn layer_of(module: &str) -> Option<usize> {
-    LAYERS
-        .iter()
-        .position(|(_, modules)| modules.contains(&module))
-}
-
-/// Every `.rs` file of root module `module`: `src/<module>.rs` or the files under `src/<module>/`,
-/// or, for a crate of its own, the files under `<crate dir>/src/`.
-fn files_of(module: &str) -> Vec<PathBuf> {
-    let top = match crate_dir(module) {
-        Some(dir) => dir.join("src"),
-        None => {
-            let single = src().join(format!("{module}.rs"));
-            if single.exists() {
-                return vec![single];
-            }
-            src().join(module)
-        }
-    };
-    let mut out = Vec::new();
-    let mut stack = vec![top];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-/// The root modules a source text names through `prefix` (`crate::`): `crate::x::…`, and each item
-/// of a grouped `use crate::{x::…, y}`.
-fn named_modules(text: &str, prefix: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let ident = |s: &str| -> String {
-        s.trim_start()
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect()
-    };
-    let mut rest = text;
-    while let Some(i) = rest.find(prefix) {
-        rest = &rest[i + prefix.len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            let mut depth = 0;
-            let mut start = 0;
-            for (j, c) in group.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => {
-                        out.push(ident(&group[start..j]));
-                        break;
-                    }
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => {
-                        out.push(ident(&group[start..j]));
-                        start = j + 1;
-                    }
-                    _ => {}
-                }
-            }
-        } else {
-            out.push(ident(rest));
-        }
-    }
-    out.retain(|m| !m.is_empty());
-    out
 }
 
 #[test]
@@ -154,33 +46,34 @@ fn every_root_module_has_a_layer() {
 
 #[test]
 fn no_layer_names_a_higher_one() {
-    let mut upward: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for (index, (layer, modules)) in LAYERS.iter().enumerate() {
-        for module in *modules {
-            for file in files_of(module) {
-                let text = fs::read_to_string(&file).unwrap();
-                let prefix = library_prefix(module);
-                for named in named_modules(&text, prefix) {
-                    if let Some(other) = layer_of(&named).filter(|&o| o > index) {
-                        let shown = file.strip_prefix(root()).unwrap().display().to_string();
-                        upward.entry(shown).or_default().push(format!(
-                            "names `{prefix}{named}` (layer {}) from layer {layer}",
-                            LAYERS[other].0
-                        ));
-                    }
-                }
-            }
-        }
-    }
-    assert!(
-        upward.is_empty(),
-        "a lower layer names a higher one (order: {}):\n{}",
-        LAYERS.map(|(l, _)| l).join(" < "),
-        upward
-            .iter()
-            .map(|(f, v)| format!("{f}: {}", v.join("; ")))
-            .collect::<Vec<_>>()
-            .join("\n")
+    let upward = upward_imports(&root());
+    assert!(upward.is_empty(), "{}", check::refusal(&upward));
+}
+
+#[test]
+fn a_planted_upward_import_is_found() {
+    let tree = std::env::temp_dir().join(format!("layers-{}", std::process::id()));
+    let write = |path: &str, text: &str| {
+        let path = tree.join(path);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    };
+    write("src/wallet/signer.rs", "use crate::game::felt;
+use crate::mcp::errors::X;
+");
+    write("src/chain/mod.rs", "use crate::{wallet::A, torii::B};
+");
+    write("game/src/lib.rs", "use loot_survivor_mcp::chain::C;
+");
+    let upward = upward_imports(&tree);
+    fs::remove_dir_all(Path::new(&tree)).unwrap();
+    assert_eq!(
+        upward,
+        [
+            "game/src/lib.rs: names `loot_survivor_mcp::chain` (layer chain) from layer game",
+            "src/wallet/signer.rs: names `crate::mcp` (layer mcp) from layer wallet",
+            "src/chain/mod.rs: names `crate::torii` (layer torii) from layer chain",
+        ]
     );
 }
 

@@ -12,7 +12,8 @@ use std::time::Duration;
 
 use common::mcp::{all_pages, call, err, ok};
 use loot_survivor_mcp::chain::sim::{SimChain, sim_account};
-use loot_survivor_mcp::chain::{ChainError, GameAction, TxLookup, TxReport, WriteOptions};
+use loot_survivor_mcp::chain::{ChainError, TxLookup, TxReport, WriteOptions};
+use loot_survivor_mcp::game::engine::Action;
 use loot_survivor_mcp::game::engine::EngineSettings;
 use loot_survivor_mcp::game::model::{Adventurer, GameState};
 use loot_survivor_mcp::mcp::{GameBackend, LsServer, ServerOptions, connect_in_memory};
@@ -47,7 +48,7 @@ impl GameBackend for RemoteLike {
     async fn act(
         &self,
         id: u64,
-        action: &GameAction,
+        action: &Action,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
         self.0.act(id, action, opts).await

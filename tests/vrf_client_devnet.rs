@@ -18,9 +18,8 @@ use std::time::Duration;
 
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
 use loot_survivor_mcp::chain::outside::{ANY_CALLER, OutsideExecution};
-use loot_survivor_mcp::chain::{
-    ChainClient, Confirm, ConnectOptions, GameAction, Hooks, WriteOptions,
-};
+use loot_survivor_mcp::chain::{ChainClient, Confirm, ConnectOptions, Hooks, WriteOptions};
+use loot_survivor_mcp::game::engine::Action;
 use loot_survivor_mcp::game::random::battle_salt;
 use loot_survivor_mcp::wallet::{
     CARTRIDGE_VRF_PROVIDER, PolicyGuard, PolicySettings, REQUEST_RANDOM_SELECTOR, SecretSigner,
@@ -177,7 +176,7 @@ async fn vrf_profile_sends_randomness_through_outside_execution() {
 
     let (id, _) = client.mint_game(None, opts()).await.unwrap();
     client
-        .act(id, &GameAction::StartGame { weapon: 46 }, opts())
+        .act(id, &Action::StartGame { weapon: 46 }, opts())
         .await
         .unwrap();
     assert!(
@@ -190,7 +189,7 @@ async fn vrf_profile_sends_randomness_through_outside_execution() {
     let report = client
         .act(
             id,
-            &GameAction::Attack {
+            &Action::Attack {
                 to_the_death: false,
             },
             opts(),

@@ -98,13 +98,11 @@ pub fn compact_state(state: &GameState) -> CompactState {
     let seed = adv.item_specials_seed;
     let equipment = adv
         .equipment
-        .slots()
-        .iter()
-        .filter(|(_, it)| !it.is_empty())
+        .worn()
         .map(|(slot, it)| {
             format!(
                 "{slot:?}: {} G{}",
-                view::item_display_name(it, seed).0,
+                view::item_display_name(&it, seed).0,
                 it.greatness()
             )
         })

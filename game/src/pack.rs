@@ -76,7 +76,6 @@ pub fn unpack_adventurer(packed: Felt) -> Result<Adventurer, DecodeError> {
     for (i, it) in items.iter_mut().enumerate() {
         *it = unpack_item(&b, 78 + 16 * i, "adventurer_packed.equipment")?;
     }
-    let [weapon, chest, head, waist, foot, hand, neck, ring] = items;
     Ok(Adventurer {
         health: b.get(0, 10) as u16,
         xp: b.get(10, 15) as u16,
@@ -92,16 +91,7 @@ pub fn unpack_adventurer(packed: Felt) -> Result<Adventurer, DecodeError> {
             charisma: stat(5),
             luck: 0,
         },
-        equipment: Equipment {
-            weapon,
-            chest,
-            head,
-            waist,
-            foot,
-            hand,
-            neck,
-            ring,
-        },
+        equipment: Equipment::from_slots(items),
         item_specials_seed: b.get(206, 16) as u16,
         action_count: b.get(222, 16) as u16,
     })

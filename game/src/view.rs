@@ -242,14 +242,12 @@ pub fn adventurer_view(adventurer_id: u64, state: &GameState) -> AdventurerView 
 
     let equipment = adv
         .equipment
-        .slots()
-        .iter()
-        .filter(|(_, it)| !it.is_empty())
+        .worn()
         .map(|(slot, it)| {
             let info = catalogue::item(it.id);
-            let (name, specials) = item_display_name(it, seed);
+            let (name, specials) = item_display_name(&it, seed);
             EquippedItemView {
-                slot: *slot,
+                slot,
                 id: it.id,
                 name,
                 tier: info.map_or(Tier::None, |i| i.tier),

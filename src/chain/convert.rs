@@ -8,29 +8,28 @@ fn item(i: abi::Item) -> model::Item {
     model::Item { id: i.id, xp: i.xp }
 }
 
+/// Copies the seven stats between the ABI's `Stats` and the model's (the same fields).
+macro_rules! copy_stats {
+    ($s:expr => $($to:ident)::+) => {
+        $($to)::+ {
+            strength: $s.strength,
+            dexterity: $s.dexterity,
+            vitality: $s.vitality,
+            intelligence: $s.intelligence,
+            wisdom: $s.wisdom,
+            charisma: $s.charisma,
+            luck: $s.luck,
+        }
+    };
+}
+
 fn stats(s: abi::Stats) -> model::Stats {
-    model::Stats {
-        strength: s.strength,
-        dexterity: s.dexterity,
-        vitality: s.vitality,
-        intelligence: s.intelligence,
-        wisdom: s.wisdom,
-        charisma: s.charisma,
-        luck: s.luck,
-    }
+    copy_stats!(s => model::Stats)
 }
 
 /// The ABI `Stats` for a stat upgrade.
 pub fn stats_to_abi(s: &model::Stats) -> abi::Stats {
-    abi::Stats {
-        strength: s.strength,
-        dexterity: s.dexterity,
-        vitality: s.vitality,
-        intelligence: s.intelligence,
-        wisdom: s.wisdom,
-        charisma: s.charisma,
-        luck: s.luck,
-    }
+    copy_stats!(s => abi::Stats)
 }
 
 /// An adventurer from its ABI form.

@@ -8,8 +8,8 @@ use std::time::{Duration, SystemTime};
 use starknet::core::types::Felt;
 
 use super::ChainError;
-use super::TxStatus;
 use super::client::{ChainClient, TxLookup};
+use super::{Execution, TxStatus};
 
 /// How long a transaction the node never reports is waited for before it is marked `DROPPED`.
 const DROP_AFTER: Duration = Duration::from_secs(120);
@@ -22,9 +22,9 @@ impl ChainClient {
         let Some(record) = &found.record else {
             return Ok(found);
         };
-        let status = match (found.execution.as_deref(), found.status) {
+        let status = match (found.execution, found.status) {
             (_, TxStatus::NotReceived) => return Ok(found),
-            (Some("REVERTED"), _) => TxStatus::Reverted,
+            (Some(Execution::Reverted), _) => TxStatus::Reverted,
             (_, s) => s,
         };
         self.ledger().set_status(hash, status);
@@ -46,9 +46,7 @@ impl ChainClient {
         let pending = self.ledger().journal().unsettled();
         let deadline = tokio::time::Instant::now() + DROP_AFTER;
         for record in &pending {
-            let Ok(hash) = Felt::from_hex(&record.tx_hash) else {
-                continue;
-            };
+            let hash = record.tx_hash;
             tracing::info!(tx_hash = %record.tx_hash, action = %record.action, status = %record.last_status, "following a transaction left pending by an earlier run");
             loop {
                 let settled = match self.lookup_tx(hash).await {

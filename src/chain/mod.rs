@@ -28,12 +28,11 @@ pub mod vrf;
 pub mod write_behind;
 
 pub use client::{
-    ChainClient, ConnectOptions, GameAction, TokenBalance, TxLookup, TxReport, WalletReport,
-    WriteOptions, action_name,
+    ChainClient, ConnectOptions, TokenBalance, TxLookup, TxReport, WalletReport, WriteOptions,
 };
 pub use error::ChainError;
 pub use manifest::GameAddresses;
 pub use new_game::MintedGame;
-pub use status::TxStatus;
+pub use status::{Execution, TxStatus};
 pub use submit::{Confirm, Hooks, Progress};
 pub use subscribe::Follow;

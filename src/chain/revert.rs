@@ -158,7 +158,12 @@ pub struct Revert {
 
 /// Extracts the game's reason from a node's error or revert text and classifies it.
 pub fn classify(raw: &str) -> Revert {
-    let reason = reason_from_text(raw).unwrap_or_else(|| truncate(raw, 300));
+    of_reason(reason_from_text(raw).unwrap_or_else(|| truncate(raw, 300)))
+}
+
+/// Classifies a reason already known as such (the embedded engine's typed refusal).
+pub fn of_reason(reason: impl Into<String>) -> Revert {
+    let reason = reason.into();
     match REASONS
         .iter()
         .find(|(r, _, _)| reason == *r || reason.contains(r))
@@ -263,6 +268,40 @@ mod tests {
     fn every_known_reason_maps_to_its_code() {
         for (reason, code, _) in REASONS {
             assert_eq!(classify(&format!("(0x00 ('{reason}'))")).code, *code);
+            assert_eq!(of_reason(*reason).code, *code);
+        }
+    }
+
+    /// The reasons the embedded engine gives (its `ensure(…, "reason")` and `Revert("reason")`).
+    fn engine_reasons() -> Vec<String> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/game/src/engine");
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(dir).expect("the engine's sources") {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap_or_default();
+            for opener in ["ensure(", "Revert(\""] {
+                for (at, _) in text.match_indices(opener) {
+                    let call = &text[at..];
+                    let call = &call[..call.find(';').unwrap_or(call.len())];
+                    let call = &call[..call.find("\")").map_or(call.len(), |e| e + 1)];
+                    if let Some(end) = call.rfind('"')
+                        && let Some(start) = call[..end].rfind('"')
+                    {
+                        found.push(call[start + 1..end].to_string());
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn every_engine_refusal_has_a_code() {
+        let reasons = engine_reasons();
+        assert!(reasons.len() >= 20, "found {reasons:?}");
+        for reason in reasons {
+            let r = of_reason(reason.as_str());
+            assert_ne!(r.code, "UNKNOWN_REVERT", "{reason}");
+            assert_eq!(r.reason, reason);
         }
     }
 }

@@ -37,6 +37,25 @@ pub enum TxStatus {
     Dropped,
 }
 
+/// How an executed transaction ended (`SUCCEEDED` or `REVERTED`, as the node says).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Execution {
+    /// Executed; its effects are on chain.
+    Succeeded,
+    /// Executed and reverted; only its fee was paid.
+    Reverted,
+}
+
+impl Execution {
+    /// The node's word for it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Succeeded => "SUCCEEDED",
+            Self::Reverted => "REVERTED",
+        }
+    }
+}
+
 /// Every status with its string, in one place.
 const NAMES: [(TxStatus, &str); 11] = [
     (TxStatus::Signed, "SIGNED"),

@@ -4,7 +4,7 @@
 
 use starknet::core::types::{Call, Felt};
 
-use super::GameAction;
+use crate::game::engine::Action;
 use crate::game::model::Adventurer;
 use crate::game::random::{battle_salt, explore_salt};
 use crate::wallet::{CARTRIDGE_VRF_PROVIDER, REQUEST_RANDOM_SELECTOR};
@@ -17,36 +17,33 @@ const SOURCE_SALT: Felt = Felt::ONE;
 /// * explore: `poseidon(xp, adventurer_id)`;
 /// * attack, flee, and equip while in battle: `poseidon(xp, adventurer_id, action_count + 1)`;
 /// * start (default settings), equip out of battle, drop, buy, stat upgrades: none.
-pub fn salt_for(adventurer_id: u64, adventurer: &Adventurer, action: &GameAction) -> Option<Felt> {
+pub fn salt_for(adventurer_id: u64, adventurer: &Adventurer, action: &Action) -> Option<Felt> {
     let in_battle = adventurer.beast_health > 0;
     match action {
-        GameAction::Explore { .. } => Some(explore_salt(adventurer_id, adventurer.xp)),
-        GameAction::Attack { .. } | GameAction::Flee { .. } => Some(battle_salt(
+        Action::Explore { .. } => Some(explore_salt(adventurer_id, adventurer.xp)),
+        Action::Attack { .. } | Action::Flee { .. } => Some(battle_salt(
             adventurer_id,
             adventurer.xp,
             adventurer.action_count,
         )),
-        GameAction::Equip { .. } if in_battle => Some(battle_salt(
+        Action::Equip { .. } if in_battle => Some(battle_salt(
             adventurer_id,
             adventurer.xp,
             adventurer.action_count,
         )),
-        GameAction::Equip { .. }
-        | GameAction::StartGame { .. }
-        | GameAction::Drop { .. }
-        | GameAction::BuyItems { .. }
-        | GameAction::Upgrade { .. } => None,
+        Action::Equip { .. }
+        | Action::StartGame { .. }
+        | Action::Drop { .. }
+        | Action::BuyItems { .. }
+        | Action::Upgrade { .. } => None,
     }
 }
 
 /// Whether an action may consume randomness at all (so its pre-action state must be read).
-pub fn may_need_randomness(action: &GameAction) -> bool {
+pub fn may_need_randomness(action: &Action) -> bool {
     matches!(
         action,
-        GameAction::Explore { .. }
-            | GameAction::Attack { .. }
-            | GameAction::Flee { .. }
-            | GameAction::Equip { .. }
+        Action::Explore { .. } | Action::Attack { .. } | Action::Flee { .. } | Action::Equip { .. }
     )
 }
 
@@ -65,7 +62,7 @@ pub fn bundle(
     game_systems: Felt,
     adventurer_id: u64,
     adventurer: &Adventurer,
-    action: &GameAction,
+    action: &Action,
     action_call: Call,
 ) -> (Vec<Call>, bool) {
     match salt_for(adventurer_id, adventurer, action) {
@@ -77,7 +74,7 @@ pub fn bundle(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::model::Stats;
+    use crate::game::model::{ItemPurchase, Stats};
     use serde_json::Value;
 
     const GS: Felt = Felt::from_hex_unchecked(
@@ -110,14 +107,14 @@ mod tests {
                 "explore" => salt_for(
                     id,
                     &adventurer(xp, 3, 0),
-                    &GameAction::Explore { till_beast: false },
+                    &Action::Explore { till_beast: false },
                 ),
                 _ => {
                     let ac = s["action_count_before"].as_u64().unwrap() as u16;
                     salt_for(
                         id,
                         &adventurer(xp, ac, 10),
-                        &GameAction::Attack {
+                        &Action::Attack {
                             to_the_death: false,
                         },
                     )
@@ -134,11 +131,11 @@ mod tests {
         let a = adventurer(17, 7, 10);
         let want = battle_salt(9001, 17, 7);
         assert_eq!(
-            salt_for(9001, &a, &GameAction::Flee { to_the_death: true }),
+            salt_for(9001, &a, &Action::Flee { to_the_death: true }),
             Some(want)
         );
         assert_eq!(
-            salt_for(9001, &a, &GameAction::Equip { items: vec![3] }),
+            salt_for(9001, &a, &Action::Equip { items: vec![3] }),
             Some(want)
         );
     }
@@ -147,14 +144,17 @@ mod tests {
     fn actions_without_randomness_get_no_vrf_call() {
         let out = adventurer(17, 7, 0);
         for action in [
-            GameAction::Equip { items: vec![3] },
-            GameAction::StartGame { weapon: 12 },
-            GameAction::Drop { items: vec![3] },
-            GameAction::BuyItems {
+            Action::Equip { items: vec![3] },
+            Action::StartGame { weapon: 12 },
+            Action::Drop { items: vec![3] },
+            Action::BuyItems {
                 potions: 1,
-                items: vec![(5, true)],
+                items: vec![ItemPurchase {
+                    item_id: 5,
+                    equip: true,
+                }],
             },
-            GameAction::Upgrade {
+            Action::Upgrade {
                 stats: Stats::default(),
             },
         ] {
@@ -165,13 +165,7 @@ mod tests {
             selector: Felt::ONE,
             calldata: vec![],
         };
-        let (calls, vrf) = bundle(
-            GS,
-            1,
-            &out,
-            &GameAction::Drop { items: vec![1] },
-            game.clone(),
-        );
+        let (calls, vrf) = bundle(GS, 1, &out, &Action::Drop { items: vec![1] }, game.clone());
         assert!(!vrf);
         assert_eq!(calls, vec![game]);
     }
@@ -188,7 +182,7 @@ mod tests {
             GS,
             42,
             &a,
-            &GameAction::Explore { till_beast: true },
+            &Action::Explore { till_beast: true },
             game.clone(),
         );
         assert!(vrf);

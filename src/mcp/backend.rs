@@ -6,10 +6,8 @@ use starknet::core::types::Felt;
 use crate::chain::WriteOptions;
 use crate::chain::entry::{Entry, EntryAddresses, check_entry};
 use crate::chain::sim::SimChain;
-use crate::chain::{
-    ChainClient, ChainError, GameAction, MintedGame, TxLookup, TxReport, WalletReport,
-};
-use crate::game::engine::EngineSettings;
+use crate::chain::{ChainClient, ChainError, MintedGame, TxLookup, TxReport, WalletReport};
+use crate::game::engine::{Action, EngineSettings};
 use crate::game::model::GameState;
 
 /// What the tools need from a chain.
@@ -29,7 +27,7 @@ pub trait GameBackend: Send + Sync {
     async fn act(
         &self,
         adventurer_id: u64,
-        action: &GameAction,
+        action: &Action,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError>;
     /// Mints a game token to the wallet and starts it with `weapon` in one transaction, where
@@ -118,7 +116,7 @@ impl GameBackend for SimChain {
     async fn act(
         &self,
         adventurer_id: u64,
-        action: &GameAction,
+        action: &Action,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
         self.apply(adventurer_id, action, &opts)
@@ -164,7 +162,7 @@ impl GameBackend for ChainClient {
     async fn act(
         &self,
         adventurer_id: u64,
-        action: &GameAction,
+        action: &Action,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
         ChainClient::act(self, adventurer_id, action, opts).await

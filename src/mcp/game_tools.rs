@@ -13,9 +13,10 @@ use super::params::{
 };
 use super::server::LsServer;
 use super::write::Asked;
-use crate::chain::GameAction;
 use crate::error::{SCHEMA_VERSION, ToolError};
 use crate::game::compact::Detail;
+use crate::game::engine::Action;
+use crate::game::model::ItemPurchase;
 use crate::game::model::Stats;
 use crate::game::view::adventurer_view;
 
@@ -69,7 +70,7 @@ impl LsServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<Json<WriteResult>, ToolError> {
         self.act(args, &ctx, |a: &ExploreArgs| {
-            Ok(GameAction::Explore {
+            Ok(Action::Explore {
                 till_beast: a.till_beast,
             }
             .into())
@@ -93,7 +94,7 @@ impl LsServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<Json<WriteResult>, ToolError> {
         self.act(args, &ctx, |a: &BattleArgs| {
-            Ok(GameAction::Attack {
+            Ok(Action::Attack {
                 to_the_death: a.to_the_death,
             }
             .into())
@@ -117,7 +118,7 @@ impl LsServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<Json<WriteResult>, ToolError> {
         self.act(args, &ctx, |a: &BattleArgs| {
-            Ok(GameAction::Flee {
+            Ok(Action::Flee {
                 to_the_death: a.to_the_death,
             }
             .into())
@@ -177,7 +178,7 @@ impl LsServer {
                 ))
             };
             Ok(Asked {
-                action: GameAction::Upgrade { stats },
+                action: Action::Upgrade { stats },
                 check: Some(Box::new(points_add_up)),
             })
         })
@@ -210,10 +211,13 @@ impl LsServer {
                 .map(|(i, p)| {
                     p.item
                         .resolve(&format!("items[{i}].item"))
-                        .map(|id| (id, p.equip))
+                        .map(|item_id| ItemPurchase {
+                            item_id,
+                            equip: p.equip,
+                        })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            Ok(GameAction::BuyItems {
+            Ok(Action::BuyItems {
                 potions: a.potions,
                 items,
             }
@@ -238,7 +242,7 @@ impl LsServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<Json<WriteResult>, ToolError> {
         self.act(args, &ctx, |a: &ItemsArgs| {
-            Ok(GameAction::Equip {
+            Ok(Action::Equip {
                 items: resolve_items(&a.items)?,
             }
             .into())
@@ -262,7 +266,7 @@ impl LsServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<Json<WriteResult>, ToolError> {
         self.act(args, &ctx, |a: &ItemsArgs| {
-            Ok(GameAction::Drop {
+            Ok(Action::Drop {
                 items: resolve_items(&a.items)?,
             }
             .into())

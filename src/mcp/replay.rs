@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use super::envelopes::ActionResult;
 use crate::chain::journal::Journal;
 use crate::chain::ledger::TxRecord;
-use crate::chain::{GameAction, action_name};
+use crate::game::engine::Action;
 
 type Locks = Arc<Mutex<HashMap<u64, Arc<tokio::sync::Mutex<()>>>>>;
 
@@ -48,8 +48,16 @@ impl Drop for AdventurerGuard {
     }
 }
 
-fn key(action: &GameAction) -> String {
-    format!("{action:?}")
+/// The journal key of an action. A purchase keeps the `(item, equip)` pair form journals have
+/// always stored, so a note written before an upgrade still matches its retry.
+fn key(action: &Action) -> String {
+    match action {
+        Action::BuyItems { potions, items } => {
+            let pairs: Vec<(u8, bool)> = items.iter().map(|p| (p.item_id, p.equip)).collect();
+            format!("BuyItems {{ potions: {potions}, items: {pairs:?} }}")
+        }
+        other => format!("{other:?}"),
+    }
 }
 
 impl ReplayCache {
@@ -81,7 +89,7 @@ impl ReplayCache {
     }
 
     /// The result of `action` taken at `action_count`, if this account already did it.
-    pub fn get(&self, id: u64, action_count: u16, action: &GameAction) -> Option<ActionResult> {
+    pub fn get(&self, id: u64, action_count: u16, action: &Action) -> Option<ActionResult> {
         let stored = self.journal.replay(id, action_count, &key(action))?;
         serde_json::from_str(&stored)
             .inspect_err(|e| tracing::warn!(id, "unreadable replay result: {e}"))
@@ -89,7 +97,7 @@ impl ReplayCache {
     }
 
     /// Remembers the result of `action` taken at `action_count`.
-    pub fn put(&self, id: u64, action_count: u16, action: &GameAction, result: &ActionResult) {
+    pub fn put(&self, id: u64, action_count: u16, action: &Action, result: &ActionResult) {
         match serde_json::to_string(result) {
             Ok(json) => self
                 .journal
@@ -99,15 +107,15 @@ impl ReplayCache {
     }
 
     /// Notes that `action` at `action_count` is about to be sent (the first attempt is kept).
-    pub fn begin(&self, id: u64, action_count: u16, action: &GameAction) {
+    pub fn begin(&self, id: u64, action_count: u16, action: &Action) {
         self.journal.begin_intent(id, action_count, &key(action));
     }
 
     /// The transaction of an earlier attempt of `action` at `action_count` that may have landed
     /// without its result being stored (the server stopped between send and receipt).
-    pub fn interrupted(&self, id: u64, action_count: u16, action: &GameAction) -> Option<TxRecord> {
+    pub fn interrupted(&self, id: u64, action_count: u16, action: &Action) -> Option<TxRecord> {
         let since = self.journal.intent(id, action_count, &key(action))?;
-        self.journal.tx_after(id, action_name(action), since)
+        self.journal.tx_after(id, action.entrypoint(), since)
     }
 }
 
@@ -142,7 +150,7 @@ mod tests {
     fn replay_results_are_kept_in_the_journal() {
         let journal = Arc::new(Journal::in_memory());
         let cache = ReplayCache::new(journal.clone());
-        let explore = GameAction::Explore { till_beast: false };
+        let explore = Action::Explore { till_beast: false };
         assert!(cache.get(3, 1, &explore).is_none());
         journal.put_replay(3, 1, &key(&explore), "not json");
         assert!(

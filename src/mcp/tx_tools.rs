@@ -50,7 +50,7 @@ impl LsServer {
             chain: self.opts.chain.clone(),
             tx_hash: format!("{hash:#x}"),
             status: found.status,
-            execution: found.execution,
+            execution: found.execution.map(|e| e.as_str().to_string()),
             revert_reason: found.revert_reason,
             sent_by_this_server: found.record.is_some(),
             record: found.record,

@@ -42,18 +42,23 @@ pub fn obstacle_by_name(name: &str) -> Option<ObstacleInfo> {
 /// as in [`fold_name`] ("*sword" matches "Long Sword" and "Short Sword").
 pub fn name_matches(pattern: &str, name: &str) -> bool {
     let parts: Vec<String> = pattern.split('*').map(fold_name).collect();
-    let name = fold_name(name);
-    if parts.len() == 1 {
-        return parts[0] == name;
-    }
+    wildcard_match(&parts, &fold_name(name))
+}
+
+/// Whether a folded name matches a pattern split at `*` (parts folded): the first part is a
+/// prefix, the last a suffix, the others appear in order in between.
+pub(crate) fn wildcard_match(parts: &[String], key: &str) -> bool {
     let (first, last) = (&parts[0], &parts[parts.len() - 1]);
-    if !name.starts_with(first.as_str())
-        || name.len() < first.len() + last.len()
-        || !name.ends_with(last.as_str())
+    if parts.len() == 1 {
+        return key == first;
+    }
+    if key.len() < first.len() + last.len()
+        || !key.starts_with(first.as_str())
+        || !key.ends_with(last.as_str())
     {
         return false;
     }
-    let mut rest = &name[first.len()..name.len() - last.len()];
+    let mut rest = &key[first.len()..key.len() - last.len()];
     for mid in &parts[1..parts.len() - 1] {
         match rest.find(mid.as_str()) {
             Some(i) => rest = &rest[i + mid.len()..],
@@ -114,36 +119,48 @@ pub(crate) fn edit_distance_within(a: &str, b: &str, max: usize) -> Option<usize
 }
 
 /// The largest edit distance a suggestion may have from a folded input of `len` characters.
-pub(crate) fn suggestion_distance(len: usize) -> usize {
+fn suggestion_distance(len: usize) -> usize {
     (len / 3).max(2)
 }
 
-/// Up to `limit` names from all catalogues (items, beasts, obstacles) closest to `query`, for
-/// "did you mean" hints; substring matches first, then small edit distances.
-pub fn suggest(query: &str, limit: usize) -> Vec<&'static str> {
+/// The "did you mean" ranker: up to `limit` of the `(folded, name)` candidates closest to
+/// `query`, names containing it (or contained in it) first, then small edit distances; none for
+/// an empty input or one too long to be a typo of any name.
+pub(crate) fn closest_names<F: AsRef<str>>(
+    query: &str,
+    candidates: impl IntoIterator<Item = (F, &'static str)>,
+    limit: usize,
+) -> Vec<&'static str> {
     if query.len() > 4 * MAX_FUZZY_CHARS {
         return Vec::new();
     }
-    let q = fold_name(query);
-    if q.is_empty() || q.len() > MAX_FUZZY_CHARS {
+    let key = fold_name(query);
+    if key.is_empty() || key.len() > MAX_FUZZY_CHARS {
         return Vec::new();
     }
-    let names = ITEMS
-        .iter()
-        .map(|i| i.name)
-        .chain(BEAST_NAMES.iter().copied())
-        .chain(OBSTACLE_NAMES.iter().copied());
-    let max = suggestion_distance(q.len());
-    let mut scored: Vec<(usize, &'static str)> = names
-        .filter_map(|n| {
-            let f = fold_name(n);
-            if f.contains(&q) || q.contains(&f) {
-                return Some((0, n));
+    let max = suggestion_distance(key.len());
+    let mut scored: Vec<(usize, &'static str)> = candidates
+        .into_iter()
+        .filter_map(|(folded, name)| {
+            let folded = folded.as_ref();
+            if folded.contains(&key) || key.contains(folded) {
+                return Some((0, name));
             }
-            edit_distance_within(&q, &f, max).map(|d| (d, n))
+            edit_distance_within(&key, folded, max).map(|d| (d, name))
         })
         .collect();
     scored.sort();
     scored.dedup_by(|a, b| a.1 == b.1);
     scored.into_iter().take(limit).map(|(_, n)| n).collect()
+}
+
+/// Up to `limit` names from all catalogues (items, beasts, obstacles) closest to `query`, for
+/// "did you mean" hints; substring matches first, then small edit distances.
+pub fn suggest(query: &str, limit: usize) -> Vec<&'static str> {
+    let names = ITEMS
+        .iter()
+        .map(|i| i.name)
+        .chain(BEAST_NAMES.iter().copied())
+        .chain(OBSTACLE_NAMES.iter().copied());
+    closest_names(query, names.map(|n| (fold_name(n), n)), limit)
 }

@@ -69,6 +69,22 @@ pub enum Action {
     },
 }
 
+impl Action {
+    /// The game-systems entrypoint this action calls (also its name in the journal and logs).
+    pub fn entrypoint(&self) -> &'static str {
+        match self {
+            Self::StartGame { .. } => "start_game",
+            Self::Explore { .. } => "explore",
+            Self::Attack { .. } => "attack",
+            Self::Flee { .. } => "flee",
+            Self::Equip { .. } => "equip",
+            Self::Drop { .. } => "drop",
+            Self::BuyItems { .. } => "buy_items",
+            Self::Upgrade { .. } => "select_stat_upgrades",
+        }
+    }
+}
+
 /// A refused action: the game's revert reason, exactly as the contract's short string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Revert(pub &'static str);

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::boosts;
 use super::catalogue::{
-    self, ItemType, SPECIAL1_NAMES, SPECIAL2_NAMES, SPECIAL3_NAMES, Slot, Tier,
-    edit_distance_within, fold_name,
+    self, ItemType, SPECIAL1_NAMES, SPECIAL2_NAMES, SPECIAL3_NAMES, Slot, Tier, fold_name,
+    wildcard_match,
 };
 use super::combat::{Effectiveness, effectiveness};
 use super::model::{SpecialPowers, Stats};
@@ -441,58 +441,17 @@ fn passes(entry: &Entry, q: &Query) -> bool {
         && q.slot.is_none_or(|s| slot == Some(s))
 }
 
-/// Up to five names closest to `text` among the entries the query's filters allow: names
-/// containing it (or contained in it) first, then small edit distances.
+/// Up to five names closest to `text` among the entries the query's filters allow.
 fn suggestions(text: &str, q: &Query) -> Vec<String> {
-    if text.len() > 4 * catalogue::MAX_FUZZY_CHARS {
-        return Vec::new();
-    }
-    let key = fold_name(&text.replace('*', ""));
-    if key.is_empty() || key.len() > catalogue::MAX_FUZZY_CHARS {
-        return Vec::new();
-    }
-    let max = catalogue::suggestion_distance(key.len());
-    let mut scored: Vec<(usize, &'static str)> = INDEX
+    let allowed = INDEX
         .entries
         .iter()
         .filter(|(_, _, e)| passes(e, q))
-        .filter_map(|(folded, name, _)| {
-            if folded.contains(&key) || key.contains(folded.as_str()) {
-                return Some((0, *name));
-            }
-            edit_distance_within(&key, folded, max).map(|d| (d, *name))
-        })
-        .collect();
-    scored.sort();
-    scored.dedup_by(|a, b| a.1 == b.1);
-    scored
+        .map(|(folded, name, _)| (folded.as_str(), *name));
+    catalogue::closest_names(text, allowed, MAX_SUGGESTIONS)
         .into_iter()
-        .take(MAX_SUGGESTIONS)
-        .map(|(_, n)| n.to_string())
+        .map(str::to_string)
         .collect()
-}
-
-/// Whether a folded name matches a pattern split at `*` (parts folded): the first part is a
-/// prefix, the last a suffix, the others appear in order in between.
-fn wildcard_match(parts: &[String], key: &str) -> bool {
-    let (first, last) = (&parts[0], &parts[parts.len() - 1]);
-    if parts.len() == 1 {
-        return key == first;
-    }
-    if key.len() < first.len() + last.len() || !key.starts_with(first.as_str()) {
-        return false;
-    }
-    if !key.ends_with(last.as_str()) {
-        return false;
-    }
-    let mut rest = &key[first.len()..key.len() - last.len()];
-    for mid in &parts[1..parts.len() - 1] {
-        match rest.find(mid.as_str()) {
-            Some(i) => rest = &rest[i + mid.len()..],
-            None => return false,
-        }
-    }
-    true
 }
 
 /// Runs a search.

@@ -206,8 +206,14 @@ impl Equipment {
             let name = format!("{slot:?}").to_lowercase();
             *it = Item::decode_felts(r).map_err(|e| e.within(&name))?;
         }
+        Ok(Self::from_slots(items))
+    }
+
+    /// The equipment of eight items in slot order (weapon, chest, head, waist, foot, hand, neck,
+    /// ring).
+    pub fn from_slots(items: [Item; 8]) -> Self {
         let [weapon, chest, head, waist, foot, hand, neck, ring] = items;
-        Ok(Self {
+        Self {
             weapon,
             chest,
             head,
@@ -216,7 +222,12 @@ impl Equipment {
             hand,
             neck,
             ring,
-        })
+        }
+    }
+
+    /// The equipped `(slot, item)` pairs in slot order, empty slots left out.
+    pub fn worn(&self) -> impl Iterator<Item = (Slot, Item)> {
+        self.slots().into_iter().filter(|(_, it)| !it.is_empty())
     }
 
     /// Appends the 8 `(id, xp)` pairs.

@@ -8,10 +8,11 @@ use starknet::providers::{Provider, ProviderError};
 
 use super::{ChainClient, TxReport, short_string};
 use crate::chain::ChainError;
-use crate::chain::TxStatus;
+use crate::chain::bindings::erc20;
 use crate::chain::ledger::TxRecord;
 use crate::chain::retry::read_with_retries;
 use crate::chain::submit::execution_of;
+use crate::chain::{Execution, TxStatus};
 
 impl ChainClient {
     /// Status, receipt and game events of a transaction, plus what this server recorded of it.
@@ -32,14 +33,14 @@ impl ChainClient {
             Err(e) => return Err(ChainError::from_provider(&e)),
         };
         let (execution, revert_reason) = match execution_of(&status) {
-            Some(ExecutionResult::Succeeded) => (Some("SUCCEEDED".to_string()), None),
+            Some(ExecutionResult::Succeeded) => (Some(Execution::Succeeded), None),
             Some(ExecutionResult::Reverted { reason }) => (
-                Some("REVERTED".to_string()),
+                Some(Execution::Reverted),
                 Some(crate::chain::revert::classify(reason).reason),
             ),
             None => (None, None),
         };
-        let report = match execution.as_deref() {
+        let report = match execution {
             Some(_) => {
                 let receipt = read_with_retries(|| self.provider.get_transaction_receipt(hash))
                     .await
@@ -59,14 +60,10 @@ impl ChainClient {
 
     /// The account's balance of an ERC20 token (STRK, ETH), in its smallest unit.
     pub async fn balance_of(&self, token: Felt) -> Result<u128, ChainError> {
-        let felts = self
-            .call(crate::chain::bindings::erc20::balance_of(
-                token,
-                &self.account.address(),
-            ))
+        let call = erc20::balance_of(token, &self.account.address());
+        let v = self
+            .view("balance_of", call, erc20::decode_balance_of)
             .await?;
-        let v = crate::chain::bindings::erc20::decode_balance_of(&felts)
-            .map_err(|e| ChainError::Decode(format!("balance_of: {e}")))?;
         Ok(if v.high() == 0 { v.low() } else { u128::MAX })
     }
 
@@ -127,8 +124,8 @@ pub struct TxLookup {
     pub record: Option<TxRecord>,
     /// `NOT_RECEIVED`, `RECEIVED`, `PRE_CONFIRMED`, `ACCEPTED_ON_L2`, `ACCEPTED_ON_L1`.
     pub status: TxStatus,
-    /// `SUCCEEDED` or `REVERTED` once executed.
-    pub execution: Option<String>,
+    /// How it ended, once executed.
+    pub execution: Option<Execution>,
     /// The game's reason when reverted.
     pub revert_reason: Option<String>,
     /// Receipt details and decoded game events once executed.

@@ -21,6 +21,7 @@ use super::submit::{Confirm, Hooks};
 use super::token_id::token_id_from_events;
 use super::{ChainError, GameAddresses, convert};
 use super::{cartridge, vrf};
+use crate::game::engine::Action;
 use crate::game::events::GameEvent;
 use crate::game::model::GameState;
 use crate::wallet::{PolicyGuard, SecretSigner};
@@ -29,7 +30,6 @@ mod actions;
 mod lookup;
 mod send;
 
-pub use actions::{GameAction, action_name};
 pub use lookup::{TokenBalance, TxLookup, WalletReport};
 use send::{SendFailure, Sent};
 
@@ -254,16 +254,23 @@ impl ChainClient {
         .map_err(|e| ChainError::from_provider(&e))
     }
 
+    /// Calls the view `name` and decodes its answer with its binding's decoder.
+    async fn view<T, E: std::fmt::Display>(
+        &self,
+        name: &str,
+        call: Call,
+        decode: impl FnOnce(&[Felt]) -> Result<T, E>,
+    ) -> Result<T, ChainError> {
+        let felts = self.call(call).await?;
+        decode(&felts).map_err(|e| ChainError::Decode(format!("{name}: {e}")))
+    }
+
     /// The full (item-boosted) game state of an adventurer: `get_game_state`.
     pub async fn game_state(&self, adventurer_id: u64) -> Result<GameState, ChainError> {
-        let felts = self
-            .call(game_systems::get_game_state(
-                self.addresses.game_systems,
-                &adventurer_id,
-            ))
+        let call = game_systems::get_game_state(self.addresses.game_systems, &adventurer_id);
+        let raw = self
+            .view("get_game_state", call, game_systems::decode_get_game_state)
             .await?;
-        let raw = game_systems::decode_get_game_state(&felts)
-            .map_err(|e| ChainError::Decode(format!("get_game_state: {e}")))?;
         convert::game_state(raw)
     }
 
@@ -272,26 +279,27 @@ impl ChainClient {
         &self,
         adventurer_id: u64,
     ) -> Result<crate::game::model::Adventurer, ChainError> {
-        let felts = self
-            .call(adventurer_systems::get_adventurer(
-                self.addresses.adventurer_systems,
-                &adventurer_id,
-            ))
+        let call =
+            adventurer_systems::get_adventurer(self.addresses.adventurer_systems, &adventurer_id);
+        let raw = self
+            .view(
+                "get_adventurer",
+                call,
+                adventurer_systems::decode_get_adventurer,
+            )
             .await?;
-        let raw = adventurer_systems::decode_get_adventurer(&felts)
-            .map_err(|e| ChainError::Decode(format!("get_adventurer: {e}")))?;
         convert::adventurer(raw)
     }
 
     /// The Denshokan token contract of this world: `token_address`.
     pub async fn token_address(&self) -> Result<Felt, ChainError> {
-        let felts = self
-            .call(game_token_systems::token_address(
-                self.addresses.game_token_systems,
-            ))
-            .await?;
-        game_token_systems::decode_token_address(&felts)
-            .map_err(|e| ChainError::Decode(format!("token_address: {e}")))
+        let call = game_token_systems::token_address(self.addresses.game_token_systems);
+        self.view(
+            "token_address",
+            call,
+            game_token_systems::decode_token_address,
+        )
+        .await
     }
 
     /// The owner of an adventurer token (ERC721 `owner_of` on `token_address()`), or `None` when
@@ -302,12 +310,12 @@ impl ChainClient {
             None => self.token_address().await?,
         };
         let id = starknet::core::types::U256::from_words(u128::from(adventurer_id), 0);
-        match self.call(game_token_systems::owner_of(token, &id)).await {
-            Ok(felts) => {
-                let owner = game_token_systems::decode_owner_of(&felts)
-                    .map_err(|e| ChainError::Decode(format!("owner_of: {e}")))?;
-                Ok((owner != Felt::ZERO).then_some(owner))
-            }
+        let call = game_token_systems::owner_of(token, &id);
+        match self
+            .view("owner_of", call, game_token_systems::decode_owner_of)
+            .await
+        {
+            Ok(owner) => Ok((owner != Felt::ZERO).then_some(owner)),
             Err(ChainError::Revert { .. }) => Ok(None),
             Err(e) => Err(e),
         }
@@ -367,10 +375,10 @@ impl ChainClient {
     pub async fn act(
         &self,
         adventurer_id: u64,
-        action: &GameAction,
+        action: &Action,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
-        let name = action_name(action);
+        let name = action.entrypoint();
         let call = self.action_call(adventurer_id, action);
         if self.vrf && vrf::may_need_randomness(action) {
             let before = self.game_state(adventurer_id).await?;

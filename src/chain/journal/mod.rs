@@ -213,7 +213,7 @@ impl Journal {
             "INSERT OR REPLACE INTO txs(hash, adventurer_id, action, nonce, max_fee, signed_ms, \
              last_status, run, chain) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             params![
-                r.tx_hash,
+                format!("{:#x}", r.tx_hash),
                 r.adventurer_id.map(|i| i as i64),
                 r.action,
                 r.nonce,
@@ -227,7 +227,11 @@ impl Journal {
         exec(
             &tx,
             "INSERT INTO statuses(hash, status, at_ms) VALUES (?1, ?2, ?3)",
-            params![r.tx_hash, r.last_status.as_str(), signed_ms],
+            params![
+                format!("{:#x}", r.tx_hash),
+                r.last_status.as_str(),
+                signed_ms
+            ],
         )?;
         tx.commit()?;
         Ok(())
@@ -327,8 +331,15 @@ impl Journal {
         let current = self.chain();
         let rows = db.prepare(&sql).and_then(|mut st| {
             st.query_map(p, |r| {
+                let hash: String = r.get(0)?;
                 Ok(TxRecord {
-                    tx_hash: r.get(0)?,
+                    tx_hash: Felt::from_hex(&hash).map_err(|e| {
+                        rusqlite::Error::FromSqlConversionFailure(
+                            0,
+                            rusqlite::types::Type::Text,
+                            Box::new(e),
+                        )
+                    })?,
                     adventurer_id: r.get::<_, Option<i64>>(1)?.map(|i| i as u64),
                     action: r.get(2)?,
                     nonce: r.get(3)?,

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 fn record(hash: u32, status: TxStatus) -> TxRecord {
     TxRecord {
-        tx_hash: format!("{:#x}", Felt::from(hash)),
+        tx_hash: Felt::from(hash),
         adventurer_id: Some(7),
         action: "explore".into(),
         nonce: "0x3".into(),
@@ -93,7 +93,7 @@ fn interrupted_writes_are_found_by_adventurer_action_and_time() {
     let mut sent = record(2, TxStatus::Sent);
     sent.action = "attack".into();
     j.record_tx(&sent, start + 2).unwrap();
-    assert_eq!(j.tx_after(7, "attack", start).unwrap().tx_hash, "0x2");
+    assert_eq!(j.tx_after(7, "attack", start).unwrap().tx_hash, Felt::TWO);
     assert!(j.tx_after(7, "attack", start + 3).is_none());
     assert!(j.tx_after(8, "attack", start).is_none());
     assert_eq!(j.recent_max_bound(), Some(500));

@@ -12,23 +12,20 @@ use starknet_crypto::poseidon_hash_many;
 
 use super::raw_events;
 use crate::chain::ledger::TxRecord;
-use crate::chain::{TxLookup, TxReport, TxStatus, WriteOptions};
+use crate::chain::{Execution, TxLookup, TxReport, TxStatus, WriteOptions};
 use crate::game::events::GameEvent;
 
 /// How many transactions the history keeps (older ones read as unknown and their events are
 /// gone); bounds the state file at a few megabytes.
 pub const REMEMBERED_TXS: usize = 4096;
 
-/// One committed sim transaction.
+/// One committed sim transaction: its record, as the journal keeps one on a real chain, and what
+/// its receipt holds (its block and game events).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SimTx {
-    hash: Felt,
-    adventurer_id: Option<u64>,
-    action: String,
-    nonce: u64,
+    #[serde(flatten)]
+    record: TxRecord,
     block: u64,
-    signed_at: u64,
-    status: TxStatus,
     events: Vec<GameEvent>,
 }
 
@@ -43,23 +40,10 @@ pub struct Ledger {
 }
 
 impl SimTx {
-    fn record(&self) -> TxRecord {
-        TxRecord {
-            tx_hash: format!("{:#x}", self.hash),
-            adventurer_id: self.adventurer_id,
-            action: self.action.clone(),
-            nonce: format!("{:#x}", Felt::from(self.nonce)),
-            max_fee: "0".into(),
-            signed_at: self.signed_at,
-            last_status: self.status,
-            from_another_chain: false,
-        }
-    }
-
     fn report(&self, raw_events: Vec<Event>) -> TxReport {
         TxReport {
-            tx_hash: self.hash,
-            status: self.status,
+            tx_hash: self.record.tx_hash,
+            status: self.record.last_status,
             block_number: Some(self.block),
             actual_fee: 0,
             events: self.events.clone(),
@@ -99,15 +83,19 @@ impl Ledger {
             Felt::from(adventurer_id.unwrap_or(0)),
         ]);
         let tx = SimTx {
-            hash,
-            adventurer_id,
-            action: action.to_string(),
-            nonce: self.nonce,
+            record: TxRecord {
+                tx_hash: hash,
+                adventurer_id,
+                action: action.to_string(),
+                nonce: format!("{:#x}", Felt::from(self.nonce)),
+                max_fee: "0".into(),
+                signed_at: SystemTime::now()
+                    .duration_since(SystemTime::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs()),
+                last_status: TxStatus::reached_by(opts.confirm),
+                from_another_chain: false,
+            },
             block: self.block,
-            signed_at: SystemTime::now()
-                .duration_since(SystemTime::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs()),
-            status: TxStatus::reached_by(opts.confirm),
             events,
         };
         let report = tx.report(raw_events);
@@ -134,13 +122,13 @@ impl Ledger {
 
     /// What is known about a transaction.
     pub fn lookup(&self, tx_hash: Felt) -> TxLookup {
-        match self.txs.iter().rev().find(|t| t.hash == tx_hash) {
+        match self.txs.iter().rev().find(|t| t.record.tx_hash == tx_hash) {
             Some(tx) => {
                 let raw = raw_events(&tx.events);
                 TxLookup {
-                    record: Some(tx.record()),
-                    status: tx.status,
-                    execution: Some("SUCCEEDED".into()),
+                    record: Some(tx.record.clone()),
+                    status: tx.record.last_status,
+                    execution: Some(Execution::Succeeded),
                     revert_reason: None,
                     report: Some(tx.report(raw)),
                 }
@@ -161,9 +149,43 @@ impl Ledger {
         let mut txs = self
             .txs
             .iter()
-            .filter(|t| t.adventurer_id == Some(adventurer_id))
+            .filter(|t| t.record.adventurer_id == Some(adventurer_id))
             .peekable();
-        let pruned = txs.peek().is_some_and(|t| t.action != "mint_game");
+        let pruned = txs.peek().is_some_and(|t| t.record.action != "mint_game");
         (txs.flat_map(|t| t.events.iter().cloned()).collect(), pruned)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_history_line_of_the_earlier_form_is_read() {
+        let line = r#"{"hash":"0x5a","adventurer_id":7,"action":"explore","nonce":3,"block":3,"signed_at":1700000000,"status":"ACCEPTED_ON_L2","events":[]}"#;
+        let tx: SimTx = serde_json::from_str(line).unwrap();
+        assert_eq!(tx.record.tx_hash, Felt::from(0x5au32));
+        assert_eq!(tx.record.nonce, "0x3");
+        assert_eq!(tx.record.max_fee, "0");
+        assert_eq!(tx.record.last_status, TxStatus::AcceptedOnL2);
+        let found = Ledger::of_history(vec![tx]).lookup(Felt::from(0x5au32));
+        assert_eq!(found.record.unwrap().adventurer_id, Some(7));
+        assert_eq!(found.report.unwrap().block_number, Some(3));
+    }
+
+    #[test]
+    fn a_history_line_reads_back_as_written() {
+        let mut ledger = Ledger::default();
+        let opts = WriteOptions {
+            confirm: crate::chain::Confirm::Accepted,
+            timeout: std::time::Duration::from_secs(1),
+            hooks: Default::default(),
+        };
+        let sent = ledger.commit(Some(4), "attack", Vec::new(), Vec::new(), &opts);
+        let line = serde_json::to_string(&ledger.take_new()[0]).unwrap();
+        let back: SimTx = serde_json::from_str(&line).unwrap();
+        assert_eq!(back.record.tx_hash, sent.tx_hash);
+        assert_eq!(back.record.action, "attack");
+        assert_eq!(back.record.nonce, "0x1");
     }
 }

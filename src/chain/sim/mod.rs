@@ -22,11 +22,11 @@ use serde::{Deserialize, Serialize};
 use starknet::core::types::{Event, Felt};
 use starknet::core::utils::cairo_short_string_to_felt;
 
-use super::revert::classify;
-use super::{ChainError, GameAction, TxLookup, TxReport, WriteOptions, action_name};
+use super::revert;
+use super::{ChainError, TxLookup, TxReport, WriteOptions};
 use crate::game::engine::{Action, EngineSettings, World};
 use crate::game::events::{GameEvent, encode_game_event};
-use crate::game::model::{Adventurer, GameState, ItemPurchase};
+use crate::game::model::{Adventurer, GameState};
 use ledger::{Ledger, SimTx};
 use store::{Stamp, StateFile};
 
@@ -60,36 +60,6 @@ pub fn raw_events(events: &[GameEvent]) -> Vec<Event> {
             }
         })
         .collect()
-}
-
-/// Converts a chain action into the engine's.
-pub fn engine_action(action: &GameAction) -> Action {
-    match action {
-        GameAction::StartGame { weapon } => Action::StartGame { weapon: *weapon },
-        GameAction::Explore { till_beast } => Action::Explore {
-            till_beast: *till_beast,
-        },
-        GameAction::Attack { to_the_death } => Action::Attack {
-            to_the_death: *to_the_death,
-        },
-        GameAction::Flee { to_the_death } => Action::Flee {
-            to_the_death: *to_the_death,
-        },
-        GameAction::Equip { items } => Action::Equip {
-            items: items.clone(),
-        },
-        GameAction::Drop { items } => Action::Drop {
-            items: items.clone(),
-        },
-        GameAction::BuyItems { potions, items } => Action::BuyItems {
-            potions: *potions,
-            items: items
-                .iter()
-                .map(|&(item_id, equip)| ItemPurchase { item_id, equip })
-                .collect(),
-        },
-        GameAction::Upgrade { stats } => Action::Upgrade { stats: *stats },
-    }
 }
 
 /// Everything the world is: what the state file holds.
@@ -398,20 +368,20 @@ impl SimChain {
     pub fn apply(
         &self,
         adventurer_id: u64,
-        action: &GameAction,
+        action: &Action,
         opts: &WriteOptions,
     ) -> Result<TxReport, ChainError> {
         self.write(|state| {
             let events = state
                 .world
-                .act(sim_account(), adventurer_id, &engine_action(action))
+                .act(sim_account(), adventurer_id, action)
                 .map_err(|r| ChainError::Revert {
-                    revert: classify(&format!("('{}')", r.0)),
+                    revert: revert::of_reason(r.0),
                     tx_hash: None,
                 })?;
             Ok(state.ledger.commit(
                 Some(adventurer_id),
-                action_name(action),
+                action.entrypoint(),
                 events,
                 Vec::new(),
                 opts,

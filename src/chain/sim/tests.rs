@@ -22,7 +22,7 @@ fn plays_and_reports_like_a_chain() {
     assert_eq!(sim.owner_of(7).unwrap(), Some(sim_account()));
     assert_eq!(sim.owner_of(8).unwrap(), None);
     let r = sim
-        .apply(id, &GameAction::StartGame { weapon: 46 }, &opts())
+        .apply(id, &Action::StartGame { weapon: 46 }, &opts())
         .unwrap();
     assert_ne!(r.tx_hash, mint.tx_hash);
     assert_eq!(r.status, crate::chain::TxStatus::AcceptedOnL2);
@@ -31,7 +31,7 @@ fn plays_and_reports_like_a_chain() {
     assert!(matches!(r.events[0].details, GameEventDetails::Beast(_)));
     assert_eq!(sim.game_state(id).unwrap().adventurer.health, 90);
     let e = sim
-        .apply(id, &GameAction::Explore { till_beast: false }, &opts())
+        .apply(id, &Action::Explore { till_beast: false }, &opts())
         .unwrap_err();
     let ChainError::Revert { revert, tx_hash } = e else {
         panic!("{e:?}")
@@ -52,30 +52,30 @@ fn same_choices(randomness: SimRandomness) -> Vec<GameEventDetails> {
     let sim = SimChain::with_randomness(EngineSettings::default(), 1, randomness);
     let (id, _) = sim.mint_game(&opts()).unwrap();
     let mut events = Vec::new();
-    let mut act = |a: GameAction| {
+    let mut act = |a: Action| {
         if let Ok(r) = sim.apply(id, &a, &opts()) {
             events.extend(r.events.into_iter().map(|e| e.details));
         }
     };
-    act(GameAction::StartGame { weapon: 46 });
+    act(Action::StartGame { weapon: 46 });
     for _ in 0..40 {
         let adv = sim.game_state(id).unwrap().adventurer;
         if adv.health == 0 {
             break;
         }
         act(if adv.stat_upgrades_available > 0 {
-            GameAction::Upgrade {
+            Action::Upgrade {
                 stats: crate::game::model::Stats {
                     vitality: adv.stat_upgrades_available,
                     ..Default::default()
                 },
             }
         } else if adv.beast_health > 0 {
-            GameAction::Attack {
+            Action::Attack {
                 to_the_death: false,
             }
         } else {
-            GameAction::Explore { till_beast: false }
+            Action::Explore { till_beast: false }
         });
     }
     events
@@ -121,7 +121,7 @@ fn saved_worlds_are_shared_between_processes_and_start_over_when_fresh() {
     let a = saved(&path, SimRandomness::Os, false);
     let (id, _) = a.mint_game(&opts()).unwrap();
     let start = a
-        .apply(id, &GameAction::StartGame { weapon: 12 }, &opts())
+        .apply(id, &Action::StartGame { weapon: 12 }, &opts())
         .unwrap();
     // A second "process" sees the game, plays on, and the first sees that.
     let b = saved(&path, SimRandomness::Os, false);
@@ -132,7 +132,7 @@ fn saved_worlds_are_shared_between_processes_and_start_over_when_fresh() {
     );
     b.apply(
         id,
-        &GameAction::Attack {
+        &Action::Attack {
             to_the_death: false,
         },
         &opts(),

@@ -179,17 +179,10 @@ impl LsServer {
         let mut indexer = IndexerInfo::from_torii(source, torii.indexer_head().await);
         indexer.behind = !lag.is_empty() || from_chain_rows > 0;
         Ok(AdventurerListResult {
-            ok: true,
-            schema_version: SCHEMA_VERSION.into(),
-            chain: self.opts.chain.clone(),
-            owner: address_string(owner),
-            adventurers,
-            limit,
             total: page.total,
-            next_cursor,
-            indexer,
             lag,
             warnings,
+            ..self.owner_page(owner, adventurers, limit, next_cursor, indexer)
         })
     }
 
@@ -237,7 +230,26 @@ impl LsServer {
             return Err(from_chain(e));
         }
         let next_cursor = owner_cursor(owner, &adventurers, has_more);
+        let indexer = IndexerInfo {
+            source: "chain".into(),
+            ..IndexerInfo::default()
+        };
         Ok(AdventurerListResult {
+            warnings,
+            ..self.owner_page(owner, adventurers, limit, next_cursor, indexer)
+        })
+    }
+
+    /// A page of an owner's games, with no total, lag or warning yet.
+    fn owner_page(
+        &self,
+        owner: Felt,
+        adventurers: Vec<AdventurerSummary>,
+        limit: u32,
+        next_cursor: Option<String>,
+        indexer: IndexerInfo,
+    ) -> AdventurerListResult {
+        AdventurerListResult {
             ok: true,
             schema_version: SCHEMA_VERSION.into(),
             chain: self.opts.chain.clone(),
@@ -246,13 +258,10 @@ impl LsServer {
             limit,
             total: None,
             next_cursor,
-            indexer: IndexerInfo {
-                source: "chain".into(),
-                ..IndexerInfo::default()
-            },
+            indexer,
             lag: Vec::new(),
-            warnings,
-        })
+            warnings: Vec::new(),
+        }
     }
 
     async fn owned_by(&self, id: u64, owner: Felt) -> bool {

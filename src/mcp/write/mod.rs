@@ -27,9 +27,10 @@ use super::args::Args;
 use super::envelopes::{ActionResult, WriteResult};
 use super::params::ActionArgs;
 use super::server::LsServer;
-use crate::chain::{GameAction, WriteOptions};
+use crate::chain::WriteOptions;
 use crate::error::{ErrorCode, ToolError};
 use crate::game::compact::Detail;
+use crate::game::engine::Action;
 use crate::game::model::GameState;
 
 /// A check of the adventurer's state that a write must pass (after the replay lookup).
@@ -40,12 +41,12 @@ pub(super) type StateCheck<'a> = &'a Check;
 
 /// The game action a tool's arguments ask for, and the check of the state it must pass, if any.
 pub(super) struct Asked {
-    pub action: GameAction,
+    pub action: Action,
     pub check: Option<Box<Check>>,
 }
 
-impl From<GameAction> for Asked {
-    fn from(action: GameAction) -> Self {
+impl From<Action> for Asked {
+    fn from(action: Action) -> Self {
         Self {
             action,
             check: None,
@@ -83,7 +84,7 @@ impl LsServer {
         detail: Option<Detail>,
         expected_action_count: Option<u16>,
         id: u64,
-        action: GameAction,
+        action: Action,
         opts: WriteOptions,
         check: Option<StateCheck<'_>>,
     ) -> Result<Json<WriteResult>, ToolError> {
@@ -101,7 +102,7 @@ impl LsServer {
         &self,
         expected_action_count: Option<u16>,
         id: u64,
-        action: GameAction,
+        action: Action,
         opts: WriteOptions,
         check: Option<StateCheck<'_>>,
     ) -> Result<(ActionResult, Option<GameState>), ToolError> {
@@ -144,7 +145,7 @@ impl LsServer {
         if let Some(expected) = expected_action_count {
             self.replays.begin(id, expected, &action);
         }
-        let starts_game = matches!(action, GameAction::StartGame { .. });
+        let starts_game = matches!(action, Action::StartGame { .. });
         let report = match self.backend.act(id, &action, opts).await {
             Ok(r) => r,
             Err(e) => return Err(self.missing_or(id, e).await),

@@ -10,10 +10,11 @@ use starknet::core::types::Felt;
 use super::super::envelopes::WriteResult;
 use super::super::errors::from_chain;
 use super::super::server::LsServer;
+use crate::chain::WriteOptions;
 use crate::chain::entry::Entry;
-use crate::chain::{GameAction, WriteOptions};
 use crate::error::ToolError;
 use crate::game::compact::Detail;
+use crate::game::engine::Action;
 use crate::mcp::params::EntryArg;
 
 /// What `ls_new_game` was asked for, once validated.
@@ -61,7 +62,7 @@ impl LsServer {
         a: NewGame,
         opts: WriteOptions,
     ) -> Result<Json<WriteResult>, ToolError> {
-        let start = GameAction::StartGame { weapon: a.weapon };
+        let start = Action::StartGame { weapon: a.weapon };
         if let Some(id) = a.adventurer_id {
             return self
                 .write(a.detail, a.expected_action_count, id, start, opts, None)
