@@ -30,7 +30,8 @@ use starknet::core::types::Felt;
 use super::TxStatus;
 use super::ledger::TxRecord;
 use super::write_behind::WriteBehind;
-use crate::wallet::{SpendingLog, Usage, day_start_ms, in_window, unix_ms};
+use crate::wallet::{day_start_ms, unix_ms};
+use spending::Spend;
 
 /// Replay results and intents kept (older rows are pruned).
 const KEEP_ROWS: i64 = 10_000;
@@ -437,68 +438,6 @@ impl Journal {
     }
 }
 
-/// One spending row (a fee, or a send's fee bound until its receipt).
-#[derive(Debug, Clone)]
-struct Spend {
-    key: String,
-    fee: u128,
-    at_ms: i64,
-    run: i64,
-}
-
-impl SpendingLog for Journal {
-    fn record(&self, key: Felt, fee: u128, at: SystemTime) {
-        let (key, at_ms) = (hex(key), unix_ms(at) as i64);
-        {
-            let mut rows = self.spending.lock().unwrap_or_else(|p| p.into_inner());
-            match rows.iter_mut().rev().find(|r| r.key == key) {
-                Some(row) => row.fee = fee,
-                None => rows.push(Spend {
-                    key: key.clone(),
-                    fee,
-                    at_ms,
-                    run: self.run,
-                }),
-            }
-        }
-        let run = self.run;
-        self.behind.push(move |db: &Connection| {
-            let r = exec(
-                db,
-                "INSERT INTO spending(hash, fee, at_ms, run) VALUES (?1, ?2, ?3, ?4) \
-                 ON CONFLICT(hash) DO UPDATE SET fee = excluded.fee",
-                params![key, fee.to_string(), at_ms, run],
-            );
-            if let Err(e) = r {
-                tracing::error!("journal: cannot record spending: {e}");
-            }
-        });
-    }
-
-    fn usage(&self, now: SystemTime) -> Usage {
-        let day = day_start_ms(now) as i64;
-        let rows = self.spending.lock().unwrap_or_else(|p| p.into_inner());
-        let mut u = Usage::default();
-        for row in rows.iter() {
-            if row.run == self.run {
-                u.run_spent = u.run_spent.saturating_add(row.fee);
-                u.run_tx += 1;
-            }
-            if row.at_ms >= day {
-                u.day_spent = u.day_spent.saturating_add(row.fee);
-                u.day_tx += 1;
-            }
-            let at =
-                SystemTime::UNIX_EPOCH + std::time::Duration::from_millis(row.at_ms.max(0) as u64);
-            if in_window(at, now) {
-                u.window.push(at);
-            }
-        }
-        u.window.sort();
-        u
-    }
-}
-
 /// Runs one statement, prepared once per connection (parsing SQL costs more than running it).
 fn exec<P: rusqlite::Params>(db: &Connection, sql: &str, params: P) -> rusqlite::Result<usize> {
     db.prepare_cached(sql)?.execute(params)
@@ -599,5 +538,6 @@ pub fn now_ms() -> i64 {
     unix_ms(SystemTime::now()) as i64
 }
 
+mod spending;
 #[cfg(test)]
 mod tests;

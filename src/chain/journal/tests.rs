@@ -1,6 +1,7 @@
 //! The journal's behaviour: what survives a restart, locking, bounds, and records tied to their chain.
 
 use super::*;
+use crate::wallet::SpendingLog;
 use std::time::Duration;
 
 fn record(hash: u32, status: TxStatus) -> TxRecord {
