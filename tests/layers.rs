@@ -58,13 +58,22 @@ fn a_planted_upward_import_is_found() {
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(path, text).unwrap();
     };
-    write("src/wallet/signer.rs", "use crate::game::felt;
+    write(
+        "src/wallet/signer.rs",
+        "use crate::game::felt;
 use crate::mcp::errors::X;
-");
-    write("src/chain/mod.rs", "use crate::{wallet::A, torii::B};
-");
-    write("game/src/lib.rs", "use loot_survivor_mcp::chain::C;
-");
+",
+    );
+    write(
+        "src/chain/mod.rs",
+        "use crate::{wallet::A, torii::B};
+",
+    );
+    write(
+        "game/src/lib.rs",
+        "use loot_survivor_mcp::chain::C;
+",
+    );
     let upward = upward_imports(&tree);
     fs::remove_dir_all(Path::new(&tree)).unwrap();
     assert_eq!(

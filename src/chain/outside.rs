@@ -11,8 +11,8 @@ use starknet_crypto::poseidon_hash_many;
 /// `'ANY_CALLER'`: an `OutsideExecution` anybody may submit.
 pub const ANY_CALLER: Felt = Felt::from_hex_unchecked("0x414e595f43414c4c4552");
 
-/// The SNIP-12 revision 1 type string of the domain.
-pub const DOMAIN_TYPE: &str = "\"StarknetDomain\"(\"name\":\"shortstring\",\"version\":\"shortstring\",\"chainId\":\"shortstring\",\"revision\":\"shortstring\")";
+/// The SNIP-12 revision 1 type string of the domain (one copy, shared with Controller sessions).
+pub use crate::wallet::session::SNIP12_DOMAIN_TYPE as DOMAIN_TYPE;
 
 /// The SNIP-12 revision 1 type string of `OutsideExecution` (with its `Call` dependency).
 pub const OUTSIDE_EXECUTION_TYPE: &str = "\"OutsideExecution\"(\"Caller\":\"ContractAddress\",\"Nonce\":\"felt\",\"Execute After\":\"u128\",\"Execute Before\":\"u128\",\"Calls\":\"Call*\")\"Call\"(\"To\":\"ContractAddress\",\"Selector\":\"selector\",\"Calldata\":\"felt*\")";

@@ -6,6 +6,7 @@ mod key_source;
 mod keystore;
 mod policy;
 mod policy_settings;
+pub mod session;
 mod signer;
 mod spending;
 mod ticket_approve;
@@ -22,6 +23,7 @@ pub use policy::{
     REQUEST_RANDOM_SELECTOR,
 };
 pub use policy_settings::{FRI_PER_STRK, FeeAmount, PolicySettings, format_strk, parse_fri};
+pub use session::{SessionError, SessionSigner};
 pub use signer::SecretSigner;
 pub use spending::{
     MemorySpending, RATE_WINDOW, SpendingLog, Usage, day_start_ms, in_window, unix_ms,
