@@ -9,6 +9,8 @@
 //! the checkout (see `class_dir`) or from `LS_CONTROLLER_CLASS_DIR`; the test is skipped, with a
 //! message, when they are absent. Needs starknet-devnet (`scripts/install-devnet.sh`).
 
+mod common;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -18,7 +20,7 @@ use loot_survivor_mcp::wallet::SecretSigner;
 use loot_survivor_mcp::wallet::session::{
     SessionError, SessionPolicies, SessionSigner, stark_signer_guid,
 };
-use serde_json::{Value, json};
+use serde_json::json;
 use starknet::accounts::{
     Account, ConnectedAccount, ExecutionEncoder, ExecutionEncoding, RawDeclarationV3,
     RawExecutionV3, SingleOwnerAccount,
@@ -169,21 +171,6 @@ impl ConnectedAccount for Controller {
     }
 }
 
-async fn raw_rpc(url: &url::Url, method: &str, params: Value) -> Value {
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-    let r: Value = reqwest::Client::new()
-        .post(url.clone())
-        .json(&body)
-        .send()
-        .await
-        .expect("rpc request")
-        .json()
-        .await
-        .expect("rpc json");
-    assert!(r.get("error").is_none(), "{method}: {r}");
-    r["result"].clone()
-}
-
 /// Waits for a receipt and asserts the transaction succeeded.
 async fn succeeded(provider: &Rpc, hash: Felt, what: &str) {
     for _ in 0..100 {
@@ -263,7 +250,7 @@ async fn a_registered_session_signs_allowed_calls_on_a_real_controller() {
     let address = deployment.deployed_address();
     let sent = deployment.send().await.expect("deploy the Controller");
     succeeded(&provider, sent.transaction_hash, "deploy").await;
-    raw_rpc(
+    common::rpc(
         &devnet.url,
         "devnet_mint",
         json!({"address": format!("{address:#x}"), "amount": 10_000_000_000_000_000_000u64, "unit": "FRI"}),
