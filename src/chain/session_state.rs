@@ -104,6 +104,20 @@ pub enum SessionProblem {
     Missing,
 }
 
+impl SessionProblem {
+    /// A short stable name (`expired`, `revoked`, `not_registered`, `unsupported_class`,
+    /// `missing`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            SessionProblem::Expired { .. } => "expired",
+            SessionProblem::Revoked => "revoked",
+            SessionProblem::NotRegistered => "not_registered",
+            SessionProblem::UnsupportedClass { .. } => "unsupported_class",
+            SessionProblem::Missing => "missing",
+        }
+    }
+}
+
 /// What the chain says about a session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionState {

@@ -83,6 +83,15 @@ pub fn from_chain(e: ChainError) -> ToolError {
         ChainError::Decode(m) => ToolError::new(ErrorCode::RpcError, m).retryable(false),
         ChainError::Signing(m) => ToolError::new(ErrorCode::RpcError, m).retryable(false),
         ChainError::Invalid(m) => ToolError::validation(m),
+        ChainError::Session { problem, renew } => {
+            ToolError::new(ErrorCode::SessionInvalid, problem.to_string())
+                .with_detail("problem", problem.code())
+                .with_hint(format!(
+                    "nothing was signed; the player approves a new session with `{renew}` (then \
+                     restart this server); ls_wallet shows the session"
+                ))
+        }
+        ChainError::Unsponsored(m) => ToolError::new(ErrorCode::RpcError, m).retryable(false),
     }
 }
 

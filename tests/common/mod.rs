@@ -5,6 +5,7 @@
 
 #![allow(dead_code)]
 
+pub mod controller;
 pub mod mcp;
 pub mod proxy;
 
