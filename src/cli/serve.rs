@@ -9,6 +9,7 @@ use anyhow::Context as _;
 use loot_survivor_mcp::chain::journal::Journal;
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
 use loot_survivor_mcp::chain::sim::SimOptions;
+use loot_survivor_mcp::chain::wallet_account::AccountSigner;
 use loot_survivor_mcp::chain::{ChainClient, ConnectOptions};
 use loot_survivor_mcp::config::Settings;
 use loot_survivor_mcp::game::felt::parse_felt;
@@ -101,7 +102,7 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
         spec_versions: settings.chain.spec_versions.clone(),
         addresses,
         account_address,
-        signer,
+        signer: AccountSigner::Key(signer),
         settings_id: settings.chain.settings_id,
         poll: Duration::from_millis(settings.tx.poll_interval_ms),
         fee_multiplier: settings.tx.fee_multiplier,

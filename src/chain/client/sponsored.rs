@@ -1,0 +1,118 @@
+//! Writes the Cartridge paymaster sends (SNIP-9 outside executions, submitted with
+//! `cartridge_addExecuteOutsideTransaction`): VRF-bundled actions, and for Controller sessions
+//! every write the paymaster sponsors.
+
+use std::time::SystemTime;
+
+use std::sync::atomic::Ordering::Relaxed;
+
+use starknet::accounts::{Account, ConnectedAccount};
+use starknet::core::types::{Call, Felt};
+
+use super::send::Sent;
+use super::{ChainClient, OUTSIDE_EXECUTION_VALIDITY, TxReport, WriteOptions};
+use crate::chain::new_game::Plan;
+use crate::chain::outside::{ANY_CALLER, OutsideExecution};
+use crate::chain::retry::read_with_retries;
+use crate::chain::wallet_account::AccountSigner;
+use crate::chain::{ChainError, cartridge};
+
+impl ChainClient {
+    /// Signs the calls as a SNIP-9 v2 outside execution (any caller, valid for
+    /// [`OUTSIDE_EXECUTION_VALIDITY`]) and submits it with
+    /// `cartridge_addExecuteOutsideTransaction`; then tracks the paymaster's transaction like
+    /// any other write. The wallet pays no fee, so none is counted against the budget.
+    pub(super) async fn execute_outside(
+        &self,
+        calls: Vec<Call>,
+        adventurer_id: Option<u64>,
+        action: &str,
+        opts: WriteOptions,
+    ) -> Result<TxReport, ChainError> {
+        self.policy
+            .check_calls(&calls)
+            .map_err(ChainError::Policy)?;
+        self.account.signer().check_calls(&calls)?;
+        self.session_ready().await?;
+        let _lock = self.write_lock.lock().await;
+        self.policy
+            .check_rate(SystemTime::now())
+            .map_err(ChainError::Policy)?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        let counter = self
+            .outside_counter
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let nonce = starknet_crypto::poseidon_hash_many(&[
+            self.account.address(),
+            Felt::from(now.as_nanos()),
+            Felt::from(counter),
+        ]);
+        let execution = OutsideExecution {
+            caller: ANY_CALLER,
+            nonce,
+            execute_after: 0,
+            execute_before: now.as_secs() + OUTSIDE_EXECUTION_VALIDITY.as_secs(),
+            calls,
+        };
+        let AccountSigner::Key(key) = self.account.signer() else {
+            return Err(ChainError::Config(
+                "session outside execution: not wired yet".into(),
+            ));
+        };
+        let signed = execution
+            .sign(&**key, self.account.address(), self.chain_id)
+            .await
+            .map_err(|e| ChainError::Signing(e.to_string()))?;
+        tracing::info!(
+            outside_hash = %format!("{:#x}", signed.hash),
+            action,
+            "submitting outside execution to the Cartridge paymaster"
+        );
+        let hash = cartridge::submit(&self.http, &self.rpc_url, &signed).await?;
+        if let Err(e) = self.ledger.record(hash, adventurer_id, action, nonce, 0) {
+            tracing::error!(tx_hash = %format!("{hash:#x}"), "sent but not journaled: {e}");
+        }
+        self.track(hash, action, opts, Sent::Sponsored).await
+    }
+
+    /// For a Controller session, sends the plan through the paymaster when it sponsors it:
+    /// `Ok(None)` when it does not (no sponsor, or no paymaster at this RPC), and the caller then
+    /// sends it from the account. Never for owner keys.
+    pub(super) async fn try_sponsored(
+        &self,
+        plan: &Plan,
+        adventurer_id: Option<u64>,
+        action: &str,
+        opts: &WriteOptions,
+    ) -> Result<Option<TxReport>, ChainError> {
+        if self.account.signer().session().is_none() || self.paymaster_absent.load(Relaxed) {
+            return Ok(None);
+        }
+        let nonce = match plan {
+            Plan::Calls(_) => Felt::ZERO,
+            Plan::MintAndStart { .. } => read_with_retries(|| self.account.get_nonce())
+                .await
+                .map_err(|e| ChainError::from_provider(&e))?,
+        };
+        let calls = self.build(plan, nonce).await?;
+        match self
+            .execute_outside(calls, adventurer_id, action, opts.clone())
+            .await
+        {
+            Ok(report) => Ok(Some(report)),
+            Err(ChainError::Unsponsored(reason)) => {
+                if reason.to_ascii_lowercase().contains("method not found") {
+                    self.paymaster_absent.store(true, Relaxed);
+                }
+                tracing::info!(
+                    action,
+                    "the paymaster does not sponsor this write ({reason}); the account sends it"
+                );
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
