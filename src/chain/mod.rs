@@ -19,6 +19,7 @@ mod new_game;
 pub mod outside;
 pub mod retry;
 pub mod revert;
+pub mod session_policies;
 pub mod session_slot;
 pub mod session_state;
 pub mod sim;

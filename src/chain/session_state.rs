@@ -169,13 +169,46 @@ impl SessionState {
     }
 }
 
+/// The public facts of a session the chain is asked about (no key needed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionRef {
+    /// The Controller account.
+    pub address: Felt,
+    /// The session hash (as `is_session_registered` takes it).
+    pub session_hash: Felt,
+    /// The GUID of the owner who registered it.
+    pub owner_guid: Felt,
+    /// The session's expiry (unix seconds).
+    pub expires_at: u64,
+}
+
+impl SessionRef {
+    /// The facts of a signer's session.
+    pub fn of(session: &SessionSigner) -> Self {
+        Self {
+            address: session.address(),
+            session_hash: session.session_hash(),
+            owner_guid: session.owner_guid(),
+            expires_at: session.session().expires_at,
+        }
+    }
+}
+
 /// Reads the session's state from the chain (pre-confirmed block).
 pub async fn read_session_state<P: Provider + Sync>(
     provider: &P,
     session: &SessionSigner,
 ) -> Result<SessionState, ChainError> {
+    read_session_ref_state(provider, &SessionRef::of(session)).await
+}
+
+/// [`read_session_state`] from the session's public facts (for a status without the password).
+pub async fn read_session_ref_state<P: Provider + Sync>(
+    provider: &P,
+    session: &SessionRef,
+) -> Result<SessionState, ChainError> {
     let block = BlockId::Tag(BlockTag::PreConfirmed);
-    let account = session.address();
+    let account = session.address;
     let class_hash = provider
         .get_class_hash_at(block, account)
         .await
@@ -191,7 +224,7 @@ pub async fn read_session_state<P: Provider + Sync>(
             .call(
                 view(
                     selector!("is_session_registered"),
-                    vec![session.session_hash(), session.owner_guid()],
+                    vec![session.session_hash, session.owner_guid],
                 ),
                 block,
             )
@@ -199,10 +232,7 @@ pub async fn read_session_state<P: Provider + Sync>(
             .map_err(|e| ChainError::from_provider(&e))?;
         let revoked = provider
             .call(
-                view(
-                    selector!("is_session_revoked"),
-                    vec![session.session_hash()],
-                ),
+                view(selector!("is_session_revoked"), vec![session.session_hash]),
                 block,
             )
             .await
@@ -216,7 +246,7 @@ pub async fn read_session_state<P: Provider + Sync>(
         class_hash,
         registered,
         revoked,
-        expires_at: session.session().expires_at,
+        expires_at: session.expires_at,
     })
 }
 

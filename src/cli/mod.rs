@@ -6,4 +6,5 @@ pub mod devnet;
 pub mod play;
 pub mod serve;
 pub mod servers;
+pub mod session;
 pub mod token;

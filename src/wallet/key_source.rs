@@ -60,6 +60,12 @@ pub enum KeyError {
         /// The keystore path as shown (hidden when it could be a secret).
         path: String,
     },
+    /// The Controller session key's password is not configured.
+    #[error(
+        "the Controller session key is encrypted with a password: set LS_KEYSTORE_PASSWORD or \
+         wallet.keystore_password_file (LS_KEYSTORE_PASSWORD_FILE)"
+    )]
+    SessionPassword,
     /// The keystore could not be decrypted (wrong password, unsupported format, …).
     #[error("cannot use the keystore {path}: {reason}")]
     Keystore {
@@ -184,6 +190,24 @@ fn keystore_password(
         return Err(KeyError::KeystorePassword {
             path: shown_setting_path(keystore),
         });
+    };
+    let text = read_secret_file(SETTING_PASSWORD_FILE, file, MAX_PASSWORD_FILE_BYTES)?;
+    Ok(Zeroizing::new(
+        text.trim_end_matches(['\r', '\n']).to_string(),
+    ))
+}
+
+/// The password of the Controller session key: the keystore's sources (`LS_KEYSTORE_PASSWORD`,
+/// else `wallet.keystore_password_file` without its line end).
+pub fn session_password(
+    wallet: &WalletSettings,
+    env: &HashMap<String, String>,
+) -> Result<Zeroizing<String>, KeyError> {
+    if let Some(pw) = env.get(ENV_KEYSTORE_PASSWORD) {
+        return Ok(Zeroizing::new(pw.clone()));
+    }
+    let Some(file) = &wallet.keystore_password_file else {
+        return Err(KeyError::SessionPassword);
     };
     let text = read_secret_file(SETTING_PASSWORD_FILE, file, MAX_PASSWORD_FILE_BYTES)?;
     Ok(Zeroizing::new(
