@@ -327,13 +327,19 @@ struct Api {
     seen: Arc<Mutex<Vec<Value>>>,
 }
 
-async fn graphql(State(api): State<Api>, body: String) -> axum::Json<Value> {
+async fn graphql(
+    State(api): State<Api>,
+    body: String,
+) -> ([(&'static str, &'static str); 1], String) {
     api.seen
         .lock()
         .unwrap()
         .push(serde_json::from_str(&body).unwrap());
     let session = api.answer.lock().unwrap().clone();
-    axum::Json(json!({"data": {"subscribeCreateSession": session}}))
+    (
+        [("content-type", "application/json")],
+        json!({"data": {"subscribeCreateSession": session}}).to_string(),
+    )
 }
 
 #[tokio::test]
