@@ -86,15 +86,28 @@ impl Home {
         serde_json::from_str(&text).unwrap()
     }
 
-    /// The session key as hex digits (no `0x`, no leading zeros), decrypted independently.
-    fn secret_hex(&self) -> String {
+    /// The session key as hex digits (no `0x`, no leading zeros) and in decimal, decrypted
+    /// independently of the server's code.
+    fn secret_forms(&self) -> [String; 2] {
         let plain = eth_keystore::decrypt_key(
             self.profile_dir().join("controller-session-key.json"),
             PASSWORD,
         )
         .expect("the stored key decrypts with the password");
         let hex: String = plain.iter().map(|b| format!("{b:02x}")).collect();
-        hex.trim_start_matches('0').to_string()
+        let felt = Felt::from_bytes_be_slice(&plain);
+        [hex.trim_start_matches('0').to_string(), felt.to_string()]
+    }
+
+    /// Asserts that no form of the session key appears in any of `texts`.
+    fn assert_no_key(&self, texts: &[&str]) {
+        let forms = self.secret_forms();
+        assert!(forms[0].len() > 40, "a real key");
+        for text in texts {
+            for form in &forms {
+                assert!(!text.contains(form.as_str()), "the session key leaked");
+            }
+        }
     }
 
     /// Runs a short command to its end: (success, stdout, stderr).
@@ -298,11 +311,8 @@ async fn approval_by_callback_then_status_and_revoke() {
     assert!(status.lines().any(|l| l == "ready"), "{status}");
 
     // (d) The key never shows: decrypted independently, searched in every output.
-    let secret = home.secret_hex();
-    assert!(secret.len() > 40);
-    for text in [&out, &err, &status, &status_err] {
-        assert!(!text.contains(&secret), "the session key leaked");
-    }
+    home.assert_no_key(&[&out, &err, &status, &status_err]);
+    let secret_forms = home.secret_forms();
 
     // Revoke: the key file is destroyed; the on-chain revocation is explained with the hash.
     let key_file = home.profile_dir().join("controller-session-key.json");
@@ -315,7 +325,9 @@ async fn approval_by_callback_then_status_and_revoke() {
         revoke.contains(&format!("revoke_session({hash:#x})")),
         "{revoke}"
     );
-    assert!(!revoke.contains(&secret));
+    for form in &secret_forms {
+        assert!(!revoke.contains(form.as_str()));
+    }
     let (_, after, _) = home.run(&["session", "status"]).await;
     assert!(after.contains("no Controller session stored"), "{after}");
 }
@@ -327,13 +339,19 @@ struct Api {
     seen: Arc<Mutex<Vec<Value>>>,
 }
 
-async fn graphql(State(api): State<Api>, body: String) -> axum::Json<Value> {
+async fn graphql(
+    State(api): State<Api>,
+    body: String,
+) -> ([(&'static str, &'static str); 1], String) {
     api.seen
         .lock()
         .unwrap()
         .push(serde_json::from_str(&body).unwrap());
     let session = api.answer.lock().unwrap().clone();
-    axum::Json(json!({"data": {"subscribeCreateSession": session}}))
+    (
+        [("content-type", "application/json")],
+        json!({"data": {"subscribeCreateSession": session}}).to_string(),
+    )
 }
 
 #[tokio::test]
@@ -382,8 +400,7 @@ async fn approval_by_polling_the_api() {
             .unwrap()
             .contains("subscribeCreateSession")
     );
-    let secret = home.secret_hex();
-    assert!(!out.contains(&secret) && !err.contains(&secret));
+    home.assert_no_key(&[&out, &err]);
 }
 
 #[tokio::test]
@@ -408,6 +425,5 @@ async fn an_unregistered_session_is_reported_not_registered() {
     assert!(!ok, "an unregistered session must fail: {out}");
     assert!(err.contains("not registered"), "{err}");
     assert!(err.contains("session new"), "{err}");
-    let secret = home.secret_hex();
-    assert!(!out.contains(&secret) && !err.contains(&secret));
+    home.assert_no_key(&[&out, &err]);
 }

@@ -44,7 +44,7 @@ pub(crate) enum SessionCommand {
     /// Make a session key, print the keychain URL that approves it, wait for the approval and
     /// check it on chain. The key is stored encrypted (password: LS_KEYSTORE_PASSWORD or
     /// wallet.keystore_password_file).
-    New(SessionNewArgs),
+    New(Box<SessionNewArgs>),
     /// Show the stored session and what the chain says about it.
     Status,
     /// Destroy the stored session key (and print how the owner revokes it on chain).

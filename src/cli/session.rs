@@ -67,6 +67,12 @@ pub(crate) async fn session_new(args: &SettingsArgs, opts: &SessionNewArgs) -> a
 
     let store =
         SessionStore::at(home::profile_dir(&settings.profile).context("the data directory")?);
+    if let Some(old) = store.record()? {
+        eprintln!(
+            "replacing the stored session (key {}, {:?}): its key is overwritten now",
+            old.public_key, old.state
+        );
+    }
     let pending = store.begin(chain_id, &policies, expires_at, password.as_bytes())?;
     let callback = callback_uri(port);
     let url = approval_url(&ApprovalRequest {
@@ -80,7 +86,7 @@ pub(crate) async fn session_new(args: &SettingsArgs, opts: &SessionNewArgs) -> a
     println!("Open this URL and approve the session with your Controller:");
     println!("{url}");
     println!(
-        "(session key {:#x}, {} allowed entrypoints, expires at {expires_at}; waiting up to {})",
+        "(session public key {:#x}, {} allowed entrypoints, expires at {expires_at}; waiting up to {})",
         pending.public_key,
         policies.policies().len(),
         opts.wait

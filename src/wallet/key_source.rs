@@ -354,6 +354,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_session_password_comes_from_the_keystore_password_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pw");
+        std::fs::write(&file, "from-file\n").unwrap();
+        let none: WalletSettings = serde_json::from_value(serde_json::json!({})).unwrap();
+        let with_file: WalletSettings =
+            serde_json::from_value(serde_json::json!({"keystore_password_file": file})).unwrap();
+        let env = HashMap::from([(ENV_KEYSTORE_PASSWORD.to_string(), "from-env".to_string())]);
+        let e = session_password(&none, &HashMap::new()).unwrap_err();
+        assert!(matches!(e, KeyError::SessionPassword));
+        assert!(e.to_string().contains("LS_KEYSTORE_PASSWORD"), "{e}");
+        assert_eq!(*session_password(&none, &env).unwrap(), "from-env");
+        assert_eq!(*session_password(&with_file, &env).unwrap(), "from-env");
+        assert_eq!(
+            *session_password(&with_file, &HashMap::new()).unwrap(),
+            "from-file"
+        );
+    }
+
+    #[test]
     fn only_small_regular_files_are_read() {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("fifo");

@@ -48,6 +48,9 @@ pub enum SessionStoreError {
     /// The key file could not be decrypted (wrong password, or an altered file).
     #[error("cannot decrypt the session key: {0}")]
     Decrypt(KeystoreError),
+    /// A new key could not be made or encrypted (no randomness from the system).
+    #[error("cannot make the session key: {0}")]
+    Encrypt(KeystoreError),
     /// A file could not be read or written.
     #[error("{file}: {problem}")]
     Io {
