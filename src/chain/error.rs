@@ -61,8 +61,8 @@ pub enum ChainError {
         /// The command the player runs to approve a new session.
         renew: String,
     },
-    /// The Cartridge paymaster has no sponsor for these calls (its error -32003); they may be
-    /// sent directly from the account instead.
+    /// The Cartridge paymaster has no sponsor for these calls (its errors -32003, -32004); they
+    /// may be sent directly from the account instead.
     #[error("the paymaster does not sponsor these calls: {0}")]
     Unsponsored(String),
     /// The request cannot be served with this profile's contracts (e.g. a dungeon entry on a

@@ -17,6 +17,7 @@ pub mod ledger;
 pub mod manifest;
 mod new_game;
 pub mod outside;
+pub mod outside_v3;
 pub mod retry;
 pub mod revert;
 pub mod session_policies;

@@ -7,6 +7,7 @@
 
 pub mod controller;
 pub mod mcp;
+pub mod paymaster;
 pub mod proxy;
 
 use std::path::PathBuf;
