@@ -23,6 +23,9 @@ pub const METHOD: &str = "cartridge_addExecuteOutsideTransaction";
 /// with a direct `__execute__` (controller-rs `provider.rs`, `ExecuteFromOutsideNotSupported`).
 pub const UNSPONSORED_CODES: [i64; 2] = [-32003, -32004];
 
+/// JSON-RPC's "method not found": the RPC is not Cartridge's.
+const METHOD_NOT_FOUND: i64 = -32601;
+
 /// The paymaster's rate-limit code: worth retrying later.
 pub const RATE_LIMITED_CODE: i64 = -32005;
 
@@ -100,6 +103,14 @@ fn map_error(err: &RpcError) -> ChainError {
     if UNSPONSORED_CODES.contains(&err.code) {
         return ChainError::Unsponsored(crate::redact::redact_urls(&err.message));
     }
+    if err.code == METHOD_NOT_FOUND
+        || err
+            .message
+            .to_ascii_lowercase()
+            .contains("method not found")
+    {
+        return ChainError::NoPaymaster(crate::redact::redact_urls(&err.message));
+    }
     let data = err.data.as_ref().map(|d| d.to_string()).unwrap_or_default();
     let text = crate::redact::redact_urls(&format!("{} {}", err.message, data));
     let lower = text.to_ascii_lowercase();
@@ -110,11 +121,7 @@ fn map_error(err: &RpcError) -> ChainError {
             tx_hash: None,
         };
     }
-    if lower.contains("not supported")
-        || lower.contains("invalid caller")
-        || lower.contains("method not found")
-        || err.code == -32601
-    {
+    if lower.contains("not supported") || lower.contains("invalid caller") {
         return ChainError::Config(format!(
             "the Cartridge paymaster refused the outside execution ({}): {text}; check the profile's \
              chain.rpc_url (it must be a Cartridge RPC) and that the account supports SNIP-9 v2",
@@ -327,7 +334,7 @@ mod tests {
         }
         assert!(matches!(
             parse_response(&rpc_error(-32601, "Method not found", None)),
-            Err(ChainError::Config(_))
+            Err(ChainError::NoPaymaster(_))
         ));
         assert!(matches!(
             parse_response(&rpc_error(1, "Invalid caller for this transaction", None)),

@@ -65,6 +65,13 @@ pub enum ChainError {
     /// may be sent directly from the account instead.
     #[error("the paymaster does not sponsor these calls: {0}")]
     Unsponsored(String),
+    /// The RPC has no Cartridge paymaster (`cartridge_addExecuteOutsideTransaction` is not a
+    /// method there): outside executions cannot be sent through it.
+    #[error(
+        "this RPC has no Cartridge paymaster ({0}); outside executions (VRF actions) need a \
+         Cartridge RPC as chain.rpc_url"
+    )]
+    NoPaymaster(String),
     /// The request cannot be served with this profile's contracts (e.g. a dungeon entry on a
     /// profile without a dungeon); nothing was signed.
     #[error("{0}")]

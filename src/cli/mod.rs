@@ -8,3 +8,4 @@ pub mod serve;
 pub mod servers;
 pub mod session;
 pub mod token;
+pub mod wallet;

@@ -234,7 +234,7 @@ pub(crate) async fn session_revoke(args: &SettingsArgs) -> anyhow::Result<()> {
 }
 
 /// The game's addresses from the profile (manifest, then `chain.contracts` on top).
-fn game_addresses(settings: &Settings) -> anyhow::Result<GameAddresses> {
+pub(crate) fn game_addresses(settings: &Settings) -> anyhow::Result<GameAddresses> {
     let mut tags = match settings.manifest_path() {
         Some(p) => read_manifest(&p)?,
         None => Default::default(),

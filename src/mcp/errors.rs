@@ -101,7 +101,9 @@ pub fn from_chain(e: ChainError) -> ToolError {
                      the next write uses; ls_wallet shows the session"
                 ))
         }
-        ChainError::Unsponsored(m) => ToolError::new(ErrorCode::RpcError, m).retryable(false),
+        e @ (ChainError::Unsponsored(_) | ChainError::NoPaymaster(_)) => {
+            ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
+        }
     }
 }
 

@@ -13,15 +13,17 @@ use super::send::Sent;
 use super::{ChainClient, OUTSIDE_EXECUTION_VALIDITY, TxReport, WriteOptions};
 use crate::chain::new_game::Plan;
 use crate::chain::outside::{ANY_CALLER, OutsideExecution};
+use crate::chain::outside_v3::OutsideExecutionV3;
 use crate::chain::retry::read_with_retries;
 use crate::chain::wallet_account::AccountSigner;
 use crate::chain::{ChainError, cartridge};
 
 impl ChainClient {
-    /// Signs the calls as a SNIP-9 v2 outside execution (any caller, valid for
-    /// [`OUTSIDE_EXECUTION_VALIDITY`]) and submits it with
-    /// `cartridge_addExecuteOutsideTransaction`; then tracks the paymaster's transaction like
-    /// any other write. The wallet pays no fee, so none is counted against the budget.
+    /// Signs the calls as an outside execution (any caller, valid for
+    /// [`OUTSIDE_EXECUTION_VALIDITY`]) and submits it with `cartridge_addExecuteOutsideTransaction`;
+    /// then tracks the paymaster's transaction like any other write. An owner key signs SNIP-9
+    /// v2; a Controller session signs v3, the only version current Controllers speak. The wallet
+    /// pays no fee, so none is counted against the budget.
     pub(super) async fn execute_outside(
         &self,
         calls: Vec<Call>,
@@ -38,39 +40,67 @@ impl ChainClient {
         self.policy
             .check_rate(SystemTime::now())
             .map_err(ChainError::Policy)?;
-        let now = std::time::SystemTime::now()
+        let now = SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
-        let counter = self
-            .outside_counter
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let nonce = starknet_crypto::poseidon_hash_many(&[
-            self.account.address(),
-            Felt::from(now.as_nanos()),
-            Felt::from(counter),
-        ]);
-        let execution = OutsideExecution {
-            caller: ANY_CALLER,
-            nonce,
-            execute_after: 0,
-            execute_before: now.as_secs() + OUTSIDE_EXECUTION_VALIDITY.as_secs(),
-            calls,
+        let execute_before = now.as_secs() + OUTSIDE_EXECUTION_VALIDITY.as_secs();
+        let account = self.account.address();
+        let (hash, nonce) = match self.account.signer() {
+            AccountSigner::Key(key) => {
+                let counter = self.outside_counter.fetch_add(1, Relaxed);
+                let nonce = starknet_crypto::poseidon_hash_many(&[
+                    account,
+                    Felt::from(now.as_nanos()),
+                    Felt::from(counter),
+                ]);
+                let execution = OutsideExecution {
+                    caller: ANY_CALLER,
+                    nonce,
+                    execute_after: 0,
+                    execute_before,
+                    calls,
+                };
+                let signed = execution
+                    .sign(&**key, account, self.chain_id)
+                    .await
+                    .map_err(|e| ChainError::Signing(e.to_string()))?;
+                tracing::info!(
+                    outside_hash = %format!("{:#x}", signed.hash),
+                    action,
+                    "submitting outside execution to the Cartridge paymaster"
+                );
+                (
+                    cartridge::submit(&self.http, &self.rpc_url, &signed).await?,
+                    nonce,
+                )
+            }
+            AccountSigner::Session(_) => {
+                let execution = OutsideExecutionV3::new_any_caller(calls, execute_before)?;
+                let message = execution.message_hash(self.chain_id, account);
+                let signature = self
+                    .account
+                    .signer()
+                    .sign(message, &execution.calls)
+                    .await?;
+                tracing::info!(
+                    outside_hash = %format!("{message:#x}"),
+                    action,
+                    "submitting a session's outside execution (v3) to the Cartridge paymaster"
+                );
+                let sent = cartridge::submit_v3(
+                    &self.http,
+                    &self.rpc_url,
+                    account,
+                    &execution,
+                    &signature,
+                )
+                .await;
+                match sent {
+                    Ok(hash) => (hash, execution.nonce.0),
+                    Err(e) => return Err(self.session_refused(e).await),
+                }
+            }
         };
-        let AccountSigner::Key(key) = self.account.signer() else {
-            return Err(ChainError::Config(
-                "session outside execution: not wired yet".into(),
-            ));
-        };
-        let signed = execution
-            .sign(&**key, self.account.address(), self.chain_id)
-            .await
-            .map_err(|e| ChainError::Signing(e.to_string()))?;
-        tracing::info!(
-            outside_hash = %format!("{:#x}", signed.hash),
-            action,
-            "submitting outside execution to the Cartridge paymaster"
-        );
-        let hash = cartridge::submit(&self.http, &self.rpc_url, &signed).await?;
         if let Err(e) = self.ledger.record(hash, adventurer_id, action, nonce, 0) {
             tracing::error!(tx_hash = %format!("{hash:#x}"), "sent but not journaled: {e}");
         }
@@ -102,10 +132,15 @@ impl ChainClient {
             .await
         {
             Ok(report) => Ok(Some(report)),
+            Err(ChainError::NoPaymaster(reason)) => {
+                self.paymaster_absent.store(true, Relaxed);
+                tracing::info!(
+                    "this RPC has no Cartridge paymaster ({reason}); the account sends the \
+                     session's writes itself"
+                );
+                Ok(None)
+            }
             Err(ChainError::Unsponsored(reason)) => {
-                if reason.to_ascii_lowercase().contains("method not found") {
-                    self.paymaster_absent.store(true, Relaxed);
-                }
                 tracing::info!(
                     action,
                     "the paymaster does not sponsor this write ({reason}); the account sends it"

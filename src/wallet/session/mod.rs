@@ -13,6 +13,7 @@ mod signer;
 mod store;
 #[cfg(test)]
 mod tests;
+mod unlocked;
 
 pub use guid::{STARKNET_SIGNER_TAG, stark_signer_guid};
 pub use hash::{SESSION_TYPE, SNIP12_DOMAIN_TYPE, Session, session_domain_hash, session_message};
@@ -22,6 +23,7 @@ pub use store::{
     ApprovedSession, KEY_FILE, PendingSession, PolicyRecord, RECORD_FILE, RecordState,
     SessionRecord, SessionStore, SessionStoreError,
 };
+pub use unlocked::UnlockedStore;
 
 use starknet::core::crypto::EcdsaSignError;
 use starknet::core::types::Felt;
