@@ -60,7 +60,7 @@ impl LsServer {
         }))
     }
     #[tool(
-        description = "The server's signing wallet: account address, chain id, STRK and ETH balances, the policy in force (read-only mode, per-transaction fee cap, fee budgets for this run and for today, transactions per minute) and what this run and today's runs have spent and signed. The key itself is never shown.",
+        description = "The server's signing wallet: account address, chain id, STRK and ETH balances, the policy in force (read-only mode, per-transaction fee cap, fee budgets for this run and for today, transactions per minute) and what this run and today's runs have spent and signed; with a Controller session, its expiry, allowed entrypoints and, when it cannot sign, what the player runs to renew it. No key is ever shown.",
         annotations(title = "Wallet", read_only_hint = true, open_world_hint = true)
     )]
     async fn ls_wallet(
