@@ -11,9 +11,7 @@ mod common;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use common::controller::{
-    Controller, ControllerKey, STRK, class_dir, deploy_controller, signer, view,
-};
+use common::controller::{STRK, class_dir, deploy_controller, session_account, signer, view};
 use loot_survivor_mcp::chain::session_state::{SessionProblem, read_session_state};
 use loot_survivor_mcp::devnet::{Devnet, devnet_binary, free_port};
 use loot_survivor_mcp::wallet::session::{SessionError, SessionPolicies, SessionSigner};
@@ -79,12 +77,7 @@ async fn a_registered_session_signs_allowed_calls_on_a_real_controller() {
     let recipient = Felt::from(0x5eed_u64);
     let balance = strk_balance(&provider, recipient).await;
     let session_hash = session.session_hash();
-    let as_session = Controller {
-        provider: provider.clone(),
-        address,
-        chain_id: controller.chain_id,
-        key: ControllerKey::Session(Box::new(session)),
-    };
+    let as_session = session_account(provider.clone(), session);
     let transfer = Call {
         to: STRK,
         selector: selector!("transfer"),
@@ -102,9 +95,7 @@ async fn a_registered_session_signs_allowed_calls_on_a_real_controller() {
     );
 
     // A call outside the policies is refused by our signer; nothing reaches the node.
-    let ControllerKey::Session(session) = &as_session.key else {
-        unreachable!()
-    };
+    let session = as_session.signer().session().unwrap().require().unwrap();
     let approve = Call {
         to: STRK,
         selector: selector!("approve"),
@@ -126,7 +117,7 @@ async fn a_registered_session_signs_allowed_calls_on_a_real_controller() {
     // The owner revokes it: the state reads revoked.
     controller.revoke_session(session_hash).await;
     assert_eq!(
-        read_session_state(&provider, session)
+        read_session_state(&provider, &session)
             .await
             .unwrap()
             .problem(now),

@@ -135,6 +135,23 @@ fn felt(s: &str, what: &str) -> Result<Felt, ChainError> {
 }
 
 #[cfg(test)]
+impl GameAddresses {
+    /// Systems at addresses 1 (game) to 4 (settings), no world and no dungeon: for unit tests.
+    pub(crate) fn numbered() -> Self {
+        GameAddresses {
+            world: None,
+            game_systems: Felt::ONE,
+            adventurer_systems: Felt::TWO,
+            game_token_systems: Felt::THREE,
+            settings_systems: Felt::from(4u8),
+            dungeon: None,
+            ticket: None,
+            golden_pass: None,
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -161,16 +178,7 @@ mod tests {
 
     #[test]
     fn only_game_actions_and_mint_are_signable() {
-        let a = GameAddresses {
-            world: None,
-            game_systems: Felt::ONE,
-            adventurer_systems: Felt::TWO,
-            game_token_systems: Felt::THREE,
-            settings_systems: Felt::from(4u8),
-            dungeon: None,
-            ticket: None,
-            golden_pass: None,
-        };
+        let a = GameAddresses::numbered();
         let pairs = a.signable_entrypoints();
         let sel = |n: &str| starknet::core::utils::get_selector_from_name(n).unwrap();
         for n in [

@@ -58,16 +58,7 @@ mod tests {
     use starknet::core::utils::get_selector_from_name;
 
     fn addrs() -> GameAddresses {
-        GameAddresses {
-            world: None,
-            game_systems: Felt::ONE,
-            adventurer_systems: Felt::TWO,
-            game_token_systems: Felt::THREE,
-            settings_systems: Felt::from(4u8),
-            dungeon: None,
-            ticket: None,
-            golden_pass: None,
-        }
+        GameAddresses::numbered()
     }
 
     fn names(pairs: &[(Felt, &str)], contract: Felt) -> Vec<String> {

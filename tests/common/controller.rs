@@ -10,6 +10,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use loot_survivor_mcp::chain::session_slot::SessionSlot;
+use loot_survivor_mcp::chain::wallet_account::{AccountSigner, WalletAccount};
 use loot_survivor_mcp::wallet::SecretSigner;
 use loot_survivor_mcp::wallet::session::{Session, SessionSigner, stark_signer_guid};
 use serde_json::json;
@@ -72,24 +74,33 @@ pub fn class_dir() -> Option<PathBuf> {
     }
 }
 
-/// How the test's Controller account signs: as its owner, or as a registered session key.
-pub enum ControllerKey {
-    Owner(SecretSigner),
-    Session(Box<SessionSigner>),
-}
-
-/// A starknet-rs account for a Controller, producing the Controller's signature formats.
+/// A starknet-rs account for a Controller signing as its owner (signature `[1, 0, pubkey, r, s]`,
+/// an `Array<SignerSignature>` of one `Starknet` variant); calls are encoded as the server's own
+/// wallet account encodes them.
 pub struct Controller {
     pub provider: Rpc,
     pub address: Felt,
     pub chain_id: Felt,
-    pub key: ControllerKey,
+    pub owner: SecretSigner,
+    /// The server's account type, for the call encoding.
+    encoding: WalletAccount<Rpc>,
+}
+
+impl Controller {
+    pub fn new(provider: Rpc, address: Felt, chain_id: Felt, owner: SecretSigner) -> Self {
+        let unused = AccountSigner::Key(Arc::new(signer(DEPLOYER_KEY)));
+        Self {
+            encoding: WalletAccount::new(provider.clone(), address, chain_id, unused),
+            provider,
+            address,
+            chain_id,
+            owner,
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum ControllerSignError {
-    #[error(transparent)]
-    Session(#[from] loot_survivor_mcp::wallet::SessionError),
     #[error("owner signature failed: {0}")]
     Owner(String),
     #[error("declaring from a Controller is not used here")]
@@ -114,17 +125,18 @@ impl Account for Controller {
         query_only: bool,
     ) -> Result<Vec<Felt>, Self::SignError> {
         let hash = execution.transaction_hash(self.chain_id, self.address, query_only, self);
-        match &self.key {
-            ControllerKey::Owner(key) => {
-                let sig = key
-                    .sign_hash(&hash)
-                    .await
-                    .map_err(|e| ControllerSignError::Owner(e.to_string()))?;
-                // Array<SignerSignature> of one `Starknet` variant: [1, 0, pubkey, r, s].
-                Ok(vec![Felt::ONE, Felt::ZERO, key.public_key(), sig.r, sig.s])
-            }
-            ControllerKey::Session(session) => Ok(session.sign(hash, execution.calls()).await?),
-        }
+        let sig = self
+            .owner
+            .sign_hash(&hash)
+            .await
+            .map_err(|e| ControllerSignError::Owner(e.to_string()))?;
+        Ok(vec![
+            Felt::ONE,
+            Felt::ZERO,
+            self.owner.public_key(),
+            sig.r,
+            sig.s,
+        ])
     }
 
     async fn sign_declaration_v3(
@@ -142,12 +154,7 @@ impl Account for Controller {
 
 impl ExecutionEncoder for Controller {
     fn encode_calls(&self, calls: &[Call]) -> Vec<Felt> {
-        let mut out = vec![Felt::from(calls.len())];
-        for call in calls {
-            out.extend([call.to, call.selector, Felt::from(call.calldata.len())]);
-            out.extend_from_slice(&call.calldata);
-        }
-        out
+        self.encoding.encode_calls(calls)
     }
 }
 
@@ -161,6 +168,22 @@ impl ConnectedAccount for Controller {
     fn block_id(&self) -> BlockId {
         BlockId::Tag(BlockTag::PreConfirmed)
     }
+}
+
+/// The server's wallet account for `address`, signing with `session` alone.
+pub fn session_account(provider: Rpc, session: SessionSigner) -> WalletAccount<Rpc> {
+    let (address, chain_id) = (session.address(), session.chain_id());
+    let stored = std::sync::Mutex::new(Some(session));
+    let slot = SessionSlot::new(
+        Box::new(move || Ok(stored.lock().unwrap().take())),
+        "loot-survivor-mcp session new",
+    );
+    WalletAccount::new(
+        provider,
+        address,
+        chain_id,
+        AccountSigner::Session(Arc::new(slot)),
+    )
 }
 
 /// Waits for a receipt and asserts the transaction succeeded.
@@ -257,12 +280,7 @@ pub async fn deploy_controller(
         address,
         chain_id,
         owner_guid,
-        owner: Controller {
-            provider,
-            address,
-            chain_id,
-            key: ControllerKey::Owner(owner),
-        },
+        owner: Controller::new(provider, address, chain_id, owner),
     }
 }
 

@@ -406,6 +406,14 @@ impl ChainClient {
             .await
     }
 
+    /// Refuses, before anything is signed, calls the server's policy or the session's forbid, and
+    /// any write while the session cannot sign.
+    async fn may_sign(&self, calls: &[Call]) -> Result<(), ChainError> {
+        self.policy.check_calls(calls).map_err(ChainError::Policy)?;
+        self.account.signer().check_calls(calls)?;
+        self.session_ready().await
+    }
+
     /// Simulates (fee estimate), signs, records, sends and waits; one write at a time for this
     /// account, with a local nonce that is re-read from the node after any nonce error.
     pub(super) async fn execute(
@@ -428,11 +436,7 @@ impl ChainClient {
         action: &str,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
-        self.policy
-            .check_calls(plan.known_calls())
-            .map_err(ChainError::Policy)?;
-        self.account.signer().check_calls(plan.known_calls())?;
-        self.session_ready().await?;
+        self.may_sign(plan.known_calls()).await?;
         if let Some(report) = self
             .try_sponsored(&plan, adventurer_id, action, &opts)
             .await?

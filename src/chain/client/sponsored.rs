@@ -31,11 +31,7 @@ impl ChainClient {
         action: &str,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
-        self.policy
-            .check_calls(&calls)
-            .map_err(ChainError::Policy)?;
-        self.account.signer().check_calls(&calls)?;
-        self.session_ready().await?;
+        self.may_sign(&calls).await?;
         let _lock = self.write_lock.lock().await;
         self.policy
             .check_rate(SystemTime::now())
