@@ -6,7 +6,7 @@ const REASONS: &[(&str, &str, &str)] = &[
     (
         "Not in battle",
         "NOT_IN_BATTLE",
-        "There is no beast to fight: use ls_explore.",
+        "There is no beast to fight: spend any stat points with ls_upgrade (state.stat_points), then ls_explore.",
     ),
     (
         "Action not allowed in battle",
@@ -26,7 +26,7 @@ const REASONS: &[(&str, &str, &str)] = &[
     (
         "Market is closed",
         "MARKET_CLOSED",
-        "The market opens when no stat points are pending (buying) or only when points are available (upgrading): check phase.",
+        "Buying waits until the stat points are spent with ls_upgrade; upgrading needs stat points (state.stat_points above 0).",
     ),
     (
         "Not enough gold",
@@ -43,7 +43,11 @@ const REASONS: &[(&str, &str, &str)] = &[
         "ITEM_NOT_IN_MARKET",
         "Only items listed in the adventurer's market can be bought.",
     ),
-    ("Health already full", "HEALTH_FULL", "Buy fewer potions."),
+    (
+        "Health already full",
+        "HEALTH_FULL",
+        "Buy fewer potions: each heals 10 HP and health cannot pass max_health, so the ls_buy_item line of actions says how many fit.",
+    ),
     (
         "Bag is full",
         "BAG_FULL",

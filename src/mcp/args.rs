@@ -1,5 +1,6 @@
 //! Tool arguments: a wrapper that turns malformed arguments into our `VALIDATION_ERROR` (instead of
-//! the SDK's generic message) and, in strict mode, rejects keys the tool does not define.
+//! the SDK's generic message), reads quoted numbers and booleans where the schema is unambiguous,
+//! and in strict mode (the default) rejects keys the tool does not define.
 
 use std::marker::PhantomData;
 
@@ -8,6 +9,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
+use super::arg_schema::{self, join};
 use crate::error::ToolError;
 
 /// Arguments of type `T`, parsed lazily so that failures become typed tool errors.
@@ -49,20 +51,15 @@ impl<T: DeserializeOwned + JsonSchema> Args<T> {
                 .with_hint("pass the tool's arguments as an object"));
         }
         check_limits(&raw, "", None, 0)?;
+        let mut raw = raw;
+        let schema = schemars::schema_for!(T);
+        let root = schema.as_value();
+        arg_schema::coerce_quoted(&mut raw, root, root);
         if strict {
-            let schema = schemars::schema_for!(T);
-            let root = schema.as_value();
             let mut unknown = Vec::new();
-            unknown_keys(&raw, root, root, "", &mut unknown);
+            arg_schema::unknown_keys(&raw, root, root, "", &mut unknown);
             if !unknown.is_empty() {
-                let allowed = known_keys(root, root);
-                return Err(ToolError::validation(format!(
-                    "unknown argument(s): {}",
-                    unknown.join(", ")
-                ))
-                .with_detail("unknown", &unknown)
-                .with_detail("allowed", &allowed)
-                .with_hint("remove the unknown keys (strict mode is on)"));
+                return Err(arg_schema::unknown_error(&unknown, root));
             }
         }
         serde_json::from_value(raw).map_err(|e| {
@@ -83,8 +80,6 @@ pub const MAX_ARRAY_LEN: usize = 32;
 pub const MAX_OBJECT_KEYS: usize = 64;
 /// Deepest nesting of objects and arrays in the arguments.
 pub const MAX_DEPTH: usize = 6;
-/// Most unknown keys named in a strict-mode error.
-const MAX_UNKNOWN_LISTED: usize = 10;
 
 /// Argument keys whose strings are names or queries, capped at [`MAX_NAME_CHARS`].
 const NAME_KEYS: &[&str] = &[
@@ -172,101 +167,6 @@ fn check_limits(v: &Value, path: &str, key: Option<&str>, depth: usize) -> Resul
     Ok(())
 }
 
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
-}
-
-/// Follows a local `$ref` ("#/$defs/Name") to its definition (a few hops at most).
-fn resolve<'a>(mut node: &'a Value, root: &'a Value) -> &'a Value {
-    for _ in 0..8 {
-        let Some(target) = node.get("$ref").and_then(Value::as_str) else {
-            break;
-        };
-        match target
-            .strip_prefix("#/")
-            .and_then(|p| root.pointer(&format!("/{p}")))
-        {
-            Some(next) => node = next,
-            None => break,
-        }
-    }
-    node
-}
-
-/// The schema and its alternatives (`anyOf`, `oneOf`, `allOf`), resolved.
-fn variants<'a>(node: &'a Value, root: &'a Value) -> Vec<&'a Value> {
-    let node = resolve(node, root);
-    let mut out = vec![node];
-    for k in ["anyOf", "oneOf", "allOf"] {
-        if let Some(list) = node.get(k).and_then(Value::as_array) {
-            out.extend(list.iter().map(|v| resolve(v, root)));
-        }
-    }
-    out
-}
-
-/// Collects the paths of keys the schema does not define, at every depth.
-fn unknown_keys(v: &Value, node: &Value, root: &Value, path: &str, out: &mut Vec<String>) {
-    if out.len() >= MAX_UNKNOWN_LISTED {
-        return;
-    }
-    let vs = variants(node, root);
-    match v {
-        Value::Object(map) => {
-            let objects: Vec<&&Value> = vs.iter().filter(|n| is_object_schema(n)).collect();
-            let open = objects.iter().any(|n| {
-                n.get("additionalProperties")
-                    .is_some_and(|a| a != &Value::Bool(false))
-            });
-            if objects.is_empty() || open {
-                return;
-            }
-            let props: Vec<&serde_json::Map<String, Value>> = objects
-                .iter()
-                .filter_map(|n| n.get("properties").and_then(Value::as_object))
-                .collect();
-            for (k, item) in map {
-                match props.iter().find_map(|p| p.get(k)) {
-                    Some(sub) => unknown_keys(item, sub, root, &join(path, k), out),
-                    None if out.len() < MAX_UNKNOWN_LISTED => out.push(join(path, k)),
-                    None => return,
-                }
-            }
-        }
-        Value::Array(items) => {
-            if let Some(sub) = vs.iter().find_map(|n| n.get("items")) {
-                for (i, item) in items.iter().enumerate() {
-                    unknown_keys(item, sub, root, &format!("{path}[{i}]"), out);
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Whether a schema describes an object (so that its keys are known: possibly none).
-fn is_object_schema(node: &Value) -> bool {
-    let typed = match node.get("type") {
-        Some(Value::String(t)) => t == "object",
-        Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
-        _ => false,
-    };
-    typed || node.get("properties").is_some()
-}
-
-/// The top-level keys the schema defines.
-fn known_keys(node: &Value, root: &Value) -> Vec<String> {
-    variants(node, root)
-        .iter()
-        .filter_map(|n| n.get("properties").and_then(Value::as_object))
-        .flat_map(|p| p.keys().cloned())
-        .collect()
-}
-
 /// A user-supplied string cut to a length fit for an error message.
 pub fn shown(s: &str) -> String {
     const MAX: usize = 48;
@@ -290,6 +190,7 @@ pub fn in_range(name: &str, value: u64, min: u64, max: u64) -> Result<(), ToolEr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[derive(Debug, Deserialize, JsonSchema, PartialEq)]
     struct Sample {
@@ -318,7 +219,14 @@ mod tests {
 
     #[test]
     fn negative_and_oversized_ids_are_validation_errors() {
-        for bad in ["-1", "18446744073709551616", "1.5", "\"7\"", "null"] {
+        for bad in [
+            "-1",
+            "18446744073709551616",
+            "1.5",
+            "\"-7\"",
+            "\"1.5\"",
+            "null",
+        ] {
             let v: Value = serde_json::from_str(&format!("{{\"adventurer_id\": {bad}}}")).unwrap();
             let e = args(v).parse(false).unwrap_err();
             assert_eq!(e.code, crate::error::ErrorCode::ValidationError, "{bad}");
@@ -331,6 +239,53 @@ mod tests {
         let e = args(v.clone()).parse(true).unwrap_err();
         assert!(e.message.contains("tilbeast"), "{}", e.message);
         assert!(args(v).parse(false).is_ok());
+    }
+
+    #[test]
+    fn quoted_numbers_and_booleans_are_read_where_the_schema_is_unambiguous() {
+        let s = args(serde_json::json!({"adventurer_id": "7", "till_beast": "true"}))
+            .parse(true)
+            .unwrap();
+        assert_eq!(
+            s,
+            Sample {
+                adventurer_id: 7,
+                till_beast: true
+            }
+        );
+        for bad in [
+            json!({"adventurer_id": "seven"}),
+            json!({"adventurer_id": 1, "till_beast": "yes"}),
+        ] {
+            assert!(args(bad).parse(true).is_err());
+        }
+        // A string alternative keeps the string: `item` may be a name.
+        let o = outer(json!({"items": [{"item": "12", "equip": "false"}]})).unwrap();
+        assert_eq!((o.items[0].item.as_str(), o.items[0].equip), ("12", false));
+    }
+
+    #[test]
+    fn unknown_keys_name_the_accepted_keys_and_the_closest() {
+        let e = args(json!({"adventurer_id": 1, "till_beats": true}))
+            .parse(true)
+            .unwrap_err();
+        assert!(
+            e.message.contains("did you mean `till_beast`"),
+            "{}",
+            e.message
+        );
+        assert!(
+            e.message
+                .contains("accepted keys: adventurer_id, till_beast"),
+            "{}",
+            e.message
+        );
+        let e = outer(json!({"items": [{"id": 81, "equip": true}]})).unwrap_err();
+        assert!(
+            e.message.contains("`items[0].id`") && e.message.contains("in `items[0]`: equip, item"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

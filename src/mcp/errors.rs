@@ -41,7 +41,7 @@ pub fn from_chain(e: ChainError) -> ToolError {
             }
             match revert.hint {
                 Some(h) => t.with_hint(h),
-                None => t.with_hint("read ls_get_adventurer and pick one of its legal_actions"),
+                None => t.with_hint("read ls_get_adventurer and pick one of its actions"),
             }
         }
         ChainError::Timeout {

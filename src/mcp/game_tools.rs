@@ -127,7 +127,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Spend stat points after a level up (phase stat_upgrade). Give points per stat (strength, dexterity, vitality, intelligence, wisdom, charisma); they must add up to exactly stat_upgrades_available. Vitality also heals 15 HP per point.",
+        description = "Spend stat points after a level up (phase stat_upgrade). Give points per stat (strength, dexterity, vitality, intelligence, wisdom, charisma); they must add up to exactly stat_points. Vitality also heals 15 HP per point.",
         annotations(
             title = "Upgrade stats",
             read_only_hint = false,
@@ -173,9 +173,7 @@ impl LsServer {
                 ))
                 .with_detail("available", available)
                 .with_detail("given", sum)
-                .with_hint(
-                    "read ls_get_adventurer: stat_upgrades_available says how many points to spend",
-                ))
+                .with_hint("state.stat_points (ls_get_adventurer) says how many points to spend"))
             };
             Ok(Asked {
                 action: Action::Upgrade { stats },
@@ -186,7 +184,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Buy items from the adventurer's market and/or health potions (only out of battle with no stat points pending). items: list of item names or ids, or {item, equip: bool}; potions: how many (10 HP each). Prices and each item's verdict (upgrade/downgrade) are in the market; the ls_buy_item legal action's args_hint is a purchase the gold covers.",
+        description = "Buy items from the adventurer's market and/or health potions (only out of battle with no stat points pending). items: list of item names or ids, or {item, equip: bool}; potions: how many (10 HP each). The market lists each item's price and verdict; the ls_buy_item line of actions gives your gold, the potion price and how many potions fit.",
         annotations(
             title = "Buy",
             read_only_hint = false,

@@ -3,6 +3,7 @@
 
 mod advice_result;
 mod advisor_tools;
+mod arg_schema;
 mod args;
 mod backend;
 mod compact_result;

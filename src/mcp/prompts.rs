@@ -60,7 +60,7 @@ pub fn get(name: &str, args: Option<&JsonObject>) -> Result<GetPromptResult, Err
     let text = format!(
         "Play one game of Loot Survivor 2 with the ls_* tools, aiming for the highest level.\n\
          {start} Keep the adventurer_id it returns.\n\
-         Then loop until the adventurer dies: read the phase and legal_actions in each result and \
+         Then loop until the adventurer dies: read state.phase and the actions list in each result and \
          choose one of them. In battle, call ls_battle_preview when unsure, then ls_attack or ls_flee. \
          After a level-up, spend every stat point with ls_upgrade. With the market open, buy only items \
          whose verdict is upgrade or empty_slot, and potions when health is low; the buy hint fits \

@@ -126,11 +126,11 @@ fn suggestion_distance(len: usize) -> usize {
 /// The "did you mean" ranker: up to `limit` of the `(folded, name)` candidates closest to
 /// `query`, names containing it (or contained in it) first, then small edit distances; none for
 /// an empty input or one too long to be a typo of any name.
-pub(crate) fn closest_names<F: AsRef<str>>(
+pub fn closest_names<F: AsRef<str>, N: Ord>(
     query: &str,
-    candidates: impl IntoIterator<Item = (F, &'static str)>,
+    candidates: impl IntoIterator<Item = (F, N)>,
     limit: usize,
-) -> Vec<&'static str> {
+) -> Vec<N> {
     if query.len() > 4 * MAX_FUZZY_CHARS {
         return Vec::new();
     }
@@ -139,7 +139,7 @@ pub(crate) fn closest_names<F: AsRef<str>>(
         return Vec::new();
     }
     let max = suggestion_distance(key.len());
-    let mut scored: Vec<(usize, &'static str)> = candidates
+    let mut scored: Vec<(usize, N)> = candidates
         .into_iter()
         .filter_map(|(folded, name)| {
             let folded = folded.as_ref();
