@@ -2,8 +2,11 @@
 //! for `cartridge_addExecuteOutsideTransaction` (relays the signed outside execution, v3 or v2,
 //! through a funded devnet account and answers `{transaction_hash}`, or -32003 for calls it is
 //! told not to sponsor) and forwards every other JSON-RPC request to the devnet. Like controller-rs
-//! `account_sdk/src/tests/runners/cartridge.rs`, minus the VRF wrapping devnet cannot do.
+//! `account_sdk/src/tests/runners/cartridge.rs`, minus the VRF wrapping devnet cannot do; a test
+//! may stand in for that wrapping with a [`Rewrite`] hook that decides what is relayed instead.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
 use axum::body::Bytes;
@@ -46,6 +49,24 @@ impl Relayer {
     }
 }
 
+/// Looks at one request's params before it is relayed: `Ok(Some(call))` has the relayer send
+/// `call` instead of the received execution, `Ok(None)` relays the execution as received, and
+/// `Err(reason)` refuses the request (-32602 with the reason in its message).
+pub type Rewrite = Arc<
+    dyn Fn(Value) -> Pin<Box<dyn Future<Output = Result<Option<Call>, String>> + Send>>
+        + Send
+        + Sync,
+>;
+
+/// A [`Rewrite`] from an async function.
+pub fn rewrite<F, Fut>(f: F) -> Rewrite
+where
+    F: Fn(Value) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<Option<Call>, String>> + Send + 'static,
+{
+    Arc::new(move |params| Box::pin(f(params)))
+}
+
 /// The running stand-in: what it received, and which calls it refuses to sponsor.
 pub struct Paymaster {
     shared: Arc<Shared>,
@@ -57,6 +78,7 @@ struct Shared {
     relayer: Relayer,
     requests: Mutex<Vec<Value>>,
     unsponsored: Mutex<Vec<(Felt, Felt)>>,
+    rewrite: Mutex<Option<Rewrite>>,
     relaying: tokio::sync::Mutex<()>,
 }
 
@@ -73,6 +95,11 @@ impl Paymaster {
             .lock()
             .unwrap()
             .push((contract, selector));
+    }
+
+    /// From now on, every sponsored request goes through `rewrite` first.
+    pub fn rewrite_with(&self, rewrite: Rewrite) {
+        *self.shared.rewrite.lock().unwrap() = Some(rewrite);
     }
 
     /// Sponsors everything again.
@@ -96,6 +123,7 @@ pub async fn start(devnet: url::Url, relayer: Relayer) -> (url::Url, Paymaster) 
         relayer,
         requests: Mutex::default(),
         unsponsored: Mutex::default(),
+        rewrite: Mutex::default(),
         relaying: tokio::sync::Mutex::new(()),
     });
     let app = axum::Router::new()
@@ -115,8 +143,9 @@ async fn handle(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
     let answer = if body["method"] == METHOD {
         shared.requests.lock().unwrap().push(body.clone());
         let refused = shared.unsponsored.lock().unwrap().clone();
+        let rewrite = shared.rewrite.lock().unwrap().clone();
         let _one_at_a_time = shared.relaying.lock().await;
-        paymaster(&shared.devnet, shared.relayer, &body, &refused).await
+        paymaster(&shared.devnet, shared.relayer, &body, &refused, rewrite).await
     } else {
         match forward(&shared.devnet, &body).await {
             Ok(answer) => answer,
@@ -167,6 +196,28 @@ fn calls_of(v: &Value) -> Option<Vec<Call>> {
         .collect()
 }
 
+/// The account, v3 execution and signature of a request's params (`None` unless well-formed v3).
+pub fn execution_v3(params: &Value) -> Option<(Felt, OutsideExecutionV3, Vec<Felt>)> {
+    let oe = &params["outside_execution"];
+    let nonce = oe["nonce"].as_array()?;
+    let execution = OutsideExecutionV3 {
+        caller: felt(&oe["caller"])?,
+        nonce: (
+            felt(nonce.first()?)?,
+            u128::try_from(felt(nonce.get(1)?)?.to_biguint()).ok()?,
+        ),
+        execute_after: bound(&oe["execute_after"])?,
+        execute_before: bound(&oe["execute_before"])?,
+        calls: calls_of(&oe["calls"])?,
+    };
+    let signature = params["signature"]
+        .as_array()?
+        .iter()
+        .map(felt)
+        .collect::<Option<_>>()?;
+    Some((felt(&params["address"])?, execution, signature))
+}
+
 /// The `execute_from_outside_v3` (nonce `[channel, mask]`) or `_v2` (nonce a felt) call the
 /// request asks for, with its calls.
 fn relay_call(params: &Value) -> Option<(Call, Vec<Call>)> {
@@ -183,16 +234,9 @@ fn relay_call(params: &Value) -> Option<(Call, Vec<Call>)> {
         bound(&oe["execute_after"])?,
         bound(&oe["execute_before"])?,
     );
-    let call = if let Some(nonce) = oe["nonce"].as_array() {
-        let mask = u128::try_from(felt(nonce.get(1)?)?.to_biguint()).ok()?;
-        OutsideExecutionV3 {
-            caller,
-            nonce: (felt(nonce.first()?)?, mask),
-            execute_after: after,
-            execute_before: before,
-            calls: calls.clone(),
-        }
-        .execute_call(account, &signature)
+    let call = if oe["nonce"].is_array() {
+        let (_, execution, _) = execution_v3(params)?;
+        execution.execute_call(account, &signature)
     } else {
         let execution = OutsideExecution {
             caller,
@@ -223,13 +267,21 @@ async fn paymaster(
     relayer: Relayer,
     body: &Value,
     refused: &[(Felt, Felt)],
+    rewrite: Option<Rewrite>,
 ) -> Value {
     let id = &body["id"];
-    let Some((call, calls)) = relay_call(&body["params"]) else {
+    let Some((mut call, calls)) = relay_call(&body["params"]) else {
         return error(id, -32602, "Invalid params", None);
     };
     if calls.iter().any(|c| refused.contains(&(c.to, c.selector))) {
         return error(id, -32003, UNSPONSORED_MESSAGE, None);
+    }
+    if let Some(rewrite) = rewrite {
+        match rewrite(body["params"].clone()).await {
+            Ok(Some(instead)) => call = instead,
+            Ok(None) => {}
+            Err(reason) => return error(id, -32602, &format!("Invalid params: {reason}"), None),
+        }
     }
     let provider = JsonRpcClient::new(HttpTransport::new(devnet.clone()));
     let chain_id = match provider.chain_id().await {
