@@ -240,7 +240,7 @@ pub fn compact_actions(state: &GameState) -> Vec<String> {
                     adv.stat_upgrades_available
                 ),
                 tools::BUY_ITEM => format!(
-                    "{} gold; potions {}g each (10 HP), up to {} (gold and max_health allow)",
+                    "{} gold; potions {}g each, up to {} (gold, max_health cap)",
                     adv.gold,
                     rules::potion_price(adv.level(), adv.stats.charisma),
                     phase::affordable_potions(adv)
