@@ -1,6 +1,7 @@
 //! The agent's MCP client: an rmcp client connected in-process to an [`LsServer`] over an
 //! in-memory pipe. Every call to a tool that takes `detail` passes `"detail": "full"`, so
-//! results keep the full shape the agent reads.
+//! results keep the full shape the agent reads. It also keeps the server's sim chain, when the
+//! server runs on one, so the planner can play on the engine directly.
 
 use std::time::Duration;
 
@@ -9,6 +10,8 @@ use rmcp::model::CallToolRequestParams;
 use rmcp::service::RunningService;
 use serde_json::Value;
 
+use crate::chain::ChainError;
+use crate::chain::sim::SimChain;
 use crate::mcp::LsServer;
 
 /// A failed tool call (the agent stops on the first one: its moves should always be legal).
@@ -30,11 +33,24 @@ pub enum AgentError {
         /// The error envelope.
         error: Value,
     },
+    /// The sim chain refused an action the planner chose on the engine directly.
+    #[error("the sim chain refused {action}: {source}")]
+    Chain {
+        /// The game-systems entrypoint.
+        action: &'static str,
+        /// The chain's answer.
+        source: ChainError,
+    },
+    /// The weapon asked for is not one of the four starting weapons.
+    #[error("'{0}' is not a starting weapon; choose Wand, Book, Short Sword or Club")]
+    Weapon(String),
 }
 
 /// An MCP client connected in-process to a server.
 pub struct Agent {
     client: RunningService<RoleClient, ()>,
+    /// The server, kept for its sim chain (the engine the direct path plays on).
+    server: LsServer,
     /// Tools whose input schema has a `detail` argument.
     takes_detail: Vec<String>,
 }
@@ -49,7 +65,7 @@ pub(crate) fn protocol(tool: &str, e: impl std::fmt::Display) -> AgentError {
 impl Agent {
     /// Serves `server` on one end of an in-memory pipe and connects a client to the other.
     pub async fn connect(server: LsServer) -> Result<Self, AgentError> {
-        let client = crate::mcp::connect_in_memory(server, ())
+        let client = crate::mcp::connect_in_memory(server.clone(), ())
             .await
             .map_err(|e| protocol("initialize", e))?;
         let tools = client
@@ -68,8 +84,15 @@ impl Agent {
             .collect();
         Ok(Self {
             client,
+            server,
             takes_detail,
         })
+    }
+
+    /// The sim chain the server runs on, if it runs on one (its games can be played on the
+    /// engine directly, no tool call per decision).
+    pub fn sim(&self) -> Option<&SimChain> {
+        self.server.own_index()
     }
 
     /// Calls a tool (with `"detail": "full"` where the tool takes it); returns its structured result, or the error
