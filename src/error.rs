@@ -28,6 +28,9 @@ pub enum ErrorCode {
     NotFound,
     /// The indexer failed and no fallback exists.
     IndexerError,
+    /// The wallet's Controller session cannot sign (expired, revoked, not registered, or the
+    /// account's class is not supported); the player must approve a new one.
+    SessionInvalid,
 }
 
 /// A tool failure in the taxonomy; rendered as `{ok:false, error:{…}}`.

@@ -1,5 +1,5 @@
 //! `loot-survivor-mcp`: the command line's entry (logging, runtime, dispatch); the arguments and
-//! each subcommand (`serve`, `play`, `devnet`, `token`) live in their own files under `cli/`.
+//! each subcommand (`serve`, `play`, `devnet`, `token`, `session`) live in their own files under `cli/`.
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -8,10 +8,11 @@ use clap::Parser;
 
 mod cli;
 
-use cli::args::{Cli, Command, DevnetCommand, ServeArgs, TokenCommand};
+use cli::args::{Cli, Command, DevnetCommand, ServeArgs, SessionCommand, TokenCommand};
 use cli::devnet::{deploy, devnet_up};
 use cli::play::play;
 use cli::serve::serve;
+use cli::session::{session_new, session_revoke, session_status};
 use cli::token::new_token;
 
 fn main() -> ExitCode {
@@ -63,5 +64,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Play(args) => play(&cli.settings, args).await,
         Command::Token(TokenCommand::New { identity }) => new_token(&identity),
+        Command::Session(SessionCommand::New(args)) => session_new(&cli.settings, &args).await,
+        Command::Session(SessionCommand::Status) => session_status(&cli.settings).await,
+        Command::Session(SessionCommand::Revoke) => session_revoke(&cli.settings).await,
     }
 }

@@ -178,7 +178,7 @@ async fn answers_over_http_map_into_the_taxonomy() {
                 200,
                 &json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}}),
             ),
-            "config",
+            "no paymaster",
         ),
         (
             http::Response::json(
@@ -204,6 +204,7 @@ async fn answers_over_http_map_into_the_taxonomy() {
         let kind = match got {
             ChainError::Revert { .. } => "revert",
             ChainError::Config(_) => "config",
+            ChainError::NoPaymaster(_) => "no paymaster",
             ChainError::Rpc(_) => "rpc",
             ChainError::Decode(_) => "decode",
             _ => "other",

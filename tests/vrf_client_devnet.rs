@@ -18,6 +18,7 @@ use std::time::Duration;
 
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
 use loot_survivor_mcp::chain::outside::{ANY_CALLER, OutsideExecution};
+use loot_survivor_mcp::chain::wallet_account::AccountSigner;
 use loot_survivor_mcp::chain::{ChainClient, Confirm, ConnectOptions, Hooks, WriteOptions};
 use loot_survivor_mcp::game::engine::Action;
 use loot_survivor_mcp::game::random::battle_salt;
@@ -155,7 +156,7 @@ async fn vrf_profile_sends_randomness_through_outside_execution() {
         spec_versions: vec!["0.".into()],
         addresses: addresses.clone(),
         account_address: Felt::from_hex(common::ACCOUNT).unwrap(),
-        signer: Arc::new(signer0()),
+        signer: AccountSigner::Key(Arc::new(signer0())),
         settings_id: 0,
         poll: Duration::from_millis(100),
         fee_multiplier: 1.5,

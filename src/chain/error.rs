@@ -52,6 +52,26 @@ pub enum ChainError {
     /// The wallet failed to sign.
     #[error("signing failed: {0}")]
     Signing(String),
+    /// The Controller session cannot sign (expired, revoked, not registered, old class);
+    /// nothing was signed. `renew` is the command that makes a new one.
+    #[error("{problem}")]
+    Session {
+        /// What is wrong with the session.
+        problem: super::session_state::SessionProblem,
+        /// The command the player runs to approve a new session.
+        renew: String,
+    },
+    /// The Cartridge paymaster has no sponsor for these calls (its errors -32003, -32004); they
+    /// may be sent directly from the account instead.
+    #[error("the paymaster does not sponsor these calls: {0}")]
+    Unsponsored(String),
+    /// The RPC has no Cartridge paymaster (`cartridge_addExecuteOutsideTransaction` is not a
+    /// method there): outside executions cannot be sent through it.
+    #[error(
+        "this RPC has no Cartridge paymaster ({0}); outside executions (VRF actions) need a \
+         Cartridge RPC as chain.rpc_url"
+    )]
+    NoPaymaster(String),
     /// The request cannot be served with this profile's contracts (e.g. a dungeon entry on a
     /// profile without a dungeon); nothing was signed.
     #[error("{0}")]

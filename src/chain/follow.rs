@@ -47,12 +47,12 @@ impl ChainClient {
         let deadline = tokio::time::Instant::now() + DROP_AFTER;
         for record in &pending {
             let hash = record.tx_hash;
-            tracing::info!(tx_hash = %record.tx_hash, action = %record.action, status = %record.last_status, "following a transaction left pending by an earlier run");
+            tracing::info!(tx_hash = %format!("{hash:#x}"), action = %record.action, status = %record.last_status, "following a transaction left pending by an earlier run");
             loop {
                 let settled = match self.lookup_tx(hash).await {
                     Ok(found) => found.record.is_some_and(|r| r.last_status.is_settled()),
                     Err(e) => {
-                        tracing::warn!(tx_hash = %record.tx_hash, "following: {e}");
+                        tracing::warn!(tx_hash = %format!("{hash:#x}"), "following: {e}");
                         false
                     }
                 };
@@ -74,7 +74,7 @@ impl ChainClient {
                 tokio::time::sleep(Duration::from_secs(1)).await;
             }
             if let Some(r) = self.ledger().get(hash) {
-                tracing::info!(tx_hash = %r.tx_hash, status = %r.last_status, "followed");
+                tracing::info!(tx_hash = %format!("{:#x}", r.tx_hash), status = %r.last_status, "followed");
             }
         }
         pending.len()

@@ -17,18 +17,24 @@ pub mod ledger;
 pub mod manifest;
 mod new_game;
 pub mod outside;
+pub mod outside_v3;
 pub mod retry;
 pub mod revert;
+pub mod session_policies;
+pub mod session_slot;
+pub mod session_state;
 pub mod sim;
 mod status;
 mod submit;
 pub mod subscribe;
 pub mod token_id;
 pub mod vrf;
+pub mod wallet_account;
 pub mod write_behind;
 
 pub use client::{
-    ChainClient, ConnectOptions, TokenBalance, TxLookup, TxReport, WalletReport, WriteOptions,
+    ChainClient, ConnectOptions, SessionReport, TokenBalance, TxLookup, TxReport, WalletReport,
+    WriteOptions,
 };
 pub use error::ChainError;
 pub use manifest::GameAddresses;

@@ -51,12 +51,19 @@ fn short_string(s: &str) -> Felt {
 
 /// The SNIP-12 revision 1 domain hash of SNIP-9 v2 for a chain.
 pub fn domain_hash(chain_id: Felt) -> Felt {
+    snip9_domain_hash(chain_id, Felt::ONE)
+}
+
+/// The SNIP-9 domain `{name: 'Account.execute_from_outside', version: 2, chain_id, revision}`,
+/// hashed with the revision 1 type string and felt (not short-string) version and revision, as
+/// the accounts do: revision 1 for v2, 2 for the Controller's v3.
+pub(crate) fn snip9_domain_hash(chain_id: Felt, revision: Felt) -> Felt {
     poseidon_hash_many(&[
         starknet_keccak(DOMAIN_TYPE.as_bytes()),
         short_string(DOMAIN_NAME),
         Felt::TWO,
         chain_id,
-        Felt::ONE,
+        revision,
     ])
 }
 
@@ -70,29 +77,58 @@ fn call_hash(call: &Call) -> Felt {
     ])
 }
 
+/// The hash of the `Calls` field: Poseidon over the struct hashes of the calls, in order.
+pub(crate) fn calls_hash(calls: &[Call]) -> Felt {
+    let hashes: Vec<Felt> = calls.iter().map(call_hash).collect();
+    poseidon_hash_many(&hashes)
+}
+
+/// `poseidon('StarkNet Message', domain, account, struct_hash)`, the SNIP-12 message hash.
+pub(crate) fn message_hash_of(domain: Felt, account: Felt, struct_hash: Felt) -> Felt {
+    poseidon_hash_many(&[
+        short_string("StarkNet Message"),
+        domain,
+        account,
+        struct_hash,
+    ])
+}
+
+/// Appends the Cairo Serde of `Array<Call>` (length, then `to, selector, calldata` per call).
+pub(crate) fn push_calls(out: &mut Vec<Felt>, calls: &[Call]) {
+    out.push(Felt::from(calls.len()));
+    for call in calls {
+        out.push(call.to);
+        out.push(call.selector);
+        out.push(Felt::from(call.calldata.len()));
+        out.extend_from_slice(&call.calldata);
+    }
+}
+
+/// Appends the signature to an outside execution's Serde, as a `Span<felt252>` (the calldata of
+/// `execute_from_outside_v2` and `_v3`).
+pub(crate) fn with_signature(mut calldata: Vec<Felt>, signature: &[Felt]) -> Vec<Felt> {
+    calldata.push(Felt::from(signature.len()));
+    calldata.extend_from_slice(signature);
+    calldata
+}
+
 impl OutsideExecution {
     /// The struct hash of this `OutsideExecution` (SNIP-12 revision 1).
     pub fn struct_hash(&self) -> Felt {
-        let calls: Vec<Felt> = self.calls.iter().map(call_hash).collect();
         poseidon_hash_many(&[
             starknet_keccak(OUTSIDE_EXECUTION_TYPE.as_bytes()),
             self.caller,
             self.nonce,
             Felt::from(self.execute_after),
             Felt::from(self.execute_before),
-            poseidon_hash_many(&calls),
+            calls_hash(&self.calls),
         ])
     }
 
     /// The message hash the account checks the signature against:
     /// `poseidon('StarkNet Message', domain_hash(chain_id), signer, struct_hash)`.
     pub fn message_hash(&self, chain_id: Felt, signer: Felt) -> Felt {
-        poseidon_hash_many(&[
-            short_string("StarkNet Message"),
-            domain_hash(chain_id),
-            signer,
-            self.struct_hash(),
-        ])
+        message_hash_of(domain_hash(chain_id), signer, self.struct_hash())
     }
 
     /// The Cairo Serde of the struct (`execute_from_outside_v2`'s first argument).
@@ -102,14 +138,8 @@ impl OutsideExecution {
             self.nonce,
             Felt::from(self.execute_after),
             Felt::from(self.execute_before),
-            Felt::from(self.calls.len()),
         ];
-        for call in &self.calls {
-            out.push(call.to);
-            out.push(call.selector);
-            out.push(Felt::from(call.calldata.len()));
-            out.extend_from_slice(&call.calldata);
-        }
+        push_calls(&mut out, &self.calls);
         out
     }
 
@@ -148,13 +178,10 @@ impl SignedOutsideExecution {
     /// The call on the account that runs it: `execute_from_outside_v2(outside_execution,
     /// signature)`, for a relayer to include in its own transaction.
     pub fn execute_call(&self) -> Call {
-        let mut calldata = self.execution.to_calldata();
-        calldata.push(Felt::from(self.signature.len()));
-        calldata.extend_from_slice(&self.signature);
         Call {
             to: self.account,
             selector: EXECUTE_FROM_OUTSIDE_V2,
-            calldata,
+            calldata: with_signature(self.execution.to_calldata(), &self.signature),
         }
     }
 }
@@ -197,15 +224,17 @@ impl From<&OutsideExecution> for OutsideExecutionJson {
             nonce: hex(&e.nonce),
             execute_after: hex(&Felt::from(e.execute_after)),
             execute_before: hex(&Felt::from(e.execute_before)),
-            calls: e
-                .calls
-                .iter()
-                .map(|c| CallJson {
-                    to: hex(&c.to),
-                    selector: hex(&c.selector),
-                    calldata: c.calldata.iter().map(hex).collect(),
-                })
-                .collect(),
+            calls: e.calls.iter().map(CallJson::from).collect(),
+        }
+    }
+}
+
+impl From<&Call> for CallJson {
+    fn from(c: &Call) -> Self {
+        Self {
+            to: hex(&c.to),
+            selector: hex(&c.selector),
+            calldata: c.calldata.iter().map(hex).collect(),
         }
     }
 }

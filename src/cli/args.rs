@@ -33,6 +33,44 @@ pub(crate) enum Command {
     /// Bearer tokens for `serve --http`.
     #[command(subcommand)]
     Token(TokenCommand),
+    /// A Cartridge Controller session: the player's own account, signed for with a session key
+    /// the player approves in the Cartridge keychain.
+    #[command(subcommand)]
+    Session(SessionCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum SessionCommand {
+    /// Make a session key, print the keychain URL that approves it, wait for the approval and
+    /// check it on chain. The key is stored encrypted (password: LS_KEYSTORE_PASSWORD or
+    /// wallet.keystore_password_file).
+    New(Box<SessionNewArgs>),
+    /// Show the stored session and what the chain says about it.
+    Status,
+    /// Destroy the stored session key (and print how the owner revokes it on chain).
+    Revoke,
+}
+
+#[derive(ClapArgs, Debug)]
+pub(crate) struct SessionNewArgs {
+    /// How long the session lasts: 90s, 10m, 2h, 7d, 1w (1 minute to 365 days).
+    #[arg(long, default_value = "7d")]
+    pub(crate) expires: String,
+    /// The Cartridge keychain.
+    #[arg(long, default_value = loot_survivor_mcp::wallet::session::approval::DEFAULT_KEYCHAIN_URL)]
+    pub(crate) keychain_url: url::Url,
+    /// Cartridge's GraphQL API, polled for the approval.
+    #[arg(long, default_value = loot_survivor_mcp::wallet::session::approval::DEFAULT_API_URL)]
+    pub(crate) api_url: url::Url,
+    /// Do not try to open a browser (print the URL only).
+    #[arg(long)]
+    pub(crate) no_browser: bool,
+    /// How long to wait for the approval.
+    #[arg(long, default_value = "10m")]
+    pub(crate) wait: String,
+    /// After the approval, how long to wait for the chain to show the session registered.
+    #[arg(long, default_value = "90s")]
+    pub(crate) chain_wait: String,
 }
 
 #[derive(Subcommand, Debug)]

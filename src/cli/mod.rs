@@ -6,4 +6,6 @@ pub mod devnet;
 pub mod play;
 pub mod serve;
 pub mod servers;
+pub mod session;
 pub mod token;
+pub mod wallet;

@@ -7,11 +7,9 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use loot_survivor_mcp::chain::journal::Journal;
-use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
 use loot_survivor_mcp::chain::sim::SimOptions;
 use loot_survivor_mcp::chain::{ChainClient, ConnectOptions};
 use loot_survivor_mcp::config::Settings;
-use loot_survivor_mcp::game::felt::parse_felt;
 use loot_survivor_mcp::home;
 use loot_survivor_mcp::mcp::LsServer;
 use loot_survivor_mcp::mcp::http::{self, HttpOptions, ServedBy, TokenTable};
@@ -19,8 +17,10 @@ use loot_survivor_mcp::torii::ToriiClient;
 use rmcp::ServiceExt;
 
 use super::args::{ServeArgs, SettingsArgs};
-use super::devnet::{account_and_signer, deploy, ensure_devnet};
+use super::devnet::{deploy, ensure_devnet};
 use super::servers::{server_options, sim_server};
+use super::session::game_addresses;
+use super::wallet::wallet_signer;
 
 /// `serve`: MCP over the profile's chain, on stdio or (`--http`) streamable HTTP.
 pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Result<()> {
@@ -63,7 +63,7 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
     } else {
         None
     };
-    let (account_address, signer) = account_and_signer(&settings, &env)?;
+    let (account_address, signer) = wallet_signer(&settings, &env)?;
     let profile_dir = home::profile_dir(&settings.profile).context("the data directory")?;
     let http = http_options(
         &settings,
@@ -80,14 +80,7 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
     if let Some(p) = journal.path() {
         tracing::info!(journal = %p.display(), "journal opened");
     }
-    let mut tags = match settings.manifest_path() {
-        Some(p) => read_manifest(&p)?,
-        None => Default::default(),
-    };
-    for (tag, addr) in &settings.chain.contracts {
-        tags.insert(tag.clone(), parse_felt(addr).map_err(anyhow::Error::msg)?);
-    }
-    let addresses = GameAddresses::from_map(&tags)?;
+    let addresses = game_addresses(&settings)?;
     let policy = Arc::new(
         settings
             .policy_guard(addresses.signable_entrypoints())

@@ -251,3 +251,17 @@ fn debug_of_settings_and_loaded_key_shows_no_key() {
     let dbg = format!("{k:?}");
     assert!(!dbg.contains("71d7bb07"), "{dbg}");
 }
+
+#[test]
+fn wallet_kind_defaults_to_key_and_reads_ls_wallet_kind() {
+    use crate::wallet::WalletKind;
+    assert_eq!(settings("devnet").wallet.kind, WalletKind::Key);
+    let s = settings_with("sepolia", &[("LS_WALLET_KIND", "session")]);
+    assert_eq!(s.wallet.kind, WalletKind::Session);
+    let s = settings_with("devnet", &[("LS_WALLET__KIND", "session")]);
+    assert_eq!(s.wallet.kind, WalletKind::Session);
+    let e = super::tests::load(Some("devnet"), &[("LS_WALLET_KIND", "passkey")]).unwrap_err();
+    assert!(e.to_string().contains("passkey"), "{e}");
+    let e = super::tests::load(Some("sim"), &[("LS_WALLET_KIND", "session")]).unwrap_err();
+    assert!(e.to_string().contains("sim profile"), "{e}");
+}

@@ -34,6 +34,7 @@ const ENV_ALIASES: &[(&str, &str)] = &[
     ("LS_KEYSTORE", "wallet.keystore"),
     ("LS_KEYSTORE_PASSWORD_FILE", "wallet.keystore_password_file"),
     ("LS_ALLOW_RAW_KEY", "wallet.allow_raw_key"),
+    ("LS_WALLET_KIND", "wallet.kind"),
     ("LS_MANIFEST", "chain.manifest"),
 ];
 
@@ -364,6 +365,11 @@ impl Settings {
                 "wallet.dev_private_key is only allowed on local devnet profiles, not '{}'",
                 self.profile
             )));
+        }
+        if self.wallet.kind == crate::wallet::WalletKind::Session && self.is_sim() {
+            return Err(ConfigError::Invalid(
+                "wallet.kind = \"session\" needs a chain; the sim profile has none".into(),
+            ));
         }
         self.policy.validate().map_err(ConfigError::Invalid)?;
         if self.tx.timeout_ms == 0 || self.tx.poll_interval_ms == 0 {

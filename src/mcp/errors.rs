@@ -4,6 +4,7 @@
 use rmcp::model::{ContentBlock, IntoContents};
 
 use crate::chain::ChainError;
+use crate::chain::wallet_account::SESSION_POLICIES;
 use crate::error::{ErrorCode, ToolError};
 
 impl IntoContents for ToolError {
@@ -66,6 +67,15 @@ pub fn from_chain(e: ChainError) -> ToolError {
         .with_detail("last_status", last_status)
         .with_detail("cancelled", true)
         .with_hint("follow it with ls_get_tx; do not resend"),
+        ChainError::Policy(d) if d.rule == SESSION_POLICIES => {
+            ToolError::new(ErrorCode::PolicyDenied, d.message)
+                .with_detail("rule", d.rule)
+                .with_hint(
+                    "nothing was signed: the player's Controller session does not allow this \
+                     call; the game's own calls are all allowed by a session made with \
+                     `loot-survivor-mcp session new`",
+                )
+        }
         ChainError::Policy(d) => ToolError::new(ErrorCode::PolicyDenied, d.message.clone())
             .with_detail("rule", d.rule)
             .with_detail("setting", d.setting)
@@ -83,6 +93,17 @@ pub fn from_chain(e: ChainError) -> ToolError {
         ChainError::Decode(m) => ToolError::new(ErrorCode::RpcError, m).retryable(false),
         ChainError::Signing(m) => ToolError::new(ErrorCode::RpcError, m).retryable(false),
         ChainError::Invalid(m) => ToolError::validation(m),
+        ChainError::Session { problem, renew } => {
+            ToolError::new(ErrorCode::SessionInvalid, problem.to_string())
+                .with_detail("problem", problem.code())
+                .with_hint(format!(
+                    "nothing was signed; the player approves a new session with `{renew}`, which \
+                     the next write uses; ls_wallet shows the session"
+                ))
+        }
+        e @ (ChainError::Unsponsored(_) | ChainError::NoPaymaster(_)) => {
+            ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
+        }
     }
 }
 

@@ -60,6 +60,12 @@ pub enum KeyError {
         /// The keystore path as shown (hidden when it could be a secret).
         path: String,
     },
+    /// The Controller session key's password is not configured.
+    #[error(
+        "the Controller session key is encrypted with a password: set LS_KEYSTORE_PASSWORD or \
+         wallet.keystore_password_file (LS_KEYSTORE_PASSWORD_FILE)"
+    )]
+    SessionPassword,
     /// The keystore could not be decrypted (wrong password, unsupported format, …).
     #[error("cannot use the keystore {path}: {reason}")]
     Keystore {
@@ -184,6 +190,24 @@ fn keystore_password(
         return Err(KeyError::KeystorePassword {
             path: shown_setting_path(keystore),
         });
+    };
+    let text = read_secret_file(SETTING_PASSWORD_FILE, file, MAX_PASSWORD_FILE_BYTES)?;
+    Ok(Zeroizing::new(
+        text.trim_end_matches(['\r', '\n']).to_string(),
+    ))
+}
+
+/// The password of the Controller session key: the keystore's sources (`LS_KEYSTORE_PASSWORD`,
+/// else `wallet.keystore_password_file` without its line end).
+pub fn session_password(
+    wallet: &WalletSettings,
+    env: &HashMap<String, String>,
+) -> Result<Zeroizing<String>, KeyError> {
+    if let Some(pw) = env.get(ENV_KEYSTORE_PASSWORD) {
+        return Ok(Zeroizing::new(pw.clone()));
+    }
+    let Some(file) = &wallet.keystore_password_file else {
+        return Err(KeyError::SessionPassword);
     };
     let text = read_secret_file(SETTING_PASSWORD_FILE, file, MAX_PASSWORD_FILE_BYTES)?;
     Ok(Zeroizing::new(
@@ -328,6 +352,26 @@ fn parse(mut hex: String, source_name: &'static str) -> Result<SecretSigner, Key
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_session_password_comes_from_the_keystore_password_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pw");
+        std::fs::write(&file, "from-file\n").unwrap();
+        let none: WalletSettings = serde_json::from_value(serde_json::json!({})).unwrap();
+        let with_file: WalletSettings =
+            serde_json::from_value(serde_json::json!({"keystore_password_file": file})).unwrap();
+        let env = HashMap::from([(ENV_KEYSTORE_PASSWORD.to_string(), "from-env".to_string())]);
+        let e = session_password(&none, &HashMap::new()).unwrap_err();
+        assert!(matches!(e, KeyError::SessionPassword));
+        assert!(e.to_string().contains("LS_KEYSTORE_PASSWORD"), "{e}");
+        assert_eq!(*session_password(&none, &env).unwrap(), "from-env");
+        assert_eq!(*session_password(&with_file, &env).unwrap(), "from-env");
+        assert_eq!(
+            *session_password(&with_file, &HashMap::new()).unwrap(),
+            "from-file"
+        );
+    }
 
     #[test]
     fn only_small_regular_files_are_read() {

@@ -14,10 +14,11 @@ mod wallet_settings;
 
 pub use key_source::{
     ENV_KEYSTORE_PASSWORD, ENV_PRIVATE_KEY, KeyError, KeySource, LoadedKey, load_key, load_signer,
+    session_password,
 };
 #[cfg(test)]
 pub(crate) use keystore::testing as keystore_testing;
-pub use keystore::{KeystoreError, decrypt_keystore, read_keystore};
+pub use keystore::{KeystoreError, ScryptCost, decrypt_keystore, encrypt_keystore, read_keystore};
 pub use policy::{
     CARTRIDGE_VRF_PROVIDER, POLICY_DENIED, PolicyDenied, PolicyGuard, PolicySnapshot,
     REQUEST_RANDOM_SELECTOR,
@@ -29,4 +30,4 @@ pub use spending::{
     MemorySpending, RATE_WINDOW, SpendingLog, Usage, day_start_ms, in_window, unix_ms,
 };
 pub use ticket_approve::TicketApprove;
-pub use wallet_settings::WalletSettings;
+pub use wallet_settings::{WalletKind, WalletSettings};

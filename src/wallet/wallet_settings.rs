@@ -5,10 +5,26 @@ use std::path::PathBuf;
 use secrecy::SecretString;
 use serde::Deserialize;
 
+/// How the server signs: with a key of its own, or as a session key of the player's Controller.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WalletKind {
+    /// The account's own key (keystore, raw key, or a devnet key).
+    #[default]
+    Key,
+    /// A Cartridge Controller session approved with `loot-survivor-mcp session new`: the key and
+    /// the account come from the profile's session store; the key settings are not used (the
+    /// keystore password settings unlock the session key).
+    Session,
+}
+
 /// The signing account. Keys are never stored here except public development keys.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WalletSettings {
+    /// `key` (default) or `session` (`LS_WALLET_KIND`).
+    #[serde(default)]
+    pub kind: WalletKind,
     /// Account contract address (hex).
     pub account_address: Option<String>,
     /// File holding the private key (hex), read at start.

@@ -5,7 +5,9 @@
 
 #![allow(dead_code)]
 
+pub mod controller;
 pub mod mcp;
+pub mod paymaster;
 pub mod proxy;
 
 use std::path::PathBuf;

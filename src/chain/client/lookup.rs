@@ -85,6 +85,7 @@ impl ChainClient {
             balances,
             policy: self.policy.snapshot(),
             transactions_signed: self.ledger.len(),
+            session: self.session_report().await?,
         })
     }
 }
@@ -115,6 +116,9 @@ pub struct WalletReport {
     pub policy: crate::wallet::PolicySnapshot,
     /// Transactions signed by this account (every run in the journal).
     pub transactions_signed: usize,
+    /// The Controller session the server signs with (session wallets only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<super::SessionReport>,
 }
 
 /// What a transaction lookup found.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use serde::Serialize;
-use starknet::accounts::{Account, ConnectedAccount, ExecutionEncoding, SingleOwnerAccount};
+use starknet::accounts::{Account, ConnectedAccount};
 use starknet::core::types::{BlockId, BlockTag, Call, Event, Felt, FunctionCall};
 use starknet::providers::Provider;
 use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
@@ -15,26 +15,29 @@ use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
 use super::bindings::{adventurer_systems, game_systems, game_token_systems};
 use super::ledger::TxLedger;
 use super::new_game::Plan;
-use super::outside::{ANY_CALLER, OutsideExecution};
 use super::retry::read_with_retries;
 use super::submit::{Confirm, Hooks};
 use super::token_id::token_id_from_events;
+use super::vrf;
+use super::wallet_account::{AccountSigner, WalletAccount as Wallet};
 use super::{ChainError, GameAddresses, convert};
-use super::{cartridge, vrf};
 use crate::game::engine::Action;
 use crate::game::events::GameEvent;
 use crate::game::model::GameState;
-use crate::wallet::{PolicyGuard, SecretSigner};
+use crate::wallet::PolicyGuard;
 
 mod actions;
 mod lookup;
 mod send;
+mod session;
+mod sponsored;
 
 pub use lookup::{TokenBalance, TxLookup, WalletReport};
 use send::{SendFailure, Sent};
+pub use session::SessionReport;
 
 type Rpc = Arc<JsonRpcClient<HttpTransport>>;
-type WalletAccount = SingleOwnerAccount<Rpc, Arc<SecretSigner>>;
+type WalletAccount = Wallet<Rpc>;
 
 /// How long a signed outside execution stays valid (its `execute_before` from now).
 pub const OUTSIDE_EXECUTION_VALIDITY: Duration = Duration::from_secs(600);
@@ -83,7 +86,6 @@ pub struct ChainClient {
     policy: Arc<PolicyGuard>,
     /// Randomness-consuming actions go through Cartridge VRF and outside execution.
     vrf: bool,
-    signer: Arc<SecretSigner>,
     rpc_url: url::Url,
     http: reqwest::Client,
     /// Distinguishes outside-execution nonces made in the same nanosecond.
@@ -98,6 +100,11 @@ pub struct ChainClient {
     pub(super) token_count_key: Option<Felt>,
     /// The chain as the journal names it (chain id and block 0).
     chain_identity: String,
+    /// The session last checked on chain and what stopped it, if anything (session wallets).
+    session_known: tokio::sync::Mutex<Option<(Felt, Option<super::session_state::SessionProblem>)>>,
+    /// This RPC has no Cartridge paymaster (it answered "method not found"): sessions send
+    /// directly.
+    paymaster_absent: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for ChainClient {
@@ -123,8 +130,8 @@ pub struct ConnectOptions {
     pub addresses: GameAddresses,
     /// The account contract.
     pub account_address: Felt,
-    /// The signer for that account.
-    pub signer: Arc<SecretSigner>,
+    /// Who signs for that account: its key, or a Controller session.
+    pub signer: AccountSigner,
     /// Settings id for new games.
     pub settings_id: u32,
     /// Receipt polling interval.
@@ -184,14 +191,12 @@ impl ChainClient {
             )));
         }
         let chain_identity = super::identity::chain_identity(&provider, chain_id).await;
-        let mut account = SingleOwnerAccount::new(
+        let account = Wallet::new(
             provider.clone(),
-            opts.signer.clone(),
             opts.account_address,
             chain_id,
-            ExecutionEncoding::New,
+            opts.signer,
         );
-        account.set_block_id(BlockId::Tag(BlockTag::PreConfirmed));
         Ok(Self {
             provider,
             account,
@@ -204,7 +209,6 @@ impl ChainClient {
             ledger: TxLedger::default(),
             policy: opts.policy,
             vrf: opts.vrf,
-            signer: opts.signer,
             rpc_url: opts.rpc_url,
             http,
             outside_counter: std::sync::atomic::AtomicU64::new(0),
@@ -216,6 +220,8 @@ impl ChainClient {
             subscriber: None,
             token_count_key: None,
             chain_identity,
+            session_known: tokio::sync::Mutex::new(None),
+            paymaster_absent: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -400,58 +406,6 @@ impl ChainClient {
             .await
     }
 
-    /// Signs the calls as a SNIP-9 v2 outside execution (any caller, valid for
-    /// [`OUTSIDE_EXECUTION_VALIDITY`]) and submits it with
-    /// `cartridge_addExecuteOutsideTransaction`; then tracks the paymaster's transaction like
-    /// any other write. The wallet pays no fee, so none is counted against the budget.
-    async fn execute_outside(
-        &self,
-        calls: Vec<Call>,
-        adventurer_id: Option<u64>,
-        action: &str,
-        opts: WriteOptions,
-    ) -> Result<TxReport, ChainError> {
-        self.policy
-            .check_calls(&calls)
-            .map_err(ChainError::Policy)?;
-        let _lock = self.write_lock.lock().await;
-        self.policy
-            .check_rate(SystemTime::now())
-            .map_err(ChainError::Policy)?;
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
-        let counter = self
-            .outside_counter
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let nonce = starknet_crypto::poseidon_hash_many(&[
-            self.account.address(),
-            Felt::from(now.as_nanos()),
-            Felt::from(counter),
-        ]);
-        let execution = OutsideExecution {
-            caller: ANY_CALLER,
-            nonce,
-            execute_after: 0,
-            execute_before: now.as_secs() + OUTSIDE_EXECUTION_VALIDITY.as_secs(),
-            calls,
-        };
-        let signed = execution
-            .sign(&*self.signer, self.account.address(), self.chain_id)
-            .await
-            .map_err(|e| ChainError::Signing(e.to_string()))?;
-        tracing::info!(
-            outside_hash = %format!("{:#x}", signed.hash),
-            action,
-            "submitting outside execution to the Cartridge paymaster"
-        );
-        let hash = cartridge::submit(&self.http, &self.rpc_url, &signed).await?;
-        if let Err(e) = self.ledger.record(hash, adventurer_id, action, nonce, 0) {
-            tracing::error!(tx_hash = %format!("{hash:#x}"), "sent but not journaled: {e}");
-        }
-        self.track(hash, action, opts, Sent::Sponsored).await
-    }
-
     /// Simulates (fee estimate), signs, records, sends and waits; one write at a time for this
     /// account, with a local nonce that is re-read from the node after any nonce error.
     pub(super) async fn execute(
@@ -477,6 +431,14 @@ impl ChainClient {
         self.policy
             .check_calls(plan.known_calls())
             .map_err(ChainError::Policy)?;
+        self.account.signer().check_calls(plan.known_calls())?;
+        self.session_ready().await?;
+        if let Some(report) = self
+            .try_sponsored(&plan, adventurer_id, action, &opts)
+            .await?
+        {
+            return Ok(report);
+        }
         let mut next_nonce = self.write_lock.lock().await;
         self.policy
             .check_rate(SystemTime::now())
@@ -494,6 +456,7 @@ impl ChainClient {
                     self.policy
                         .check_calls(&calls)
                         .map_err(ChainError::Policy)?;
+                    self.account.signer().check_calls(&calls)?;
                     self.sign_and_send(&calls, nonce, adventurer_id, action, &opts)
                         .await
                 }
@@ -514,7 +477,7 @@ impl ChainClient {
                 }
                 Err(SendFailure::Other(e)) => {
                     *next_nonce = None;
-                    return Err(e);
+                    return Err(self.session_refused(e).await);
                 }
             }
         };

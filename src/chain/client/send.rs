@@ -8,7 +8,6 @@ use starknet::core::types::{
     Call, Felt, StarknetError, TransactionReceipt, TransactionReceiptWithBlockInfo,
 };
 use starknet::providers::{Provider, ProviderError};
-use starknet::signers::Signer;
 
 use super::{ChainClient, TxReport, WriteOptions};
 use crate::chain::ChainError;
@@ -130,9 +129,9 @@ impl ChainClient {
         });
         // Signed here from the hash just computed (the account would compute it again).
         let request = match prepared.get_invoke_request(false, true).await {
-            Ok(mut request) => match self.signer.sign_hash(&hash).await {
+            Ok(mut request) => match self.account.signer().sign(hash, calls).await {
                 Ok(signature) => {
-                    request.signature = vec![signature.r, signature.s];
+                    request.signature = signature;
                     Ok(request)
                 }
                 Err(e) => Err(e.to_string()),

@@ -23,7 +23,7 @@ impl LsServer {
             return Ok(None);
         };
         let hash = record.tx_hash;
-        tracing::info!(tx_hash = %record.tx_hash, id, "a retry finds the transaction of an interrupted write");
+        tracing::info!(tx_hash = %format!("{hash:#x}"), id, "a retry finds the transaction of an interrupted write");
         let deadline = tokio::time::Instant::now() + opts.timeout;
         let report = loop {
             let found = self.backend.tx(hash).await.map_err(from_chain)?;

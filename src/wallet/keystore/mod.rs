@@ -1,4 +1,4 @@
-//! Decrypts an encrypted JSON keystore, the "Web3 Secret Storage" v3 format that starkli and
+//! Decrypts (and, for session keys this server generates, encrypts) an encrypted JSON keystore, the "Web3 Secret Storage" v3 format that starkli and
 //! starknet-rs write: a scrypt or PBKDF2-HMAC-SHA256 key derivation, AES-128-CTR, and a MAC
 //! `keccak256(derived_key[16..32] ++ ciphertext)` that tells a wrong password from a right one.
 //!
@@ -79,6 +79,102 @@ pub enum KeystoreError {
         "the keystore does not hold a Starknet private key (zero, or not below the field prime)"
     )]
     KeyOutOfRange,
+    /// The system gave no randomness for a salt, IV or key.
+    #[error("no randomness from the system: {0}")]
+    Random(String),
+}
+
+/// The cost of the scrypt derivation a new keystore uses (`n = 2^log_n`, `r = 8`, `p = 1`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScryptCost {
+    /// `log2(n)`.
+    pub log_n: u8,
+}
+
+impl ScryptCost {
+    /// `n = 2^15` (32 MiB, a fraction of a second optimized): between eth-keystore's default
+    /// (`2^13`, which starkli uses) and geth's "standard" (`2^18`).
+    pub const DEFAULT: ScryptCost = ScryptCost { log_n: 15 };
+}
+
+/// Encrypts a 32-byte big-endian private key into v3 keystore JSON: scrypt with a random 32-byte
+/// salt, AES-128-CTR with a random IV, the keccak MAC, a random v4 UUID as `id` (the layout
+/// starkli and eth-keystore read). The derived key is zeroized; the result holds no plaintext.
+pub fn encrypt_keystore(
+    key: &[u8; 32],
+    password: &[u8],
+    cost: ScryptCost,
+) -> Result<String, KeystoreError> {
+    let random =
+        |buf: &mut [u8]| getrandom::fill(buf).map_err(|e| KeystoreError::Random(e.to_string()));
+    let mut salt = vec![0u8; 32];
+    random(&mut salt)?;
+    let mut iv = [0u8; 16];
+    random(&mut iv)?;
+    let mut id = [0u8; 16];
+    random(&mut id)?;
+    let kdf = Kdf::Scrypt {
+        log_n: cost.log_n,
+        r: 8,
+        p: 1,
+        salt: salt.clone(),
+        dklen: 32,
+    };
+    let dk = kdf.derive(password)?;
+    let mut ciphertext = Zeroizing::new(key.to_vec());
+    apply_aes_ctr(&dk, &iv, &mut ciphertext);
+    let mac = keystore_mac(&dk, &ciphertext);
+    Ok(keystore_json(
+        serde_json::json!({"dklen": 32, "n": 1u64 << cost.log_n, "r": 8, "p": 1, "salt": hex(&salt)}),
+        "scrypt",
+        &iv,
+        &ciphertext,
+        &mac,
+        &uuid_v4(id),
+    ))
+}
+
+/// The v3 JSON document around an encrypted key.
+fn keystore_json(
+    kdfparams: serde_json::Value,
+    kdf: &str,
+    iv: &[u8; 16],
+    ciphertext: &[u8],
+    mac: &[u8; 32],
+    id: &str,
+) -> String {
+    serde_json::json!({
+        "crypto": {
+            "cipher": "aes-128-ctr",
+            "cipherparams": {"iv": hex(iv)},
+            "ciphertext": hex(ciphertext),
+            "kdf": kdf,
+            "kdfparams": kdfparams,
+            "mac": hex(mac),
+        },
+        "id": id,
+        "version": 3,
+    })
+    .to_string()
+}
+
+/// Formats 16 random bytes as a version-4 UUID.
+fn uuid_v4(mut b: [u8; 16]) -> String {
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let h = hex(&b);
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..]
+    )
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Reads and decrypts the keystore at `path`. The password is used as raw bytes (UTF-8 text as is).
@@ -365,10 +461,6 @@ pub(crate) mod testing {
         Pbkdf2(u32),
     }
 
-    fn hex(bytes: &[u8]) -> String {
-        bytes.iter().map(|b| format!("{b:02x}")).collect()
-    }
-
     /// Encrypts a 32-byte big-endian key into v3 keystore JSON.
     pub(crate) fn encrypt(key: &[u8; 32], password: &[u8], kdf: TestKdf) -> String {
         let salt: Vec<u8> = (0u8..32).collect();
@@ -401,19 +493,14 @@ pub(crate) mod testing {
             Some(_) => "pbkdf2",
             None => "scrypt",
         };
-        serde_json::json!({
-            "crypto": {
-                "cipher": "aes-128-ctr",
-                "cipherparams": {"iv": hex(&iv)},
-                "ciphertext": hex(&ct),
-                "kdf": name,
-                "kdfparams": kdf_json,
-                "mac": hex(&mac),
-            },
-            "id": "00000000-0000-4000-8000-000000000000",
-            "version": 3,
-        })
-        .to_string()
+        keystore_json(
+            kdf_json,
+            name,
+            &iv,
+            &ct,
+            &mac,
+            "00000000-0000-4000-8000-000000000000",
+        )
     }
 }
 

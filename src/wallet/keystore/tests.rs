@@ -196,3 +196,64 @@ fn signer_debug_does_not_show_the_decrypted_key() {
     let dbg = format!("{s:?}");
     assert!(!dbg.contains("5eed0fa11ce"), "{dbg}");
 }
+
+/// A cheap scrypt cost for tests (the format is the same at every cost).
+const TEST_COST: ScryptCost = ScryptCost { log_n: 4 };
+
+#[test]
+fn encrypted_keystore_roundtrips_and_is_random_each_time() {
+    let a = encrypt_keystore(&key_bytes(), b"pw", TEST_COST).unwrap();
+    let b = encrypt_keystore(&key_bytes(), b"pw", TEST_COST).unwrap();
+    assert_eq!(
+        decrypt_keystore(&a, b"pw").unwrap().public_key(),
+        expected_public()
+    );
+    let (va, vb): (serde_json::Value, serde_json::Value) = (
+        serde_json::from_str(&a).unwrap(),
+        serde_json::from_str(&b).unwrap(),
+    );
+    for field in ["/crypto/kdfparams/salt", "/crypto/cipherparams/iv", "/id"] {
+        assert_ne!(
+            va.pointer(field),
+            vb.pointer(field),
+            "{field} must be random"
+        );
+    }
+    assert_eq!(va["crypto"]["kdf"], "scrypt");
+    assert_eq!(va["crypto"]["kdfparams"]["n"], 16);
+    assert_eq!(
+        va["crypto"]["kdfparams"]["salt"].as_str().unwrap().len(),
+        64
+    );
+    let id = va["id"].as_str().unwrap();
+    assert_eq!(&id[14..15], "4", "{id} is a v4 UUID");
+    assert_eq!(
+        decrypt_keystore(&a, b"other").unwrap_err(),
+        KeystoreError::WrongPassword
+    );
+}
+
+#[test]
+fn encrypted_keystore_holds_no_plaintext() {
+    let json = encrypt_keystore(&key_bytes(), b"pw", TEST_COST).unwrap();
+    let plain: String = key_bytes().iter().map(|b| format!("{b:02x}")).collect();
+    assert!(!json.contains(plain.trim_start_matches('0')), "{json}");
+    assert!(!json.contains("5eed0fa11ce"), "{json}");
+}
+
+#[test]
+fn encrypted_keystore_is_readable_by_eth_keystore_and_starknet_rs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("session.json");
+    std::fs::write(
+        &path,
+        encrypt_keystore(&key_bytes(), b"s3cret", TEST_COST).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        eth_keystore::decrypt_key(&path, "s3cret").unwrap(),
+        key_bytes().to_vec()
+    );
+    let key = starknet::signers::SigningKey::from_keystore(&path, "s3cret").unwrap();
+    assert_eq!(key.verifying_key().scalar(), expected_public());
+}

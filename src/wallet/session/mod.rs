@@ -1,20 +1,29 @@
 //! Signing as a Cartridge Controller session key: a key the account's owner approved once,
 //! limited by a merkle tree of allowed (contract, entrypoint) pairs and an expiry. Holds the
 //! session struct and its hash, the policy tree and proofs, and the session signature layout;
-//! it neither obtains the approval nor sends transactions.
+//! `store` keeps one session per profile (the key encrypted at rest); `approval` holds the wire
+//! formats of the keychain's approval. Nothing here sends transactions.
 
+pub mod approval;
 mod guid;
 mod hash;
 mod merkle;
 mod policies;
 mod signer;
+mod store;
 #[cfg(test)]
 mod tests;
+mod unlocked;
 
 pub use guid::{STARKNET_SIGNER_TAG, stark_signer_guid};
 pub use hash::{SESSION_TYPE, SNIP12_DOMAIN_TYPE, Session, session_domain_hash, session_message};
 pub use policies::{ALLOWED_METHOD_TYPE, Policy, SessionPolicies};
 pub use signer::{AUTHORIZATION_BY_REGISTERED, SESSION_TOKEN, SessionSigner};
+pub use store::{
+    ApprovedSession, KEY_FILE, PendingSession, PolicyRecord, RECORD_FILE, RecordState,
+    SessionRecord, SessionStore, SessionStoreError,
+};
+pub use unlocked::UnlockedStore;
 
 use starknet::core::crypto::EcdsaSignError;
 use starknet::core::types::Felt;

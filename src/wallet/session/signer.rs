@@ -75,6 +75,11 @@ impl SessionSigner {
         self.chain_id
     }
 
+    /// The GUID of the owner who registered the session.
+    pub fn owner_guid(&self) -> Felt {
+        self.owner_guid
+    }
+
     /// The session struct (as `register_session` takes it).
     pub fn session(&self) -> &Session {
         &self.session

@@ -1,0 +1,280 @@
+//! The wire formats of a Controller session approval, without any I/O: the keychain URL the owner
+//! opens, the session the keychain sends back to a local callback, and the Cartridge API's
+//! long-poll `subscribeCreateSession` request and answer.
+//!
+//! Sources (cartridge-gg): keychain `packages/keychain/src/components/session.tsx` @051386fc
+//! (the query parameters it reads; the POST body is `JSON.stringify(response)`, the redirect form
+//! is `{redirect_uri}?{redirect_query_name}=btoa(JSON)` with the `=` padding stripped;
+//! `callback_uri` must be host `localhost`, path `/callback`); controller
+//! `packages/controller/src/node/provider.ts` @004a93bc and `server.ts` @2ee0fdb4 (the Node SDK's
+//! `redirect_query_name=startapp` on a localhost server); controller-cli `src/api.rs` @168369b4
+//! (the GraphQL query and answer) and `src/commands/session/authorize.rs` @1ccae022 (the
+//! `policies` JSON shape).
+
+use base64::Engine as _;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use starknet::core::types::Felt;
+use url::Url;
+
+use super::{AUTHORIZATION_BY_REGISTERED, ApprovedSession, SessionPolicies};
+
+/// The Cartridge keychain (controller-cli's default `keychain_url`).
+pub const DEFAULT_KEYCHAIN_URL: &str = "https://x.cartridge.gg";
+/// Cartridge's GraphQL endpoint, polled with `subscribeCreateSession`.
+pub const DEFAULT_API_URL: &str = "https://api.cartridge.gg/query";
+/// The path the keychain accepts for `callback_uri`.
+pub const CALLBACK_PATH: &str = "/callback";
+/// The query name the redirect form carries the session under (as the Node SDK sets it).
+pub const REDIRECT_QUERY_NAME: &str = "startapp";
+
+/// The long-poll query (field list as controller-cli `src/api.rs` sends it).
+pub const SUBSCRIBE_CREATE_SESSION_QUERY: &str = "query SubscribeCreateSession($sessionKeyGuid: Felt!) { subscribeCreateSession(sessionKeyGuid: $sessionKeyGuid) { id appID chainID isRevoked expiresAt createdAt updatedAt authorization controller { address accountID } } }";
+
+/// Why an approval answer could not be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ApprovalError {
+    /// The callback's payload is neither the JSON nor the base64 JSON the keychain sends.
+    #[error("the keychain's answer is not a session: {0}")]
+    Payload(String),
+    /// The API answered with GraphQL errors or an unexpected shape.
+    #[error("the Cartridge API answered: {0}")]
+    Api(String),
+    /// The approved session is on another chain.
+    #[error("the session was approved on chain {got}, not {wanted:#x}")]
+    WrongChain {
+        /// The chain the API named.
+        got: String,
+        /// The profile's chain.
+        wanted: Felt,
+    },
+    /// The API reports the session revoked.
+    #[error("the Cartridge API reports the session revoked")]
+    Revoked,
+    /// The session was authorized some other way than registration by the owner.
+    #[error("the session is not authorized by a registered owner ({0})")]
+    Authorization(String),
+    /// The answer is about another session key.
+    #[error("the answer is for another session key")]
+    OtherSession,
+}
+
+/// What the approval URL carries.
+#[derive(Debug, Clone)]
+pub struct ApprovalRequest<'a> {
+    /// The keychain (`DEFAULT_KEYCHAIN_URL`).
+    pub keychain_url: &'a Url,
+    /// The session key's public key.
+    pub public_key: Felt,
+    /// The policies asked for.
+    pub policies: &'a SessionPolicies,
+    /// The RPC the keychain sends the registration through.
+    pub rpc_url: &'a Url,
+    /// The expiry asked for (unix seconds).
+    pub expires_at: u64,
+    /// The local callback, `http://localhost:{port}/callback`.
+    pub callback_uri: &'a Url,
+}
+
+/// `http://localhost:{port}/callback`, the only callback form the keychain accepts.
+pub fn callback_uri(port: u16) -> Url {
+    Url::parse(&format!("http://localhost:{port}{CALLBACK_PATH}")).expect("a valid URL")
+}
+
+/// `{"verified":false,"contracts":{addr:{"methods":[{name,entrypoint,authorized:true}]}}}` with
+/// addresses as `0x` and 64 hex digits and methods in leaf order.
+pub fn policies_json(policies: &SessionPolicies) -> Value {
+    let mut contracts = serde_json::Map::new();
+    for p in policies.policies() {
+        let entry = contracts
+            .entry(p.contract_hex())
+            .or_insert_with(|| json!({"methods": []}));
+        entry["methods"]
+            .as_array_mut()
+            .expect("methods is an array")
+            .push(json!({
+                "name": display_name(&p.entrypoint),
+                "entrypoint": p.entrypoint,
+                "authorized": true,
+            }));
+    }
+    json!({"verified": false, "contracts": contracts})
+}
+
+/// `buy_items` → `Buy Items` (the keychain shows `name`).
+fn display_name(entrypoint: &str) -> String {
+    entrypoint
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `{keychain}/session?public_key&policies&rpc_url&expires_at&redirect_uri&redirect_query_name
+/// &callback_uri`. The keychain POSTs to `callback_uri` when present; the redirect parameters are
+/// the same local server, for keychains that only redirect.
+pub fn approval_url(req: &ApprovalRequest<'_>) -> Url {
+    let mut url = req.keychain_url.clone();
+    let path = format!("{}/session", url.path().trim_end_matches('/'));
+    url.set_path(&path);
+    url.query_pairs_mut()
+        .clear()
+        .append_pair("public_key", &format!("{:#x}", req.public_key))
+        .append_pair("policies", &policies_json(req.policies).to_string())
+        .append_pair("rpc_url", req.rpc_url.as_str())
+        .append_pair("expires_at", &req.expires_at.to_string())
+        .append_pair("redirect_uri", req.callback_uri.as_str())
+        .append_pair("redirect_query_name", REDIRECT_QUERY_NAME)
+        .append_pair("callback_uri", req.callback_uri.as_str());
+    url
+}
+
+/// The keychain's `SessionResponse` (session.tsx).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SessionResponse {
+    username: Option<String>,
+    address: String,
+    owner_guid: String,
+    /// `String(expiresAt)`: digits, or `"undefined"` when the keychain kept its default.
+    expires_at: Option<Value>,
+    session_key_guid: Option<String>,
+}
+
+/// Reads the keychain's answer: the POST body (JSON) or the redirect's base64 JSON (standard or
+/// URL-safe alphabet, padding optional, `+` possibly turned into a space by query decoding).
+/// `requested_expiry` stands in when the answer carries no expiry; `session_key_guid` must match
+/// when the answer names one.
+pub fn parse_callback(
+    payload: &str,
+    requested_expiry: u64,
+    session_key_guid: Felt,
+) -> Result<ApprovedSession, ApprovalError> {
+    let text = payload.trim();
+    let json = if text.starts_with('{') {
+        text.to_owned()
+    } else {
+        let b64: String = text
+            .chars()
+            .map(|c| if c == ' ' { '+' } else { c })
+            .filter(|c| *c != '=')
+            .collect();
+        let bytes = base64::engine::general_purpose::STANDARD_NO_PAD
+            .decode(&b64)
+            .or_else(|_| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(&b64))
+            .map_err(|_| ApprovalError::Payload("neither JSON nor base64".into()))?;
+        String::from_utf8(bytes).map_err(|_| ApprovalError::Payload("not UTF-8".into()))?
+    };
+    let r: SessionResponse =
+        serde_json::from_str(&json).map_err(|e| ApprovalError::Payload(e.to_string()))?;
+    if let Some(guid) = &r.session_key_guid
+        && felt(guid, "sessionKeyGuid")? != session_key_guid
+    {
+        return Err(ApprovalError::OtherSession);
+    }
+    Ok(ApprovedSession {
+        address: felt(&r.address, "address")?,
+        owner_guid: felt(&r.owner_guid, "ownerGuid")?,
+        expires_at: r
+            .expires_at
+            .as_ref()
+            .and_then(expiry)
+            .unwrap_or(requested_expiry),
+        username: r.username.filter(|u| !u.is_empty()),
+    })
+}
+
+/// The value of `name` in a URL query (`a=1&startapp=…`), percent-decoded.
+pub fn query_value(query: &str, name: &str) -> Option<String> {
+    url::form_urlencoded::parse(query.as_bytes())
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.into_owned())
+}
+
+/// The GraphQL request body polling for the session whose key has GUID `session_key_guid`.
+pub fn poll_request(session_key_guid: Felt) -> Value {
+    json!({
+        "query": SUBSCRIBE_CREATE_SESSION_QUERY,
+        "variables": {"sessionKeyGuid": format!("{session_key_guid:#x}")},
+    })
+}
+
+/// Reads a poll answer: `Ok(None)` when the server's long poll ended without a session.
+pub fn parse_poll_response(
+    body: &str,
+    chain_id: Felt,
+) -> Result<Option<ApprovedSession>, ApprovalError> {
+    let v: Value = serde_json::from_str(body).map_err(|e| ApprovalError::Api(e.to_string()))?;
+    if let Some(errors) = v.get("errors").and_then(Value::as_array)
+        && !errors.is_empty()
+    {
+        let messages: Vec<&str> = errors
+            .iter()
+            .map(|e| e["message"].as_str().unwrap_or("(no message)"))
+            .collect();
+        return Err(ApprovalError::Api(messages.join("; ")));
+    }
+    let s = &v["data"]["subscribeCreateSession"];
+    if s.is_null() {
+        return Ok(None);
+    }
+    let got = s["chainID"].as_str().unwrap_or_default();
+    let parsed = Felt::from_hex(got)
+        .ok()
+        .filter(|_| got.starts_with("0x"))
+        .or_else(|| starknet::core::utils::cairo_short_string_to_felt(got).ok());
+    if parsed != Some(chain_id) {
+        return Err(ApprovalError::WrongChain {
+            got: got.to_owned(),
+            wanted: chain_id,
+        });
+    }
+    if s["isRevoked"].as_bool() == Some(true) {
+        return Err(ApprovalError::Revoked);
+    }
+    let auth: Vec<&str> = s["authorization"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let owner_guid = match auth.as_slice() {
+        [tag, guid] if felt(tag, "authorization").ok() == Some(AUTHORIZATION_BY_REGISTERED) => {
+            felt(guid, "authorization")?
+        }
+        _ => return Err(ApprovalError::Authorization(auth.join(", "))),
+    };
+    let address = s["controller"]["address"]
+        .as_str()
+        .ok_or_else(|| ApprovalError::Api("no controller address".into()))?;
+    Ok(Some(ApprovedSession {
+        address: felt(address, "controller.address")?,
+        owner_guid,
+        expires_at: expiry(&s["expiresAt"])
+            .ok_or_else(|| ApprovalError::Api("no expiresAt".into()))?,
+        username: s["controller"]["accountID"]
+            .as_str()
+            .filter(|u| !u.is_empty())
+            .map(str::to_owned),
+    }))
+}
+
+/// An expiry given as a JSON number or a string of digits.
+fn expiry(v: &Value) -> Option<u64> {
+    v.as_u64().or_else(|| v.as_str()?.parse().ok())
+}
+
+fn felt(s: &str, field: &str) -> Result<Felt, ApprovalError> {
+    s.strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .and_then(|_| Felt::from_hex(s).ok())
+        .ok_or_else(|| ApprovalError::Payload(format!("{field} is not 0x-hex")))
+}
+
+#[cfg(test)]
+#[path = "approval_tests.rs"]
+mod tests;

@@ -1,0 +1,191 @@
+//! Tests of the approval wire formats, against upstream payloads written out literally.
+
+use super::*;
+
+const SEPOLIA: Felt = Felt::from_hex_unchecked("0x534e5f5345504f4c4941");
+const GUID: Felt =
+    Felt::from_hex_unchecked("0x65536fada1145a74b181bed7894a8f5305ee8e8f75b488bd3b28e0a106872e4");
+
+fn approved(username: Option<&str>, address: u64, expires_at: u64) -> ApprovedSession {
+    ApprovedSession {
+        address: Felt::from(address),
+        owner_guid: Felt::from(0x5555u32),
+        expires_at,
+        username: username.map(str::to_owned),
+    }
+}
+
+#[test]
+fn approval_url_carries_the_parameters_the_keychain_reads() {
+    let policies = SessionPolicies::new([
+        (Felt::from(0x23f8u32), "explore"),
+        (Felt::from(0x23f8u32), "buy_items"),
+        (Felt::from(0x51feu32), "request_random"),
+    ])
+    .unwrap();
+    let keychain = Url::parse(DEFAULT_KEYCHAIN_URL).unwrap();
+    let rpc = Url::parse("http://127.0.0.1:5050/").unwrap();
+    let callback = callback_uri(41234);
+    let url = approval_url(&ApprovalRequest {
+        keychain_url: &keychain,
+        public_key: Felt::from(0xabcdu32),
+        policies: &policies,
+        rpc_url: &rpc,
+        expires_at: 2_000_000_000,
+        callback_uri: &callback,
+    });
+    assert_eq!(url.host_str(), Some("x.cartridge.gg"));
+    assert_eq!(url.path(), "/session");
+    let q = url.query().unwrap();
+    let get = |k: &str| query_value(q, k).unwrap();
+    assert_eq!(get("public_key"), "0xabcd");
+    assert_eq!(get("rpc_url"), "http://127.0.0.1:5050/");
+    assert_eq!(get("expires_at"), "2000000000");
+    assert_eq!(get("callback_uri"), "http://localhost:41234/callback");
+    assert_eq!(get("redirect_uri"), "http://localhost:41234/callback");
+    assert_eq!(get("redirect_query_name"), "startapp");
+    let expected: Value = serde_json::from_str(
+        r#"{"verified":false,"contracts":{
+          "0x00000000000000000000000000000000000000000000000000000000000023f8":{"methods":[
+            {"name":"Buy Items","entrypoint":"buy_items","authorized":true},
+            {"name":"Explore","entrypoint":"explore","authorized":true}]},
+          "0x00000000000000000000000000000000000000000000000000000000000051fe":{"methods":[
+            {"name":"Request Random","entrypoint":"request_random","authorized":true}]}}}"#,
+    )
+    .unwrap();
+    let sent: Value = serde_json::from_str(&get("policies")).unwrap();
+    assert_eq!(sent, expected);
+    // encodeURIComponent-style: nothing in the query needs a second decoding.
+    assert!(!q.contains('{') && !q.contains('"'), "{q}");
+}
+
+#[test]
+fn callback_post_body_is_plain_json() {
+    // session.tsx: `body: JSON.stringify(response)` with `expiresAt: String(expiresAt)`.
+    let body = r#"{"username":"ser","address":"0x0123456789ABCDEF","ownerGuid":"0x5555","transactionHash":"0xabc","expiresAt":"2000000000"}"#;
+    assert_eq!(
+        parse_callback(body, 1, GUID).unwrap(),
+        approved(Some("ser"), 0x0123456789abcdef, 2_000_000_000)
+    );
+}
+
+#[test]
+fn redirect_form_is_unpadded_base64_json() {
+    // btoa(JSON.stringify(response)) with trailing '=' stripped, of the body above.
+    let startapp = "eyJ1c2VybmFtZSI6InNlciIsImFkZHJlc3MiOiIweDAxMjM0NTY3ODlBQkNERUYiLCJvd25lckd1aWQiOiIweDU1NTUiLCJ0cmFuc2FjdGlvbkhhc2giOiIweGFiYyIsImV4cGlyZXNBdCI6IjIwMDAwMDAwMDAifQ";
+    assert_eq!(
+        parse_callback(startapp, 1, GUID).unwrap(),
+        approved(Some("ser"), 0x0123456789abcdef, 2_000_000_000)
+    );
+    // A '+' in the base64 that query decoding turned into a space (username "a~~").
+    let query = "startapp=eyJ1c2VybmFtZSI6ImF+fiIsImFkZHJlc3MiOiIweDEyMyIsIm93bmVyR3VpZCI6IjB4NTU1NSIsImV4cGlyZXNBdCI6IjIwMDAwMDAwMDAifQ";
+    let value = query_value(query, REDIRECT_QUERY_NAME).unwrap();
+    assert!(value.contains(' '));
+    assert_eq!(
+        parse_callback(&value, 1, GUID).unwrap(),
+        approved(Some("a~~"), 0x123, 2_000_000_000)
+    );
+}
+
+#[test]
+fn an_undefined_expiry_falls_back_to_the_requested_one() {
+    // `String(undefined)` when the keychain kept its own default duration.
+    let b64 = "eyJ1c2VybmFtZSI6InNlciIsImFkZHJlc3MiOiIweDEyMyIsIm93bmVyR3VpZCI6IjB4NTU1NSIsImV4cGlyZXNBdCI6InVuZGVmaW5lZCJ9";
+    assert_eq!(
+        parse_callback(b64, 1_999_999_999, GUID).unwrap().expires_at,
+        1_999_999_999
+    );
+}
+
+#[test]
+fn already_registered_answers_are_checked_against_our_key() {
+    let ours = format!(
+        r#"{{"username":"ser","address":"0x123","ownerGuid":"0x5555","alreadyRegistered":true,"expiresAt":"2000000000","sessionKeyGuid":"{GUID:#x}","metadataHash":"0x0","guardianKeyGuid":"0x0"}}"#
+    );
+    assert_eq!(
+        parse_callback(&ours, 1, GUID).unwrap().owner_guid,
+        Felt::from(0x5555u32)
+    );
+    let other = ours.replace(&format!("{GUID:#x}"), "0x1");
+    assert_eq!(
+        parse_callback(&other, 1, GUID),
+        Err(ApprovalError::OtherSession)
+    );
+    assert!(matches!(
+        parse_callback("not a session", 1, GUID),
+        Err(ApprovalError::Payload(_))
+    ));
+    assert!(matches!(
+        parse_callback(r#"{"address":"123","ownerGuid":"0x1"}"#, 1, GUID),
+        Err(ApprovalError::Payload(_))
+    ));
+}
+
+#[test]
+fn poll_request_is_the_cli_query() {
+    let r = poll_request(GUID);
+    assert_eq!(
+        r["variables"]["sessionKeyGuid"],
+        "0x65536fada1145a74b181bed7894a8f5305ee8e8f75b488bd3b28e0a106872e4"
+    );
+    let q = r["query"].as_str().unwrap();
+    assert!(q.starts_with("query SubscribeCreateSession($sessionKeyGuid: Felt!)"));
+    for field in [
+        "chainID",
+        "isRevoked",
+        "expiresAt",
+        "authorization",
+        "controller { address accountID }",
+    ] {
+        assert!(q.contains(field), "{field}");
+    }
+}
+
+/// An answer shaped as controller-cli's `SessionInfo` reads it.
+const POLL_ANSWER: &str = r#"{"data":{"subscribeCreateSession":{
+  "id":"s1","appID":"","chainID":"SN_SEPOLIA","isRevoked":false,"expiresAt":2000000000,
+  "createdAt":"2026-01-01T00:00:00Z","updatedAt":"2026-01-01T00:00:00Z",
+  "authorization":["0x617574686f72697a6174696f6e2d62792d72656769737465726564","0x5555"],
+  "controller":{"address":"0x0123456789abcdef","accountID":"ser"}}}}"#;
+
+#[test]
+fn poll_answer_becomes_an_approved_session() {
+    assert_eq!(
+        parse_poll_response(POLL_ANSWER, SEPOLIA).unwrap(),
+        Some(approved(Some("ser"), 0x0123456789abcdef, 2_000_000_000))
+    );
+    let hex_chain = POLL_ANSWER.replace("\"SN_SEPOLIA\"", "\"0x534e5f5345504f4c4941\"");
+    assert!(parse_poll_response(&hex_chain, SEPOLIA).unwrap().is_some());
+    assert_eq!(
+        parse_poll_response(r#"{"data":{"subscribeCreateSession":null}}"#, SEPOLIA).unwrap(),
+        None
+    );
+}
+
+#[test]
+fn poll_answers_that_cannot_be_used() {
+    let mainnet = Felt::from_hex_unchecked("0x534e5f4d41494e");
+    assert!(matches!(
+        parse_poll_response(POLL_ANSWER, mainnet),
+        Err(ApprovalError::WrongChain { .. })
+    ));
+    let revoked = POLL_ANSWER.replace("\"isRevoked\":false", "\"isRevoked\":true");
+    assert_eq!(
+        parse_poll_response(&revoked, SEPOLIA),
+        Err(ApprovalError::Revoked)
+    );
+    let by_signature = POLL_ANSWER.replace(
+        "\"0x617574686f72697a6174696f6e2d62792d72656769737465726564\",",
+        "",
+    );
+    assert!(matches!(
+        parse_poll_response(&by_signature, SEPOLIA),
+        Err(ApprovalError::Authorization(_))
+    ));
+    let e = parse_poll_response(
+        r#"{"errors":[{"message":"invalid guid"}],"data":null}"#,
+        SEPOLIA,
+    )
+    .unwrap_err();
+    assert_eq!(e, ApprovalError::Api("invalid guid".into()));
+}
