@@ -186,7 +186,7 @@ async fn main() {
             .await
             .expect("agent");
         let summary = agent
-            .play(&AgentOptions::default(), &mut |_| {})
+            .play(None, &AgentOptions::default(), &mut |_| {})
             .await
             .expect("the agent plays");
         agent.close().await;

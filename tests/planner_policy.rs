@@ -64,10 +64,6 @@ fn outcome(s: &GameSummary) -> String {
 async fn both_ways(seed: u64, strategy: Strategy, games: u64) -> u64 {
     let (old_sim, old) = world(seed).await;
     let (new_sim, new) = world(seed).await;
-    assert!(
-        new.sim().is_some(),
-        "the direct path plays on the sim chain"
-    );
     let mut actions = 0;
     for i in 0..games {
         let opts = AgentOptions {
@@ -81,7 +77,7 @@ async fn both_ways(seed: u64, strategy: Strategy, games: u64) -> u64 {
             .await
             .unwrap_or_else(|e| panic!("seed {seed} game {i} over MCP: {e}"));
         let is = new
-            .play(&opts, &mut |l| told_new.push(l))
+            .play(Some(&new_sim), &opts, &mut |l| told_new.push(l))
             .await
             .unwrap_or_else(|e| panic!("seed {seed} game {i} on the engine: {e}"));
         let game = format!(

@@ -1,7 +1,6 @@
 //! The agent's MCP client: an rmcp client connected in-process to an [`LsServer`] over an
 //! in-memory pipe. Every call to a tool that takes `detail` passes `"detail": "full"`, so
-//! results keep the full shape the agent reads. It also keeps the server's sim chain, when the
-//! server runs on one, so the planner can play on the engine directly.
+//! results keep the full shape the agent reads.
 
 use std::time::Duration;
 
@@ -11,7 +10,6 @@ use rmcp::service::RunningService;
 use serde_json::Value;
 
 use crate::chain::ChainError;
-use crate::chain::sim::SimChain;
 use crate::mcp::LsServer;
 
 /// A failed tool call (the agent stops on the first one: its moves should always be legal).
@@ -49,8 +47,6 @@ pub enum AgentError {
 /// An MCP client connected in-process to a server.
 pub struct Agent {
     client: RunningService<RoleClient, ()>,
-    /// The server, kept for its sim chain (the engine the direct path plays on).
-    server: LsServer,
     /// Tools whose input schema has a `detail` argument.
     takes_detail: Vec<String>,
 }
@@ -65,7 +61,7 @@ pub(crate) fn protocol(tool: &str, e: impl std::fmt::Display) -> AgentError {
 impl Agent {
     /// Serves `server` on one end of an in-memory pipe and connects a client to the other.
     pub async fn connect(server: LsServer) -> Result<Self, AgentError> {
-        let client = crate::mcp::connect_in_memory(server.clone(), ())
+        let client = crate::mcp::connect_in_memory(server, ())
             .await
             .map_err(|e| protocol("initialize", e))?;
         let tools = client
@@ -84,15 +80,8 @@ impl Agent {
             .collect();
         Ok(Self {
             client,
-            server,
             takes_detail,
         })
-    }
-
-    /// The sim chain the server runs on, if it runs on one (its games can be played on the
-    /// engine directly, no tool call per decision).
-    pub fn sim(&self) -> Option<&SimChain> {
-        self.server.own_index()
     }
 
     /// Calls a tool (with `"detail": "full"` where the tool takes it); returns its structured result, or the error

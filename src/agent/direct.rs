@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use super::narration::GameRun;
-use super::{AgentError, AgentOptions, GameSummary, entering, finish, micros};
+use super::{AgentError, AgentOptions, GameSummary, Tally, entering, finish};
 use crate::chain::sim::SimChain;
 use crate::chain::{ChainError, Confirm, Hooks, TxReport, WriteOptions};
 use crate::game::catalogue;
@@ -60,27 +60,17 @@ pub fn play_on_sim(
     let mut game = GameRun::default();
     game.take(&report.events, view.clone(), narrate);
     let mut policy = Policy::new(params, advisor_settings(sim));
-    let mut actions = 1u32;
-    let mut decision_us = Vec::new();
-    while view.phase != Phase::Dead && actions < opts.max_actions {
+    let mut tally = Tally::default();
+    while view.phase != Phase::Dead && tally.actions < opts.max_actions {
         let clock = Instant::now();
         let decision = policy.decide(&state, &view);
-        decision_us.push(micros(clock));
+        tally.decided(clock);
         narrate(format!("{} {}", game.status(), decision.reason));
         let report = table.apply(id, &decision.action)?;
-        actions += 1;
         (state, view) = table.read(id)?;
         game.take(&report.events, view.clone(), narrate);
     }
-    Ok(finish(
-        id,
-        &view,
-        &game,
-        opts,
-        actions,
-        decision_us,
-        narrate,
-    ))
+    Ok(finish(id, &view, &game, opts, tally, narrate))
 }
 
 /// The sim chain as the direct path uses it: mint, act, read.

@@ -1,6 +1,6 @@
 //! The planner as an outside MCP client plays it: every figure asked of the tools (`ls_advise`
 //! about weapons, stats and market, `ls_battle_preview`) and read back from their JSON, then the
-//! same rules as the pure policy ([`crate::game::policy`]). This was the built-in agent's only
+//! pure policy's own rules ([`crate::game::policy::steps`]). This was the built-in agent's only
 //! path; it stays as the reference the direct path is checked and benchmarked against
 //! ([`Agent::play_over_mcp`]). The market advice is asked once per market (level, equipment and
 //! charisma), as an LLM agent would.
@@ -8,15 +8,16 @@
 use serde_json::{Value, json};
 
 use super::client::protocol;
-use super::{Agent, AgentError, Move, pct};
-use crate::game::catalogue::Slot;
+use super::{Agent, AgentError, Move};
+use crate::game::engine::Action;
 use crate::game::phase::Phase;
 use crate::game::policy::cache::MarketKey;
-use crate::game::policy::fight::{BattleChoice, FightOdds, decide};
-use crate::game::policy::shopping::{self, ItemValue};
+use crate::game::policy::fight::FightOdds;
+use crate::game::policy::shopping::ItemValue;
 use crate::game::policy::stats::{self, StatOption};
-use crate::game::policy::weapon::{self, WeaponsLater};
-use crate::game::policy::{Params, healing};
+use crate::game::policy::tables::WeaponWin;
+use crate::game::policy::weapon::WeaponsLater;
+use crate::game::policy::{Decision, Params, steps};
 use crate::game::view::AdventurerView;
 
 /// What `ls_advise` (market) says about one market: item values and weapons a few levels on.
@@ -52,15 +53,66 @@ fn stat_options(advice: &Value) -> Result<Vec<StatOption>, AgentError> {
         .collect()
 }
 
-/// `ls_upgrade` arguments putting all `points` into `stat`.
-fn upgrade_args(id: u64, stat: &str, points: u8) -> Value {
-    let mut args = json!({
-        "adventurer_id": id,
-        "strength": 0, "dexterity": 0, "vitality": 0,
-        "intelligence": 0, "wisdom": 0, "charisma": 0,
-    });
-    args[stat] = points.into();
-    args
+/// Reads the weapons out of an `ls_advise` (weapons) result.
+fn weapon_wins(advice: &Value) -> Vec<WeaponWin> {
+    let weapons = advice["weapons"].as_array().cloned().unwrap_or_default();
+    weapons
+        .iter()
+        .map(|w| WeaponWin {
+            id: w["id"]
+                .as_u64()
+                .and_then(|id| u8::try_from(id).ok())
+                .unwrap_or(0),
+            name: w["name"].as_str().unwrap_or("weapon").to_string(),
+            equipped: w["equipped"].as_bool() == Some(true),
+            win: w["win"].as_f64().unwrap_or(0.0),
+        })
+        .collect()
+}
+
+/// The tool call that makes `action` on adventurer `id`.
+fn tool_call(id: u64, action: &Action) -> (&'static str, Value) {
+    match action {
+        Action::StartGame { weapon } => ("ls_new_game", json!({ "weapon": weapon })),
+        Action::Explore { till_beast } => (
+            "ls_explore",
+            json!({ "adventurer_id": id, "till_beast": till_beast }),
+        ),
+        Action::Attack { to_the_death } => (
+            "ls_attack",
+            json!({ "adventurer_id": id, "to_the_death": to_the_death }),
+        ),
+        Action::Flee { to_the_death } => (
+            "ls_flee",
+            json!({ "adventurer_id": id, "to_the_death": to_the_death }),
+        ),
+        Action::Equip { items } => ("ls_equip", json!({ "adventurer_id": id, "items": items })),
+        Action::Drop { items } => ("ls_drop", json!({ "adventurer_id": id, "items": items })),
+        Action::BuyItems { potions, items } => {
+            let items: Vec<Value> = items
+                .iter()
+                .map(|i| json!({ "item": i.item_id, "equip": i.equip }))
+                .collect();
+            (
+                "ls_buy_item",
+                json!({ "adventurer_id": id, "items": items, "potions": potions }),
+            )
+        }
+        Action::Upgrade { stats: s } => (
+            "ls_upgrade",
+            json!({
+                "adventurer_id": id,
+                "strength": s.strength, "dexterity": s.dexterity, "vitality": s.vitality,
+                "intelligence": s.intelligence, "wisdom": s.wisdom, "charisma": s.charisma,
+            }),
+        ),
+    }
+}
+
+/// The tool call that makes `decision`, with its reason.
+fn to_move(id: u64, decision: Decision) -> Move {
+    let (tool, args) = tool_call(id, &decision.action);
+    Move::new(tool, args, decision.reason)
 }
 
 impl McpPlanner {
@@ -79,29 +131,42 @@ impl McpPlanner {
         id: u64,
         view: &AdventurerView,
     ) -> Result<Move, AgentError> {
-        match view.phase {
-            Phase::InBattle => self.battle(agent, id, view).await,
-            Phase::StatUpgrade => self.upgrade(agent, id, view).await,
-            _ => self.explore_or_shop(agent, id, view).await,
-        }
+        let decision = match view.phase {
+            Phase::InBattle => self.battle(agent, id, view).await?,
+            Phase::StatUpgrade => {
+                let a = agent
+                    .call(
+                        "ls_advise",
+                        json!({ "adventurer_id": id, "about": "stats" }),
+                    )
+                    .await?;
+                let options = stat_options(&a)?;
+                steps::upgrade(view, &self.params, || options)
+            }
+            _ => self.explore_or_shop(agent, id, view).await?,
+        };
+        Ok(to_move(id, decision))
     }
 
     async fn battle(
-        &mut self,
+        &self,
         agent: &Agent,
         id: u64,
         view: &AdventurerView,
-    ) -> Result<Move, AgentError> {
+    ) -> Result<Decision, AgentError> {
         if view.level <= 1 {
-            return Ok(Move::new(
-                "ls_attack",
-                json!({ "adventurer_id": id }),
-                "the starter beast: attacking",
-            ));
+            return Ok(steps::starter_attack());
         }
-        let has_spare_weapon = view.bag.iter().any(|i| i.slot == Slot::Weapon);
-        if has_spare_weapon && let Some(m) = self.swap(agent, id).await? {
-            return Ok(m);
+        if steps::has_spare_weapon(view) {
+            let a = agent
+                .call(
+                    "ls_advise",
+                    json!({ "adventurer_id": id, "about": "weapons" }),
+                )
+                .await?;
+            if let Some(d) = steps::swap(&weapon_wins(&a), &self.params) {
+                return Ok(d);
+            }
         }
         let p = agent
             .call("ls_battle_preview", json!({ "adventurer_id": id }))
@@ -110,99 +175,7 @@ impl McpPlanner {
             win: p["preview"]["win_probability"].as_f64().unwrap_or(0.0),
             flee_to_the_death: p["preview"]["flee_to_the_death_probability"].as_f64(),
         };
-        let (choice, reason) = decide(odds, &self.params.fight);
-        Ok(match choice {
-            BattleChoice::Attack { to_the_death } => Move::new(
-                "ls_attack",
-                json!({ "adventurer_id": id, "to_the_death": to_the_death }),
-                reason,
-            ),
-            BattleChoice::Flee { to_the_death } => Move::new(
-                "ls_flee",
-                json!({ "adventurer_id": id, "to_the_death": to_the_death }),
-                reason,
-            ),
-        })
-    }
-
-    async fn swap(&self, agent: &Agent, id: u64) -> Result<Option<Move>, AgentError> {
-        let a = agent
-            .call(
-                "ls_advise",
-                json!({ "adventurer_id": id, "about": "weapons" }),
-            )
-            .await?;
-        let weapons = a["weapons"].as_array().cloned().unwrap_or_default();
-        let win = |w: &Value| w["win"].as_f64().unwrap_or(0.0);
-        let current = weapons
-            .iter()
-            .find(|w| w["equipped"].as_bool() == Some(true))
-            .map_or(0.0, win);
-        let best = weapons
-            .iter()
-            .filter(|w| w["equipped"].as_bool() != Some(true))
-            .max_by(|a, b| win(a).total_cmp(&win(b)));
-        Ok(best
-            .filter(|b| win(b) >= current + self.params.swap_gain)
-            .map(|b| {
-                Move::new(
-                    "ls_equip",
-                    json!({ "adventurer_id": id, "items": [b["id"]] }),
-                    format!(
-                        "win {} with the {} after its free hit, {} as armed: swapping",
-                        pct(win(b)),
-                        b["name"].as_str().unwrap_or("weapon"),
-                        pct(current)
-                    ),
-                )
-            }))
-    }
-
-    async fn upgrade(
-        &mut self,
-        agent: &Agent,
-        id: u64,
-        view: &AdventurerView,
-    ) -> Result<Move, AgentError> {
-        let a = agent
-            .call(
-                "ls_advise",
-                json!({ "adventurer_id": id, "about": "stats" }),
-            )
-            .await?;
-        let opts = stat_options(&a)?;
-        let points = view.stat_upgrades_available;
-        let behind =
-            self.params
-                .floors
-                .most_behind(&view.stats, view.level)
-                .map(|(stat, have, floor)| {
-                    (
-                        stat.name(),
-                        format!(
-                            "{points} stat point(s): {} {have} is below its floor {floor:.0}",
-                            stat.name()
-                        ),
-                    )
-                });
-        let (stat, reason) = behind
-            .unwrap_or_else(|| match stats::best(&opts, self.params.stat_risk_weight) {
-                Some((o, _)) => (
-                    o.stat.name(),
-                    format!(
-                        "{points} stat point(s): {} is worth {:.0} health over 20 steps (death risk per step {:.1} %)",
-                        o.stat.name(),
-                        o.value,
-                        o.death_risk * 100.0
-                    ),
-                ),
-                None => ("vitality", "stat points: vitality".to_string()),
-            });
-        Ok(Move::new(
-            "ls_upgrade",
-            upgrade_args(id, stat, points),
-            reason,
-        ))
+        Ok(steps::fight(odds, &self.params))
     }
 
     async fn market_advice(
@@ -242,74 +215,17 @@ impl McpPlanner {
         agent: &Agent,
         id: u64,
         view: &AdventurerView,
-    ) -> Result<Move, AgentError> {
-        let p = self.params.clone();
-        if view.level > 1 {
-            let spare = shopping::spare_items(view, p.drop_at);
-            if !spare.is_empty() {
-                return Ok(Move::new(
-                    "ls_drop",
-                    json!({ "adventurer_id": id, "items": spare }),
-                    "the bag is nearly full: dropping spare gear",
-                ));
-            }
-        }
-        let price = view.potion_price.max(1);
-        let potions =
-            healing::potions_to_buy(view.health, view.max_health, view.gold, price, &p.heal);
-        let gold = view
-            .gold
-            .saturating_sub((potions * u32::from(price)) as u16);
+    ) -> Result<Decision, AgentError> {
+        let (potions, gold) = match steps::drop_or_potions(view, &self.params) {
+            Ok(shop) => shop,
+            Err(drop) => return Ok(drop),
+        };
         let mut items = Vec::new();
-        if !view.market.is_empty() && view.level > 1 {
-            let mut taken = Vec::new();
-            let mut gold = gold;
+        if steps::shops(view) {
             let advice = self.market_advice(agent, id, view).await?;
-            if let Some((w, cost)) =
-                weapon::upgrade(&advice.weapons, gold, view.bag.len() < 15, p.weapon_gain)
-            {
-                items.push((w, crate::game::catalogue::item_name(w)));
-                taken.push(Slot::Weapon);
-                gold -= cost;
-            }
-            let budget = gold.saturating_sub(healing::reserve(price, &p.heal));
-            items.extend(shopping::choose(
-                view,
-                &advice.values,
-                budget,
-                p.min_item_per_gold,
-                p.risk_weight,
-                &taken,
-            ));
+            items = steps::purchases(view, &self.params, gold, &advice.weapons, |_| advice.values);
         }
-        if potions > 0 || !items.is_empty() {
-            let names: Vec<&str> = items.iter().map(|(_, n)| n.as_str()).collect();
-            let reason = match (names.is_empty(), potions) {
-                (true, n) => format!("health {}/{}: {n} potions", view.health, view.max_health),
-                (false, 0) => format!("best buys for the gold: {}", names.join(", ")),
-                (false, n) => format!("best buys for the gold: {}; {n} potions", names.join(", ")),
-            };
-            let items: Vec<Value> = items
-                .iter()
-                .map(|(i, _)| json!({ "item": i, "equip": true }))
-                .collect();
-            return Ok(Move::new(
-                "ls_buy_item",
-                json!({ "adventurer_id": id, "items": items, "potions": potions }),
-                reason,
-            ));
-        }
-        let till_beast =
-            f64::from(view.health) >= p.heal.till_beast_from * f64::from(view.max_health);
-        Ok(Move::new(
-            "ls_explore",
-            json!({ "adventurer_id": id, "till_beast": till_beast }),
-            if till_beast {
-                "exploring until a beast"
-            } else {
-                "exploring one step"
-            },
-        ))
+        Ok(steps::buy_or_explore(view, &self.params, potions, &items))
     }
 }
 
@@ -327,7 +243,9 @@ mod tests {
         assert_eq!(opts.len(), 2);
         assert_eq!(opts[1].death_risk, 0.01);
         assert!(stat_options(&json!({"stats": [{"stat": "luck"}]})).is_err());
-        let args = upgrade_args(3, "wisdom", 2);
+        let stats = stats::points_in(crate::game::advice::Stat::Wisdom, 2);
+        let (tool, args) = tool_call(3, &Action::Upgrade { stats });
+        assert_eq!(tool, "ls_upgrade");
         assert_eq!(
             (args["wisdom"].as_u64(), args["charisma"].as_u64()),
             (Some(2), Some(0))

@@ -7,11 +7,12 @@
 //! * [`Strategy::Baseline`] is the first agent and [`Strategy::Previous`] the planner before its
 //!   last tuning, kept to measure progress on the same dungeons.
 //!
-//! On the embedded sim chain the planner decides on the engine directly ([`direct`]): the state
-//! read from the chain, the policy's move applied to it, no tool call per decision. Elsewhere,
-//! and always for the baseline, the agent plays through the MCP tool layer as any client would
-//! (an in-process rmcp client over a pipe); [`Agent::play_over_mcp`] plays the planner that way
-//! too ([`mcp_planner`]), the reference the direct path is checked against.
+//! On the embedded sim chain, handed over by the caller, the planner decides on the engine
+//! directly ([`direct`]): the state read from the chain, the policy's move applied to it, no tool
+//! call per decision. Elsewhere, and always for the baseline, the agent plays through the MCP tool
+//! layer as any client would (an in-process rmcp client over a pipe); [`Agent::play_over_mcp`]
+//! plays the planner that way too ([`mcp_planner`]), the reference the direct path is checked
+//! against.
 //!
 //! None reads the `exact` outcomes of deterministic worlds nor a game's hidden seed, so they play
 //! the same way on every chain.
@@ -32,6 +33,7 @@ pub use report::{GameSummary, Summary};
 
 use std::time::Instant;
 
+use crate::chain::sim::SimChain;
 use crate::game::phase::Phase;
 use crate::game::view::AdventurerView;
 use narration::GameRun;
@@ -137,14 +139,15 @@ impl Move {
 
 impl Agent {
     /// Plays one game from mint to death (or the action cap), passing a line per decision and
-    /// event to `narrate`: the planner on the engine directly when the server runs on the sim
-    /// chain, else through the tools.
+    /// event to `narrate`: the planner on the engine of `sim` directly when the caller gives the
+    /// sim chain this agent's server runs on, else through the tools.
     pub async fn play(
         &self,
+        sim: Option<&SimChain>,
         opts: &AgentOptions,
         narrate: &mut (dyn FnMut(String) + Send),
     ) -> Result<GameSummary, AgentError> {
-        match (self.sim(), opts.strategy.params()) {
+        match (sim, opts.strategy.params()) {
             (Some(sim), Some(params)) => direct::play_on_sim(sim, opts, params, narrate),
             _ => self.play_over_mcp(opts, narrate).await,
         }
@@ -166,11 +169,10 @@ impl Agent {
             .ok_or_else(|| client::protocol("ls_new_game", "no adventurer_id"))?;
         narrate(entering(id, opts));
         game.absorb(&mut started, narrate)?;
-        let mut actions = 1u32;
-        let mut decision_us = Vec::new();
+        let mut tally = Tally::default();
         let mut planner = opts.strategy.params().map(mcp_planner::McpPlanner::new);
         while let Some(view) = game.view.clone() {
-            if view.phase == Phase::Dead || actions >= opts.max_actions {
+            if view.phase == Phase::Dead || tally.actions >= opts.max_actions {
                 break;
             }
             let clock = Instant::now();
@@ -178,25 +180,16 @@ impl Agent {
                 None => baseline::next_move(self, id, &view).await?,
                 Some(p) => p.next_move(self, id, &view).await?,
             };
-            decision_us.push(micros(clock));
+            tally.decided(clock);
             narrate(format!("{} {}", game.status(), m.reason));
             let mut result = self.call(m.tool, m.args).await?;
-            actions += 1;
             game.absorb(&mut result, narrate)?;
         }
         let view = game
             .view
             .clone()
             .ok_or_else(|| client::protocol("ls_new_game", "no adventurer"))?;
-        Ok(finish(
-            id,
-            &view,
-            &game,
-            opts,
-            actions,
-            decision_us,
-            narrate,
-        ))
+        Ok(finish(id, &view, &game, opts, tally, narrate))
     }
     /// The current view, fetched in full (`detail: full`).
     pub async fn view(&self, id: u64) -> Result<AdventurerView, AgentError> {
@@ -220,9 +213,27 @@ fn entering(id: u64, opts: &AgentOptions) -> String {
     )
 }
 
-/// Microseconds since `clock`.
-fn micros(clock: Instant) -> f64 {
-    clock.elapsed().as_secs_f64() * 1e6
+/// The actions a game has made (the start counts as one) and the time each decision took.
+struct Tally {
+    actions: u32,
+    decision_us: Vec<f64>,
+}
+
+impl Default for Tally {
+    fn default() -> Self {
+        Self {
+            actions: 1,
+            decision_us: Vec::new(),
+        }
+    }
+}
+
+impl Tally {
+    /// Counts one decision, timed from `clock`, and the action it makes.
+    fn decided(&mut self, clock: Instant) {
+        self.decision_us.push(clock.elapsed().as_secs_f64() * 1e6);
+        self.actions += 1;
+    }
 }
 
 /// The game's summary, narrated as its last line.
@@ -231,8 +242,7 @@ fn finish(
     view: &AdventurerView,
     game: &GameRun,
     opts: &AgentOptions,
-    actions: u32,
-    decision_us: Vec<f64>,
+    tally: Tally,
     narrate: &mut dyn FnMut(String),
 ) -> GameSummary {
     let ending = if view.phase == Phase::Dead {
@@ -245,11 +255,11 @@ fn finish(
         level: view.level,
         xp: view.xp,
         gold: view.gold,
-        actions,
+        actions: tally.actions,
         ending,
         cause: (ending == Ending::Died).then_some(game.threat),
         killed_by: (ending == Ending::Died).then(|| game.last_threat.clone()),
-        decision_us,
+        decision_us: tally.decision_us,
     };
     narrate(match ending {
         Ending::Died => format!(

@@ -7,12 +7,14 @@
 
 use std::collections::BTreeMap;
 
-use super::outlooks::{OutlookMemo, at_full_health, market_ids, sort_by_value_per_gold};
 use super::shopping::ItemValue;
 use super::stats::StatOption;
 use super::tables::{self, MARKET_ITEMS};
 use super::weapon::WeaponsLater;
-use crate::advice::{self, outlook::Outlook};
+use crate::advice::market::{
+    at_full_health, baseline, item_value, market_ids, sort_by_value_per_gold,
+};
+use crate::advice::{self, Outlook, OutlookMemo};
 use crate::catalogue::{self, Slot};
 use crate::engine::EngineSettings;
 use crate::model::{Adventurer, GameState};
@@ -105,10 +107,10 @@ impl AdviceCache {
             }
             let base = match m.base {
                 Some(b) => b,
-                None => *m.base.insert(self.memo.baseline(&m.seen, settings)),
+                None => *m.base.insert(baseline(&m.seen, settings, &mut self.memo)),
             };
             self.valued += 1;
-            let v = self.memo.item_value(&m.seen, id, &base, settings);
+            let v = item_value(&m.seen, id, &base, settings, &mut self.memo);
             m.values.insert(id, v);
         }
         let mut known: Vec<advice::ItemValue> = ids

@@ -18,11 +18,10 @@
 pub mod cache;
 pub mod fight;
 pub mod healing;
-mod outlook;
-pub mod outlooks;
 mod params;
 pub mod shopping;
 pub mod stats;
+pub mod steps;
 pub mod tables;
 #[cfg(test)]
 mod tests;
@@ -31,13 +30,10 @@ pub mod weapon;
 pub use cache::AdviceCache;
 pub use params::{Floors, ParamError, Params};
 
-use crate::advice::Stat;
-use crate::catalogue::{self, Slot};
 use crate::engine::{Action, EngineSettings};
-use crate::model::{GameState, ItemPurchase};
+use crate::model::GameState;
 use crate::phase::Phase;
 use crate::view::AdventurerView;
-use fight::BattleChoice;
 
 /// A probability as a whole percentage ("23 %").
 pub fn pct(p: f64) -> String {
@@ -85,167 +81,31 @@ impl Policy {
     /// The next move for `state` (as `get_game_state` returns it) and `view`, the adventurer view
     /// of that same state.
     pub fn decide(&mut self, state: &GameState, view: &AdventurerView) -> Decision {
+        let (p, settings) = (&self.params, &self.settings);
         match view.phase {
-            Phase::InBattle => self.battle(state, view),
-            Phase::StatUpgrade => self.upgrade(state, view),
-            _ => self.explore_or_shop(state, view),
-        }
-    }
-
-    fn battle(&self, state: &GameState, view: &AdventurerView) -> Decision {
-        if view.level <= 1 {
-            return Decision::new(
-                Action::Attack {
-                    to_the_death: false,
-                },
-                "the starter beast: attacking",
-            );
-        }
-        let has_spare_weapon = view.bag.iter().any(|i| i.slot == Slot::Weapon);
-        if has_spare_weapon && let Some(d) = self.swap(state) {
-            return d;
-        }
-        let odds = tables::fight_odds(state, &self.settings);
-        let (choice, reason) = fight::decide(odds, &self.params.fight);
-        let action = match choice {
-            BattleChoice::Attack { to_the_death } => Action::Attack { to_the_death },
-            BattleChoice::Flee { to_the_death } => Action::Flee { to_the_death },
-        };
-        Decision::new(action, reason)
-    }
-
-    fn swap(&self, state: &GameState) -> Option<Decision> {
-        let weapons = tables::weapon_wins(state, &self.settings);
-        let current = weapons.iter().find(|w| w.equipped).map_or(0.0, |w| w.win);
-        weapons
-            .iter()
-            .filter(|w| !w.equipped)
-            .max_by(|a, b| a.win.total_cmp(&b.win))
-            .filter(|b| b.win >= current + self.params.swap_gain)
-            .map(|b| {
-                Decision::new(
-                    Action::Equip { items: vec![b.id] },
-                    format!(
-                        "win {} with the {} after its free hit, {} as armed: swapping",
-                        pct(b.win),
-                        b.name,
-                        pct(current)
-                    ),
-                )
-            })
-    }
-
-    fn upgrade(&mut self, state: &GameState, view: &AdventurerView) -> Decision {
-        let points = view.stat_upgrades_available;
-        let behind =
-            self.params
-                .floors
-                .most_behind(&view.stats, view.level)
-                .map(|(stat, have, floor)| {
-                    (
-                        stat,
-                        format!(
-                            "{points} stat point(s): {} {have} is below its floor {floor:.0}",
-                            stat.name()
-                        ),
-                    )
-                });
-        let (stat, reason) = behind.unwrap_or_else(|| {
-            let options = self.cache.stat_options(&state.adventurer, &self.settings);
-            match stats::best(&options, self.params.stat_risk_weight) {
-                Some((o, _)) => (
-                    o.stat,
-                    format!(
-                        "{points} stat point(s): {} is worth {:.0} health over 20 steps (death risk per step {:.1} %)",
-                        o.stat.name(),
-                        o.value,
-                        o.death_risk * 100.0
-                    ),
-                ),
-                None => (Stat::Vitality, "stat points: vitality".to_string()),
-            }
-        });
-        Decision::new(
-            Action::Upgrade {
-                stats: stats::points_in(stat, points),
-            },
-            reason,
-        )
-    }
-
-    fn explore_or_shop(&mut self, state: &GameState, view: &AdventurerView) -> Decision {
-        let p = &self.params;
-        if view.level > 1 {
-            let spare = shopping::spare_items(view, p.drop_at);
-            if !spare.is_empty() {
-                return Decision::new(
-                    Action::Drop { items: spare },
-                    "the bag is nearly full: dropping spare gear",
-                );
+            Phase::InBattle if view.level <= 1 => steps::starter_attack(),
+            Phase::InBattle => steps::has_spare_weapon(view)
+                .then(|| steps::swap(&tables::weapon_wins(state, settings), p))
+                .flatten()
+                .unwrap_or_else(|| steps::fight(tables::fight_odds(state, settings), p)),
+            Phase::StatUpgrade => steps::upgrade(view, p, || {
+                self.cache.stat_options(&state.adventurer, settings)
+            }),
+            _ => {
+                let (potions, gold) = match steps::drop_or_potions(view, p) {
+                    Ok(shop) => shop,
+                    Err(drop) => return drop,
+                };
+                let mut items = Vec::new();
+                if steps::shops(view) {
+                    self.cache.see(state, view);
+                    let weapons = self.cache.weapons();
+                    items = steps::purchases(view, p, gold, &weapons, |budget| {
+                        self.cache.values_within(budget, settings)
+                    });
+                }
+                steps::buy_or_explore(view, p, potions, &items)
             }
         }
-        let price = view.potion_price.max(1);
-        let potions =
-            healing::potions_to_buy(view.health, view.max_health, view.gold, price, &p.heal);
-        let gold = view
-            .gold
-            .saturating_sub((potions * u32::from(price)) as u16);
-        let mut items = Vec::new();
-        if !view.market.is_empty() && view.level > 1 {
-            self.cache.see(state, view);
-            let mut taken = Vec::new();
-            let mut gold = gold;
-            if let Some((w, cost)) = weapon::upgrade(
-                &self.cache.weapons(),
-                gold,
-                view.bag.len() < 15,
-                p.weapon_gain,
-            ) {
-                items.push((w, catalogue::item_name(w)));
-                taken.push(Slot::Weapon);
-                gold -= cost;
-            }
-            let budget = gold.saturating_sub(healing::reserve(price, &p.heal));
-            let values = self.cache.values_within(budget, &self.settings);
-            items.extend(shopping::choose(
-                view,
-                &values,
-                budget,
-                p.min_item_per_gold,
-                p.risk_weight,
-                &taken,
-            ));
-        }
-        if potions > 0 || !items.is_empty() {
-            let names: Vec<&str> = items.iter().map(|(_, n)| n.as_str()).collect();
-            let reason = match (names.is_empty(), potions) {
-                (true, n) => format!("health {}/{}: {n} potions", view.health, view.max_health),
-                (false, 0) => format!("best buys for the gold: {}", names.join(", ")),
-                (false, n) => format!("best buys for the gold: {}; {n} potions", names.join(", ")),
-            };
-            return Decision::new(
-                Action::BuyItems {
-                    potions: u8::try_from(potions).unwrap_or(u8::MAX),
-                    items: items
-                        .iter()
-                        .map(|&(item_id, _)| ItemPurchase {
-                            item_id,
-                            equip: true,
-                        })
-                        .collect(),
-                },
-                reason,
-            );
-        }
-        let till_beast =
-            f64::from(view.health) >= p.heal.till_beast_from * f64::from(view.max_health);
-        Decision::new(
-            Action::Explore { till_beast },
-            if till_beast {
-                "exploring until a beast"
-            } else {
-                "exploring one step"
-            },
-        )
     }
 }

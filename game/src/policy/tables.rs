@@ -3,17 +3,17 @@
 //! those tools see the same numbers.
 
 use super::fight::FightOdds;
-use super::outlooks::OutlookMemo;
 use super::shopping::ItemValue;
 use super::stats::StatOption;
 use super::weapon::{AttackLater, TierLater, WeaponsLater};
-use crate::advice::market::{WEAPON_PROJECTION_LEVELS, item_xp_gain, projected_attack};
-use crate::advice::{self, equip::imagine_equipped};
-use crate::catalogue::{self, Slot};
+use crate::advice::market::{
+    WEAPON_PROJECTION_LEVELS, item_xp_gain, market_weapons, projected_attack,
+};
+use crate::advice::{self, OutlookMemo, equip::imagine_equipped};
+use crate::catalogue;
 use crate::engine::EngineSettings;
 use crate::model::{Adventurer, GameState};
 use crate::preview::battle_preview_with;
-use crate::rules;
 
 /// Most market items the market advice lists (the whole market).
 pub const MARKET_ITEMS: usize = 25;
@@ -60,8 +60,7 @@ pub fn market_table(
     memo: &mut OutlookMemo,
 ) -> MarketTable {
     MarketTable {
-        values: memo
-            .market_values(state, settings)
+        values: advice::market_values(state, settings, memo)
             .iter()
             .filter(|v| v.value > 0.0)
             .take(MARKET_ITEMS)
@@ -71,8 +70,8 @@ pub fn market_table(
     }
 }
 
-/// A weapon's base attack a few levels on (`advice::market::weapon_projections`' `attack_later`:
-/// integer facts, no outlook): (id, price, attack).
+/// The equipped weapon's base attack a few levels on, and each market weapon's (id, price,
+/// attack), bought at greatness 1: `advice::market::weapon_projections`' `attack_later`.
 fn projections(state: &GameState) -> (Option<u16>, Vec<(u8, u16, u16)>) {
     let adv = &state.adventurer;
     let gain = item_xp_gain(adv.level(), WEAPON_PROJECTION_LEVELS);
@@ -81,25 +80,11 @@ fn projections(state: &GameState) -> (Option<u16>, Vec<(u8, u16, u16)>) {
         .then(|| catalogue::item(weapon.id))
         .flatten()
         .map(|info| projected_attack(info.tier, weapon.xp, gain));
-    let mut ids: Vec<u8> = state
-        .market
-        .iter()
-        .copied()
-        .filter(|&id| !state.owns(id))
-        .filter(|&id| catalogue::item(id).is_some_and(|i| i.slot == Slot::Weapon))
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let market = ids
+    let market = market_weapons(state)
         .into_iter()
-        .filter_map(|id| {
+        .filter_map(|(id, price)| {
             let tier = catalogue::item(id)?.tier;
-            // Bought at greatness 1: no item xp of its own.
-            Some((
-                id,
-                rules::item_price(tier, adv.stats.charisma),
-                projected_attack(tier, 0, gain),
-            ))
+            Some((id, price, projected_attack(tier, 0, gain)))
         })
         .collect();
     (equipped, market)
@@ -139,7 +124,7 @@ pub fn stat_options(
     settings: &EngineSettings,
     memo: &mut OutlookMemo,
 ) -> Vec<StatOption> {
-    let (_, effects) = memo.stat_effects(adv, settings);
+    let (_, effects) = advice::stat_effects(adv, settings, memo);
     let mut out: Vec<StatOption> = effects
         .iter()
         .map(|e| StatOption {

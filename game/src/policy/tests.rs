@@ -2,14 +2,14 @@ use starknet_types_core::felt::Felt;
 
 use super::fight::{BattleChoice, FightOdds, FightPolicy, decide};
 use super::healing::{HealPolicy, potions_to_buy, potions_to_full, reserve};
-use super::outlook::DamageTables;
-use super::outlooks::OutlookMemo;
 use super::shopping::{ItemValue, choose, spare_items};
 use super::stats::{StatOption, best, points_in, stat_named};
 use super::weapon::{AttackLater, TierLater, WeaponsLater, upgrade};
 use super::*;
-use crate::advice::{market::weapon_projections, market_values, outlook_at, stat_effects};
-use crate::catalogue;
+use crate::advice::{
+    OutlookMemo, Stat, market::weapon_projections, market_values, outlook_at, stat_effects,
+};
+use crate::catalogue::{self, Slot};
 use crate::engine::{Ruleset, StatsMode, World, new_adventurer};
 use crate::model::{Adventurer, Item, Stats};
 use crate::testing::Rng;
@@ -281,16 +281,7 @@ fn the_market_advice_is_rounded_and_valued_only_within_the_budget_as_first_seen(
 /// A random loadout: an item or nothing in each slot, any xp, stats, luck, health, specials seed.
 fn random_adventurer(rng: &mut Rng) -> Adventurer {
     let mut a = new_adventurer(46);
-    for slot in [
-        Slot::Weapon,
-        Slot::Chest,
-        Slot::Head,
-        Slot::Waist,
-        Slot::Foot,
-        Slot::Hand,
-        Slot::Neck,
-        Slot::Ring,
-    ] {
+    for slot in Slot::ALL {
         let ids: Vec<u8> = (1..=101)
             .filter(|&id| catalogue::item(id).is_some_and(|i| i.slot == slot))
             .collect();
@@ -301,26 +292,26 @@ fn random_adventurer(rng: &mut Rng) -> Adventurer {
         });
         a.equipment.set(slot, item);
     }
-    let mut stat = || rng.below(14) as u8;
     a.stats = Stats {
-        strength: stat(),
-        dexterity: stat(),
-        vitality: stat(),
-        intelligence: stat(),
-        wisdom: stat(),
-        charisma: stat(),
-        luck: stat() * 3,
+        luck: rng.below(14) as u8 * 3,
+        ..Stats::default()
     };
+    for stat in Stat::ALL {
+        for _ in 0..rng.below(14) {
+            a.stats = stat.raised(a.stats);
+        }
+    }
     a.health = 1 + rng.below(320) as u16;
     a.item_specials_seed = [0, 1234, 40_001][rng.below(3) as usize];
     a.xp = rng.below(900) as u16;
     a
 }
 
-/// The outlook from kept hit tables is `advice`'s to the last bit, for any loadout, level and
-/// rule set, whatever the tables already hold (loadouts that differ in one slot share the rest).
+/// An outlook from a memo kept across loadouts is a fresh one to the last bit, for any loadout,
+/// level and rule set, whatever the memo already holds (loadouts that differ in one slot share
+/// the hit tables of the rest).
 #[test]
-fn outlooks_from_kept_hit_tables_are_the_advice_outlooks() {
+fn outlooks_from_a_kept_memo_are_fresh_outlooks() {
     let mut rng = Rng(27);
     let rule_sets = [
         EngineSettings::default(),
@@ -335,7 +326,7 @@ fn outlooks_from_kept_hit_tables_are_the_advice_outlooks() {
         },
     ];
     for settings in rule_sets {
-        let mut tables = DamageTables::default();
+        let mut memo = OutlookMemo::default();
         let mut a = random_adventurer(&mut rng);
         for round in 0..16 {
             if round % 4 == 0 {
@@ -345,7 +336,7 @@ fn outlooks_from_kept_hit_tables_are_the_advice_outlooks() {
                 a.health = 1 + rng.below(320) as u16;
             }
             let level = 2 + rng.below(24) as u8;
-            let got = tables.outlook(&a, level, &settings);
+            let got = memo.at(&a, level, &settings);
             let want = outlook_at(&a, level, &settings);
             assert_eq!(
                 format!("{got:?}"),
@@ -356,7 +347,7 @@ fn outlooks_from_kept_hit_tables_are_the_advice_outlooks() {
     }
 }
 
-/// The memoized figures are `advice`'s, bit for bit, however the memo was filled before: over a
+/// The figures from a kept memo are fresh ones, bit for bit, however the memo was filled before: over a
 /// loadout whose items gain xp (the same greatness, then the next) and a level-up.
 #[test]
 fn remembered_outlooks_give_the_advice_figures_exactly() {
@@ -373,11 +364,11 @@ fn remembered_outlooks_give_the_advice_figures_exactly() {
         s.adventurer.equipment.chest.xp = chest_xp;
         let before = memo.computed();
         assert_eq!(
-            memo.market_values(&s, &settings),
-            market_values(&s, &settings),
+            market_values(&s, &settings, &mut memo),
+            market_values(&s, &settings, &mut OutlookMemo::default()),
             "xp {xp}"
         );
-        let (yours, market) = weapon_projections(&s, &settings);
+        let (yours, market) = weapon_projections(&s, &settings, &mut OutlookMemo::default());
         let later = tables::weapons_later(&s);
         assert_eq!(later.yours.map(|y| y.attack), yours.map(|y| y.attack_later));
         for tier in &later.market {
@@ -391,8 +382,8 @@ fn remembered_outlooks_give_the_advice_figures_exactly() {
             }
         }
         assert_eq!(
-            memo.stat_effects(&s.adventurer, &settings),
-            stat_effects(&s.adventurer, &settings)
+            stat_effects(&s.adventurer, &settings, &mut memo),
+            stat_effects(&s.adventurer, &settings, &mut OutlookMemo::default())
         );
         computed.push(memo.computed() - before);
     }
@@ -402,7 +393,7 @@ fn remembered_outlooks_give_the_advice_figures_exactly() {
         "most outlooks remembered: {computed:?}"
     );
     let before = memo.computed();
-    memo.market_values(&s, &settings);
+    market_values(&s, &settings, &mut memo);
     assert_eq!(
         memo.computed(),
         before,

@@ -1,17 +1,14 @@
-//! One outlook (`advice::outlook_cached`) computed from damage tables kept across calls. The
-//! advice works out every hit of every beast and obstacle an explore can meet, afresh for each
-//! loadout it values; yet a hit depends only on the one item it involves (the weapon with the
-//! ring and strength, or the armor in the slot hit with the necklace), so the hits of one item at
-//! one level are worked out once and reused by every loadout that holds it. The sums are then
-//! made exactly as the advice makes them, in the same order, so the figures are the same to the
-//! last bit (a test holds them together).
+//! The outlook's figures from hit tables kept across calls: a hit depends only on the one item it
+//! involves (the weapon with the ring and strength, or the armor in the slot hit with the
+//! necklace), so the hits of one item at one level are worked out once and reused by every
+//! loadout that holds it.
 
 use std::collections::HashMap;
 
-use crate::advice::outlook::{
-    HitsCache, Outlook, beast, expected_hits, flee_hits, healths, kinds, levels,
+use super::outlook::{
+    HitsCache, Outlook, P_BEAST, P_OBSTACLE, beast, expected_hits, flee_hits, healths, kinds,
+    levels,
 };
-use crate::advice::outlook::{P_BEAST, P_OBSTACLE};
 use crate::catalogue::Slot;
 use crate::combat::{self, ARMOR_SLOTS};
 use crate::engine::{EngineSettings, StatsMode};
@@ -134,7 +131,7 @@ impl DamageTables {
             });
     }
 
-    /// `advice::outlook_cached(adv, level, settings, _)`, to the last bit.
+    /// The outlook for `adv` (boosted stats, as in the game state) as if it were at `level`.
     pub fn outlook(&mut self, adv: &Adventurer, level: u8, settings: &EngineSettings) -> Outlook {
         let jewelry = settings.rules.jewelry_bonuses;
         let reduction = settings.base_damage_reduction;
