@@ -8,8 +8,7 @@
 use serde_json::{Value, json};
 
 use super::client::protocol;
-use super::{Agent, AgentError, Move};
-use crate::game::engine::Action;
+use super::{Agent, AgentError, Move, tool_call};
 use crate::game::phase::Phase;
 use crate::game::policy::cache::MarketKey;
 use crate::game::policy::fight::FightOdds;
@@ -68,45 +67,6 @@ fn weapon_wins(advice: &Value) -> Vec<WeaponWin> {
             win: w["win"].as_f64().unwrap_or(0.0),
         })
         .collect()
-}
-
-/// The tool call that makes `action` on adventurer `id`.
-fn tool_call(id: u64, action: &Action) -> (&'static str, Value) {
-    match action {
-        Action::StartGame { weapon } => ("ls_new_game", json!({ "weapon": weapon })),
-        Action::Explore { till_beast } => (
-            "ls_explore",
-            json!({ "adventurer_id": id, "till_beast": till_beast }),
-        ),
-        Action::Attack { to_the_death } => (
-            "ls_attack",
-            json!({ "adventurer_id": id, "to_the_death": to_the_death }),
-        ),
-        Action::Flee { to_the_death } => (
-            "ls_flee",
-            json!({ "adventurer_id": id, "to_the_death": to_the_death }),
-        ),
-        Action::Equip { items } => ("ls_equip", json!({ "adventurer_id": id, "items": items })),
-        Action::Drop { items } => ("ls_drop", json!({ "adventurer_id": id, "items": items })),
-        Action::BuyItems { potions, items } => {
-            let items: Vec<Value> = items
-                .iter()
-                .map(|i| json!({ "item": i.item_id, "equip": i.equip }))
-                .collect();
-            (
-                "ls_buy_item",
-                json!({ "adventurer_id": id, "items": items, "potions": potions }),
-            )
-        }
-        Action::Upgrade { stats: s } => (
-            "ls_upgrade",
-            json!({
-                "adventurer_id": id,
-                "strength": s.strength, "dexterity": s.dexterity, "vitality": s.vitality,
-                "intelligence": s.intelligence, "wisdom": s.wisdom, "charisma": s.charisma,
-            }),
-        ),
-    }
 }
 
 /// The tool call that makes `decision`, with its reason.
@@ -232,6 +192,7 @@ impl McpPlanner {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::engine::Action;
 
     #[test]
     fn stat_advice_is_read_and_upgrades_put_every_point_in_one_stat() {
