@@ -12,7 +12,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use loot_survivor_mcp::agent::{Agent, AgentOptions};
+use loot_survivor_mcp::agent::{Agent, AgentOptions, tool_call};
 use loot_survivor_mcp::chain::sim::SimChain;
 use loot_survivor_mcp::chain::{ChainError, TxLookup, TxReport, WriteOptions};
 use loot_survivor_mcp::game::engine::Action;
@@ -84,43 +84,6 @@ async fn client(server: LsServer) -> RunningService<RoleClient, ()> {
     ().serve(client_io).await.expect("initialize")
 }
 
-/// The tool call that performs `action`.
-fn tool_call(id: u64, action: &Action) -> (&'static str, Value) {
-    match action {
-        Action::StartGame { weapon } => ("ls_new_game", json!({ "weapon": weapon })),
-        Action::Explore { till_beast } => (
-            "ls_explore",
-            json!({ "adventurer_id": id, "till_beast": till_beast }),
-        ),
-        Action::Attack { to_the_death } => (
-            "ls_attack",
-            json!({ "adventurer_id": id, "to_the_death": to_the_death }),
-        ),
-        Action::Flee { to_the_death } => (
-            "ls_flee",
-            json!({ "adventurer_id": id, "to_the_death": to_the_death }),
-        ),
-        Action::Equip { items } => ("ls_equip", json!({ "adventurer_id": id, "items": items })),
-        Action::Drop { items } => ("ls_drop", json!({ "adventurer_id": id, "items": items })),
-        Action::BuyItems { potions, items } => (
-            "ls_buy_item",
-            json!({
-                "adventurer_id": id,
-                "potions": potions,
-                "items": items.iter().map(|p| json!({"item": p.item_id, "equip": p.equip})).collect::<Vec<_>>(),
-            }),
-        ),
-        Action::Upgrade { stats } => (
-            "ls_upgrade",
-            json!({
-                "adventurer_id": id, "strength": stats.strength, "dexterity": stats.dexterity,
-                "vitality": stats.vitality, "intelligence": stats.intelligence,
-                "wisdom": stats.wisdom, "charisma": stats.charisma,
-            }),
-        ),
-    }
-}
-
 async fn replay(first_id: u64, actions: &[Action], detail: &str, game: u64, out: &mut impl Write) {
     let c = client(LsServer::new(
         Arc::new(SimChain::new(EngineSettings::default(), first_id)),
@@ -186,7 +149,7 @@ async fn main() {
             .await
             .expect("agent");
         let summary = agent
-            .play(&AgentOptions::default(), &mut |_| {})
+            .play(None, &AgentOptions::default(), &mut |_| {})
             .await
             .expect("the agent plays");
         agent.close().await;

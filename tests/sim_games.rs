@@ -16,9 +16,9 @@ const GAMES: u64 = 100;
 const WORKERS: u64 = 2;
 const WEAPONS: [&str; 4] = ["Wand", "Book", "Short Sword", "Club"];
 
-fn server(first_id: u64) -> LsServer {
+fn server(sim: Arc<SimChain>) -> LsServer {
     LsServer::new(
-        Arc::new(SimChain::new(EngineSettings::default(), first_id)),
+        sim,
         ServerOptions {
             chain: "sim".into(),
             strict: true,
@@ -29,7 +29,8 @@ fn server(first_id: u64) -> LsServer {
 
 /// Plays `count` games with adventurer ids from `first_id` on one sim world.
 async fn worker(first_id: u64, count: u64) -> Vec<(String, GameSummary)> {
-    let agent = Agent::connect(server(first_id)).await.expect("connect");
+    let sim = Arc::new(SimChain::new(EngineSettings::default(), first_id));
+    let agent = Agent::connect(server(sim.clone())).await.expect("connect");
     let mut out = Vec::new();
     for i in 0..count {
         let weapon = WEAPONS[((first_id + i) % 4) as usize];
@@ -39,7 +40,7 @@ async fn worker(first_id: u64, count: u64) -> Vec<(String, GameSummary)> {
             ..AgentOptions::default()
         };
         let summary = agent
-            .play(&opts, &mut |_| {})
+            .play(Some(&sim), &opts, &mut |_| {})
             .await
             .unwrap_or_else(|e| panic!("game {} ({weapon}) failed: {e}", first_id + i));
         assert_eq!(summary.adventurer_id, first_id + i, "ids are sequential");

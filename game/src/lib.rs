@@ -20,6 +20,7 @@ pub mod lookup;
 pub mod model;
 pub mod pack;
 pub mod phase;
+pub mod policy;
 pub mod preview;
 #[cfg(test)]
 mod properties;

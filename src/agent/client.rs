@@ -9,6 +9,7 @@ use rmcp::model::CallToolRequestParams;
 use rmcp::service::RunningService;
 use serde_json::Value;
 
+use crate::chain::ChainError;
 use crate::mcp::LsServer;
 
 /// A failed tool call (the agent stops on the first one: its moves should always be legal).
@@ -30,6 +31,17 @@ pub enum AgentError {
         /// The error envelope.
         error: Value,
     },
+    /// The sim chain refused an action the planner chose on the engine directly.
+    #[error("the sim chain refused {action}: {source}")]
+    Chain {
+        /// The game-systems entrypoint.
+        action: &'static str,
+        /// The chain's answer.
+        source: ChainError,
+    },
+    /// The weapon asked for is not one of the four starting weapons.
+    #[error("'{0}' is not a starting weapon; choose Wand, Book, Short Sword or Club")]
+    Weapon(String),
 }
 
 /// An MCP client connected in-process to a server.

@@ -1,35 +1,40 @@
-//! The built-in agent behind `loot-survivor-mcp play`. It plays whole games through the MCP tool
-//! layer, as any client would (an in-process rmcp client over a pipe), and narrates them with
-//! the reason for each decision.
+//! The built-in agent behind `loot-survivor-mcp play`. It plays whole games and narrates them
+//! with the reason for each decision.
 //!
-//! Two strategies share the same tools and the same game loop:
-//! * [`Strategy::Planner`] (the default) asks `ls_advise` what market items and stat points are
-//!   worth and `ls_battle_preview` for the odds of each fight, and plans over those distributions
-//!   (see [`planner`]).
+//! Three strategies:
+//! * [`Strategy::Planner`] (the default) plans over the advisors' odds: what market items and stat
+//!   points are worth, the odds of each fight (the pure policy [`crate::game::policy`]).
 //! * [`Strategy::Baseline`] is the first agent and [`Strategy::Previous`] the planner before its
 //!   last tuning, kept to measure progress on the same dungeons.
 //!
-//! Neither reads the `exact` outcomes of deterministic worlds, so they play the same way on every
-//! chain.
+//! On the embedded sim chain, handed over by the caller, the planner decides on the engine
+//! directly ([`direct`]): the state read from the chain, the policy's move applied to it, no tool
+//! call per decision. Elsewhere, and always for the baseline, the agent plays through the MCP tool
+//! layer as any client would (an in-process rmcp client over a pipe); [`Agent::play_over_mcp`]
+//! plays the planner that way too ([`mcp_planner`]), the reference the direct path is checked
+//! against.
+//!
+//! None reads the `exact` outcomes of deterministic worlds nor a game's hidden seed, so they play
+//! the same way on every chain.
 
 pub mod baseline;
 mod client;
-pub mod fight;
-pub mod healing;
+pub mod direct;
+pub mod mcp_planner;
 mod narration;
-pub mod planner;
 pub mod report;
-pub mod shopping;
-pub mod stats;
-pub mod weapon;
 
 use serde::Serialize;
 use serde_json::{Value, json};
 
+pub use crate::game::policy::{Floors, ParamError, Params, pct};
 pub use client::{Agent, AgentError};
-pub use planner::Params;
 pub use report::{GameSummary, Summary};
 
+use std::time::Instant;
+
+use crate::chain::sim::SimChain;
+use crate::game::engine::Action;
 use crate::game::phase::Phase;
 use crate::game::view::AdventurerView;
 use narration::GameRun;
@@ -55,6 +60,15 @@ impl Strategy {
             Strategy::Previous => "previous",
         }
     }
+
+    /// The planner's parameters, `None` for the baseline.
+    pub fn params(&self) -> Option<Params> {
+        match self {
+            Strategy::Baseline => None,
+            Strategy::Planner(p) => Some(p.clone()),
+            Strategy::Previous => Some(Params::previous()),
+        }
+    }
 }
 
 /// How the agent plays.
@@ -62,7 +76,7 @@ impl Strategy {
 pub struct AgentOptions {
     /// Starting weapon (id or name: Wand, Book, Short Sword, Club).
     pub weapon: String,
-    /// Most tool calls that change the game, per game (the cap).
+    /// Most actions that change the game, per game (the cap).
     pub max_actions: u32,
     /// The strategy.
     pub strategy: Strategy,
@@ -124,15 +138,25 @@ impl Move {
     }
 }
 
-/// A probability as a whole percentage ("23 %").
-pub fn pct(p: f64) -> String {
-    format!("{:.0} %", p * 100.0)
-}
-
 impl Agent {
     /// Plays one game from mint to death (or the action cap), passing a line per decision and
-    /// event to `narrate`.
+    /// event to `narrate`: the planner on the engine of `sim` directly when the caller gives the
+    /// sim chain this agent's server runs on, else through the tools.
     pub async fn play(
+        &self,
+        sim: Option<&SimChain>,
+        opts: &AgentOptions,
+        narrate: &mut (dyn FnMut(String) + Send),
+    ) -> Result<GameSummary, AgentError> {
+        match (sim, opts.strategy.params()) {
+            (Some(sim), Some(params)) => direct::play_on_sim(sim, opts, params, narrate),
+            _ => self.play_over_mcp(opts, narrate).await,
+        }
+    }
+
+    /// Plays one game as [`Agent::play`] does, but every decision through the MCP tools (the
+    /// advisors asked, their JSON read back), as an outside client would.
+    pub async fn play_over_mcp(
         &self,
         opts: &AgentOptions,
         narrate: &mut (dyn FnMut(String) + Send),
@@ -144,65 +168,30 @@ impl Agent {
         let id = started["adventurer_id"]
             .as_u64()
             .ok_or_else(|| client::protocol("ls_new_game", "no adventurer_id"))?;
-        narrate(format!(
-            "adventurer {id} enters Death Mountain with a {} ({} strategy)",
-            opts.weapon,
-            opts.strategy.name()
-        ));
+        narrate(entering(id, opts));
         game.absorb(&mut started, narrate)?;
-        let mut actions = 1u32;
-        let mut planner = match &opts.strategy {
-            Strategy::Planner(p) => Some(planner::Planner::new(p.clone())),
-            Strategy::Previous => Some(planner::Planner::new(Params::previous())),
-            Strategy::Baseline => None,
-        };
+        let mut tally = Tally::default();
+        let mut planner = opts.strategy.params().map(mcp_planner::McpPlanner::new);
         while let Some(view) = game.view.clone() {
-            if view.phase == Phase::Dead || actions >= opts.max_actions {
+            if view.phase == Phase::Dead || tally.actions >= opts.max_actions {
                 break;
             }
+            let clock = Instant::now();
             let m = match planner.as_mut() {
                 None => baseline::next_move(self, id, &view).await?,
                 Some(p) => p.next_move(self, id, &view).await?,
             };
+            tally.decided(clock);
             narrate(format!("{} {}", game.status(), m.reason));
             let mut result = self.call(m.tool, m.args).await?;
-            actions += 1;
             game.absorb(&mut result, narrate)?;
         }
         let view = game
             .view
             .clone()
             .ok_or_else(|| client::protocol("ls_new_game", "no adventurer"))?;
-        let ending = if view.phase == Phase::Dead {
-            Ending::Died
-        } else {
-            Ending::ActionCap
-        };
-        let summary = GameSummary {
-            adventurer_id: id,
-            level: view.level,
-            xp: view.xp,
-            gold: view.gold,
-            actions,
-            ending,
-            cause: (ending == Ending::Died).then_some(game.threat),
-            killed_by: (ending == Ending::Died).then(|| game.last_threat.clone()),
-        };
-        narrate(match ending {
-            Ending::Died => format!(
-                "adventurer {id} died at level {} with {} xp: {}",
-                summary.level,
-                summary.xp,
-                summary.killed_by.as_deref().unwrap_or("unknown")
-            ),
-            Ending::ActionCap => format!(
-                "adventurer {id} stopped at the cap of {} actions: level {}, {} xp",
-                opts.max_actions, summary.level, summary.xp
-            ),
-        });
-        Ok(summary)
+        Ok(finish(id, &view, &game, opts, tally, narrate))
     }
-
     /// The current view, fetched in full (`detail: full`).
     pub async fn view(&self, id: u64) -> Result<AdventurerView, AgentError> {
         let mut v = self
@@ -214,4 +203,116 @@ impl Agent {
         serde_json::from_value(v["adventurer"].take())
             .map_err(|e| client::protocol("ls_get_adventurer", e))
     }
+}
+
+/// The tool call (name and arguments) that makes `action` on adventurer `id`, as any MCP client
+/// sends it.
+pub fn tool_call(id: u64, action: &Action) -> (&'static str, Value) {
+    match action {
+        Action::StartGame { weapon } => ("ls_new_game", json!({ "weapon": weapon })),
+        Action::Explore { till_beast } => (
+            "ls_explore",
+            json!({ "adventurer_id": id, "till_beast": till_beast }),
+        ),
+        Action::Attack { to_the_death } => (
+            "ls_attack",
+            json!({ "adventurer_id": id, "to_the_death": to_the_death }),
+        ),
+        Action::Flee { to_the_death } => (
+            "ls_flee",
+            json!({ "adventurer_id": id, "to_the_death": to_the_death }),
+        ),
+        Action::Equip { items } => ("ls_equip", json!({ "adventurer_id": id, "items": items })),
+        Action::Drop { items } => ("ls_drop", json!({ "adventurer_id": id, "items": items })),
+        Action::BuyItems { potions, items } => {
+            let items: Vec<Value> = items
+                .iter()
+                .map(|i| json!({ "item": i.item_id, "equip": i.equip }))
+                .collect();
+            (
+                "ls_buy_item",
+                json!({ "adventurer_id": id, "items": items, "potions": potions }),
+            )
+        }
+        Action::Upgrade { stats: s } => (
+            "ls_upgrade",
+            json!({
+                "adventurer_id": id,
+                "strength": s.strength, "dexterity": s.dexterity, "vitality": s.vitality,
+                "intelligence": s.intelligence, "wisdom": s.wisdom, "charisma": s.charisma,
+            }),
+        ),
+    }
+}
+
+/// "adventurer 7 enters Death Mountain with a Wand (planner strategy)".
+fn entering(id: u64, opts: &AgentOptions) -> String {
+    format!(
+        "adventurer {id} enters Death Mountain with a {} ({} strategy)",
+        opts.weapon,
+        opts.strategy.name()
+    )
+}
+
+/// The actions a game has made (the start counts as one) and the time each decision took.
+struct Tally {
+    actions: u32,
+    decision_us: Vec<f64>,
+}
+
+impl Default for Tally {
+    fn default() -> Self {
+        Self {
+            actions: 1,
+            decision_us: Vec::new(),
+        }
+    }
+}
+
+impl Tally {
+    /// Counts one decision, timed from `clock`, and the action it makes.
+    fn decided(&mut self, clock: Instant) {
+        self.decision_us.push(clock.elapsed().as_secs_f64() * 1e6);
+        self.actions += 1;
+    }
+}
+
+/// The game's summary, narrated as its last line.
+fn finish(
+    id: u64,
+    view: &AdventurerView,
+    game: &GameRun,
+    opts: &AgentOptions,
+    tally: Tally,
+    narrate: &mut dyn FnMut(String),
+) -> GameSummary {
+    let ending = if view.phase == Phase::Dead {
+        Ending::Died
+    } else {
+        Ending::ActionCap
+    };
+    let summary = GameSummary {
+        adventurer_id: id,
+        level: view.level,
+        xp: view.xp,
+        gold: view.gold,
+        actions: tally.actions,
+        ending,
+        cause: (ending == Ending::Died).then_some(game.threat),
+        killed_by: (ending == Ending::Died).then(|| game.last_threat.clone()),
+        decision_us: tally.decision_us,
+    };
+    narrate(match ending {
+        Ending::Died => format!(
+            "adventurer {id} died at level {} with {} xp: {}",
+            summary.level,
+            summary.xp,
+            summary.killed_by.as_deref().unwrap_or("unknown")
+        ),
+        Ending::ActionCap => format!(
+            "adventurer {id} stopped at the cap of {} actions: level {}, {} xp",
+            opts.max_actions, summary.level, summary.xp
+        ),
+    });
+    summary
 }

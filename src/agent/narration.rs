@@ -49,7 +49,8 @@ impl GameRun {
         }
     }
 
-    /// Takes in an action result: narrates its events and keeps the new state.
+    /// Takes in an action result as a tool returns it: narrates its events and keeps the new
+    /// state.
     pub fn absorb(
         &mut self,
         result: &mut Value,
@@ -59,12 +60,24 @@ impl GameRun {
             serde_json::from_value(result["events"].take()).map_err(|e| protocol("events", e))?;
         let view: AdventurerView = serde_json::from_value(result["adventurer"].take())
             .map_err(|e| protocol("adventurer", e))?;
+        self.take(&events, view, narrate);
+        Ok(())
+    }
+
+    /// Takes in an action's events and the state after it: narrates the events and keeps the
+    /// new state.
+    pub fn take(
+        &mut self,
+        events: &[GameEvent],
+        view: AdventurerView,
+        narrate: &mut dyn FnMut(String),
+    ) {
         if let Some(v) = self.view.as_ref().or(Some(&view)) {
             self.health = i32::from(v.health);
             self.max_health = v.max_health;
             self.gold = i32::from(v.gold);
         }
-        for e in &events {
+        for e in events {
             if let Some(line) = self.describe(&e.details) {
                 narrate(format!(
                     "      hp {:>3}/{:<3} {:>3}g | {line}",
@@ -81,7 +94,6 @@ impl GameRun {
         self.max_health = view.max_health;
         self.gold = i32::from(view.gold);
         self.view = Some(view);
-        Ok(())
     }
 
     fn hurt(&mut self, damage: u16, cause: DeathCause, what: String) {

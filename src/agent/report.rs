@@ -1,6 +1,7 @@
 //! Per-game results and their summary over many games: median, p10, p90 and max of level and xp,
-//! actions, causes of death and the level distribution. Percentiles are nearest-rank on the
-//! sorted values (index `round(p × (n − 1))`), so they are always a level some game reached.
+//! actions, causes of death, the level distribution and the time each decision took. Percentiles
+//! are nearest-rank on the sorted values (index `round(p × (n − 1))`), so they are always a level
+//! some game reached.
 
 use std::collections::BTreeMap;
 
@@ -27,6 +28,9 @@ pub struct GameSummary {
     pub cause: Option<DeathCause>,
     /// What killed the adventurer, in words.
     pub killed_by: Option<String>,
+    /// Microseconds each decision took (left out of the game's JSON line: the summary has them).
+    #[serde(skip)]
+    pub decision_us: Vec<f64>,
 }
 
 /// Median, p10, p90 and max of one figure.
@@ -86,6 +90,11 @@ pub struct Summary {
     pub endings: BTreeMap<String, usize>,
     /// Games per final level.
     pub levels: BTreeMap<u8, usize>,
+    /// Microseconds per decision, over every decision of every game. Left out unless asked for
+    /// (`play --decision-cost`): a wall-clock time varies from run to run, and `play --json` is
+    /// the same for the same seed.
+    #[serde(skip)]
+    pub decision_us: Spread,
 }
 
 impl Summary {
@@ -114,6 +123,12 @@ impl Summary {
             actions: Spread::of(&f(|g| f64::from(g.actions))),
             endings,
             levels,
+            decision_us: Spread::of(
+                &games
+                    .iter()
+                    .flat_map(|g| g.decision_us.iter().copied())
+                    .collect::<Vec<_>>(),
+            ),
         }
     }
 
@@ -139,7 +154,15 @@ impl Summary {
             self.xp.p90,
             self.xp.max,
             self.actions.median,
-            endings.join(", ")
+            endings.join(", "),
+        )
+    }
+
+    /// The time a decision took: "decision median 33 µs (p90 120)".
+    pub fn decision_cost(&self) -> String {
+        format!(
+            "decision median {:.0} µs (p90 {:.0})",
+            self.decision_us.median, self.decision_us.p90
         )
     }
 
@@ -174,6 +197,7 @@ mod tests {
             },
             cause,
             killed_by: None,
+            decision_us: vec![f64::from(level); 3],
         }
     }
 
@@ -199,5 +223,11 @@ mod tests {
         assert_eq!(s.levels[&3], 2);
         assert_eq!(s.histogram().len(), 3);
         assert!(s.line().contains("level median 9"));
+        assert_eq!(
+            s.decision_us.median, 9.0,
+            "over every decision of every game"
+        );
+        assert!(!s.line().contains("decision"), "{}", s.line());
+        assert_eq!(s.decision_cost(), "decision median 9 µs (p90 12)");
     }
 }

@@ -110,6 +110,10 @@ pub(crate) struct PlayArgs {
     /// Print only each game's result.
     #[arg(long)]
     pub(crate) quiet: bool,
+    /// Also print the time each decision took (median and p90; in the JSON summary as
+    /// `decision_us`), which varies from run to run.
+    #[arg(long)]
+    pub(crate) decision_cost: bool,
     /// A planner parameter as name=value (self-play tuning), e.g. --param fight_from=0.7.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub(crate) params: Vec<String>,

@@ -1,5 +1,7 @@
 //! `play`: the built-in agent over an in-memory sim world, game after game, with the summary.
 
+use std::sync::Arc;
+
 use anyhow::Context as _;
 use loot_survivor_mcp::agent::{Agent, AgentOptions, Params, Strategy, Summary};
 use loot_survivor_mcp::chain::sim::{SimChain, SimRandomness};
@@ -59,12 +61,12 @@ pub(crate) async fn play(args: &SettingsArgs, play: PlayArgs) -> anyhow::Result<
     for strategy in strategies {
         // A fresh in-memory world per strategy (never the user's state file): the same master
         // seed gives game i the same hidden seed under every strategy.
-        let sim = SimChain::with_randomness(
+        let sim = Arc::new(SimChain::with_randomness(
             settings.sim.engine_settings(),
             settings.sim.first_adventurer_id,
             SimRandomness::Master(seed),
-        );
-        let agent = Agent::connect(server_over(sim, &settings)).await?;
+        ));
+        let agent = Agent::connect(server_over(sim.clone(), &settings)).await?;
         let mut games = Vec::new();
         for i in 0..play.games {
             let opts = AgentOptions {
@@ -78,7 +80,7 @@ pub(crate) async fn play(args: &SettingsArgs, play: PlayArgs) -> anyhow::Result<
                     println!("{line}");
                 }
             };
-            let s = agent.play(&opts, &mut narrate).await?;
+            let s = agent.play(Some(&sim), &opts, &mut narrate).await?;
             if play.json {
                 let mut line = serde_json::to_value(&s)?;
                 line["strategy"] = strategy.name().into();
@@ -107,9 +109,16 @@ pub(crate) async fn play(args: &SettingsArgs, play: PlayArgs) -> anyhow::Result<
         if play.json {
             let mut line = serde_json::json!({ "summary": s });
             line["summary"]["seed"] = seed.into();
+            if play.decision_cost {
+                line["summary"]["decision_us"] = serde_json::to_value(s.decision_us)?;
+            }
             println!("{line}");
         } else if s.games > 1 {
-            println!("{}", s.line());
+            if play.decision_cost {
+                println!("{}; {}", s.line(), s.decision_cost());
+            } else {
+                println!("{}", s.line());
+            }
             println!("levels reached ({}):", s.strategy);
             for bar in s.histogram() {
                 println!("{bar}");

@@ -30,7 +30,7 @@ pub(crate) fn sim_server(settings: &Settings, saved: bool) -> anyhow::Result<LsS
     if let Some(path) = sim.state_file() {
         tracing::info!(state_file = %path.display(), ?randomness, "sim world");
     }
-    Ok(server_over(sim, settings))
+    Ok(server_over(Arc::new(sim), settings))
 }
 
 /// The server options the settings give (profile name, strict mode, write timeout).
@@ -43,9 +43,9 @@ pub(crate) fn server_options(settings: &Settings) -> ServerOptions {
 }
 
 /// The MCP server over a sim chain.
-pub(crate) fn server_over(sim: SimChain, settings: &Settings) -> LsServer {
+pub(crate) fn server_over(sim: Arc<SimChain>, settings: &Settings) -> LsServer {
     let account = sim.account_address();
-    LsServer::new(Arc::new(sim), server_options(settings))
+    LsServer::new(sim, server_options(settings))
         .with_detail(settings.server.detail)
         .with_wallet(account)
 }

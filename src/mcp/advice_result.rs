@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{SCHEMA_VERSION, ToolError};
-use crate::game::advice::{self, Outlook};
+use crate::game::advice::{self, Outlook, OutlookMemo};
 use crate::game::engine::EngineSettings;
 use crate::game::model::GameState;
 use crate::game::phase::{self, Phase};
@@ -230,14 +230,15 @@ fn outlook_view(o: &Outlook) -> OutlookView {
 fn market_advice(
     state: &GameState,
     settings: &EngineSettings,
+    memo: &mut OutlookMemo,
     keep_gold: u16,
     limit: usize,
 ) -> MarketAdvice {
     let adv = &state.adventurer;
-    let values = advice::market_values(state, settings);
+    let values = advice::market_values(state, settings, memo);
     let buys = advice::best_buys(state, &values, adv.gold.saturating_sub(keep_gold));
     let price = rules::potion_price(adv.level(), adv.stats.charisma);
-    let (equipped, mut market) = advice::market::weapon_projections(state, settings);
+    let (equipped, mut market) = advice::market::weapon_projections(state, settings, memo);
     let mine = equipped.as_ref().map_or(0, |w| w.attack_later);
     market.retain(|w| w.attack_later > mine);
     market.sort_by(|a, b| {
@@ -334,8 +335,9 @@ pub fn advice_result(
         ToolError::validation(format!("no {what} advice now: {hint}"))
             .with_detail("adventurer_id", adventurer_id)
     };
+    let memo = &mut OutlookMemo::default();
     let (now, stats_advice) = if topic == AdviceTopic::Stats {
-        let (base, effects) = advice::stat_effects(adv, settings);
+        let (base, effects) = advice::stat_effects(adv, settings, memo);
         let mut list: Vec<StatAdvice> = effects
             .iter()
             .map(|e| StatAdvice {
@@ -347,10 +349,7 @@ pub fn advice_result(
         list.sort_by(|a, b| b.value.total_cmp(&a.value));
         (base, Some(list))
     } else {
-        (
-            advice::outlook(adv, advice::market::LEVELS_AHEAD, settings),
-            None,
-        )
+        (memo.over(adv, advice::market::LEVELS_AHEAD, settings), None)
     };
     let market = match topic {
         AdviceTopic::Market if !phase::market_open(adv) => {
@@ -359,7 +358,13 @@ pub fn advice_result(
                 "the market is closed in battle and while stat points are unspent",
             ));
         }
-        AdviceTopic::Market => Some(market_advice(state, settings, keep_gold, limit as usize)),
+        AdviceTopic::Market => Some(market_advice(
+            state,
+            settings,
+            memo,
+            keep_gold,
+            limit as usize,
+        )),
         _ => None,
     };
     let weapons = match topic {

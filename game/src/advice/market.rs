@@ -5,7 +5,7 @@
 //! projected attack a few levels on, when a higher tier has gained greatness from the xp to come.
 
 use super::equip::{aged, imagine_equipped};
-use super::outlook::{HitsCache, Outlook, outlook_cached, outlook_over};
+use super::outlook::{Outlook, OutlookMemo};
 use crate::catalogue::{self, Slot, Tier};
 use crate::engine::EngineSettings;
 use crate::model::GameState;
@@ -92,16 +92,27 @@ pub fn projected_attack(tier: Tier, item_xp: u16, gain: u16) -> u16 {
     rules::tier_multiplier(tier) * u16::from(rules::greatness(xp))
 }
 
+/// Every unowned market weapon, by id (each once, in increasing order), with its price.
+pub fn market_weapons(state: &GameState) -> Vec<(u8, u16)> {
+    let charisma = state.adventurer.stats.charisma;
+    market_ids(state)
+        .into_iter()
+        .filter_map(|id| catalogue::item(id).map(|i| (id, i)))
+        .filter(|(_, i)| i.slot == Slot::Weapon)
+        .map(|(id, i)| (id, rules::item_price(i.tier, charisma)))
+        .collect()
+}
+
 /// The equipped weapon's projection and every unowned market weapon's, [`WEAPON_PROJECTION_LEVELS`]
 /// levels on (each bought weapon starting at greatness 1).
 pub fn weapon_projections(
     state: &GameState,
     settings: &EngineSettings,
+    memo: &mut OutlookMemo,
 ) -> (Option<WeaponProjection>, Vec<WeaponProjection>) {
     let adv = &state.adventurer;
     let gain = item_xp_gain(adv.level(), WEAPON_PROJECTION_LEVELS);
     let later_level = adv.level().max(2).saturating_add(WEAPON_PROJECTION_LEVELS);
-    let mut memo = HitsCache::new();
     let mut project = |s: &GameState, id: u8, price: u16| {
         let info = catalogue::item(id)?;
         let held = s.adventurer.equipment.weapon.xp;
@@ -111,7 +122,8 @@ pub fn weapon_projections(
             name: info.name.to_string(),
             price,
             attack_later: projected_attack(info.tier, held, gain),
-            damage_later: outlook_cached(&aged.adventurer, later_level, settings, &mut memo)
+            damage_later: memo
+                .at(&aged.adventurer, later_level, settings)
                 .damage_dealt,
         })
     };
@@ -119,25 +131,9 @@ pub fn weapon_projections(
     let current = (equipped != 0)
         .then(|| project(state, equipped, 0))
         .flatten();
-    let mut ids: Vec<u8> = state
-        .market
-        .iter()
-        .copied()
-        .filter(|&id| !state.owns(id))
-        .filter(|&id| catalogue::item(id).is_some_and(|i| i.slot == Slot::Weapon))
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let market = ids
+    let market = market_weapons(state)
         .into_iter()
-        .filter_map(|id| {
-            let tier = catalogue::item(id)?.tier;
-            project(
-                &imagine_equipped(state, &[id]),
-                id,
-                rules::item_price(tier, adv.stats.charisma),
-            )
-        })
+        .filter_map(|(id, price)| project(&imagine_equipped(state, &[id]), id, price))
         .collect();
     (current, market)
 }
@@ -146,14 +142,14 @@ pub fn weapon_projections(
 pub fn baseline(
     state: &GameState,
     settings: &EngineSettings,
-    memo: &mut HitsCache,
+    memo: &mut OutlookMemo,
 ) -> (Outlook, Outlook) {
     let adv = &state.adventurer;
     let later_level = adv.level().max(2).saturating_add(PROJECTION_LEVELS);
     let gain = item_xp_gain(adv.level(), PROJECTION_LEVELS);
     (
-        outlook_over(adv, LEVELS_AHEAD, settings, memo),
-        outlook_cached(&aged(state, gain).adventurer, later_level, settings, memo),
+        memo.over(adv, LEVELS_AHEAD, settings),
+        memo.at(&aged(state, gain).adventurer, later_level, settings),
     )
 }
 
@@ -163,15 +159,15 @@ pub fn item_value(
     id: u8,
     base: &(Outlook, Outlook),
     settings: &EngineSettings,
-    memo: &mut HitsCache,
+    memo: &mut OutlookMemo,
 ) -> Option<ItemValue> {
     let info = catalogue::item(id)?;
     let adv = &state.adventurer;
     let with = imagine_equipped(state, &[id]);
     let later_level = adv.level().max(2).saturating_add(PROJECTION_LEVELS);
     let gain = item_xp_gain(adv.level(), PROJECTION_LEVELS);
-    let now = outlook_over(&with.adventurer, LEVELS_AHEAD, settings, memo);
-    let later = outlook_cached(&aged(&with, gain).adventurer, later_level, settings, memo);
+    let now = memo.over(&with.adventurer, LEVELS_AHEAD, settings);
+    let later = memo.at(&aged(&with, gain).adventurer, later_level, settings);
     let saved_now = base.0.health_per_explore - now.health_per_explore;
     let saved_later = base.1.health_per_explore - later.health_per_explore;
     let value = HORIZON_EXPLORES * (saved_now + saved_later) / 2.0;
@@ -191,23 +187,42 @@ pub fn item_value(
     })
 }
 
-/// The value of every market item the adventurer does not own, best value per gold first.
-/// Death risks are at full health (you heal before exploring).
-pub fn market_values(state: &GameState, settings: &EngineSettings) -> Vec<ItemValue> {
+/// The state as items are valued: at full health (you heal before exploring).
+pub fn at_full_health(state: &GameState) -> GameState {
     let mut state = state.clone();
     state.adventurer.health = state.adventurer.max_health();
-    let state = &state;
-    let mut memo = HitsCache::new();
-    let base = baseline(state, settings, &mut memo);
+    state
+}
+
+/// The market items valued, by id: each once, in increasing order, those not owned.
+pub fn market_ids(state: &GameState) -> Vec<u8> {
     let mut ids = state.market.clone();
     ids.sort_unstable();
     ids.dedup();
-    let mut out: Vec<ItemValue> = ids
+    ids.retain(|&id| !state.owns(id));
+    ids
+}
+
+/// Item values in the advice's order: best value per gold first, equals by id (from ids in
+/// increasing order).
+pub fn sort_by_value_per_gold(values: &mut [ItemValue]) {
+    values.sort_by(|a, b| b.value_per_gold.total_cmp(&a.value_per_gold));
+}
+
+/// The value of every market item the adventurer does not own, best value per gold first.
+/// Death risks are at full health (you heal before exploring).
+pub fn market_values(
+    state: &GameState,
+    settings: &EngineSettings,
+    memo: &mut OutlookMemo,
+) -> Vec<ItemValue> {
+    let state = &at_full_health(state);
+    let base = baseline(state, settings, memo);
+    let mut out: Vec<ItemValue> = market_ids(state)
         .into_iter()
-        .filter(|&id| !state.owns(id))
-        .filter_map(|id| item_value(state, id, &base, settings, &mut memo))
+        .filter_map(|id| item_value(state, id, &base, settings, memo))
         .collect();
-    out.sort_by(|a, b| b.value_per_gold.total_cmp(&a.value_per_gold));
+    sort_by_value_per_gold(&mut out);
     out
 }
 

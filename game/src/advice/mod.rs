@@ -2,6 +2,7 @@
 //! hidden randomness): what each market item is worth for this adventurer, the best buys for the
 //! gold, what a stat point does, and the fight with each weapon. Behind `ls_advise`.
 
+mod damage;
 pub mod equip;
 pub mod market;
 pub mod outlook;
@@ -11,6 +12,6 @@ pub mod swap;
 mod tests;
 
 pub use market::{BestBuys, ItemValue, best_buys, market_values};
-pub use outlook::{Outlook, outlook, outlook_at};
+pub use outlook::{Outlook, OutlookMemo, outlook_at};
 pub use stats::{Stat, StatEffect, stat_effects};
 pub use swap::{WeaponOption, weapon_options};

@@ -8,12 +8,11 @@
 
 use std::collections::HashMap;
 
+use super::damage::DamageTables;
 use crate::catalogue::{ItemType, Tier};
-use crate::combat::{self, ARMOR_SLOTS};
-use crate::engine::{EngineSettings, StatsMode};
-use crate::model::{Adventurer, BeastEvent, SpecialPowers};
+use crate::engine::EngineSettings;
+use crate::model::{Adventurer, BeastEvent, SpecialPowers, Stats};
 use crate::random;
-use crate::rules;
 
 /// Probability that one explore step meets a beast (`rnd % 3 == 0` over a byte).
 pub const P_BEAST: f64 = 86.0 / 256.0;
@@ -104,12 +103,6 @@ pub fn beast(id: u8, level: u16) -> BeastEvent {
     }
 }
 
-/// `(probability, crit)` of a hit by an attacker with crit `chance` (percent).
-fn crit_split(chance: u8) -> [(f64, bool); 2] {
-    let p = combat::critical_hit_probability(chance);
-    [(1.0 - p, false), (p, true)]
-}
-
 /// Expected beast hits taken while fleeing to the end with flee chance `f` per attempt (each
 /// failed attempt is a hit); infinite when fleeing is impossible.
 pub fn flee_hits(f: f64) -> f64 {
@@ -135,157 +128,104 @@ pub fn expected_hits(healths: &std::ops::RangeInclusive<u16>, d0: u16, d1: u16, 
     healths.clone().map(|h| f[usize::from(h)]).sum::<f64>() / n
 }
 
-/// Expected hits to kill, by (normal hit, crit hit, crit chance bits, lowest and highest health):
-/// shared between outlooks of one adventurer whose weapon does not change.
-pub type HitsCache = HashMap<(u16, u16, u64, u16, u16), f64>;
+/// Expected hits to kill, by (normal hit, crit hit, crit chance bits, lowest and highest health).
+pub(super) type HitsCache = HashMap<(u16, u16, u64, u16, u16), f64>;
 
 /// The outlook for `adv` (boosted stats, as in the game state) as if it were at `level`.
 pub fn outlook_at(adv: &Adventurer, level: u8, settings: &EngineSettings) -> Outlook {
-    outlook_cached(adv, level, settings, &mut HitsCache::new())
+    OutlookMemo::default().at(adv, level, settings)
 }
 
-/// [`outlook_at`] with a cache of expected hits to kill.
-pub fn outlook_cached(
-    adv: &Adventurer,
+/// Everything an outlook reads of an adventurer: each equipped item's id and greatness, the
+/// specials seed, the stats and health (its xp is replaced by the level looked at).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Loadout {
+    items: [(u8, u8); 8],
+    specials_seed: u16,
+    stats: Stats,
+    health: u16,
     level: u8,
-    settings: &EngineSettings,
-    memo: &mut HitsCache,
-) -> Outlook {
-    let jewelry = settings.rules.jewelry_bonuses;
-    let reduction = settings.base_damage_reduction;
-    let mut a = *adv;
-    a.xp = u16::from(level).pow(2).max(1);
-    let beast_crit = crit_split(rules::critical_hit_chance(level));
-    let adv_crit = combat::critical_hit_probability(a.stats.luck);
-    let level_range = levels(level);
-    let health_range = healths(level);
-    let n_levels = level_range.clone().count() as f64;
-    let per_kind = 1.0 / 15.0 / n_levels;
-    let slots: Vec<(f64, crate::catalogue::Slot)> = ARMOR_SLOTS
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (combat::slot_probability(i), *s))
-        .collect();
-    let (wis_cut, int_cut) = match settings.stats_mode {
-        StatsMode::Dodge => (0, 0),
-        StatsMode::Reduction => (
-            combat::ability_damage_reduction(level, a.stats.wisdom),
-            combat::ability_damage_reduction(level, a.stats.intelligence),
-        ),
-    };
-    let (ambush_chance, dodge_chance) = match settings.stats_mode {
-        StatsMode::Dodge => (
-            1.0 - combat::avoid_threat_probability(level, a.stats.wisdom),
-            combat::avoid_threat_probability(level, a.stats.intelligence),
-        ),
-        StatsMode::Reduction => (1.0, 0.0),
-    };
-    let health = a.health.max(1);
-    let mut o = Outlook {
-        ambush_chance,
-        dodge_chance,
-        flee_chance: if a.stats.dexterity == 0 {
-            0.0
-        } else {
-            combat::avoid_threat_probability(level, a.stats.dexterity)
-        },
-        ..Outlook::default()
-    };
-    let (mut ambush_kills, mut obstacle_kills, mut fight_loss) = (0.0, 0.0, 0.0);
-    let flee_cost = flee_hits(if a.level() > 1 { o.flee_chance } else { 0.0 });
-    for id in kinds() {
-        for lvl in level_range.clone() {
-            let b = beast(id, lvl);
-            let d0 = combat::adventurer_hit(&a, &b, false, jewelry);
-            let d1 = combat::adventurer_hit(&a, &b, true, jewelry);
-            o.damage_dealt +=
-                per_kind * ((1.0 - adv_crit) * f64::from(d0) + adv_crit * f64::from(d1));
-            let hits = *memo
-                .entry((
-                    d0,
-                    d1,
-                    adv_crit.to_bits(),
-                    *health_range.start(),
-                    *health_range.end(),
-                ))
-                .or_insert_with(|| expected_hits(&health_range, d0, d1, adv_crit));
-            let mut hit = 0.0;
-            for &(ps, slot) in &slots {
-                for (pc, crit) in beast_crit {
-                    let p = per_kind * ps * pc;
-                    let d = combat::beast_hit(&a, &b, slot, crit, jewelry);
-                    hit += ps * pc * f64::from(d);
-                    let amb = combat::apply_damage_reduction(
-                        combat::apply_damage_reduction(d, reduction),
-                        wis_cut,
-                    );
-                    o.ambush_damage += p * f64::from(amb);
-                    if amb >= health {
-                        ambush_kills += p;
-                    }
-                    let od = combat::obstacle_hit(&a, id, lvl, slot, crit, jewelry);
-                    let od = combat::apply_damage_reduction(
-                        combat::apply_damage_reduction(od, reduction),
-                        int_cut,
-                    );
-                    o.obstacle_damage += p * f64::from(od);
-                    if od >= health {
-                        obstacle_kills += p;
-                    }
-                }
-            }
-            o.beast_hit += per_kind * hit;
-            let taken = (hits - 1.0).max(0.0).min(flee_cost);
-            o.hits_taken_per_fight += per_kind * taken;
-            fight_loss += per_kind * taken * hit;
+}
+
+impl Loadout {
+    fn of(adv: &Adventurer, level: u8) -> Self {
+        Self {
+            items: adv
+                .equipment
+                .slots()
+                .map(|(_, item)| (item.id, item.greatness())),
+            specials_seed: adv.item_specials_seed,
+            stats: adv.stats,
+            health: adv.health,
+            level,
         }
     }
-    o.health_per_explore = P_BEAST * (o.ambush_chance * o.ambush_damage + fight_loss)
-        + P_OBSTACLE * (1.0 - o.dodge_chance) * o.obstacle_damage;
-    o.death_risk = P_BEAST * o.ambush_chance * ambush_kills
-        + P_OBSTACLE * (1.0 - o.dodge_chance) * obstacle_kills;
-    o
 }
 
-/// The outlook averaged over `levels_ahead` consecutive adventurer levels from the current one.
-pub fn outlook(adv: &Adventurer, levels_ahead: u8, settings: &EngineSettings) -> Outlook {
-    outlook_over(adv, levels_ahead, settings, &mut HitsCache::new())
+/// Outlooks already computed in one world, and the hit tables behind them, kept between calls
+/// (an outlook depends on an item's xp only through its greatness, so most recur from one market
+/// to the next). The rules are not part of what is remembered: every call must pass the same
+/// settings.
+#[derive(Debug, Clone, Default)]
+pub struct OutlookMemo {
+    outlooks: HashMap<Loadout, Outlook>,
+    damage: DamageTables,
+    computed: u64,
 }
 
-/// [`outlook`] with a cache of expected hits to kill.
-pub fn outlook_over(
-    adv: &Adventurer,
-    levels_ahead: u8,
-    settings: &EngineSettings,
-    memo: &mut HitsCache,
-) -> Outlook {
-    let start = adv.level().max(2);
-    let n = levels_ahead.max(1);
-    let mut sum = Outlook::default();
-    for k in 0..n {
-        let o = outlook_cached(adv, start.saturating_add(k), settings, memo);
-        sum.damage_dealt += o.damage_dealt;
-        sum.beast_hit += o.beast_hit;
-        sum.hits_taken_per_fight += o.hits_taken_per_fight;
-        sum.ambush_chance += o.ambush_chance;
-        sum.ambush_damage += o.ambush_damage;
-        sum.dodge_chance += o.dodge_chance;
-        sum.obstacle_damage += o.obstacle_damage;
-        sum.flee_chance += o.flee_chance;
-        sum.health_per_explore += o.health_per_explore;
-        sum.death_risk += o.death_risk;
+impl OutlookMemo {
+    /// Outlooks computed so far (the rest were remembered).
+    pub fn computed(&self) -> u64 {
+        self.computed
     }
-    let k = f64::from(n);
-    Outlook {
-        damage_dealt: sum.damage_dealt / k,
-        beast_hit: sum.beast_hit / k,
-        hits_taken_per_fight: sum.hits_taken_per_fight / k,
-        ambush_chance: sum.ambush_chance / k,
-        ambush_damage: sum.ambush_damage / k,
-        dodge_chance: sum.dodge_chance / k,
-        obstacle_damage: sum.obstacle_damage / k,
-        flee_chance: sum.flee_chance / k,
-        health_per_explore: sum.health_per_explore / k,
-        death_risk: sum.death_risk / k,
+
+    /// The outlook for `adv` as if it were at `level`.
+    pub fn at(&mut self, adv: &Adventurer, level: u8, settings: &EngineSettings) -> Outlook {
+        let key = Loadout::of(adv, level);
+        if let Some(o) = self.outlooks.get(&key) {
+            return *o;
+        }
+        self.computed += 1;
+        let o = self.damage.outlook(adv, level, settings);
+        self.outlooks.insert(key, o);
+        o
+    }
+
+    /// The outlook averaged over `levels_ahead` consecutive adventurer levels from the current one.
+    pub fn over(
+        &mut self,
+        adv: &Adventurer,
+        levels_ahead: u8,
+        settings: &EngineSettings,
+    ) -> Outlook {
+        let start = adv.level().max(2);
+        let n = levels_ahead.max(1);
+        let mut sum = Outlook::default();
+        for k in 0..n {
+            let o = self.at(adv, start.saturating_add(k), settings);
+            sum.damage_dealt += o.damage_dealt;
+            sum.beast_hit += o.beast_hit;
+            sum.hits_taken_per_fight += o.hits_taken_per_fight;
+            sum.ambush_chance += o.ambush_chance;
+            sum.ambush_damage += o.ambush_damage;
+            sum.dodge_chance += o.dodge_chance;
+            sum.obstacle_damage += o.obstacle_damage;
+            sum.flee_chance += o.flee_chance;
+            sum.health_per_explore += o.health_per_explore;
+            sum.death_risk += o.death_risk;
+        }
+        let k = f64::from(n);
+        Outlook {
+            damage_dealt: sum.damage_dealt / k,
+            beast_hit: sum.beast_hit / k,
+            hits_taken_per_fight: sum.hits_taken_per_fight / k,
+            ambush_chance: sum.ambush_chance / k,
+            ambush_damage: sum.ambush_damage / k,
+            dodge_chance: sum.dodge_chance / k,
+            obstacle_damage: sum.obstacle_damage / k,
+            flee_chance: sum.flee_chance / k,
+            health_per_explore: sum.health_per_explore / k,
+            death_risk: sum.death_risk / k,
+        }
     }
 }

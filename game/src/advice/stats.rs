@@ -3,7 +3,7 @@
 //! (charisma) the potion price; plus a health-equivalent value to rank them.
 
 use super::market::{HORIZON_EXPLORES, LEVELS_AHEAD};
-use super::outlook::{HitsCache, Outlook, outlook_over};
+use super::outlook::{Outlook, OutlookMemo};
 use crate::engine::EngineSettings;
 use crate::model::{Adventurer, Stats};
 use crate::rules;
@@ -103,19 +103,22 @@ pub fn with_point(adv: &Adventurer, stat: Stat) -> Adventurer {
 
 /// The effect of one more point in each stat that is below the cap, with the outlook without;
 /// death risks are at full health (you heal before exploring).
-pub fn stat_effects(adv: &Adventurer, settings: &EngineSettings) -> (Outlook, Vec<StatEffect>) {
-    let mut memo = HitsCache::new();
+pub fn stat_effects(
+    adv: &Adventurer,
+    settings: &EngineSettings,
+    memo: &mut OutlookMemo,
+) -> (Outlook, Vec<StatEffect>) {
     let mut adv = *adv;
     adv.health = adv.max_health();
     let adv = &adv;
-    let base = outlook_over(adv, LEVELS_AHEAD, settings, &mut memo);
+    let base = memo.over(adv, LEVELS_AHEAD, settings);
     let price = rules::potion_price(adv.level(), adv.stats.charisma);
     let effects = Stat::ALL
         .into_iter()
         .filter(|s| s.get(&adv.stats) < rules::MAX_STAT_VALUE)
         .map(|stat| {
             let a = with_point(adv, stat);
-            let o = outlook_over(&a, LEVELS_AHEAD, settings, &mut memo);
+            let o = memo.over(&a, LEVELS_AHEAD, settings);
             let potion_price = rules::potion_price(a.level(), a.stats.charisma);
             let mut value = HORIZON_EXPLORES * (base.health_per_explore - o.health_per_explore);
             if stat == Stat::Vitality {

@@ -8,7 +8,7 @@ use super::equip::{aged, imagine_equipped};
 use super::market::{
     WEAPON_PROJECTION_LEVELS, best_buys, item_xp_gain, market_values, weapon_projections,
 };
-use super::outlook::{P_BEAST, P_OBSTACLE, outlook_at};
+use super::outlook::{OutlookMemo, P_BEAST, P_OBSTACLE, outlook_at};
 use super::stats::{Stat, stat_effects, with_point};
 use super::swap::weapon_options;
 use crate::boosts;
@@ -266,7 +266,7 @@ fn stat_effects_match_sampled_difference() {
             0.002,
         );
     }
-    let (_, effects) = stat_effects(&s.adventurer, &settings);
+    let (_, effects) = stat_effects(&s.adventurer, &settings, &mut OutlookMemo::default());
     let wis = effects.iter().find(|e| e.stat == Stat::Wisdom).unwrap();
     assert!(wis.outlook.ambush_chance < 1.0 - combat::avoid_threat_probability(level, 2));
     let cha = effects.iter().find(|e| e.stat == Stat::Charisma).unwrap();
@@ -277,7 +277,7 @@ fn stat_effects_match_sampled_difference() {
 fn market_values_rank_and_fit_the_gold() {
     let s = state();
     let settings = EngineSettings::default();
-    let values = market_values(&s, &settings);
+    let values = market_values(&s, &settings, &mut OutlookMemo::default());
     assert!(
         values
             .windows(2)
@@ -396,7 +396,7 @@ fn weapon_projection_matches_the_engine_levels_on() {
     let level = s.adventurer.level();
     let gain = item_xp_gain(level, WEAPON_PROJECTION_LEVELS);
     let later = level.max(2) + WEAPON_PROJECTION_LEVELS;
-    let (current, market) = weapon_projections(&s, &settings);
+    let (current, market) = weapon_projections(&s, &settings, &mut OutlookMemo::default());
     let current = current.expect("a sword is equipped");
     assert_eq!(current.id, 46);
     assert!(!market.is_empty() && market.iter().all(|m| m.id != 46 && m.price > 0));

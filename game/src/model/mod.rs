@@ -72,7 +72,7 @@ impl Item {
 }
 
 /// The seven adventurer stats; luck is derived from jewelry and is only non-zero in boosted views.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub struct Stats {
     /// Strength: +10% attack damage per point.
     pub strength: u8,

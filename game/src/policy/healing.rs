@@ -38,24 +38,3 @@ pub fn potions_to_buy(
 pub fn reserve(price: u16, policy: &HealPolicy) -> u16 {
     (u32::from(price) * policy.reserve_potions).min(511) as u16
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const P: HealPolicy = HealPolicy {
-        heal_below: 0.8,
-        till_beast_from: 2.0,
-        reserve_potions: 3,
-    };
-
-    #[test]
-    fn heals_to_full_below_the_threshold_within_the_gold() {
-        assert_eq!(potions_to_full(95, 100), 1);
-        assert_eq!(potions_to_full(100, 100), 0);
-        assert_eq!(potions_to_buy(85, 100, 50, 2, &P), 0, "above 80 %");
-        assert_eq!(potions_to_buy(41, 100, 50, 2, &P), 6);
-        assert_eq!(potions_to_buy(41, 100, 5, 2, &P), 2, "gold limits");
-        assert_eq!(reserve(4, &P), 12);
-    }
-}

@@ -1,6 +1,6 @@
-//! Fight or flee, from the odds `ls_battle_preview` gives (never its exact outcomes): attack when
-//! the win chance is high enough or beats the chance of escaping alive; else flee. One round at a
-//! time unless the odds are overwhelming, so each round is decided on fresh odds.
+//! Fight or flee, from the battle preview's odds (never an exact outcome): attack when the win
+//! chance is high enough or beats the chance of escaping alive; else flee. One round at a time
+//! unless the odds are overwhelming, so each round is decided on fresh odds.
 
 use super::pct;
 
@@ -69,62 +69,5 @@ pub fn decide(odds: FightOdds, policy: &FightPolicy) -> (BattleChoice, String) {
                 if to_the_death { " to the death" } else { "" }
             ),
         )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const P: FightPolicy = FightPolicy {
-        fight_from: 0.7,
-        flee_margin: 0.05,
-        to_the_death_from: 0.97,
-    };
-
-    #[test]
-    fn flees_a_losing_fight_and_fights_a_winning_one() {
-        let (c, why) = decide(
-            FightOdds {
-                win: 0.23,
-                flee_to_the_death: Some(0.98),
-            },
-            &P,
-        );
-        assert_eq!(c, BattleChoice::Flee { to_the_death: true });
-        assert_eq!(why, "win 23 %, flee 98 %: fleeing to the death");
-        let (c, _) = decide(
-            FightOdds {
-                win: 0.75,
-                flee_to_the_death: Some(0.99),
-            },
-            &P,
-        );
-        assert_eq!(
-            c,
-            BattleChoice::Attack {
-                to_the_death: false
-            }
-        );
-    }
-
-    #[test]
-    fn fights_when_fleeing_is_no_better_or_impossible() {
-        let (c, _) = decide(
-            FightOdds {
-                win: 0.4,
-                flee_to_the_death: Some(0.42),
-            },
-            &P,
-        );
-        assert!(matches!(c, BattleChoice::Attack { .. }));
-        let (c, why) = decide(
-            FightOdds {
-                win: 0.1,
-                flee_to_the_death: None,
-            },
-            &P,
-        );
-        assert!(matches!(c, BattleChoice::Attack { .. }) && why.contains("impossible"));
     }
 }

@@ -1,19 +1,19 @@
 //! Weapon upgrades. The starting weapons are tier 5 (attack = greatness), so by the middle levels
 //! every fight is hopeless: each beast must be fled, for 1 xp and no gold. A higher-tier weapon
 //! bought early gains greatness as the adventurer gains xp and soon hits several times harder.
-//! This piece picks the market weapon with the greatest projected attack a few levels on, from
-//! `ls_advise` (market)'s `weapons_later`: public facts, no outcome.
+//! This picks the market weapon with the greatest projected attack a few levels on, from the
+//! market advice's `weapons_later`: public facts, no outcome.
 
 use serde::Deserialize;
 
-/// The equipped weapon a few levels on, as `ls_advise` gives it.
+/// The equipped weapon a few levels on, as the market advice gives it.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 pub struct AttackLater {
     /// Base attack then (tier multiplier × greatness).
     pub attack: u16,
 }
 
-/// Market weapons of one tier a few levels on, as `ls_advise` gives them.
+/// Market weapons of one tier a few levels on, as the market advice gives them.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 pub struct TierLater {
     /// Their ids.
@@ -52,44 +52,4 @@ pub fn upgrade(
         .filter(|m| f64::from(m.attack) >= gain * f64::from(current.max(1)))
         .max_by_key(|m| (m.attack, std::cmp::Reverse(m.price)))
         .and_then(|m| Some((*m.ids.last()?, m.price)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tier(ids: &[u8], price: u16, attack: u16) -> TierLater {
-        TierLater {
-            ids: ids.to_vec(),
-            price,
-            attack,
-        }
-    }
-
-    #[test]
-    fn buys_the_strongest_affordable_weapon_that_clearly_beats_the_equipped_one() {
-        // A wand projected to attack 4; tier 1 (Katana, Warhammer) 30, tier 3 (Scimitar) 18,
-        // tier 4 (Long Sword) 12 three levels on.
-        let weapons = WeaponsLater {
-            yours: Some(AttackLater { attack: 4 }),
-            market: vec![
-                tier(&[42, 72], 20, 30),
-                tier(&[44], 12, 18),
-                tier(&[45], 8, 12),
-            ],
-        };
-        assert_eq!(upgrade(&weapons, 40, true, 1.5), Some((72, 20)));
-        assert_eq!(
-            upgrade(&weapons, 19, true, 1.5),
-            Some((44, 12)),
-            "tier 1 too dear"
-        );
-        assert_eq!(upgrade(&weapons, 40, true, 10.0), None, "not enough better");
-        assert_eq!(
-            upgrade(&weapons, 40, false, 1.5),
-            None,
-            "no room in the bag"
-        );
-        assert_eq!(upgrade(&WeaponsLater::default(), 40, true, 1.5), None);
-    }
 }

@@ -1,13 +1,14 @@
-//! Shopping from the advisor's item values (`ls_advise` about market): the items whose health
-//! value plus weighted deaths avoided, per gold, clear the policy's bar, best value per gold first, one per slot, within the
-//! gold left after potions and the reserve, each replacement needing room in the bag.
+//! Shopping from the advisor's item values: the items whose health value plus weighted deaths
+//! avoided, per gold, clear the policy's bar, best value per gold first, one per slot, within the
+//! gold left after potions and the reserve, each replacement needing room in the bag. And the
+//! spare gear to drop when the bag fills.
 
 use serde::Deserialize;
 
-use crate::game::catalogue::Slot;
-use crate::game::view::AdventurerView;
+use crate::catalogue::Slot;
+use crate::view::AdventurerView;
 
-/// One item's value as `ls_advise` gives it.
+/// One market item's value, as the market advice (`ls_advise` about market) gives it.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 pub struct ItemValue {
     /// Item id.
@@ -97,49 +98,4 @@ pub fn spare_items(view: &AdventurerView, drop_at: usize) -> Vec<u8> {
     }
     out.truncate(8);
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::view::adventurer_view;
-
-    fn view_with_market() -> AdventurerView {
-        let mut s = crate::game::model::GameState {
-            adventurer: crate::game::engine::new_adventurer(46),
-            ..Default::default()
-        };
-        s.adventurer.xp = 16;
-        s.adventurer.health = 100;
-        s.adventurer.gold = 40;
-        s.adventurer.beast_health = 0;
-        s.market = vec![47, 52, 62, 57];
-        adventurer_view(1, &s)
-    }
-
-    fn value(id: u8, price: u16, v: f64) -> ItemValue {
-        ItemValue {
-            id,
-            name: format!("#{id}"),
-            price,
-            value: v,
-            per_gold: v / f64::from(price),
-            risk_saved: 0.0,
-        }
-    }
-
-    #[test]
-    fn buys_best_value_per_gold_within_budget() {
-        let view = view_with_market();
-        let values = [
-            value(47, 20, 30.0),
-            value(62, 20, 50.0),
-            value(52, 20, 10.0),
-        ];
-        let got = choose(&view, &values, 40, 0.0, 0.0, &[]);
-        assert_eq!(got.iter().map(|g| g.0).collect::<Vec<_>>(), vec![62, 47]);
-        let got = choose(&view, &values, 40, 2.0, 0.0, &[]);
-        assert_eq!(got.len(), 1, "only items above the bar");
-        assert!(choose(&view, &values, 19, 0.0, 0.0, &[]).is_empty());
-    }
 }
