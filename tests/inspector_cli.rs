@@ -30,6 +30,18 @@ const MAX_ACTIONS: usize = 14;
 
 /// One `tools/call` in its own Inspector process (which starts its own server); its result as
 /// the agent sees it.
+/// The tools whose results have a `detail` argument (besides `ls_get_adventurer`).
+const WRITE_TOOLS: [&str; 8] = [
+    "ls_new_game",
+    "ls_explore",
+    "ls_attack",
+    "ls_flee",
+    "ls_upgrade",
+    "ls_buy_item",
+    "ls_equip",
+    "ls_drop",
+];
+
 fn call(launcher: &Path, home: &Path, tool: &str, args: &[(&str, &str)]) -> Outcome {
     let mut cmd = Command::new("node");
     cmd.arg(launcher)
@@ -47,8 +59,14 @@ fn call(launcher: &Path, home: &Path, tool: &str, args: &[(&str, &str)]) -> Outc
         ])
         .env("LS_HOME", home)
         .env_remove("LS_CHAIN");
-    // Full results (the compact default may leave fields out); ignored by servers without it.
-    for (k, v) in args.iter().chain(&[("detail", "full")]) {
+    // Full results (the compact default may leave fields out), from the tools that have them:
+    // the server refuses keys a tool does not define.
+    let detail: &[(&str, &str)] = if tool == "ls_get_adventurer" || WRITE_TOOLS.contains(&tool) {
+        &[("detail", "full")]
+    } else {
+        &[]
+    };
+    for (k, v) in args.iter().chain(detail) {
         cmd.arg("--tool-arg").arg(format!("{k}={v}"));
     }
     let out = cmd.output().expect("run the Inspector CLI");

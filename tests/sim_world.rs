@@ -89,7 +89,7 @@ async fn hidden_seeds_differ_per_fresh_world_and_the_deterministic_dungeon_repea
         let s = Server::start(home.path(), &[], env).await;
         runs.push(same_choices(&s).await);
         if env.is_empty() {
-            let preview = call(&s, "ls_battle_preview", full(json!({"adventurer_id": 1}))).await;
+            let preview = call(&s, "ls_battle_preview", json!({"adventurer_id": 1})).await;
             if !preview.is_error {
                 let p = preview.json;
                 assert_eq!(p["exactness"], "odds", "{p}");
@@ -181,7 +181,7 @@ async fn parallel_processes_share_one_world_without_losing_an_action() {
     ids.sort_unstable();
     assert_eq!(ids, (1..=12).collect::<Vec<_>>(), "every mint landed once");
     for s in [&a, &b] {
-        let list = ok(s, "ls_list_adventurers", full(json!({"limit": 200}))).await;
+        let list = ok(s, "ls_list_adventurers", json!({"limit": 200})).await;
         assert_eq!(list["total"], 12);
         for g in list["adventurers"].as_array().unwrap() {
             assert_eq!(g["level"], 2, "each process sees the other's attacks: {g}");
