@@ -155,7 +155,8 @@ pub(crate) async fn session_status(args: &SettingsArgs) -> anyhow::Result<()> {
         SessionStore::at(home::profile_dir(&settings.profile).context("the data directory")?);
     let Some(record) = store.record()? else {
         println!(
-            "no Controller session stored for profile {}",
+            "no Controller session stored for profile {0}: make one with `loot-survivor-mcp \
+             session new --profile {0}`",
             settings.profile
         );
         return Ok(());
