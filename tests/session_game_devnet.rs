@@ -19,7 +19,7 @@ use common::paymaster::{self, Relayer};
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
 use loot_survivor_mcp::chain::session_policies::session_policy_pairs;
 use loot_survivor_mcp::wallet::ScryptCost;
-use loot_survivor_mcp::wallet::session::{ApprovedSession, SessionPolicies, SessionStore};
+use loot_survivor_mcp::wallet::session::SessionStore;
 use serde_json::{Value, json};
 use starknet::core::types::Felt;
 use starknet::macros::selector;
@@ -43,27 +43,9 @@ async fn approve_session(
     pairs: &[(Felt, &str)],
     expires_at: u64,
 ) -> (Felt, Vec<String>) {
-    let policies = SessionPolicies::new(pairs.iter().copied()).unwrap();
-    store
-        .begin(
-            controller.chain_id,
-            &policies,
-            expires_at,
-            PASSWORD.as_bytes(),
-        )
-        .unwrap();
-    store
-        .approve(&ApprovedSession {
-            address: controller.address,
-            owner_guid: controller.owner_guid,
-            expires_at,
-            username: None,
-        })
-        .unwrap();
-    let signer = store
-        .load_signer(controller.chain_id, PASSWORD.as_bytes())
-        .unwrap();
-    controller.register_session(signer.session()).await;
+    let signer = controller
+        .store_session(store, pairs, expires_at, PASSWORD)
+        .await;
     (signer.session_hash(), spellings(store))
 }
 

@@ -38,9 +38,7 @@ use loot_survivor_mcp::chain::{
 };
 use loot_survivor_mcp::game::engine::{Action, EngineSettings, World};
 use loot_survivor_mcp::game::random::{battle_salt, explore_salt};
-use loot_survivor_mcp::wallet::session::{
-    ApprovedSession, SessionPolicies, SessionSigner, SessionStore,
-};
+use loot_survivor_mcp::wallet::session::{SessionPolicies, SessionSigner, SessionStore};
 use loot_survivor_mcp::wallet::{
     CARTRIDGE_VRF_PROVIDER, FRI_PER_STRK, PolicyGuard, PolicySettings, REQUEST_RANDOM_SELECTOR,
     ScryptCost, SecretSigner,
@@ -244,19 +242,9 @@ async fn vrf_actions_of_a_controller_session_go_as_outside_execution_v3() {
     let expires_at = now() + 3600;
     let home = tempfile::tempdir().unwrap();
     let store = SessionStore::at(home.path().join("devnet")).with_cost(ScryptCost { log_n: 4 });
-    store
-        .begin(chain_id, &policies, expires_at, PASSWORD.as_bytes())
-        .unwrap();
-    store
-        .approve(&ApprovedSession {
-            address: controller.address,
-            owner_guid: controller.owner_guid,
-            expires_at,
-            username: None,
-        })
-        .unwrap();
-    let stored = store.load_signer(chain_id, PASSWORD.as_bytes()).unwrap();
-    controller.register_session(stored.session()).await;
+    let stored = controller
+        .store_session(&store, &pairs, expires_at, PASSWORD)
+        .await;
     assert!(controller.is_registered(stored.session_hash()).await);
     // The stand-in's copy of the session, from the key read back independently.
     let session = Arc::new(SessionSigner::new_as_registered(

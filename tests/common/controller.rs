@@ -13,7 +13,9 @@ use std::time::Duration;
 use loot_survivor_mcp::chain::session_slot::SessionSlot;
 use loot_survivor_mcp::chain::wallet_account::{AccountSigner, WalletAccount};
 use loot_survivor_mcp::wallet::SecretSigner;
-use loot_survivor_mcp::wallet::session::{Session, SessionSigner, stark_signer_guid};
+use loot_survivor_mcp::wallet::session::{
+    ApprovedSession, Session, SessionPolicies, SessionSigner, SessionStore, stark_signer_guid,
+};
 use serde_json::json;
 use starknet::accounts::{
     Account, ConnectedAccount, ExecutionEncoder, ExecutionEncoding, RawDeclarationV3,
@@ -306,6 +308,35 @@ impl DeployedController {
             calldata,
         };
         self.owner_calls(call, "register_session").await;
+    }
+
+    /// Plays `session new` and the owner's approval without a browser: a fresh key in `store`
+    /// for `pairs` until `expires_at`, the approval recorded, the session registered on chain.
+    /// Returns the stored session's signer.
+    pub async fn store_session(
+        &self,
+        store: &SessionStore,
+        pairs: &[(Felt, &str)],
+        expires_at: u64,
+        password: &str,
+    ) -> SessionSigner {
+        let policies = SessionPolicies::new(pairs.iter().copied()).unwrap();
+        store
+            .begin(self.chain_id, &policies, expires_at, password.as_bytes())
+            .unwrap();
+        store
+            .approve(&ApprovedSession {
+                address: self.address,
+                owner_guid: self.owner_guid,
+                expires_at,
+                username: None,
+            })
+            .unwrap();
+        let signer = store
+            .load_signer(self.chain_id, password.as_bytes())
+            .unwrap();
+        self.register_session(signer.session()).await;
+        signer
     }
 
     /// The owner revokes the session with this hash: `revoke_session(session_hash)`.
