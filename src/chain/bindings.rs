@@ -23,3 +23,15 @@ pub struct Entrypoint {
 }
 
 include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
+
+/// The name of an entrypoint the server may call (the bindings' and the VRF provider's
+/// `request_random`), for messages and session policies; `None`: not one of ours.
+pub fn entrypoint_name(selector: starknet::core::types::Felt) -> Option<&'static str> {
+    if selector == crate::wallet::REQUEST_RANDOM_SELECTOR {
+        return Some("request_random");
+    }
+    ENTRYPOINTS
+        .iter()
+        .find(|e| e.selector == selector)
+        .map(|e| e.name)
+}

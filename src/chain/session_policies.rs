@@ -21,7 +21,7 @@
 use starknet::core::types::Felt;
 
 use super::GameAddresses;
-use super::bindings::ENTRYPOINTS;
+use super::bindings::entrypoint_name;
 use crate::wallet::session::{SessionError, SessionPolicies};
 
 /// The pairs, unsorted (the session sorts them): game calls, then `request_random` when `vrf`,
@@ -31,12 +31,7 @@ pub fn session_policy_pairs(addrs: &GameAddresses, vrf: bool) -> Vec<(Felt, &'st
     let mut pairs: Vec<(Felt, &'static str)> = addrs
         .signable_entrypoints()
         .into_iter()
-        .filter_map(|(contract, selector)| {
-            ENTRYPOINTS
-                .iter()
-                .find(|e| e.selector == selector)
-                .map(|e| (contract, e.name))
-        })
+        .filter_map(|(contract, selector)| Some((contract, entrypoint_name(selector)?)))
         .collect();
     if vrf {
         pairs.push((crate::wallet::CARTRIDGE_VRF_PROVIDER, "request_random"));

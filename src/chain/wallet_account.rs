@@ -12,11 +12,9 @@ use starknet::core::types::{BlockId, BlockTag, Call, Felt};
 use starknet::signers::{Signer, SignerInteractivityContext};
 
 use super::ChainError;
-use super::bindings::ENTRYPOINTS;
+use super::bindings::entrypoint_name;
 use super::session_slot::SessionSlot;
-use crate::wallet::{
-    CARTRIDGE_VRF_PROVIDER, PolicyDenied, REQUEST_RANDOM_SELECTOR, SecretSigner, SessionError,
-};
+use crate::wallet::{CARTRIDGE_VRF_PROVIDER, PolicyDenied, SecretSigner, SessionError};
 
 /// The policy rule a session refusal names.
 pub const SESSION_POLICIES: &str = "session_policies";
@@ -67,28 +65,6 @@ impl AccountSigner {
                 .map_err(session_refusal),
         }
     }
-}
-
-/// The name of an entrypoint the server may call, for messages (`None`: not one of ours).
-pub fn entrypoint_name(selector: Felt) -> Option<&'static str> {
-    if selector == REQUEST_RANDOM_SELECTOR {
-        return Some("request_random");
-    }
-    ENTRYPOINTS
-        .iter()
-        .find(|e| e.selector == selector)
-        .map(|e| e.name)
-        .or_else(|| {
-            use super::bindings::dungeon::{BUY_GAME_SELECTOR, CLAIM_FREE_GAME_SELECTOR};
-            [
-                (BUY_GAME_SELECTOR, "buy_game"),
-                (CLAIM_FREE_GAME_SELECTOR, "claim_free_game"),
-                (starknet::macros::selector!("approve"), "approve"),
-            ]
-            .into_iter()
-            .find(|(s, _)| *s == selector)
-            .map(|(_, n)| n)
-        })
 }
 
 /// A session refusal as the tools report it: `POLICY_DENIED` naming the entrypoint.
@@ -221,7 +197,6 @@ mod tests {
     use crate::wallet::SessionSigner;
     use crate::wallet::session::SessionPolicies;
     use starknet::accounts::{ExecutionEncoding, SingleOwnerAccount};
-    use starknet::macros::selector;
     use starknet_types_core::felt::secret_felt::SecretFelt;
 
     fn key(hex: &str) -> SecretSigner {
@@ -291,9 +266,15 @@ mod tests {
                 .await
                 .is_err()
         );
-        assert_eq!(
-            entrypoint_name(selector!("request_random")),
-            Some("request_random")
-        );
+        for name in [
+            "request_random",
+            "buy_game",
+            "claim_free_game",
+            "approve",
+            "explore",
+        ] {
+            let selector = starknet::core::utils::get_selector_from_name(name).unwrap();
+            assert_eq!(entrypoint_name(selector), Some(name));
+        }
     }
 }

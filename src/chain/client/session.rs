@@ -10,7 +10,6 @@ use super::ChainClient;
 use crate::chain::ChainError;
 use crate::chain::session_slot::SessionSlot;
 use crate::chain::session_state::{SessionProblem, read_session_state};
-use crate::chain::wallet_account::entrypoint_name;
 
 /// What `ls_wallet` shows of the Controller session the server signs with.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -123,10 +122,7 @@ impl ChainClient {
                 s.policies()
                     .policies()
                     .iter()
-                    .map(|p| {
-                        entrypoint_name(p.selector)
-                            .map_or_else(|| p.entrypoint.clone(), str::to_string)
-                    })
+                    .map(|p| p.entrypoint.clone())
                     .collect()
             })
             .unwrap_or_default();
