@@ -13,7 +13,9 @@ mod common;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use common::controller::{STRK, class_dir, deploy_controller, signer, succeeded, view};
+use common::controller::{
+    STRK, class_dir, deploy_controller, signer, strk_balance, succeeded, view,
+};
 use common::paymaster::{self, Relayer, UNSPONSORED_MESSAGE};
 use loot_survivor_mcp::chain::outside::{ANY_CALLER, OutsideExecution};
 use loot_survivor_mcp::chain::outside_v3::OutsideExecutionV3;
@@ -33,10 +35,6 @@ const SESSION_KEY: &str = "0x5e5510c0ffee5e5510c0ffee5e5510c0";
 const SALT: u64 = 0x0e3;
 
 type Rpc = common::controller::Rpc;
-
-async fn strk_balance(provider: &Rpc, who: Felt) -> Felt {
-    view(provider, STRK, selector!("balance_of"), vec![who]).await[0]
-}
 
 async fn nonce_is_free(provider: &Rpc, account: Felt, (channel, mask): (Felt, u128)) -> bool {
     let free = view(

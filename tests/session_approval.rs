@@ -17,7 +17,7 @@ use std::time::Duration;
 use axum::extract::State;
 use base64::Engine as _;
 use common::BIN;
-use common::controller::{DeployedController, class_dir, deploy_controller};
+use common::controller::{DeployedController, class_dir, deploy_controller, stored_session_key};
 use loot_survivor_mcp::devnet::{Devnet, devnet_binary, free_port};
 use loot_survivor_mcp::wallet::session::{Session, SessionPolicies, stark_signer_guid};
 use serde_json::{Value, json};
@@ -89,14 +89,11 @@ impl Home {
     /// The session key as hex digits (no `0x`, no leading zeros) and in decimal, decrypted
     /// independently of the server's code.
     fn secret_forms(&self) -> [String; 2] {
-        let plain = eth_keystore::decrypt_key(
-            self.profile_dir().join("controller-session-key.json"),
+        let felt = stored_session_key(
+            &self.profile_dir().join("controller-session-key.json"),
             PASSWORD,
-        )
-        .expect("the stored key decrypts with the password");
-        let hex: String = plain.iter().map(|b| format!("{b:02x}")).collect();
-        let felt = Felt::from_bytes_be_slice(&plain);
-        [hex.trim_start_matches('0').to_string(), felt.to_string()]
+        );
+        [format!("{felt:x}"), felt.to_string()]
     }
 
     /// Asserts that no form of the session key appears in any of `texts`.

@@ -11,7 +11,9 @@ mod common;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use common::controller::{STRK, class_dir, deploy_controller, session_account, signer, view};
+use common::controller::{
+    STRK, class_dir, deploy_controller, session_account, signer, strk_balance,
+};
 use loot_survivor_mcp::chain::session_state::{SessionProblem, read_session_state};
 use loot_survivor_mcp::devnet::{Devnet, devnet_binary, free_port};
 use loot_survivor_mcp::wallet::session::{SessionError, SessionPolicies, SessionSigner};
@@ -23,10 +25,6 @@ use starknet::providers::jsonrpc::HttpTransport;
 
 /// Test-only key of the session.
 const SESSION_KEY: &str = "0x5e5510c0ffee5e5510c0ffee5e5510c0";
-
-async fn strk_balance(provider: &common::controller::Rpc, who: Felt) -> Felt {
-    view(provider, STRK, selector!("balance_of"), vec![who]).await[0]
-}
 
 #[tokio::test]
 async fn a_registered_session_signs_allowed_calls_on_a_real_controller() {

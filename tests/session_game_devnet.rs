@@ -14,7 +14,7 @@ mod common;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use common::controller::{class_dir, deploy_controller};
+use common::controller::{class_dir, deploy_controller, stored_session_key};
 use common::paymaster::{self, Relayer};
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
 use loot_survivor_mcp::chain::session_policies::session_policy_pairs;
@@ -52,9 +52,7 @@ async fn approve_session(
 /// Every spelling of the stored session key that could leak (hex with and without prefix or
 /// padding, upper case, decimal), decrypted independently with the `eth-keystore` crate.
 fn spellings(store: &SessionStore) -> Vec<String> {
-    let bytes =
-        eth_keystore::decrypt_key(store.key_path(), PASSWORD).expect("eth-keystore reads it");
-    let key = Felt::from_bytes_be_slice(&bytes);
+    let key = stored_session_key(&store.key_path(), PASSWORD);
     let padded = format!("{key:064x}");
     vec![
         padded.trim_start_matches('0').to_string(),
@@ -64,7 +62,7 @@ fn spellings(store: &SessionStore) -> Vec<String> {
     ]
 }
 
-/// Spends all stat points on strength and charisma (never survival stats, so the game ends).
+/// Spends all stat points on strength (never survival stats, so the game ends).
 fn upgrade_args(id: u64, adv: &Value) -> Value {
     let points = adv["stat_upgrades_available"].as_u64().unwrap();
     json!({"adventurer_id": id, "strength": points})

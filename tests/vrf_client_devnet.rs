@@ -19,11 +19,11 @@ use std::time::Duration;
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
 use loot_survivor_mcp::chain::outside::{ANY_CALLER, OutsideExecution};
 use loot_survivor_mcp::chain::wallet_account::AccountSigner;
-use loot_survivor_mcp::chain::{ChainClient, Confirm, ConnectOptions, Hooks, WriteOptions};
+use loot_survivor_mcp::chain::{Confirm, Hooks, WriteOptions};
 use loot_survivor_mcp::game::engine::Action;
 use loot_survivor_mcp::game::random::battle_salt;
 use loot_survivor_mcp::wallet::{
-    CARTRIDGE_VRF_PROVIDER, PolicyGuard, PolicySettings, REQUEST_RANDOM_SELECTOR, SecretSigner,
+    CARTRIDGE_VRF_PROVIDER, PolicySettings, REQUEST_RANDOM_SELECTOR, SecretSigner,
 };
 use serde_json::{Value, json};
 use starknet::accounts::{Account, ExecutionEncoding, SingleOwnerAccount};
@@ -149,26 +149,14 @@ async fn vrf_profile_sends_randomness_through_outside_execution() {
         max_tx_per_minute: 100,
         allow_vrf: None,
     };
-    let client = ChainClient::connect(ConnectOptions {
-        rpc_url: url,
-        request_timeout: Duration::from_secs(20),
-        chain_id: Felt::from_bytes_be_slice(b"SN_SEPOLIA"),
-        spec_versions: vec!["0.".into()],
-        addresses: addresses.clone(),
-        account_address: Felt::from_hex(common::ACCOUNT).unwrap(),
-        signer: AccountSigner::Key(Arc::new(signer0())),
-        settings_id: 0,
-        poll: Duration::from_millis(100),
-        fee_multiplier: 1.5,
-        policy: Arc::new(PolicyGuard::new(
-            &policy,
-            true,
-            addresses.signable_entrypoints(),
-        )),
-        vrf: true,
-    })
-    .await
-    .unwrap();
+    let client = common::vrf_client(
+        &url,
+        &addresses,
+        Felt::from_hex(common::ACCOUNT).unwrap(),
+        AccountSigner::Key(Arc::new(signer0())),
+        &policy,
+    )
+    .await;
     let opts = || WriteOptions {
         confirm: Confirm::Accepted,
         timeout: Duration::from_secs(60),

@@ -26,22 +26,22 @@ mod common;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use common::controller::{DeployedController, class_dir, deploy_controller, view};
+use common::controller::{
+    DeployedController, class_dir, deploy_controller, stored_session_key, view,
+};
 use common::paymaster::{self, ACCOUNT_1, Relayer, execution_v3};
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
 use loot_survivor_mcp::chain::outside_v3::{OutsideExecutionV3, fresh_nonce};
 use loot_survivor_mcp::chain::session_policies::session_policy_pairs;
 use loot_survivor_mcp::chain::session_slot::SessionSlot;
 use loot_survivor_mcp::chain::wallet_account::{AccountSigner, SESSION_POLICIES};
-use loot_survivor_mcp::chain::{
-    ChainClient, ChainError, Confirm, ConnectOptions, Hooks, WriteOptions,
-};
+use loot_survivor_mcp::chain::{ChainClient, ChainError, Confirm, Hooks, WriteOptions};
 use loot_survivor_mcp::game::engine::{Action, EngineSettings, World};
 use loot_survivor_mcp::game::random::{battle_salt, explore_salt};
 use loot_survivor_mcp::wallet::session::{SessionPolicies, SessionSigner, SessionStore};
 use loot_survivor_mcp::wallet::{
-    CARTRIDGE_VRF_PROVIDER, FRI_PER_STRK, PolicyGuard, PolicySettings, REQUEST_RANDOM_SELECTOR,
-    ScryptCost, SecretSigner,
+    CARTRIDGE_VRF_PROVIDER, FRI_PER_STRK, PolicySettings, REQUEST_RANDOM_SELECTOR, ScryptCost,
+    SecretSigner,
 };
 use serde_json::Value;
 use starknet::core::types::{Call, Felt};
@@ -82,34 +82,20 @@ async fn session_client(
         max_tx_per_minute: 100,
         allow_vrf: None,
     };
-    ChainClient::connect(ConnectOptions {
-        rpc_url: rpc.clone(),
-        request_timeout: Duration::from_secs(20),
-        chain_id: Felt::from_bytes_be_slice(b"SN_SEPOLIA"),
-        spec_versions: vec!["0.".into()],
-        addresses: addresses.clone(),
-        account_address: account,
-        signer: AccountSigner::Session(Arc::new(slot)),
-        settings_id: 0,
-        poll: Duration::from_millis(100),
-        fee_multiplier: 1.5,
-        policy: Arc::new(PolicyGuard::new(
-            &policy,
-            true,
-            addresses.signable_entrypoints(),
-        )),
-        vrf: true,
-    })
+    common::vrf_client(
+        rpc,
+        addresses,
+        account,
+        AccountSigner::Session(Arc::new(slot)),
+        &policy,
+    )
     .await
-    .unwrap()
 }
 
 /// The session key as the stand-in holds it: read from the stored keystore with the `eth-keystore`
 /// crate, not through `SessionStore`.
 fn session_key(store: &SessionStore) -> SecretSigner {
-    let bytes =
-        eth_keystore::decrypt_key(store.key_path(), PASSWORD).expect("eth-keystore reads it");
-    let mut key = Felt::from_bytes_be_slice(&bytes);
+    let mut key = stored_session_key(&store.key_path(), PASSWORD);
     SecretSigner::new(SecretFelt::from_felt(&mut key))
 }
 

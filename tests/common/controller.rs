@@ -218,6 +218,18 @@ pub async fn view(provider: &Rpc, to: Felt, selector: Felt, calldata: Vec<Felt>)
         .expect("view call")
 }
 
+/// `who`'s STRK balance (its low word: the balances here stay far below 2^128).
+pub async fn strk_balance(provider: &Rpc, who: Felt) -> Felt {
+    view(provider, STRK, selector!("balance_of"), vec![who]).await[0]
+}
+
+/// The session key stored in `key_file`, decrypted with the `eth-keystore` crate, independently of
+/// the server's own keystore code.
+pub fn stored_session_key(key_file: &std::path::Path, password: &str) -> Felt {
+    let bytes = eth_keystore::decrypt_key(key_file, password).expect("eth-keystore reads it");
+    Felt::from_bytes_be_slice(&bytes)
+}
+
 /// A Controller deployed on a devnet, with its owner's key.
 pub struct DeployedController {
     pub address: Felt,

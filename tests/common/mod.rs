@@ -237,3 +237,40 @@ pub async fn nonce_and_balance(url: &url::Url, account: &str) -> (Value, Value) 
     .await;
     (nonce, balance["amount"].clone())
 }
+
+/// A chain client on devnet (`SN_SEPOLIA`) behind `rpc` with `vrf = true`, for `account` signing
+/// with `signer` under `policy`: the VRF path's tests, with a paymaster stand-in as `rpc`.
+pub async fn vrf_client(
+    rpc: &url::Url,
+    addresses: &loot_survivor_mcp::chain::GameAddresses,
+    account: starknet::core::types::Felt,
+    signer: loot_survivor_mcp::chain::wallet_account::AccountSigner,
+    policy: &loot_survivor_mcp::wallet::PolicySettings,
+) -> loot_survivor_mcp::chain::ChainClient {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use loot_survivor_mcp::chain::{ChainClient, ConnectOptions};
+    use loot_survivor_mcp::wallet::PolicyGuard;
+
+    ChainClient::connect(ConnectOptions {
+        rpc_url: rpc.clone(),
+        request_timeout: Duration::from_secs(20),
+        chain_id: starknet::core::types::Felt::from_bytes_be_slice(b"SN_SEPOLIA"),
+        spec_versions: vec!["0.".into()],
+        addresses: addresses.clone(),
+        account_address: account,
+        signer,
+        settings_id: 0,
+        poll: Duration::from_millis(100),
+        fee_multiplier: 1.5,
+        policy: Arc::new(PolicyGuard::new(
+            policy,
+            true,
+            addresses.signable_entrypoints(),
+        )),
+        vrf: true,
+    })
+    .await
+    .unwrap()
+}
