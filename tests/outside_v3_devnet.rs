@@ -20,7 +20,6 @@ use common::paymaster::{self, Relayer, UNSPONSORED_MESSAGE};
 use loot_survivor_mcp::chain::outside::{ANY_CALLER, OutsideExecution};
 use loot_survivor_mcp::chain::outside_v3::OutsideExecutionV3;
 use loot_survivor_mcp::chain::{ChainError, cartridge};
-use loot_survivor_mcp::devnet::{Devnet, devnet_binary, free_port};
 use loot_survivor_mcp::wallet::session::{SessionPolicies, SessionSigner};
 use starknet::accounts::{Account, ExecutionEncoding, SingleOwnerAccount};
 use starknet::core::types::{BlockId, BlockTag, Call, Felt};
@@ -60,11 +59,7 @@ async fn session_signed_outside_execution_v3_on_a_real_controller() {
     let Some(dir) = class_dir() else {
         return;
     };
-    devnet_binary()
-        .expect("starknet-devnet is required for this test: run scripts/install-devnet.sh");
-    let devnet = Devnet::start(free_port().unwrap())
-        .await
-        .expect("devnet starts");
+    let devnet = common::start_devnet(&[]).await;
     let provider = JsonRpcClient::new(HttpTransport::new(devnet.url.clone()));
     let controller = deploy_controller(&dir, &devnet.url, SALT).await;
     let (address, chain_id) = (controller.address, controller.chain_id);
@@ -236,11 +231,7 @@ async fn session_signed_outside_execution_v3_on_a_real_controller() {
 /// SNIP-9 v2 such as devnet's OpenZeppelin accounts.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_paymaster_stand_in_relays_v2_too() {
-    devnet_binary()
-        .expect("starknet-devnet is required for this test: run scripts/install-devnet.sh");
-    let devnet = Devnet::start(free_port().unwrap())
-        .await
-        .expect("devnet starts");
+    let devnet = common::start_devnet(&[]).await;
     let provider = JsonRpcClient::new(HttpTransport::new(devnet.url.clone()));
     let chain_id = starknet::providers::Provider::chain_id(&provider)
         .await

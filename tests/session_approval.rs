@@ -18,7 +18,7 @@ use axum::extract::State;
 use base64::Engine as _;
 use common::BIN;
 use common::controller::{DeployedController, class_dir, deploy_controller, stored_session_key};
-use loot_survivor_mcp::devnet::{Devnet, devnet_binary, free_port};
+use loot_survivor_mcp::devnet::Devnet;
 use loot_survivor_mcp::wallet::session::{Session, SessionPolicies, stark_signer_guid};
 use serde_json::{Value, json};
 use starknet::core::types::Felt;
@@ -237,11 +237,7 @@ fn keychain_answer(c: &DeployedController, expires_at: &str) -> Value {
 
 async fn setup() -> Option<(Devnet, PathBuf)> {
     let dir = class_dir()?;
-    devnet_binary()
-        .expect("starknet-devnet is required for this test: run scripts/install-devnet.sh");
-    let devnet = Devnet::start(free_port().unwrap())
-        .await
-        .expect("devnet starts");
+    let devnet = common::start_devnet(&[]).await;
     Some((devnet, dir))
 }
 

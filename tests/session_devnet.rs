@@ -15,7 +15,6 @@ use common::controller::{
     STRK, class_dir, deploy_controller, session_account, signer, strk_balance,
 };
 use loot_survivor_mcp::chain::session_state::{SessionProblem, read_session_state};
-use loot_survivor_mcp::devnet::{Devnet, devnet_binary, free_port};
 use loot_survivor_mcp::wallet::session::{SessionError, SessionPolicies, SessionSigner};
 use starknet::accounts::{Account, ConnectedAccount};
 use starknet::core::types::{Call, Felt};
@@ -31,11 +30,7 @@ async fn a_registered_session_signs_allowed_calls_on_a_real_controller() {
     let Some(dir) = class_dir() else {
         return;
     };
-    devnet_binary()
-        .expect("starknet-devnet is required for this test: run scripts/install-devnet.sh");
-    let devnet = Devnet::start(free_port().unwrap())
-        .await
-        .expect("devnet starts");
+    let devnet = common::start_devnet(&[]).await;
     let provider = JsonRpcClient::new(HttpTransport::new(devnet.url.clone()));
     let controller = deploy_controller(&dir, &devnet.url, 7).await;
     let address = controller.address;

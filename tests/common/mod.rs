@@ -37,23 +37,24 @@ pub async fn world() -> World {
     world_with(&[]).await
 }
 
-/// Like [`world`], with extra devnet arguments (e.g. `--block-generation-on 2`).
-pub async fn world_with(devnet_args: &[&str]) -> World {
+/// A fresh starknet-devnet (seed 0) with `devnet_args`, on a free port (three tries).
+pub async fn start_devnet(devnet_args: &[&str]) -> Devnet {
     devnet_binary().expect(
         "starknet-devnet is required for this test: run scripts/install-devnet.sh (the README test command does)",
     );
-    let mut devnet = None;
     for _ in 0..3 {
         let port = free_port().expect("free port");
         match Devnet::start_with(port, devnet_args).await {
-            Ok(d) => {
-                devnet = Some(d);
-                break;
-            }
+            Ok(d) => return d,
             Err(e) => eprintln!("devnet on port {port}: {e}; trying another port"),
         }
     }
-    let devnet = devnet.expect("devnet starts");
+    panic!("devnet does not start");
+}
+
+/// Like [`world`], with extra devnet arguments (e.g. `--block-generation-on 2`).
+pub async fn world_with(devnet_args: &[&str]) -> World {
+    let devnet = start_devnet(devnet_args).await;
     let dir = tempfile::tempdir().expect("tempdir");
     let manifest = dir.path().join("manifest.json");
     let out = tokio::process::Command::new(BIN)
