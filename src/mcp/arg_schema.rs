@@ -2,13 +2,32 @@
 //! the keys it does, and the closest one), and quoted numbers and booleans read as what the
 //! schema asks for where no alternative takes a string.
 
+use std::any::TypeId;
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, RwLock};
+
 use loot_survivor_game::catalogue::{closest_names, fold_name};
+use schemars::JsonSchema;
 use serde_json::Value;
 
 use crate::error::ToolError;
 
 /// Most unknown keys named in one error.
 const MAX_UNKNOWN_LISTED: usize = 10;
+
+/// The JSON schema of a tool's arguments `T`, generated once per type: every call reads it.
+pub(super) fn schema_of<T: JsonSchema + 'static>() -> Arc<Value> {
+    static SCHEMAS: LazyLock<RwLock<HashMap<TypeId, Arc<Value>>>> = LazyLock::new(Default::default);
+    let id = TypeId::of::<T>();
+    if let Some(s) = SCHEMAS.read().ok().and_then(|m| m.get(&id).cloned()) {
+        return s;
+    }
+    let schema = Arc::new(schemars::schema_for!(T).to_value());
+    if let Ok(mut m) = SCHEMAS.write() {
+        m.insert(id, schema.clone());
+    }
+    schema
+}
 
 /// A key the schema does not define.
 #[derive(Debug, Clone, PartialEq)]

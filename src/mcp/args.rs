@@ -38,7 +38,7 @@ impl<T: JsonSchema> JsonSchema for Args<T> {
     }
 }
 
-impl<T: DeserializeOwned + JsonSchema> Args<T> {
+impl<T: DeserializeOwned + JsonSchema + 'static> Args<T> {
     /// Parses the arguments after checking them against the input limits (before any other work
     /// on them); in strict mode unknown keys at any depth are an error.
     pub fn parse(self, strict: bool) -> Result<T, ToolError> {
@@ -52,8 +52,8 @@ impl<T: DeserializeOwned + JsonSchema> Args<T> {
         }
         check_limits(&raw, "", None, 0)?;
         let mut raw = raw;
-        let schema = schemars::schema_for!(T);
-        let root = schema.as_value();
+        let schema = arg_schema::schema_of::<T>();
+        let root = &*schema;
         arg_schema::coerce_quoted(&mut raw, root, root);
         if strict {
             let mut unknown = Vec::new();

@@ -2,9 +2,8 @@
 //! `cartridge_addExecuteOutsideTransaction`): VRF-bundled actions, and for Controller sessions
 //! every write the paymaster sponsors.
 
-use std::time::SystemTime;
-
 use std::sync::atomic::Ordering::Relaxed;
+use std::time::SystemTime;
 
 use starknet::accounts::{Account, ConnectedAccount};
 use starknet::core::types::{Call, Felt};

@@ -57,7 +57,7 @@ impl From<Action> for Asked {
 impl LsServer {
     /// The one path of every game-action tool: the arguments parsed, the write options read
     /// (and checked) before the action, then [`Self::write`].
-    pub(super) async fn act<A: ActionArgs + DeserializeOwned + JsonSchema>(
+    pub(super) async fn act<A: ActionArgs + DeserializeOwned + JsonSchema + 'static>(
         &self,
         args: Args<A>,
         ctx: &RequestContext<RoleServer>,
