@@ -1,13 +1,15 @@
 //! Compact results (the default) and the full shape on request, through a real rmcp client on the
-//! embedded sim chain: what a compact result carries in each phase, the market shown once per
-//! market, owned items left out, `detail: "full"` unchanged, and the slim tool list.
+//! embedded sim chain: what a compact result carries in each phase (no constant fields, no made-up
+//! hashes on sim, the planner's advice), the market shown once per market with owned items left
+//! out and downgrades summarized, unchanged stats and equipment left out, `detail: "full"`
+//! unchanged, and the slim tool list.
 
 mod common;
 
 use common::BIN;
 use common::mcp::ok;
 use loot_survivor_mcp::game::compact::Detail;
-use loot_survivor_mcp::mcp::{LsServer, MARKET_UNCHANGED, connect_in_memory};
+use loot_survivor_mcp::mcp::{LsServer, connect_in_memory};
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Value, json};
 
@@ -54,7 +56,19 @@ async fn compact_results_carry_phase_state_odds_and_the_market_once() {
 
     let started = &r[0];
     assert!(started.get("adventurer").is_none(), "compact by default");
-    assert_eq!(started["schema_version"], "1");
+    assert_eq!(
+        keys(started),
+        ["actions", "adventurer_id", "advice", "events", "state"],
+        "no constant fields and no made-up hashes on sim: {started}"
+    );
+    assert!(
+        started["advice"]
+            .as_str()
+            .unwrap()
+            .starts_with("ls_attack: "),
+        "{started}"
+    );
+    assert!(started["state"]["stats"].is_string() && started["state"]["equipment"].is_array());
     assert_eq!(started["state"]["phase"], "in_battle");
     assert_eq!(started["state"]["health"], 90);
     let beast = &started["state"]["beast"];
@@ -76,6 +90,18 @@ async fn compact_results_carry_phase_state_odds_and_the_market_once() {
     assert!(started.get("market").is_none(), "no market in battle");
 
     let hit = &r[1];
+    assert!(
+        hit.get("adventurer_id").is_none(),
+        "only ls_new_game names it"
+    );
+    assert!(
+        hit["state"]["stats"].is_string(),
+        "the level-up placed stat points: {hit}"
+    );
+    assert!(
+        hit["advice"].as_str().unwrap().starts_with("ls_upgrade {"),
+        "{hit}"
+    );
     assert_eq!(hit["state"]["phase"], "stat_upgrade");
     assert_eq!(hit["state"]["level"], 2);
     assert!(hit["state"].get("beast").is_none());
@@ -102,14 +128,18 @@ async fn compact_results_carry_phase_state_odds_and_the_market_once() {
     let items = market["items"]
         .as_array()
         .expect("the market, shown the first time");
-    assert!(!items.is_empty());
-    assert!(market["potion_price"].as_u64().is_some());
-    let owned: Vec<String> = up["state"]["equipment"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e.as_str().unwrap().split(": ").nth(1).unwrap().to_string())
-        .collect();
+    assert!(up["state"]["stats"].is_string(), "changed stats are shown");
+    let downgrades = market["downgrades"].as_str().map_or(0, |d| {
+        let (count, ids) = d.split_once(" downgrades: ").expect("N downgrades: ids");
+        assert_eq!(ids.split(", ").count().to_string(), count, "{d}");
+        count.parse().unwrap()
+    });
+    assert!(
+        items
+            .iter()
+            .all(|l| !l.as_str().unwrap().contains("DOWNGRADE")),
+        "{items:?}"
+    );
     let full = ok(
         &c,
         "ls_get_adventurer",
@@ -119,9 +149,9 @@ async fn compact_results_carry_phase_state_odds_and_the_market_once() {
     let full_market = full["adventurer"]["market"].as_array().unwrap();
     let not_owned = full_market.iter().filter(|m| m["owned"] == false).count();
     assert_eq!(
-        items.len(),
+        items.len() + downgrades,
         not_owned,
-        "owned items left out: {items:?} {owned:?}"
+        "owned items left out, downgrades summarized: {market}"
     );
     for m in full_market.iter().filter(|m| m["owned"] == true) {
         let prefix = format!("{} ", m["id"]);
@@ -139,12 +169,17 @@ async fn compact_results_carry_phase_state_odds_and_the_market_once() {
         json!({"adventurer_id": id, "potions": 1}),
     )
     .await;
-    assert_eq!(
-        bought["market"],
-        json!({"unchanged": MARKET_UNCHANGED}),
-        "the same market is not shown twice"
+    assert!(
+        bought.get("market").is_none(),
+        "the same market is not shown twice: {bought}"
     );
     assert!(bought["events"][0].as_str().unwrap().starts_with("bought "));
+    for same in ["stats", "equipment"] {
+        assert!(
+            bought["state"].get(same).is_none(),
+            "unchanged {same} is left out: {bought}"
+        );
+    }
 
     let read = ok(&c, "ls_get_adventurer", json!({"adventurer_id": id})).await;
     assert!(read.get("adventurer").is_none());

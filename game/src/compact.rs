@@ -1,7 +1,8 @@
 //! The compact rendering of results: what changed and what the next decision needs, in few
 //! tokens. One line per event (runs of blows folded), a small state, the legal tools with their
-//! odds, and the market as one line per item the adventurer does not own. The full shape stays in
-//! [`super::view::AdventurerView`].
+//! odds (a tool whose use never changes is just its name: its description says the rest), and
+//! the market as one line per item worth a look, downgrades summarized by id. The full shape
+//! stays in [`super::view::AdventurerView`].
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -51,44 +52,37 @@ pub struct CompactState {
     pub xp: u16,
     /// Level.
     pub level: u8,
-    /// Unspent stat points.
+    /// Unspent stat points (absent when none).
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub stat_points: u8,
     /// Action counter (pass it as `expected_action_count`).
     pub action_count: u16,
-    /// Boosted stats: "STR 2 DEX 1 VIT 3 INT 0 WIS 1 CHA 2 LUCK 4".
-    pub stats: String,
+    /// Boosted stats: "STR 2 DEX 1 VIT 3 INT 0 WIS 1 CHA 2 LUCK 4" (absent: unchanged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<String>,
     /// The beast, only in battle.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beast: Option<CompactBeast>,
-    /// Equipped items: "Slot: Name G<greatness>".
-    pub equipment: Vec<String>,
-    /// Bag items: "Name G<greatness>".
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub bag: Vec<String>,
+    /// Equipped items: "Slot: Name G<greatness>" (absent: unchanged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equipment: Option<Vec<String>>,
+    /// Bag items: "Name G<greatness>" (absent: unchanged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bag: Option<Vec<String>>,
 }
 
-/// The open market: one line per item not owned, and potions.
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
+/// The open market: one line per item not owned that is not a downgrade; the downgrades by id.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct CompactMarket {
-    /// "id Name, Slot Tier, price g: effect if equipped", sorted by id.
+    /// "id Name, Slot Tier, price g: effect if equipped, verdict", sorted by id.
     pub items: Vec<String>,
-    /// Price of one potion (+10 health).
-    pub potion_price: u16,
-    /// Potions the health limit and the gold allow now.
-    pub max_potions: u8,
-}
-
-/// The market section of a compact result.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum MarketSection {
-    /// The market, shown the first time.
-    Shown(CompactMarket),
-    /// The same market was shown before.
-    Unchanged {
-        /// Where to see it again.
-        unchanged: String,
-    },
+    /// The downgrades left out, by id ("3 downgrades: 8, 15, 22").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub downgrades: Option<String>,
 }
 
 /// The compact state of `state`.
@@ -137,10 +131,10 @@ pub fn compact_state(state: &GameState) -> CompactState {
         level: adv.level(),
         stat_points: adv.stat_upgrades_available,
         action_count: adv.action_count,
-        stats: stats_line(&adv.stats),
+        stats: Some(stats_line(&adv.stats)),
         beast,
-        equipment,
-        bag,
+        equipment: Some(equipment),
+        bag: Some(bag),
     }
 }
 
@@ -159,45 +153,47 @@ pub fn market_ids(state: &GameState) -> Vec<u8> {
     ids
 }
 
-/// The open market without the items the adventurer owns; `None` when the market is closed.
+/// The open market without the items the adventurer owns, downgrades summarized by id; `None`
+/// when the market is closed.
 pub fn compact_market(state: &GameState) -> Option<CompactMarket> {
     let adv = &state.adventurer;
     if !phase::market_open(adv) {
         return None;
     }
-    let items = market_ids(state)
-        .into_iter()
-        .filter(|&id| !state.owns(id))
-        .filter_map(|id| {
-            let info = catalogue::item(id)?;
-            let price = rules::item_price(info.tier, adv.stats.charisma);
-            let e = view::item_effect(state, id);
-            let effect = match info.slot {
-                Slot::Neck | Slot::Ring => format!("luck {:+}", e.luck_change),
-                Slot::Weapon => format!("attack {} (now {})", e.power, e.current_power),
-                _ => format!("armor {} (now {})", e.power, e.current_power),
-            };
-            let verdict = match Verdict::of(info.slot, &e) {
-                Verdict::Upgrade => "upgrade",
-                Verdict::Downgrade => "DOWNGRADE",
-                Verdict::Same => "same",
-                Verdict::EmptySlot => "empty slot",
-            };
-            Some(format!(
-                "{id} {}, {:?} {:?}, {price}g: {effect}, {verdict}",
-                info.name, info.slot, info.tier
-            ))
-        })
-        .collect();
-    Some(CompactMarket {
-        items,
-        potion_price: rules::potion_price(adv.level(), adv.stats.charisma),
-        max_potions: phase::affordable_potions(adv),
-    })
+    let mut items = Vec::new();
+    let mut downgrades = Vec::new();
+    for id in market_ids(state).into_iter().filter(|&id| !state.owns(id)) {
+        let Some(info) = catalogue::item(id) else {
+            continue;
+        };
+        let e = view::item_effect(state, id);
+        let verdict = match Verdict::of(info.slot, &e) {
+            Verdict::Upgrade => "upgrade",
+            Verdict::Downgrade => {
+                downgrades.push(id.to_string());
+                continue;
+            }
+            Verdict::Same => "same",
+            Verdict::EmptySlot => "empty slot",
+        };
+        let price = rules::item_price(info.tier, adv.stats.charisma);
+        let effect = match info.slot {
+            Slot::Neck | Slot::Ring => format!("luck {:+}", e.luck_change),
+            Slot::Weapon => format!("attack {} (now {})", e.power, e.current_power),
+            _ => format!("armor {} (now {})", e.power, e.current_power),
+        };
+        items.push(format!(
+            "{id} {}, {:?} {:?}, {price}g: {effect}, {verdict}",
+            info.name, info.slot, info.tier
+        ));
+    }
+    let downgrades = (!downgrades.is_empty())
+        .then(|| format!("{} downgrades: {}", downgrades.len(), downgrades.join(", ")));
+    Some(CompactMarket { items, downgrades })
 }
 
 /// The legal tools of `state`, one line each with what matters for choosing: odds in battle,
-/// points to spend, gold for the market.
+/// points to spend, potion prices; the other tools by name.
 pub fn compact_actions(state: &GameState) -> Vec<String> {
     let adv = &state.adventurer;
     let odds = (phase::phase(adv) == Phase::InBattle && adv.level() > 1)
@@ -235,23 +231,21 @@ pub fn compact_actions(state: &GameState) -> Vec<String> {
                             )
                         },
                     ),
-                tools::UPGRADE => format!(
-                    "spend exactly {} point(s) (vitality also heals 15 each)",
-                    adv.stat_upgrades_available
-                ),
+                tools::UPGRADE => {
+                    format!("spend exactly {} point(s)", adv.stat_upgrades_available)
+                }
                 tools::BUY_ITEM => format!(
-                    "{} gold; potions {}g each, up to {} (gold, max_health cap)",
-                    adv.gold,
+                    "potions {}g each, up to {} (gold, max_health cap)",
                     rules::potion_price(adv.level(), adv.stats.charisma),
                     phase::affordable_potions(adv)
                 ),
-                tools::EQUIP => "items from the bag".to_string(),
-                tools::DROP => "equipped or bagged items, for good".to_string(),
-                tools::EXPLORE => "till_beast: until a beast, level-up or death".to_string(),
-                tools::NEW_GAME => "weapon: Wand, Book, Short Sword or Club".to_string(),
                 _ => String::new(),
             };
-            format!("{}: {note}", a.tool)
+            if note.is_empty() {
+                a.tool
+            } else {
+                format!("{}: {note}", a.tool)
+            }
         })
         .collect()
 }
@@ -469,7 +463,10 @@ mod tests {
         assert_eq!(c.phase, Phase::Exploring);
         assert_eq!((c.health, c.max_health, c.gold, c.level), (120, 130, 55, 5));
         assert!(c.beast.is_none());
-        assert_eq!(c.equipment[0], "Weapon: Short Sword G10");
+        assert_eq!(c.equipment.expect("shown")[0], "Weapon: Short Sword G10");
+        assert_eq!(c.stat_points, 0);
+        let json = serde_json::to_value(compact_state(&s)).unwrap();
+        assert!(json.get("stat_points").is_none(), "no points, no field");
         let m = compact_market(&s).expect("open");
         assert!(s.owns(42), "the sample owns item 42, which is on sale");
         assert!(
@@ -477,32 +474,37 @@ mod tests {
             "{:?}",
             m.items
         );
-        assert_eq!(m.items.len(), 4, "{:?}", m.items);
+        let (down, listed): (Vec<u8>, Vec<u8>) = market_ids(&s)
+            .into_iter()
+            .filter(|&id| !s.owns(id))
+            .partition(|&id| crate::verdict::verdict(&s, id) == Verdict::Downgrade);
+        assert_eq!(m.items.len(), listed.len(), "{:?}", m.items);
         assert!(m.items[0].starts_with("4 Silver Ring, Ring T2, 14g: luck +1"));
-        for (line, id) in m
-            .items
-            .iter()
-            .zip(market_ids(&s).into_iter().filter(|&id| !s.owns(id)))
-        {
+        for (line, id) in m.items.iter().zip(listed) {
             let expected = match crate::verdict::verdict(&s, id) {
                 Verdict::Upgrade => ", upgrade",
-                Verdict::Downgrade => ", DOWNGRADE",
                 Verdict::Same => ", same",
                 Verdict::EmptySlot => ", empty slot",
+                Verdict::Downgrade => unreachable!("downgrades are summarized"),
             };
             assert!(
                 line.ends_with(expected),
                 "{line} should end with {expected}"
             );
         }
-        assert_eq!(m.max_potions, 1);
+        let ids: Vec<String> = down.iter().map(u8::to_string).collect();
+        let summary =
+            (!down.is_empty()).then(|| format!("{} downgrades: {}", down.len(), ids.join(", ")));
+        assert_eq!(m.downgrades, summary);
         let actions = compact_actions(&s);
-        assert!(actions[0].starts_with("ls_explore"));
-        assert!(
-            actions
-                .iter()
-                .any(|a| a.starts_with("ls_buy_item: 55 gold"))
+        assert_eq!(
+            actions[0], "ls_explore",
+            "a tool that never changes is its name"
         );
+        let adv = &s.adventurer;
+        let price = rules::potion_price(adv.level(), adv.stats.charisma);
+        let line = format!("ls_buy_item: potions {price}g each, up to 1 (gold, max_health cap)");
+        assert!(actions.contains(&line), "{actions:?}");
     }
 
     #[test]

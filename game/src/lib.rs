@@ -28,6 +28,7 @@ pub mod random;
 pub mod rules;
 #[cfg(test)]
 mod testing;
+pub mod tool_call;
 pub mod verdict;
 pub mod view;
 

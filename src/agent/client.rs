@@ -7,7 +7,7 @@ use std::time::Duration;
 use rmcp::RoleClient;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::RunningService;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::chain::ChainError;
 use crate::mcp::LsServer;
@@ -84,8 +84,8 @@ impl Agent {
         })
     }
 
-    /// Calls a tool (with `"detail": "full"` where the tool takes it); returns its structured result, or the error
-    /// envelope as an error.
+    /// Calls a tool (with `"detail": "full"` where the tool takes it); returns its structured
+    /// result, or the error envelope as an error.
     pub async fn call(&self, tool: &str, args: Value) -> Result<Value, AgentError> {
         let Value::Object(mut map) = args else {
             return Err(protocol(tool, "arguments must be an object"));
@@ -93,19 +93,40 @@ impl Agent {
         if self.takes_detail.iter().any(|t| t == tool) {
             map.entry("detail").or_insert_with(|| "full".into());
         }
+        self.exchange(tool, map, true).await
+    }
+
+    /// Calls a tool as a model would: the arguments as given (no `detail` added), the result's
+    /// text content parsed as JSON; an error result is an error.
+    pub async fn call_text(&self, tool: &str, args: Value) -> Result<Value, AgentError> {
+        let Value::Object(map) = args else {
+            return Err(protocol(tool, "arguments must be an object"));
+        };
+        self.exchange(tool, map, false).await
+    }
+
+    /// One tool call: the structured content when `structured` and present, else the text.
+    async fn exchange(
+        &self,
+        tool: &str,
+        args: Map<String, Value>,
+        structured: bool,
+    ) -> Result<Value, AgentError> {
         let r = self
             .client
-            .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(map))
+            .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args))
             .await
             .map_err(|e| protocol(tool, e))?;
-        let text: String = r
-            .content
-            .iter()
-            .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-            .collect();
-        let value = match r.structured_content {
+        let value = match r.structured_content.filter(|_| structured) {
             Some(v) => v,
-            None => serde_json::from_str(&text).map_err(|e| protocol(tool, e))?,
+            None => {
+                let text: String = r
+                    .content
+                    .iter()
+                    .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+                    .collect();
+                serde_json::from_str(&text).map_err(|e| protocol(tool, e))?
+            }
         };
         if r.is_error == Some(true) {
             return Err(AgentError::Tool {

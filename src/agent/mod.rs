@@ -17,6 +17,7 @@
 //! None reads the `exact` outcomes of deterministic worlds nor a game's hidden seed, so they play
 //! the same way on every chain.
 
+pub mod advice_follower;
 pub mod baseline;
 mod client;
 pub mod direct;
@@ -28,13 +29,13 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 pub use crate::game::policy::{Floors, ParamError, Params, pct};
+pub use crate::game::tool_call::tool_call;
 pub use client::{Agent, AgentError};
 pub use report::{GameSummary, Summary};
 
 use std::time::Instant;
 
 use crate::chain::sim::SimChain;
-use crate::game::engine::Action;
 use crate::game::phase::Phase;
 use crate::game::view::AdventurerView;
 use narration::GameRun;
@@ -202,46 +203,6 @@ impl Agent {
             .await?;
         serde_json::from_value(v["adventurer"].take())
             .map_err(|e| client::protocol("ls_get_adventurer", e))
-    }
-}
-
-/// The tool call (name and arguments) that makes `action` on adventurer `id`, as any MCP client
-/// sends it.
-pub fn tool_call(id: u64, action: &Action) -> (&'static str, Value) {
-    match action {
-        Action::StartGame { weapon } => ("ls_new_game", json!({ "weapon": weapon })),
-        Action::Explore { till_beast } => (
-            "ls_explore",
-            json!({ "adventurer_id": id, "till_beast": till_beast }),
-        ),
-        Action::Attack { to_the_death } => (
-            "ls_attack",
-            json!({ "adventurer_id": id, "to_the_death": to_the_death }),
-        ),
-        Action::Flee { to_the_death } => (
-            "ls_flee",
-            json!({ "adventurer_id": id, "to_the_death": to_the_death }),
-        ),
-        Action::Equip { items } => ("ls_equip", json!({ "adventurer_id": id, "items": items })),
-        Action::Drop { items } => ("ls_drop", json!({ "adventurer_id": id, "items": items })),
-        Action::BuyItems { potions, items } => {
-            let items: Vec<Value> = items
-                .iter()
-                .map(|i| json!({ "item": i.item_id, "equip": i.equip }))
-                .collect();
-            (
-                "ls_buy_item",
-                json!({ "adventurer_id": id, "items": items, "potions": potions }),
-            )
-        }
-        Action::Upgrade { stats: s } => (
-            "ls_upgrade",
-            json!({
-                "adventurer_id": id,
-                "strength": s.strength, "dexterity": s.dexterity, "vitality": s.vitality,
-                "intelligence": s.intelligence, "wisdom": s.wisdom, "charisma": s.charisma,
-            }),
-        ),
     }
 }
 

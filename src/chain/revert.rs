@@ -31,7 +31,7 @@ const REASONS: &[(&str, &str, &str)] = &[
     (
         "Not enough gold",
         "NOT_ENOUGH_GOLD",
-        "Buy fewer or cheaper items; prices are in market.",
+        "Buy fewer or cheaper items: the ls_buy_item line of actions says how many potions the gold allows, and the market each item's price (ls_get_adventurer shows it again).",
     ),
     (
         "Item already owned",

@@ -132,6 +132,7 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
         .map_err(anyhow::Error::msg)?;
     let mut server = LsServer::new(client, server_options(&settings))
         .with_detail(settings.server.detail)
+        .with_advice(settings.server.advice)
         .with_wallet(account)
         .with_journal(journal.clone());
     if let Some(torii) = torii {

@@ -47,5 +47,6 @@ pub(crate) fn server_over(sim: Arc<SimChain>, settings: &Settings) -> LsServer {
     let account = sim.account_address();
     LsServer::new(sim, server_options(settings))
         .with_detail(settings.server.detail)
+        .with_advice(settings.server.advice)
         .with_wallet(account)
 }

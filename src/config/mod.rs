@@ -194,6 +194,14 @@ pub struct ServerSettings {
     /// Result detail when a call does not pass `detail`: `compact` (default) or `full`.
     #[serde(default)]
     pub detail: crate::game::compact::Detail,
+    /// Whether compact results carry the built-in planner's move (`advice`); off to evaluate a
+    /// model's own play.
+    #[serde(default = "default_advice")]
+    pub advice: bool,
+}
+
+fn default_advice() -> bool {
+    true
 }
 
 fn default_shutdown_grace_ms() -> u64 {

@@ -38,6 +38,11 @@ pub(super) struct Unknown {
     pub key: String,
     /// The keys its object accepts.
     pub accepted: Vec<String>,
+    /// When its value is an object of accepted keys (`{"stats": {"vitality": 1}}`): those keys.
+    pub wraps: Vec<String>,
+    /// The one required key its object lacks, when this is the object's only unknown key
+    /// (`{"id": 81}` for `{"item": 81}`).
+    pub stands_for: Option<String>,
 }
 
 /// The validation error for unknown keys: each named with the accepted keys of its object and
@@ -47,11 +52,22 @@ pub(super) fn unknown_error(unknown: &[Unknown], root: &Value) -> ToolError {
     let described: Vec<String> = unknown
         .iter()
         .map(|u| {
-            let closest = closest_names(
-                &u.key,
-                u.accepted.iter().map(|k| (fold_name(k), k.as_str())),
-                1,
-            );
+            if !u.wraps.is_empty() {
+                return format!(
+                    "`{}` (its keys {} are arguments themselves: send them without `{}`)",
+                    u.path,
+                    u.wraps.join(", "),
+                    u.key
+                );
+            }
+            let closest = match &u.stands_for {
+                Some(key) => vec![key.as_str()],
+                None => closest_names(
+                    &u.key,
+                    u.accepted.iter().map(|k| (fold_name(k), k.as_str())),
+                    1,
+                ),
+            };
             match closest.first() {
                 Some(c) => format!("`{}` (did you mean `{c}`?)", u.path),
                 None => format!("`{}`", u.path),
@@ -218,14 +234,39 @@ pub(super) fn unknown_keys(
                 .iter()
                 .filter_map(|n| n.get("properties").and_then(Value::as_object))
                 .collect();
+            let known = |k: &String| props.iter().any(|p| p.contains_key(k));
+            let missing: Vec<&str> = objects
+                .iter()
+                .filter_map(|n| n.get("required").and_then(Value::as_array))
+                .flatten()
+                .filter_map(Value::as_str)
+                .filter(|r| !map.contains_key(*r))
+                .collect();
+            let stands_for = (missing.len() == 1 && map.keys().filter(|k| !known(k)).count() == 1)
+                .then(|| missing[0].to_string());
             for (k, item) in map {
                 match props.iter().find_map(|p| p.get(k)) {
                     Some(sub) => unknown_keys(item, sub, root, &join(path, k), out),
-                    None if out.len() < MAX_UNKNOWN_LISTED => out.push(Unknown {
-                        path: join(path, k),
-                        key: k.clone(),
-                        accepted: props.iter().flat_map(|p| p.keys().cloned()).collect(),
-                    }),
+                    None if out.len() < MAX_UNKNOWN_LISTED => {
+                        let accepted: Vec<String> =
+                            props.iter().flat_map(|p| p.keys().cloned()).collect();
+                        let wraps = match item {
+                            Value::Object(inner)
+                                if !inner.is_empty()
+                                    && inner.keys().all(|ik| accepted.contains(ik)) =>
+                            {
+                                inner.keys().cloned().collect()
+                            }
+                            _ => Vec::new(),
+                        };
+                        out.push(Unknown {
+                            path: join(path, k),
+                            key: k.clone(),
+                            accepted,
+                            wraps,
+                            stands_for: stands_for.clone(),
+                        })
+                    }
                     None => return,
                 }
             }

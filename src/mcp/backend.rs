@@ -51,6 +51,11 @@ pub trait GameBackend: Send + Sync {
     fn reads_are_local(&self) -> bool {
         false
     }
+    /// Whether this is the embedded `sim` chain, whose transaction hashes are made up (compact
+    /// results leave them out).
+    fn simulated(&self) -> bool {
+        false
+    }
     /// Refuses `ls_new_game` before its mint when the policy has no room for both transactions.
     async fn check_new_game(&self) -> Result<(), ChainError> {
         Ok(())
@@ -127,6 +132,10 @@ impl GameBackend for SimChain {
     }
 
     fn reads_are_local(&self) -> bool {
+        true
+    }
+
+    fn simulated(&self) -> bool {
         true
     }
 

@@ -7,18 +7,18 @@ use std::borrow::Cow;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
 
-use super::market_memory::MarketMemory;
-use crate::error::SCHEMA_VERSION;
+use super::shown_memory::{Recall, ShownMemory};
 use crate::game::compact::{
-    CompactState, MarketSection, compact_actions, compact_events, compact_market, compact_state,
+    CompactMarket, CompactState, compact_actions, compact_events, compact_market, compact_state,
     market_ids,
 };
+use crate::game::engine::EngineSettings;
 use crate::game::events::GameEvent;
 use crate::game::model::GameState;
-use crate::game::phase::tools;
-
-/// Said instead of a market that was already shown.
-pub const MARKET_UNCHANGED: &str = "same market as shown before; ls_get_adventurer shows it (detail \"full\" adds each item's facts)";
+use crate::game::phase::{Phase, phase, tools};
+use crate::game::policy::{Params, Policy};
+use crate::game::tool_call::short_call;
+use crate::game::view::adventurer_view;
 
 /// The eight write tools (each signs and sends game transactions), named where the game names
 /// its actions' tools.
@@ -66,68 +66,75 @@ impl<C: JsonSchema, F: JsonSchema> JsonSchema for Detailed<C, F> {
     }
 }
 
-/// A write's compact result: what changed and what the next decision needs.
+/// A write's compact result: what changed and what the next decision needs. Constant facts
+/// (the profile, the envelope version, a successful status) are left out, and so are the
+/// transaction hashes on `sim`, where they are made up: `detail: "full"` has them all.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CompactActionResult {
-    /// Always true (failures are tool errors).
-    pub ok: bool,
-    /// Version of this envelope.
-    pub schema_version: String,
-    /// The chain profile.
-    pub chain: String,
-    /// The adventurer acted on.
-    pub adventurer_id: u64,
-    /// Transaction hash (0x-hex).
-    pub tx_hash: String,
-    /// PRE_CONFIRMED, ACCEPTED_ON_L2 or ACCEPTED_ON_L1.
-    pub status: String,
+    /// The new adventurer, when `ls_new_game` obtained one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adventurer_id: Option<u64>,
+    /// Transaction hash (0x-hex); absent on `sim`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tx: Option<String>,
+    /// The mint transaction when `ls_new_game` minted; absent on `sim`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mint_tx: Option<String>,
+    /// PRE_CONFIRMED when the transaction is not yet accepted (absent once accepted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
     /// True when this repeats the result of an identical earlier call that already landed.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub replayed: bool,
-    /// The mint transaction when `ls_new_game` minted.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mint_tx_hash: Option<String>,
     /// What happened, one line per event (blows folded).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<String>,
-    /// The adventurer now.
+    /// The adventurer now; stats, equipment and bag only when they changed.
     pub state: CompactState,
     /// The tools you may call now, with odds.
     pub actions: Vec<String>,
-    /// The open market (items you own left out), or a note that it is unchanged.
+    /// The built-in planner's move and why, from the odds only.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub market: Option<MarketSection>,
+    pub advice: Option<String>,
+    /// The open market (items you own and downgrades left out) when it opened or changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub market: Option<CompactMarket>,
 }
 
-/// `ls_get_adventurer`'s compact result.
+/// `ls_get_adventurer`'s compact result: everything, the market included while it is open.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CompactAdventurerResult {
-    /// Always true (failures are tool errors).
-    pub ok: bool,
-    /// Version of this envelope.
-    pub schema_version: String,
-    /// The chain profile.
-    pub chain: String,
-    /// The adventurer.
-    pub adventurer_id: u64,
     /// The adventurer now.
     pub state: CompactState,
     /// The tools you may call now, with odds.
     pub actions: Vec<String>,
-    /// The open market (items you own left out); absent when closed.
+    /// The built-in planner's move and why, from the odds only.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub market: Option<MarketSection>,
+    pub advice: Option<String>,
+    /// The open market (items you own and downgrades left out); absent when closed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub market: Option<CompactMarket>,
+}
+
+/// The server's side of a compact result: what was shown before, whether hashes are real, and
+/// the advice's planner settings (`None`: no advice).
+pub struct Rendering<'a> {
+    /// Per adventurer, what was shown and the advising planner.
+    pub memory: &'a ShownMemory,
+    /// False on `sim`, whose hashes are made up.
+    pub real_hashes: bool,
+    /// The rules the planner assumes, when advice is on.
+    pub advice: Option<EngineSettings>,
 }
 
 /// What a write changed, for the compact result.
 pub struct WriteOutcome<'a> {
-    /// Chain profile.
-    pub chain: &'a str,
     /// Adventurer.
     pub adventurer_id: u64,
     /// Transaction hash.
     pub tx_hash: &'a str,
-    /// Finality status.
-    pub status: &'a str,
+    /// Whether the transaction is only pre-confirmed.
+    pub pre_confirmed: bool,
     /// Replayed result.
     pub replayed: bool,
     /// Mint transaction, if minted.
@@ -136,58 +143,75 @@ pub struct WriteOutcome<'a> {
     pub events: &'a [GameEvent],
 }
 
-/// The compact result of a write; a market already shown to this adventurer is replaced by a note.
+/// The compact result of a write: a market, stats, equipment or bag already shown to this
+/// adventurer is left out.
 pub fn compact_action(
     w: WriteOutcome<'_>,
     state: &GameState,
-    memory: &MarketMemory,
+    r: &Rendering<'_>,
 ) -> CompactActionResult {
-    CompactActionResult {
-        ok: true,
-        schema_version: SCHEMA_VERSION.into(),
-        chain: w.chain.into(),
-        adventurer_id: w.adventurer_id,
-        tx_hash: w.tx_hash.into(),
-        status: w.status.into(),
-        replayed: w.replayed,
-        mint_tx_hash: w.mint_tx_hash,
-        events: compact_events(w.events),
-        state: compact_state(state),
-        actions: compact_actions(state),
-        market: market_once(w.adventurer_id, state, memory),
-    }
-}
-
-/// The compact read of an adventurer: the open market is always shown (this is how to see it
-/// again) and remembered as shown.
-pub fn compact_adventurer(
-    chain: &str,
-    adventurer_id: u64,
-    state: &GameState,
-    memory: &MarketMemory,
-) -> CompactAdventurerResult {
-    let market = compact_market(state).map(|m| {
-        memory.seen_before(adventurer_id, &market_ids(state));
-        MarketSection::Shown(m)
+    let mut shown = compact_state(state);
+    let mut market = compact_market(state);
+    let advice = r.memory.with(w.adventurer_id, |recall| {
+        recall.leave_out_shown(&mut shown, &mut market, market_ids(state));
+        advise(recall, w.adventurer_id, state, r.advice)
     });
-    CompactAdventurerResult {
-        ok: true,
-        schema_version: SCHEMA_VERSION.into(),
-        chain: chain.into(),
-        adventurer_id,
-        state: compact_state(state),
+    let hash = |h: &str| r.real_hashes.then(|| h.to_string());
+    CompactActionResult {
+        adventurer_id: w.mint_tx_hash.is_some().then_some(w.adventurer_id),
+        tx: hash(w.tx_hash),
+        mint_tx: w.mint_tx_hash.as_deref().and_then(hash),
+        status: w.pre_confirmed.then(|| "PRE_CONFIRMED".to_string()),
+        replayed: w.replayed,
+        events: compact_events(w.events),
+        state: shown,
         actions: compact_actions(state),
+        advice,
         market,
     }
 }
 
-fn market_once(id: u64, state: &GameState, memory: &MarketMemory) -> Option<MarketSection> {
-    let market = compact_market(state)?;
-    Some(if memory.seen_before(id, &market_ids(state)) {
-        MarketSection::Unchanged {
-            unchanged: MARKET_UNCHANGED.into(),
-        }
-    } else {
-        MarketSection::Shown(market)
-    })
+/// The compact read of an adventurer: everything, the open market included, remembered as shown.
+pub fn compact_adventurer(
+    adventurer_id: u64,
+    state: &GameState,
+    r: &Rendering<'_>,
+) -> CompactAdventurerResult {
+    let shown = compact_state(state);
+    let market = compact_market(state);
+    let ids = market.as_ref().map(|_| market_ids(state));
+    let advice = r.memory.with(adventurer_id, |recall| {
+        recall.shown_all(&shown, ids);
+        advise(recall, adventurer_id, state, r.advice)
+    });
+    CompactAdventurerResult {
+        state: shown,
+        actions: compact_actions(state),
+        advice,
+        market,
+    }
+}
+
+/// The planner's move as a call and its reason ("ls_flee {\"to_the_death\":true}: win 23 %,
+/// flee 98 %: fleeing to the death"), by the adventurer's own planner; none before the game
+/// starts, after death, or with advice off.
+fn advise(
+    recall: &mut Recall,
+    adventurer_id: u64,
+    state: &GameState,
+    settings: Option<EngineSettings>,
+) -> Option<String> {
+    let settings = settings?;
+    if matches!(phase(&state.adventurer), Phase::NotStarted | Phase::Dead) {
+        return None;
+    }
+    let policy = recall
+        .policy
+        .get_or_insert_with(|| Policy::new(Params::default(), settings));
+    let decision = policy.decide(state, &adventurer_view(adventurer_id, state));
+    Some(format!(
+        "{}: {}",
+        short_call(&decision.action),
+        decision.reason
+    ))
 }

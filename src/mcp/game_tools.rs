@@ -295,10 +295,9 @@ impl LsServer {
                 adventurer: adventurer_view(a.adventurer_id, &state),
             }),
             Detail::Compact => Detailed::Compact(compact_adventurer(
-                &self.opts.chain,
                 a.adventurer_id,
                 &state,
-                &self.markets,
+                &self.rendering(),
             )),
         }))
     }

@@ -18,13 +18,13 @@ mod indexer;
 mod indexer_types;
 pub mod logging;
 mod malformed;
-mod market_memory;
 mod params;
 mod prompts;
 mod replay;
 pub mod resources;
 mod schema;
 mod server;
+mod shown_memory;
 mod sim_index;
 pub mod stdio;
 mod torii_tools;
@@ -40,8 +40,7 @@ pub use advisor_tools::{
 };
 pub use backend::GameBackend;
 pub use compact_result::{
-    CompactActionResult, CompactAdventurerResult, DETAIL_TOOLS, Detailed, MARKET_UNCHANGED,
-    WRITE_TOOLS,
+    CompactActionResult, CompactAdventurerResult, DETAIL_TOOLS, Detailed, WRITE_TOOLS,
 };
 pub use drain::Drain;
 pub use envelopes::{ActionResult, AdventurerResult};

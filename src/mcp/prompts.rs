@@ -61,10 +61,11 @@ pub fn get(name: &str, args: Option<&JsonObject>) -> Result<GetPromptResult, Err
         "Play one game of Loot Survivor 2 with the ls_* tools, aiming for the highest level.\n\
          {start} Keep the adventurer_id it returns.\n\
          Then loop until the adventurer dies: read state.phase and the actions list in each result and \
-         choose one of them. In battle, call ls_battle_preview when unsure, then ls_attack or ls_flee. \
-         After a level-up, spend every stat point with ls_upgrade. With the market open, buy only items \
-         whose verdict is upgrade or empty_slot, and potions when health is low; the buy hint fits \
-         your gold. Explore with ls_explore.\n\
+         choose one of them; advice names the built-in planner's move and why. In battle, call \
+         ls_battle_preview when unsure, then ls_attack or ls_flee. After a level-up, spend every stat \
+         point with ls_upgrade. With the market open, buy only items whose verdict is upgrade or empty \
+         slot, and potions when health is low; the ls_buy_item line says how many fit. Explore with \
+         ls_explore.\n\
          The rules are in the resource {RULES_URI}. Say in one short line why you take each action, \
          and at the end report the level reached, the xp and what killed you."
     );

@@ -12,8 +12,9 @@ use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, tool_handler};
 
 use super::backend::GameBackend;
-use super::market_memory::MarketMemory;
+use super::compact_result::Rendering;
 use super::replay::ReplayCache;
+use super::shown_memory::ShownMemory;
 use crate::game::compact::Detail;
 
 /// Server-wide settings the tools need.
@@ -36,7 +37,8 @@ pub struct LsServer {
     pub(super) replays: Arc<ReplayCache>,
     client_log: super::logging::ClientLog,
     pub(super) drain: Arc<super::drain::Drain>,
-    pub(super) markets: Arc<MarketMemory>,
+    pub(super) shown: Arc<ShownMemory>,
+    advice: bool,
     pub(super) known: Arc<super::write::KnownStates>,
     pub(super) detail: Detail,
     tool_router: ToolRouter<Self>,
@@ -71,7 +73,8 @@ impl LsServer {
             replays: Arc::new(ReplayCache::default()),
             drain: Arc::default(),
             client_log: Default::default(),
-            markets: Arc::new(MarketMemory::default()),
+            shown: Arc::default(),
+            advice: true,
             known: Arc::default(),
             detail: Detail::default(),
             indexer: Default::default(),
@@ -95,6 +98,24 @@ impl LsServer {
     pub fn with_detail(mut self, detail: Detail) -> Self {
         self.detail = detail;
         self
+    }
+
+    /// Turns the compact results' advice line on or off (setting `server.advice`; off to measure
+    /// a model's own play).
+    pub fn with_advice(mut self, advice: bool) -> Self {
+        self.advice = advice;
+        self
+    }
+
+    /// What a compact result is rendered with on this server.
+    pub(super) fn rendering(&self) -> Rendering<'_> {
+        Rendering {
+            memory: &self.shown,
+            real_hashes: !self.backend.simulated(),
+            advice: self
+                .advice
+                .then(|| self.backend.deterministic_rules().unwrap_or_default()),
+        }
     }
 }
 

@@ -6,6 +6,7 @@ use rmcp::handler::server::wrapper::Json;
 use super::super::compact_result::{Detailed, WriteOutcome, compact_action};
 use super::super::envelopes::{ActionResult, WriteResult};
 use super::super::server::LsServer;
+use crate::chain::TxStatus;
 use crate::error::ToolError;
 use crate::game::compact::Detail;
 use crate::game::model::GameState;
@@ -27,10 +28,9 @@ impl LsServer {
             None => self.read_state(full.adventurer_id).await?,
         };
         let outcome = WriteOutcome {
-            chain: &full.chain,
             adventurer_id: full.adventurer_id,
             tx_hash: &full.tx_hash,
-            status: full.status.as_str(),
+            pre_confirmed: full.status == TxStatus::PreConfirmed,
             replayed: full.replayed,
             mint_tx_hash: full.mint_tx_hash.clone(),
             events: &full.events,
@@ -38,7 +38,7 @@ impl LsServer {
         Ok(Json(Detailed::Compact(compact_action(
             outcome,
             &state,
-            &self.markets,
+            &self.rendering(),
         ))))
     }
 }

@@ -1,0 +1,108 @@
+//! Whether the advice line carries the planner's play: on the same hidden-seed dungeons, the
+//! planner plays each game on the engine as `play` does, and a client that reads only the compact
+//! results' text and follows only their `advice` line plays it through MCP. Prints both levels'
+//! median, p10 and p90, how many games ended the same, and the paired difference with its standard
+//! error. A benchmark, not a test:
+//!
+//!     cargo bench --bench advice
+//!
+//! (environment: `ADVICE_BENCH_GAMES`, default 1000; `ADVICE_BENCH_SEED`, default 2026).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use loot_survivor_mcp::agent::direct::play_on_sim;
+use loot_survivor_mcp::agent::report::Spread;
+use loot_survivor_mcp::agent::{Agent, AgentOptions, Params, Strategy};
+use loot_survivor_mcp::chain::sim::{SimChain, SimRandomness};
+use loot_survivor_mcp::game::engine::EngineSettings;
+use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
+
+const WEAPONS: [&str; 4] = ["Wand", "Book", "Short Sword", "Club"];
+const MAX_ACTIONS: u32 = 3000;
+
+fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A world whose games have hidden seeds drawn from `seed`, as `play --seed` makes it.
+fn sim(seed: u64) -> SimChain {
+    SimChain::with_randomness(EngineSettings::default(), 1, SimRandomness::Master(seed))
+}
+
+fn spread(levels: &[f64]) -> String {
+    let s = Spread::of(levels);
+    format!("median {}, p10 {}, p90 {}", s.median, s.p10, s.p90)
+}
+
+fn main() {
+    let games = env("ADVICE_BENCH_GAMES", 1000);
+    let seed = env("ADVICE_BENCH_SEED", 2026);
+    println!("ADVICE_BENCH_GAMES={games} ADVICE_BENCH_SEED={seed} cargo bench --bench advice");
+
+    let world = sim(seed);
+    let clock = Instant::now();
+    let planner: Vec<f64> = (0..games)
+        .map(|i| {
+            let opts = AgentOptions {
+                weapon: WEAPONS[(i % 4) as usize].into(),
+                max_actions: MAX_ACTIONS,
+                strategy: Strategy::Planner(Params::default()),
+            };
+            let g = play_on_sim(&world, &opts, Params::default(), &mut |_| {}).expect("a game");
+            f64::from(g.level)
+        })
+        .collect();
+    let planner_wall = clock.elapsed();
+
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let (followed, follow_wall) = rt.block_on(async {
+        let server = LsServer::new(
+            Arc::new(sim(seed)),
+            ServerOptions {
+                chain: "sim".into(),
+                strict: true,
+                default_timeout: Duration::from_secs(5),
+            },
+        );
+        let agent = Agent::connect(server).await.expect("connect");
+        let clock = Instant::now();
+        let mut levels = Vec::new();
+        for i in 0..games {
+            let g = agent
+                .follow_advice(WEAPONS[(i % 4) as usize], MAX_ACTIONS)
+                .await
+                .expect("a followed game");
+            levels.push(g.level as f64);
+        }
+        let wall = clock.elapsed();
+        agent.close().await;
+        (levels, wall)
+    });
+
+    let diffs: Vec<f64> = followed.iter().zip(&planner).map(|(f, p)| f - p).collect();
+    let n = diffs.len() as f64;
+    let mean = diffs.iter().sum::<f64>() / n;
+    let sd = (diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt();
+    let same = diffs.iter().filter(|d| **d == 0.0).count();
+    println!(
+        "planner on the engine: level {} ({:.1} s)",
+        spread(&planner),
+        planner_wall.as_secs_f64()
+    );
+    println!(
+        "client following only the advice line, over MCP from compact text: level {} ({:.1} s)",
+        spread(&followed),
+        follow_wall.as_secs_f64()
+    );
+    println!(
+        "paired over {games} dungeons: same level in {same}, difference (advice - planner) mean {mean:+.3}, standard error {:.3}",
+        sd / n.sqrt()
+    );
+}

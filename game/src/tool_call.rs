@@ -1,0 +1,116 @@
+//! An engine action as the MCP tool call that makes it: the tool's name and its arguments. The
+//! built-in agent sends these calls, and the advice line shows the same call in short form.
+
+use serde_json::{Map, Value, json};
+
+use super::engine::Action;
+use super::phase::tools;
+
+/// The tool call (name and arguments) that makes `action` on adventurer `id`, as any MCP client
+/// sends it.
+pub fn tool_call(id: u64, action: &Action) -> (&'static str, Value) {
+    match action {
+        Action::StartGame { weapon } => (tools::NEW_GAME, json!({ "weapon": weapon })),
+        Action::Explore { till_beast } => (
+            tools::EXPLORE,
+            json!({ "adventurer_id": id, "till_beast": till_beast }),
+        ),
+        Action::Attack { to_the_death } => (
+            tools::ATTACK,
+            json!({ "adventurer_id": id, "to_the_death": to_the_death }),
+        ),
+        Action::Flee { to_the_death } => (
+            tools::FLEE,
+            json!({ "adventurer_id": id, "to_the_death": to_the_death }),
+        ),
+        Action::Equip { items } => (tools::EQUIP, json!({ "adventurer_id": id, "items": items })),
+        Action::Drop { items } => (tools::DROP, json!({ "adventurer_id": id, "items": items })),
+        Action::BuyItems { potions, items } => {
+            let items: Vec<Value> = items
+                .iter()
+                .map(|i| json!({ "item": i.item_id, "equip": i.equip }))
+                .collect();
+            (
+                tools::BUY_ITEM,
+                json!({ "adventurer_id": id, "items": items, "potions": potions }),
+            )
+        }
+        Action::Upgrade { stats: s } => (
+            tools::UPGRADE,
+            json!({
+                "adventurer_id": id,
+                "strength": s.strength, "dexterity": s.dexterity, "vitality": s.vitality,
+                "intelligence": s.intelligence, "wisdom": s.wisdom, "charisma": s.charisma,
+            }),
+        ),
+    }
+}
+
+/// The call in short form, `ls_attack {"to_the_death":true}`: the arguments other than the
+/// adventurer and those at their default (false, 0, empty) left out, so the call works as shown
+/// once the adventurer is added.
+pub fn short_call(action: &Action) -> String {
+    let (tool, args) = tool_call(0, action);
+    let args: Map<String, Value> = args
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(k, v)| k.as_str() != "adventurer_id" && !is_default(v))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    if args.is_empty() {
+        tool.to_string()
+    } else {
+        format!("{tool} {}", Value::Object(args))
+    }
+}
+
+fn is_default(v: &Value) -> bool {
+    match v {
+        Value::Bool(b) => !b,
+        Value::Number(n) => n.as_u64() == Some(0),
+        Value::Array(a) => a.is_empty(),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ItemPurchase, Stats};
+
+    #[test]
+    fn short_calls_keep_only_what_differs_from_the_defaults() {
+        let attack = Action::Attack { to_the_death: true };
+        assert_eq!(short_call(&attack), r#"ls_attack {"to_the_death":true}"#);
+        let explore = Action::Explore { till_beast: false };
+        assert_eq!(short_call(&explore), "ls_explore");
+        let upgrade = Action::Upgrade {
+            stats: Stats {
+                vitality: 2,
+                ..Stats::default()
+            },
+        };
+        assert_eq!(short_call(&upgrade), r#"ls_upgrade {"vitality":2}"#);
+        let buy = Action::BuyItems {
+            potions: 0,
+            items: vec![ItemPurchase {
+                item_id: 81,
+                equip: true,
+            }],
+        };
+        let call = short_call(&buy);
+        let args = call.strip_prefix("ls_buy_item ").expect("the tool first");
+        assert_eq!(
+            serde_json::from_str::<Value>(args).unwrap(),
+            json!({"items": [{"item": 81, "equip": true}]})
+        );
+    }
+
+    #[test]
+    fn full_calls_name_the_adventurer() {
+        let (tool, args) = tool_call(7, &Action::Drop { items: vec![3] });
+        assert_eq!(tool, "ls_drop");
+        assert_eq!(args, json!({"adventurer_id": 7, "items": [3]}));
+    }
+}
