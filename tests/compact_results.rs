@@ -357,3 +357,29 @@ fn python_sdk_validates_compact_and_full_results() {
         "every tool has an output schema: {report}"
     );
 }
+
+#[tokio::test]
+async fn advice_follows_the_planner_and_turns_off() {
+    let c = connect(server(None)).await;
+    let started = ok(&c, "ls_new_game", json!({"weapon": "Book"})).await;
+    let id = started["adventurer_id"].as_u64().unwrap();
+    let advice = started["advice"].as_str().unwrap();
+    let (tool, mut args) =
+        loot_survivor_mcp::agent::advice_follower::advised_call(advice).expect("a call");
+    args.insert("adventurer_id".into(), id.into());
+    let next = ok(&c, &tool, Value::Object(args)).await;
+    assert!(next["advice"].is_string(), "{next}");
+
+    let quiet = connect(server(None).with_advice(false)).await;
+    let started = ok(&quiet, "ls_new_game", json!({"weapon": "Book"})).await;
+    assert!(started.get("advice").is_none(), "server.advice = false: {started}");
+    let read = ok(
+        &quiet,
+        "ls_get_adventurer",
+        json!({"adventurer_id": started["adventurer_id"]}),
+    )
+    .await;
+    assert!(read.get("advice").is_none(), "{read}");
+    c.cancel().await.unwrap();
+    quiet.cancel().await.unwrap();
+}

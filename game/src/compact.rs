@@ -3,6 +3,11 @@
 //! odds (a tool whose use never changes is just its name: its description says the rest), and
 //! the market as one line per item worth a look, downgrades summarized by id. The full shape
 //! stays in [`super::view::AdventurerView`].
+//!
+//! The principle: every field a model reads must change what it would do next. A constant (the
+//! profile, a success flag, a made-up hash) or a fact it already has (an unchanged market or
+//! stats line) is left out, never lost: `detail: "full"`, `ls_get_adventurer` and `ls_get_tx`
+//! give it back, and errors carry the hash of anything sent.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -174,6 +174,13 @@ fn env_overrides_nested_keys_and_aliases() {
 }
 
 #[test]
+fn the_advice_line_is_on_by_default_and_a_setting_turns_it_off() {
+    assert!(load(Some("sim"), &[]).unwrap().server.advice);
+    let off = load(Some("sim"), &[("LS_SERVER__ADVICE", "false")]).unwrap();
+    assert!(!off.server.advice);
+}
+
+#[test]
 fn unknown_keys_are_rejected() {
     let e = load(Some("devnet"), &[("LS_TX__TIMEOUT_SECONDS", "5")]).unwrap_err();
     assert!(e.to_string().contains("timeout_seconds"), "{e}");

@@ -1,6 +1,7 @@
 //! The compact result envelopes (the default `detail`) and the `compact | full` union every
 //! adventurer-returning tool answers with. The rendering itself is pure, in
-//! [`crate::game::compact`]; this file adds the envelope and the once-per-market rule.
+//! [`crate::game::compact`] (with the principle: only what changes the next move); this file adds
+//! the envelope, leaves out what this adventurer was already shown, and adds the advice line.
 
 use std::borrow::Cow;
 
