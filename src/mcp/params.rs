@@ -235,7 +235,7 @@ pub struct Purchase {
     pub equip: bool,
 }
 
-/// The accepted shapes of a purchase (the schema an agent reads; the field describes them).
+/// The accepted shapes of a purchase (the schema an agent reads).
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(untagged)]
 enum PurchaseArg {

@@ -1,8 +1,9 @@
 //! Schema settings applied once to every tool, after schemars has generated them: a top-level
 //! `title`; input schemas in plain JSON Schema (bounds instead of schemars' `uint8`-style
 //! formats, which hosts warn about, and optional fields instead of `[X, "null"]`), without the
-//! descriptions of the shared write options (the server instructions explain them once) or of a
-//! union's alternatives (the union's own description names its forms); and small output schemas.
+//! descriptions of the shared write options (the server instructions explain them once), of a
+//! union's alternatives or of an array's items (the field's own description names their forms);
+//! and small output schemas.
 //! MCP gives each tool a self-contained schema, so definitions cannot be shared across tools by
 //! `$ref`: instead each output schema names every top-level field with its type only, and leaves
 //! nested shapes to the result itself (`ls_get_adventurer` with detail "full" shows them all). A
@@ -171,7 +172,8 @@ pub fn standard_input(v: &mut Value) {
     }
 }
 
-/// Removes the descriptions of the shared write options and of a union's alternatives.
+/// Removes the descriptions of the shared write options, of a union's alternatives and of a
+/// described array's items (the union's or array's own description names them).
 fn drop_repeated_descriptions(v: &mut Value) {
     if let Some(Value::Object(props)) = v.get_mut("properties") {
         for name in SHARED_OPTIONS {
@@ -180,12 +182,17 @@ fn drop_repeated_descriptions(v: &mut Value) {
             }
         }
     }
-    strip_alternatives(v);
+    strip_nested(v);
 }
 
-fn strip_alternatives(v: &mut Value) {
+fn strip_nested(v: &mut Value) {
     match v {
         Value::Object(o) => {
+            if o.contains_key("description")
+                && let Some(Value::Object(items)) = o.get_mut("items")
+            {
+                items.remove("description");
+            }
             if let Some(Value::Array(alts)) = o.get_mut("anyOf") {
                 for a in alts.iter_mut() {
                     if let Some(a) = a.as_object_mut() {
@@ -193,9 +200,9 @@ fn strip_alternatives(v: &mut Value) {
                     }
                 }
             }
-            o.values_mut().for_each(strip_alternatives);
+            o.values_mut().for_each(strip_nested);
         }
-        Value::Array(a) => a.iter_mut().for_each(strip_alternatives),
+        Value::Array(a) => a.iter_mut().for_each(strip_nested),
         _ => {}
     }
 }
@@ -397,6 +404,29 @@ mod tests {
         assert_eq!(s["properties"]["c"], json!({"$ref": "#/$defs/Confirm"}));
         assert_eq!(s["properties"]["d"]["minimum"], json!(-32768));
         assert!(!s.to_string().contains("format"));
+    }
+
+    #[test]
+    fn shared_options_alternatives_and_items_lose_their_descriptions() {
+        let mut s = json!({
+            "type": "object",
+            "properties": {
+                "timeout_ms": {"type": "integer", "minimum": 0, "description": "How long."},
+                "weapon": {"description": "Id or name.", "anyOf": [
+                    {"type": "integer", "description": "Id."},
+                    {"type": "string", "description": "Name."}
+                ]},
+                "items": {"type": "array", "description": "Items.", "items": {"description": "An item."}},
+                "bare": {"type": "array", "items": {"description": "An item."}}
+            }
+        });
+        drop_repeated_descriptions(&mut s);
+        let p = &s["properties"];
+        assert_eq!(p["timeout_ms"], json!({"type": "integer", "minimum": 0}));
+        assert_eq!(p["weapon"]["description"], "Id or name.");
+        assert_eq!(p["weapon"]["anyOf"][1], json!({"type": "string"}));
+        assert_eq!(p["items"]["items"], json!({}));
+        assert_eq!(p["bare"]["items"]["description"], "An item.");
     }
 
     #[test]

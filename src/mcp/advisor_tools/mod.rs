@@ -108,8 +108,7 @@ pub struct BeastArgs {
 pub struct PreviewArgs {
     /// The adventurer (game token id).
     pub adventurer_id: u64,
-    /// Items to imagine equipped (ids or names, at most 8), from your bag or not owned
-    /// (greatness 1).
+    /// Items to imagine equipped (ids or names, at most 8), bagged or not owned (greatness 1).
     #[serde(default)]
     pub equip: Vec<ItemRef>,
     /// A beast to fight instead of the current one.
