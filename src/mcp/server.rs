@@ -31,9 +31,9 @@ your last result; ls_get_adventurer shows everything.
 Options of every write tool: expected_action_count: the action_count you acted on; if the \
 adventurer has moved on, the call is refused with STALE_STATE before signing (a retried action \
 that already landed returns its result). confirm: how final the transaction must be before the \
-answer: pre_confirmed, accepted (default) or finalized. timeout_ms: how long to wait (at most \
-600000; default about 50 s), after which TX_TIMEOUT gives the hash: check it with ls_get_tx \
-rather than resend. detail: compact (default) or full (the whole shape with hashes, raw events \
+answer: pre_confirmed, accepted (default) or finalized. timeout_ms: how long to wait, at most \
+600000 (without it, at most 50 s); then TX_TIMEOUT gives the hash: follow it with ls_get_tx, do \
+not resend. detail: compact (the usual default) or full (the whole shape with hashes, raw events \
 and the full adventurer; ls_get_adventurer takes it too).
 Failures are tool errors with error {code, message, hint, details}. Rules: the resource ls://rules.";
 
