@@ -245,6 +245,11 @@ mod tests {
 
     /// Most bytes of the whole `tools/list` answer (issue 28; it was 50.5 KB).
     const TOOLS_LIST_BUDGET: usize = 30 * 1024;
+    /// Most bytes of all definitions (name, description, input schema): the 4,500-token budget at
+    /// about 4 bytes a token (`benches/tokens.rs` counts the tokens; it was 27 KB).
+    const DEFINITIONS_BUDGET: usize = 18_000;
+    /// Most bytes of one write tool's definition (1.6 to 2.8 KB with the options in each).
+    const WRITE_DEFINITION_BUDGET: usize = 1_500;
 
     #[test]
     fn tool_definitions_fit_their_budget_and_say_the_shared_options_once() {
@@ -256,7 +261,15 @@ mod tests {
             list.len()
         );
         let mut writes = 0;
+        let mut definitions = 0;
         for t in &tools {
+            let definition = serde_json::json!({
+                "name": t.name,
+                "description": t.description,
+                "inputSchema": t.input_schema,
+            });
+            let bytes = definition.to_string().len();
+            definitions += bytes;
             let props = t.input_schema.get("properties").and_then(|p| p.as_object());
             for name in super::super::schema::SHARED_OPTIONS {
                 let Some(p) = props.and_then(|p| p.get(name)) else {
@@ -271,15 +284,17 @@ mod tests {
             }
             if props.is_some_and(|p| p.contains_key("expected_action_count")) {
                 writes += 1;
-                let definition = serde_json::json!({
-                    "name": t.name,
-                    "description": t.description,
-                    "inputSchema": t.input_schema,
-                });
-                let bytes = definition.to_string().len();
-                assert!(bytes <= 1400, "{} definition is {bytes} bytes", t.name);
+                assert!(
+                    bytes <= WRITE_DEFINITION_BUDGET,
+                    "{} definition is {bytes} bytes",
+                    t.name
+                );
             }
         }
+        assert!(
+            definitions <= DEFINITIONS_BUDGET,
+            "the definitions are {definitions} bytes, over {DEFINITIONS_BUDGET}"
+        );
         assert_eq!(writes, 8, "the eight write tools take the shared options");
         for name in super::super::schema::SHARED_OPTIONS {
             assert!(INSTRUCTIONS.contains(name), "instructions omit {name}");
