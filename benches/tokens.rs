@@ -4,7 +4,7 @@
 //! asking for `detail: "compact"` and one for `"full"`. The sim is deterministic for a given
 //! adventurer id, so both replays are the very same game. Prints one JSON line per result
 //! (`{"game", "detail", "tool", "text"}`, the text content a host hands the model) and, first, the
-//! size of `tools/list`. `scripts/bench-tokens.sh` runs it and counts tokens.
+//! size of `tools/list` and each tool's definition (name, description, input schema) as JSON. `scripts/bench-tokens.sh` runs it and counts tokens.
 //!
 //!     cargo bench --bench tokens -- GAMES
 
@@ -137,6 +137,20 @@ async fn main() {
         .unwrap()
         .len();
     writeln!(out, "{}", json!({"tools_list_bytes": size})).unwrap();
+    // What a host puts in the model's context for each tool: its name, description and input schema.
+    for t in &tools {
+        let definition = json!({
+            "name": t.name,
+            "description": t.description,
+            "inputSchema": t.input_schema,
+        });
+        writeln!(
+            out,
+            "{}",
+            json!({"tool_definition": t.name, "json": definition.to_string()})
+        )
+        .unwrap();
+    }
     let _ = lister.cancel().await;
 
     for game in 0..games {

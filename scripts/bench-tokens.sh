@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Tokens a model reads per game, compact vs full results, and the size of tools/list.
+# Tokens a model reads per game, compact vs full results, the size of tools/list and the tokens of
+# each tool's definition (name, description, input schema).
 #
 # Method: the built-in agent (src/agent) plays GAMES games on the embedded sim chain through MCP,
 # deciding from full results as it needs to; a recording backend notes every action. Each game's

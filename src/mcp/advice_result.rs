@@ -31,14 +31,13 @@ pub enum AdviceTopic {
 pub struct AdviseArgs {
     /// The adventurer (game token id).
     pub adventurer_id: u64,
-    /// market, stats or weapons; omitted: what the phase calls for (weapons in battle, stats
-    /// when points are unspent, else market).
+    /// Default: weapons in battle, stats with points unspent, else market.
     #[serde(default)]
     pub about: Option<AdviceTopic>,
-    /// Gold to keep back (e.g. for potions) when choosing the best buys (default 0).
+    /// Gold to keep back (e.g. for potions) from the best buys.
     #[serde(default)]
     pub keep_gold: Option<u64>,
-    /// Market items listed, best value per gold first (1–25, default 6).
+    /// Market items listed (1–25, default 6).
     #[serde(default)]
     pub limit: Option<u64>,
 }

@@ -23,7 +23,7 @@ use crate::game::view::adventurer_view;
 #[tool_router(router = game_tool_router, vis = "pub(crate)")]
 impl LsServer {
     #[tool(
-        description = "Start a new Loot Survivor game. Without adventurer_id it obtains a new adventurer (game token) for this wallet, minted directly or with `entry` bought at the dungeon (ticket, golden_pass, free), and reads its id from the receipt, then calls start_game with the chosen starting weapon (12 Wand, 16 Book, 46 Short Sword, 76 Club; id or name). Returns the adventurer id, transaction hashes, game events and the new state: you start at 90 HP facing a weak starter beast that you must attack.",
+        description = "Start a game with a starting weapon. Without adventurer_id it first obtains a new adventurer for this wallet (see entry). Keep the adventurer_id it returns: you start at 90 HP facing a weak starter beast that you must attack.",
         annotations(
             title = "New game",
             read_only_hint = false,
@@ -55,7 +55,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Explore the dungeon (only when no beast is in front of you and no stat points are pending). Each step meets a beast, an obstacle or a discovery (gold, health or loot). With till_beast = true it keeps exploring until a beast appears, a level is gained or you die. Returns the transaction, the decoded game events and the new state.",
+        description = "Explore (only with no beast in front of you and no stat points pending): each step meets a beast, an obstacle or a discovery (gold, health or loot).",
         annotations(
             title = "Explore",
             read_only_hint = false,
@@ -79,7 +79,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Attack the beast you are fighting (only in battle). The beast strikes back unless it dies. With to_the_death = true the fight repeats until the beast or you die, in one transaction. Returns the events (attack, beast_attack, defeated_beast, level_up, …) and the new state.",
+        description = "Attack the beast you are fighting (only in battle); it strikes back unless it dies.",
         annotations(
             title = "Attack",
             read_only_hint = false,
@@ -103,7 +103,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Try to flee the beast you are fighting (only in battle, not at level 1, needs dexterity). On failure the beast attacks. With to_the_death = true it retries until you escape or die.",
+        description = "Try to flee the beast you are fighting (only in battle, not at level 1, needs dexterity); on failure it attacks.",
         annotations(
             title = "Flee",
             read_only_hint = false,
@@ -127,7 +127,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Spend stat points after a level up (phase stat_upgrade). Give points per stat (strength, dexterity, vitality, intelligence, wisdom, charisma); they must add up to exactly stat_points. Vitality also heals 15 HP per point.",
+        description = "Spend stat points (phase stat_upgrade): points per stat (strength, dexterity, vitality, intelligence, wisdom, charisma) adding up to exactly the pending stat_points.",
         annotations(
             title = "Upgrade stats",
             read_only_hint = false,
@@ -184,7 +184,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Buy items from the adventurer's market and/or health potions (only out of battle with no stat points pending). items: list of item names or ids, or {item, equip: bool}; potions: how many (10 HP each). The market lists each item's price and verdict; the ls_buy_item line of actions gives your gold, the potion price and how many potions fit.",
+        description = "Buy market items and/or health potions (only out of battle with no stat points pending). items: ids, names or {item, equip} objects. The ls_buy_item line of actions gives the potion price and how many potions fit.",
         annotations(
             title = "Buy",
             read_only_hint = false,
@@ -225,7 +225,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Equip items from the bag (1 to 8, by id or name); each replaces the item in its slot, which goes to the bag. In battle the beast gets one free attack.",
+        description = "Equip items from the bag; each replaces the item in its slot, which goes to the bag. In battle the beast gets a free attack.",
         annotations(
             title = "Equip",
             read_only_hint = false,
@@ -249,7 +249,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Drop equipped or bagged items for good (1 to 8, by id or name; not in battle, not at level 1).",
+        description = "Drop equipped or bagged items for good (not in battle, not at level 1).",
         annotations(
             title = "Drop",
             read_only_hint = false,
@@ -273,7 +273,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Read an adventurer. Compact (default): phase (not_started, in_battle, stat_upgrade, exploring, dead), health, gold, xp, level, stat points, stats, the beast in battle, equipment and bag, the tools you may call now with their odds, and the open market without the items you own. detail \"full\": item-boosted stats, items with tier/type/greatness/specials, the market with charisma-adjusted prices and what each item would change if bought and equipped, the potion price, and legal_actions with argument hints. Read this before acting.",
+        description = "Read an adventurer's whole state: phase, stats, equipment, bag, the beast in battle, the tools you may call now with odds, the planner's advice and the open market. detail \"full\" adds boosted stats, item details and what each market item would change.",
         annotations(
             title = "Get adventurer",
             read_only_hint = true,

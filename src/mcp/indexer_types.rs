@@ -11,21 +11,20 @@ use crate::torii::{IndexerHead, LeaderboardRow, Scope};
 /// Arguments of `ls_get_leaderboard`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct LeaderboardArgs {
-    /// Rows per page: default 50, at most 200 (larger values are capped to 200).
+    /// Rows per page (default 50, at most 200).
     #[serde(default)]
     pub limit: Option<u64>,
-    /// `next_cursor` from the previous page, to get the next one (it keeps that page's filters).
+    /// The previous page's `next_cursor` (it keeps that page's filters).
     #[serde(default)]
     pub cursor: Option<String>,
-    /// Only games still in progress (not over).
+    /// Only games not over.
     #[serde(default)]
     pub live_only: Option<bool>,
-    /// Only games owned by this server's wallet.
+    /// Only this wallet's games.
     #[serde(default)]
     pub mine: Option<bool>,
-    /// `dungeon`: only games minted by the profile's dungeon, ranked among themselves as the
-    /// official leaderboard does (the default where the profile names a dungeon); `all`: every
-    /// game token of the game (the default elsewhere).
+    /// `dungeon`: the games of the profile's dungeon, as the official leaderboard (default where
+    /// the profile names a dungeon); `all`: every game.
     #[serde(default)]
     pub scope: Option<Scope>,
 }
@@ -33,13 +32,13 @@ pub struct LeaderboardArgs {
 /// Arguments of `ls_list_adventurers`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ListAdventurersArgs {
-    /// Owner address (0x hex); default: this server's wallet.
+    /// Owner address (0x-hex); default: this wallet.
     #[serde(default)]
     pub owner: Option<String>,
-    /// Games per page: default 50, at most 200 (larger values are capped to 200).
+    /// Games per page (default 50, at most 200).
     #[serde(default)]
     pub limit: Option<u64>,
-    /// `next_cursor` from the previous page, to get older games.
+    /// The previous page's `next_cursor`.
     #[serde(default)]
     pub cursor: Option<String>,
 }
@@ -47,12 +46,12 @@ pub struct ListAdventurersArgs {
 /// Arguments of `ls_get_game_events`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct GameEventsArgs {
-    /// The adventurer (game token) id.
+    /// The adventurer (game token id).
     pub adventurer_id: u64,
-    /// Events per page: default 50, at most 200 (larger values are capped to 200).
+    /// Events per page (default 50, at most 200).
     #[serde(default)]
     pub limit: Option<u64>,
-    /// `next_cursor` from the previous page, to get later events.
+    /// The previous page's `next_cursor`.
     #[serde(default)]
     pub cursor: Option<String>,
 }

@@ -9,7 +9,7 @@ use crate::error::ToolError;
 use crate::game::catalogue;
 use crate::game::compact::Detail;
 
-/// An item given by catalogue id (1–101) or by name ("Short Sword", "short_sword", "ShortSword").
+/// An item by catalogue id (1–101) or name ("Short Sword", "short_sword", "ShortSword").
 #[derive(Debug, Clone, Deserialize, JsonSchema, PartialEq)]
 #[serde(untagged)]
 pub enum ItemRef {
@@ -60,7 +60,7 @@ impl ItemRef {
     }
 }
 
-/// Confirmation options shared by every write tool.
+/// Options shared by every write tool (described once in the server instructions, not per tool).
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct WriteOpts {
     /// How far the transaction must get before the tool answers: `pre_confirmed`,
@@ -76,8 +76,8 @@ pub struct WriteOpts {
     /// unless this very action already landed, in which case its earlier result is returned.
     #[serde(default)]
     pub expected_action_count: Option<u16>,
-    /// Result detail: `compact` (what changed, the state, legal actions with odds, the market
-    /// once) or `full` (the whole adventurer view and raw events). Default: the server's setting.
+    /// Result detail: `compact` (what changed since the last result) or `full` (the whole
+    /// adventurer view, hashes and raw events). Default: the server's setting.
     #[serde(default)]
     pub detail: Option<Detail>,
 }
@@ -85,31 +85,29 @@ pub struct WriteOpts {
 /// `ls_get_tx` arguments.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct TxArgs {
-    /// Transaction hash (0x-hex), as returned by a write or a `TX_TIMEOUT` error.
+    /// 0x-hex hash.
     pub tx_hash: String,
 }
 
 /// `ls_new_game` arguments.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct NewGameArgs {
-    /// Starting weapon: 12 Wand, 16 Book, 46 Short Sword or 76 Club (id or name).
+    /// 12 Wand, 16 Book, 46 Short Sword or 76 Club (id or name).
     pub weapon: ItemRef,
-    /// An adventurer (game token) you already own but have not started; omit to mint a new one.
+    /// An adventurer you own but have not started; omit to obtain a new one.
     #[serde(default)]
     pub adventurer_id: Option<u64>,
-    /// Name for a newly minted adventurer (ASCII, at most 31 characters).
+    /// Name of a new adventurer (ASCII, at most 31 characters).
     #[serde(default)]
     pub player_name: Option<String>,
-    /// How a new adventurer is obtained: `mint` (default: minted directly, a practice game that
-    /// the official leaderboard does not count), `ticket` (bought at the dungeon for exactly one
-    /// ticket), `golden_pass` (bought with a golden pass you own: give `golden_pass_id`) or
-    /// `free` (a free game, where the dungeon offers one). Only profiles with a dungeon sell games.
+    /// `mint` (default; a practice game the official leaderboard ignores), or bought at the
+    /// profile's dungeon: `ticket`, `golden_pass` (with golden_pass_id) or `free` (if offered).
     #[serde(default)]
     pub entry: EntryArg,
-    /// Token id of your golden pass, with `entry: "golden_pass"`.
+    /// Your golden pass's token id.
     #[serde(default)]
     pub golden_pass_id: Option<u64>,
-    /// Confirmation options.
+    /// The shared write options.
     #[serde(flatten)]
     pub opts: WriteOpts,
 }
@@ -167,10 +165,9 @@ impl NewGameArgs {
 /// Arguments of tools that only need the adventurer.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct AdventurerArgs {
-    /// The adventurer (game token id), an integer in [0, 2^64).
+    /// The adventurer (game token id).
     pub adventurer_id: u64,
-    /// Result detail: `compact` (what changed, the state, legal actions with odds, the market
-    /// once) or `full` (the whole adventurer view and raw events). Default: the server's setting.
+    /// Result detail: `compact` or `full`. Default: the server's setting.
     #[serde(default)]
     pub detail: Option<Detail>,
 }
@@ -180,10 +177,10 @@ pub struct AdventurerArgs {
 pub struct ExploreArgs {
     /// The adventurer (game token id).
     pub adventurer_id: u64,
-    /// Keep exploring (obstacles, discoveries) until a beast appears, a level is gained or you die.
+    /// Keep exploring until a beast appears, a level is gained or you die.
     #[serde(default)]
     pub till_beast: bool,
-    /// Confirmation options.
+    /// The shared write options.
     #[serde(flatten)]
     pub opts: WriteOpts,
 }
@@ -193,10 +190,10 @@ pub struct ExploreArgs {
 pub struct BattleArgs {
     /// The adventurer (game token id).
     pub adventurer_id: u64,
-    /// Repeat until the fight is decided (beast dead / fled, or you dead) in one transaction.
+    /// Repeat until the fight is decided (beast dead or escaped, or you dead), in one transaction.
     #[serde(default)]
     pub to_the_death: bool,
-    /// Confirmation options.
+    /// The shared write options.
     #[serde(flatten)]
     pub opts: WriteOpts,
 }
@@ -212,7 +209,7 @@ pub struct UpgradeArgs {
     /// Dexterity points (fleeing).
     #[serde(default)]
     pub dexterity: u8,
-    /// Vitality points (+15 max health and +15 health each).
+    /// Vitality points (+15 max health and health each).
     #[serde(default)]
     pub vitality: u8,
     /// Intelligence points (dodging obstacles).
@@ -224,7 +221,7 @@ pub struct UpgradeArgs {
     /// Charisma points (cheaper items and potions).
     #[serde(default)]
     pub charisma: u8,
-    /// Confirmation options.
+    /// The shared write options.
     #[serde(flatten)]
     pub opts: WriteOpts,
 }
@@ -251,9 +248,9 @@ enum PurchaseArg {
 /// A purchase as an object.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 struct PurchaseFields {
-    /// Item id (1–101) or name; must be in the adventurer's market.
+    /// Id or name.
     item: ItemRef,
-    /// Equip it at once (the replaced item goes to the bag).
+    /// Equip it at once.
     #[serde(default)]
     equip: bool,
 }
@@ -285,13 +282,13 @@ impl JsonSchema for Purchase {
 pub struct BuyArgs {
     /// The adventurer (game token id).
     pub adventurer_id: u64,
-    /// Items to buy (processed before potions): ids, names, or `{item, equip}` objects.
+    /// Market items: ids, names, or `{item, equip}` objects.
     #[serde(default)]
     pub items: Vec<Purchase>,
-    /// Health potions to buy (10 HP each; 0–255).
+    /// Health potions (10 HP each).
     #[serde(default)]
     pub potions: u8,
-    /// Confirmation options.
+    /// The shared write options.
     #[serde(flatten)]
     pub opts: WriteOpts,
 }
@@ -301,9 +298,9 @@ pub struct BuyArgs {
 pub struct ItemsArgs {
     /// The adventurer (game token id).
     pub adventurer_id: u64,
-    /// 1 to 8 items, by id (1–101) or name.
+    /// 1 to 8 items, by id or name.
     pub items: Vec<ItemRef>,
-    /// Confirmation options.
+    /// The shared write options.
     #[serde(flatten)]
     pub opts: WriteOpts,
 }

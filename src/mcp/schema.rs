@@ -1,19 +1,26 @@
 //! Schema settings applied once to every tool, after schemars has generated them: a top-level
 //! `title`; input schemas in plain JSON Schema (bounds instead of schemars' `uint8`-style
-//! formats, which hosts warn about, and optional fields instead of `[X, "null"]`); and small
-//! output schemas. MCP gives each tool a self-contained schema, so definitions cannot be shared
-//! across tools by `$ref`: instead each output schema names every top-level field with its type,
-//! allowed values named in a one-line description, and leaves nested shapes to the result itself
-//! (`ls_get_adventurer` with detail "full" shows them all). A `compact | full` union becomes
-//! one object accepting both. Every result still validates against its schema.
+//! formats, which hosts warn about, and optional fields instead of `[X, "null"]`), without the
+//! descriptions of the shared write options (the server instructions explain them once), of a
+//! union's alternatives or of an array's items (the field's own description names their forms);
+//! and small output schemas.
+//! MCP gives each tool a self-contained schema, so definitions cannot be shared across tools by
+//! `$ref`: instead each output schema names every top-level field with its type only, and leaves
+//! nested shapes to the result itself (`ls_get_adventurer` with detail "full" shows them all). A
+//! `compact | full` union becomes one object accepting both. Every result still validates against
+//! its schema.
 
 use std::sync::Arc;
 
 use rmcp::model::{JsonObject, Tool};
 use serde_json::{Map, Value, json};
 
-/// Levels of nesting an output schema spells out (1: the result's fields, typed and described).
+/// Levels of nesting an output schema spells out (1: the result's fields, typed).
 const OUTPUT_DEPTH: usize = 1;
+
+/// The options every write tool takes (`WriteOpts`; `detail` also on `ls_get_adventurer`): typed
+/// and bounded in each input schema, described once in the server instructions.
+pub const SHARED_OPTIONS: [&str; 4] = ["expected_action_count", "confirm", "timeout_ms", "detail"];
 
 /// Applies the settings to one tool.
 pub fn tidy_tool(tool: &mut Tool) {
@@ -23,6 +30,7 @@ pub fn tidy_tool(tool: &mut Tool) {
     let mut input = Value::Object(tool.input_schema.as_ref().clone());
     inline_definitions(&mut input);
     standard_input(&mut input);
+    drop_repeated_descriptions(&mut input);
     if let Value::Object(o) = input {
         tool.input_schema = Arc::new(o);
     }
@@ -164,6 +172,41 @@ pub fn standard_input(v: &mut Value) {
     }
 }
 
+/// Removes the descriptions of the shared write options, of a union's alternatives and of a
+/// described array's items (the union's or array's own description names them).
+fn drop_repeated_descriptions(v: &mut Value) {
+    if let Some(Value::Object(props)) = v.get_mut("properties") {
+        for name in SHARED_OPTIONS {
+            if let Some(Value::Object(p)) = props.get_mut(name) {
+                p.remove("description");
+            }
+        }
+    }
+    strip_nested(v);
+}
+
+fn strip_nested(v: &mut Value) {
+    match v {
+        Value::Object(o) => {
+            if o.contains_key("description")
+                && let Some(Value::Object(items)) = o.get_mut("items")
+            {
+                items.remove("description");
+            }
+            if let Some(Value::Array(alts)) = o.get_mut("anyOf") {
+                for a in alts.iter_mut() {
+                    if let Some(a) = a.as_object_mut() {
+                        a.remove("description");
+                    }
+                }
+            }
+            o.values_mut().for_each(strip_nested);
+        }
+        Value::Array(a) => a.iter_mut().for_each(strip_nested),
+        _ => {}
+    }
+}
+
 fn drop_null_default(o: &mut Map<String, Value>) {
     if o.get("default") == Some(&Value::Null) {
         o.remove("default");
@@ -265,37 +308,6 @@ fn types_of(s: &Map<String, Value>, defs: &Map<String, Value>) -> Option<Vec<Val
     Some(all)
 }
 
-/// The values a schema allows when it is an enumeration (named in the description of an output
-/// field rather than checked: hosts compile every `enum` at `tools/list`, and that is slow).
-fn enum_of(s: &Map<String, Value>, defs: &Map<String, Value>) -> Option<Vec<Value>> {
-    if let Some(Value::Array(e)) = s.get("enum") {
-        return Some(e.clone());
-    }
-    let alts = s
-        .get("oneOf")
-        .or_else(|| s.get("anyOf"))
-        .and_then(Value::as_array)?;
-    let mut values = Vec::new();
-    for a in alts {
-        let a = deref(a, defs);
-        match (a.get("const"), a.get("enum"), a.get("type")) {
-            (Some(c), _, _) => values.push(c.clone()),
-            (_, Some(Value::Array(e)), _) => values.extend(e.iter().cloned()),
-            (_, _, Some(t)) if t == "null" => values.push(Value::Null),
-            _ => return None,
-        }
-    }
-    Some(values)
-}
-
-fn first_sentence(text: &str) -> String {
-    let line = text.lines().next().unwrap_or_default();
-    match line.find(". ") {
-        Some(i) => line[..=i].to_string(),
-        None => line.to_string(),
-    }
-}
-
 fn slim(v: &Value, defs: &Map<String, Value>, depth: usize) -> Map<String, Value> {
     let s = deref(v, defs);
     let mut out = Map::new();
@@ -309,25 +321,6 @@ fn slim(v: &Value, defs: &Map<String, Value>, depth: usize) -> Map<String, Value
                 Value::Array(t.clone())
             },
         );
-    }
-    if depth == 1 {
-        let mut text = s
-            .get("description")
-            .and_then(Value::as_str)
-            .map(first_sentence)
-            .unwrap_or_default();
-        if let Some(values) = enum_of(&s, defs) {
-            let values: Vec<String> = values
-                .iter()
-                .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
-                .collect();
-            text = format!("{text} One of: {}.", values.join(", "))
-                .trim()
-                .to_string();
-        }
-        if !text.is_empty() {
-            out.insert("description".into(), json!(text));
-        }
     }
     if depth < OUTPUT_DEPTH {
         let object = match s.get("anyOf").and_then(Value::as_array) {
@@ -371,7 +364,6 @@ fn loosen(seen: &mut Map<String, Value>, other: &Map<String, Value>) {
             unique.push(t);
         }
     }
-    let description = seen.get("description").cloned();
     seen.clear();
     if keep_type {
         seen.insert(
@@ -382,9 +374,6 @@ fn loosen(seen: &mut Map<String, Value>, other: &Map<String, Value>) {
                 Value::Array(unique)
             },
         );
-    }
-    if let Some(d) = description {
-        seen.insert("description".into(), d);
     }
 }
 
@@ -418,6 +407,29 @@ mod tests {
     }
 
     #[test]
+    fn shared_options_alternatives_and_items_lose_their_descriptions() {
+        let mut s = json!({
+            "type": "object",
+            "properties": {
+                "timeout_ms": {"type": "integer", "minimum": 0, "description": "How long."},
+                "weapon": {"description": "Id or name.", "anyOf": [
+                    {"type": "integer", "description": "Id."},
+                    {"type": "string", "description": "Name."}
+                ]},
+                "items": {"type": "array", "description": "Items.", "items": {"description": "An item."}},
+                "bare": {"type": "array", "items": {"description": "An item."}}
+            }
+        });
+        drop_repeated_descriptions(&mut s);
+        let p = &s["properties"];
+        assert_eq!(p["timeout_ms"], json!({"type": "integer", "minimum": 0}));
+        assert_eq!(p["weapon"]["description"], "Id or name.");
+        assert_eq!(p["weapon"]["anyOf"][1], json!({"type": "string"}));
+        assert_eq!(p["items"]["items"], json!({}));
+        assert_eq!(p["bare"]["items"]["description"], "An item.");
+    }
+
+    #[test]
     fn output_unions_merge_and_nesting_is_cut() {
         let schema = json!({
             "type": "object",
@@ -437,10 +449,7 @@ mod tests {
         });
         let out = Value::Object(slim_output(schema.as_object().unwrap()));
         assert_eq!(out["required"], json!(["ok"]));
-        assert_eq!(
-            out["properties"]["ok"],
-            json!({"type": "boolean", "description": "Always true."})
-        );
+        assert_eq!(out["properties"]["ok"], json!({"type": "boolean"}));
         assert_eq!(
             out["properties"]["events"],
             json!({"type": "array"}),

@@ -17,6 +17,27 @@ use super::replay::ReplayCache;
 use super::shown_memory::ShownMemory;
 use crate::game::compact::Detail;
 
+/// What the model reads once, at initialize: the game loop, how compact results read, and the
+/// options every write tool shares (their input schemas do not describe them again).
+const INSTRUCTIONS: &str = "Play Loot Survivor 2 (Death Mountain) on Starknet with this \
+server's wallet. Loop: ls_new_game (keep the adventurer_id) → ls_attack the starter beast → \
+ls_upgrade your stat points → ls_buy_item (optional) → ls_explore → fight (ls_attack / ls_flee), \
+upgrading after level-ups, until you die.
+Write results are compact: events (what happened, one line each); state (phase, health, \
+max_health, gold, xp, level, action_count, stat_points when > 0, the beast in battle; stats, \
+equipment and bag only when changed); actions (the tools you may call now, with odds); advice \
+(the built-in planner's move and why); market (when it opens or changes); tx (the transaction \
+hash; none on sim); adventurer_id (ls_new_game only). A field that is absent is unchanged since \
+your last result; ls_get_adventurer shows everything.
+Options of every write tool: expected_action_count: the action_count you acted on; if the \
+adventurer has moved on, the call is refused with STALE_STATE before signing (a retried action \
+that already landed returns its result). confirm: how final the transaction must be before the \
+answer: pre_confirmed, accepted (default) or finalized. timeout_ms: how long to wait, at most \
+600000 (without it, at most 50 s); then TX_TIMEOUT gives the hash: follow it with ls_get_tx, do \
+not resend. detail: compact (the usual default) or full (the whole shape with hashes, raw events \
+and the full adventurer; ls_get_adventurer takes it too).
+Failures are tool errors with error {code, message, hint, details}. Rules: the resource ls://rules.";
+
 /// Server-wide settings the tools need.
 #[derive(Debug, Clone)]
 pub struct ServerOptions {
@@ -130,17 +151,11 @@ impl ServerHandler for LsServer {
             .enable_logging()
             .build();
         ServerConfig::new(capabilities)
-            .with_server_info(Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")))
-            .with_instructions(
-                "Play Loot Survivor 2 (Death Mountain) on Starknet with this server's wallet. \
-                 Loop: ls_new_game (mints and starts; keep the adventurer_id) → ls_attack the starter \
-                 beast → ls_upgrade your stat points → ls_buy_item (optional) → ls_explore → fight \
-                 (ls_attack / ls_flee) or upgrade after level-ups, until you die. Before each move, \
-                 ls_get_adventurer shows phase and legal actions. Results are compact; pass \
-                 detail \"full\" for the whole shape. Writes are signed transactions; \
-                 failures come back as {ok:false, error:{code, message, hint, details}}. \
-                 The rules guide is the resource ls://rules.",
-            )
+            .with_server_info(Implementation::new(
+                env!("CARGO_PKG_NAME"),
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions(INSTRUCTIONS)
     }
 
     async fn on_custom_request(
@@ -246,6 +261,72 @@ mod tests {
             if t.name != "ls_wallet" {
                 assert!(t.input_schema.contains_key("properties"), "{}", t.name);
             }
+        }
+    }
+
+    /// Most bytes of the whole `tools/list` answer (issue 28; it was 50.5 KB).
+    const TOOLS_LIST_BUDGET: usize = 30 * 1024;
+    /// Most bytes of all definitions (name, description, input schema): the 4,500-token budget at
+    /// about 4 bytes a token (`benches/tokens.rs` counts the tokens; it was 27 KB).
+    const DEFINITIONS_BUDGET: usize = 18_000;
+    /// Most bytes of one write tool's definition (1.6 to 2.8 KB with the options in each).
+    const WRITE_DEFINITION_BUDGET: usize = 1_500;
+
+    #[test]
+    fn tool_definitions_fit_their_budget_and_say_the_shared_options_once() {
+        let tools = LsServer::all_tools().list_all();
+        let list = serde_json::to_string(&serde_json::json!({ "tools": tools })).unwrap();
+        assert!(
+            list.len() <= TOOLS_LIST_BUDGET,
+            "tools/list is {} bytes, over {TOOLS_LIST_BUDGET}",
+            list.len()
+        );
+        let mut writes = 0;
+        let mut definitions = 0;
+        for t in &tools {
+            let definition = serde_json::json!({
+                "name": t.name,
+                "description": t.description,
+                "inputSchema": t.input_schema,
+            });
+            let bytes = definition.to_string().len();
+            definitions += bytes;
+            let props = t.input_schema.get("properties").and_then(|p| p.as_object());
+            for name in super::super::schema::SHARED_OPTIONS {
+                let Some(p) = props.and_then(|p| p.get(name)) else {
+                    continue;
+                };
+                assert!(p.get("type").is_some(), "{}.{name} untyped: {p}", t.name);
+                assert!(
+                    p.get("description").is_none(),
+                    "{}.{name} is described again: {p}",
+                    t.name
+                );
+            }
+            if props.is_some_and(|p| p.contains_key("expected_action_count")) {
+                writes += 1;
+                assert!(
+                    bytes <= WRITE_DEFINITION_BUDGET,
+                    "{} definition is {bytes} bytes",
+                    t.name
+                );
+            }
+        }
+        assert!(
+            definitions <= DEFINITIONS_BUDGET,
+            "the definitions are {definitions} bytes, over {DEFINITIONS_BUDGET}"
+        );
+        assert_eq!(writes, 8, "the eight write tools take the shared options");
+        for name in super::super::schema::SHARED_OPTIONS {
+            assert!(INSTRUCTIONS.contains(name), "instructions omit {name}");
+        }
+        for stale in [
+            "legal_actions",
+            "args_hint",
+            "stat_upgrades_available",
+            "schema_version",
+        ] {
+            assert!(!INSTRUCTIONS.contains(stale), "instructions name {stale}");
         }
     }
 }

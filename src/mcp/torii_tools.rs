@@ -63,7 +63,7 @@ impl LsServer {
 #[tool_router(router = torii_tool_router, vis = "pub(crate)")]
 impl LsServer {
     #[tool(
-        description = "The leaderboard from the Torii indexer: games ranked by score (the adventurer's xp), each with rank, adventurer_id, player_name, score, level, health, owner and game_over. Pages of `limit` rows (default 50, capped at 200); pass `next_cursor` back as `cursor` for the next page. Filters: live_only (games not over), mine (this wallet's games), scope: \"dungeon\" ranks only games minted by the profile's dungeon, as the official leaderboard does (the default where the profile names a dungeon, e.g. mainnet), \"all\" every game token of the game. Pages are cached for a few seconds; `indexer` says how fresh the data is.",
+        description = "Games ranked by score (xp), from the Torii indexer, in pages.",
         annotations(title = "Leaderboard", read_only_hint = true, open_world_hint = true)
     )]
     async fn ls_get_leaderboard(
@@ -80,7 +80,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "List an owner's Loot Survivor games (default: this wallet's), newest first, each with phase (not_started, in_battle, stat_upgrade, exploring, dead), level, xp, health and whether the game is over. Reads the Torii indexer; when Torii is down or behind, games this server already knows are read from the chain instead (`source` says which). Pages of `limit` (default 50, cap 200) with `next_cursor`.",
+        description = "An owner's games, newest first, with phase, level, xp and health, in pages: from the Torii indexer, or from the chain for games this server knows when Torii is down.",
         annotations(
             title = "List adventurers",
             read_only_hint = true,
@@ -97,7 +97,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "An adventurer's game-event history from the Torii indexer, in chain order, decoded into the same event shapes the write tools return (beast, attack, beast_attack, discovery, obstacle, level_up, market_items, adventurer, …). Pages of `limit` events (default 50, cap 200); pass `next_cursor` back as `cursor` for later events. `lag` is set when Torii has not indexed the latest actions yet.",
+        description = "An adventurer's game events from the Torii indexer, in chain order, in pages.",
         annotations(title = "Game events", read_only_hint = true, open_world_hint = true)
     )]
     async fn ls_get_game_events(

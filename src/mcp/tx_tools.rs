@@ -15,7 +15,7 @@ use crate::error::{ErrorCode, SCHEMA_VERSION, ToolError};
 #[tool_router(router = tx_tool_router, vis = "pub(crate)")]
 impl LsServer {
     #[tool(
-        description = "Look up a transaction this server sent (or any transaction) by hash: status (NOT_RECEIVED, RECEIVED, PRE_CONFIRMED, ACCEPTED_ON_L2, ACCEPTED_ON_L1), execution (SUCCEEDED / REVERTED with the game's reason), fee, and the decoded game events. Use it after a TX_TIMEOUT or a cancelled call instead of resending.",
+        description = "A transaction by hash: status, execution (SUCCEEDED, or REVERTED with the game's reason), fee and game events. Use it after a TX_TIMEOUT or a cancelled call instead of resending.",
         annotations(
             title = "Get transaction",
             read_only_hint = true,
@@ -60,7 +60,7 @@ impl LsServer {
         }))
     }
     #[tool(
-        description = "The server's signing wallet: account address, chain id, STRK and ETH balances, the policy in force (read-only mode, per-transaction fee cap, fee budgets for this run and for today, transactions per minute) and what this run and today's runs have spent and signed; with a Controller session, its expiry, allowed entrypoints and, when it cannot sign, what the player runs to renew it. No key is ever shown.",
+        description = "The signing wallet: address, balances, policy (fee caps and budgets, rate), what was spent and signed, and a Controller session's expiry and, when it cannot sign, how to renew it. No key is shown.",
         annotations(title = "Wallet", read_only_hint = true, open_world_hint = true)
     )]
     async fn ls_wallet(

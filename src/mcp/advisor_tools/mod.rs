@@ -25,7 +25,7 @@ pub const LOOKUP_DEFAULT_LIMIT: u32 = 20;
 /// Most `ls_lookup` results in one call.
 pub const LOOKUP_MAX_LIMIT: u32 = 200;
 
-/// A tier given as 1–5 or "T1"–"T5".
+/// A tier given as 1–5 or "T1"–"T5" (the field describes the forms).
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum TierArg {
@@ -38,25 +38,23 @@ pub enum TierArg {
 /// `ls_lookup` arguments.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct LookupArgs {
-    /// What to find: an id ("42"), a name (case, spaces, hyphens, underscores and apostrophes
-    /// ignored: "short sword", "dragons-crown"), a pattern with `*` wildcards ("*sword",
-    /// "demon*"), or a full name or slug with specials ("demon-grasp-dragon", "Katana of Power").
-    /// Omit it to list everything the filters allow.
+    /// An id, a name ("short sword"), a `*` pattern ("*sword") or a name with specials
+    /// ("demon-grasp-dragon", "Katana of Power"); omit to list by the filters alone.
     #[serde(default)]
     pub query: Option<String>,
-    /// Only this kind: item, beast, obstacle or special.
+    /// Only this kind.
     #[serde(default)]
     pub kind: Option<Kind>,
-    /// Only this tier: 1–5 or "T1"–"T5" (T1 is the strongest).
+    /// 1–5 or "T1"–"T5" (T1 is the strongest).
     #[serde(default)]
     pub tier: Option<TierArg>,
-    /// Only this combat type: magic (cloth), blade (hide), bludgeon (metal), necklace or ring.
+    /// magic (cloth), blade (hide), bludgeon (metal), necklace or ring.
     #[serde(default, rename = "type")]
     pub item_type: Option<String>,
-    /// Only items for this slot: weapon, chest, head, waist, foot, hand, neck or ring.
+    /// weapon, chest, head, waist, foot, hand, neck or ring.
     #[serde(default)]
     pub slot: Option<String>,
-    /// Return at most this many results (1–200, default 20); `total` counts every match.
+    /// At most this many results (1–200, default 20).
     #[serde(default)]
     pub limit: Option<u64>,
 }
@@ -97,7 +95,7 @@ pub enum BeastRef {
 /// A hypothetical opponent.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct BeastArgs {
-    /// The beast: id (1–75) or name, optionally with specials ("demon-grasp-dragon").
+    /// Id (1–75) or name, optionally with specials ("demon-grasp-dragon").
     pub beast: BeastRef,
     /// Its level (1–1023).
     pub level: u64,
@@ -110,13 +108,10 @@ pub struct BeastArgs {
 pub struct PreviewArgs {
     /// The adventurer (game token id).
     pub adventurer_id: u64,
-    /// Items to imagine equipped (ids or names, at most 8): from your bag (with their greatness)
-    /// or not owned (greatness 1, e.g. a market item). Nothing is changed. Equipping for real in
-    /// battle gives the beast a free attack.
+    /// Items to imagine equipped (ids or names, at most 8), bagged or not owned (greatness 1).
     #[serde(default)]
     pub equip: Vec<ItemRef>,
-    /// Preview a fight against this beast instead of the current one (e.g. to plan out of
-    /// battle).
+    /// A beast to fight instead of the current one.
     #[serde(default)]
     pub beast: Option<BeastArgs>,
 }
@@ -389,7 +384,7 @@ pub fn preview_result(
 #[tool_router(router = advisor_tool_router, vis = "pub(crate)")]
 impl LsServer {
     #[tool(
-        description = "Search the game's catalogue: the 101 items, 75 beasts, 75 obstacles and the special names (item suffixes like 'of Power' with their stat boosts, name prefixes and suffixes). query takes an id, a name (case-insensitive), a `*` wildcard pattern ('*sword') or a slug with specials ('demon-grasp-dragon'); filter by kind, tier, type and slot; limit caps the results exactly (default 20). Each entry carries its combat facts: tier, type, slot, price, what a weapon is strong and weak against, what armor resists, what a beast is weak to and the best armor against it. A miss returns up to five suggestions.",
+        description = "Search the catalogue (101 items, 75 beasts, 75 obstacles, special names): each entry's tier, type, slot, price, strengths and weaknesses, and the best armor against a beast. A miss suggests close names.",
         annotations(
             title = "Look up items, beasts, obstacles",
             read_only_hint = true,
@@ -405,7 +400,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Preview the fight with the beast you face (or a hypothetical beast, or with other items equipped): your damage with and without a critical hit, the beast's damage on each armor slot, both crit chances, flee chance (one attempt and to the death), the next ambush and obstacle-dodge odds, rounds to kill and to die, and the probability of winning if you attack to the death. `exactness` says whether the answer is `exact` (a world with deterministic randomness, such as the sim chain with sim.deterministic: `exact` then gives the outcome of attacking and fleeing) or `odds` (hidden randomness: the VRF, or the sim chain's per-game hidden seed). Changes nothing.",
+        description = "Preview the fight with your beast (or a hypothetical one, or with other items equipped): damage both ways, crit, flee, ambush and dodge odds, rounds to kill and to die, win chance; on a deterministic world (exactness exact) each action's exact outcome. Changes nothing.",
         annotations(
             title = "Battle preview",
             read_only_hint = true,
@@ -448,7 +443,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Advice where decisions are hard, as odds (never outcomes) for your level and the next. about=market (default out of battle): each market item's value for you = health it saves over the next 20 explore steps through damage dealt and taken against the coming beasts and obstacles, per gold (compare with potion_health_per_gold), the downgrades, best_buys: the ids to pass to ls_buy_item (equip true) for your gold minus keep_gold, and weapons_later: the market weapons that will outhit yours three levels on, once the item xp to come has raised their greatness (attack = tier multiplier x greatness; expected damage per hit). about=stats (default with unspent points): what one more point in each stat does to ambush, dodge, flee, damage, health lost per explore and the risk that the next step kills you, best first. about=weapons (default in battle): your win chance with each bagged weapon against this beast, after the free hit a swap gives. Changes nothing.",
+        description = "Advice as odds. about=market: each item's value (health saved over the next 20 explore steps, per gold; compare with potion_health_per_gold), downgrades, best_buys (ids for ls_buy_item with equip true, for your gold minus keep_gold) and market weapons that will outhit yours later. about=stats: what one more point in each stat does, best first. about=weapons (in battle): your win chance with each bagged weapon after the swap's free hit. Changes nothing.",
         annotations(
             title = "Advise: item values, best buys, stat points, weapon swaps",
             read_only_hint = true,
