@@ -58,6 +58,10 @@ def main() -> None:
             f"  {detail:<8} tokens median {statistics.median(toks):>9,.0f}  p90 {pct(toks, 0.9):>9,}  max {max(toks):>9,}"
             f"   bytes median {statistics.median(sizes):>11,.0f}  p90 {pct(sizes, 0.9):>11,}"
         )
+    for detail in ("compact", "full"):
+        calls = [t for (d, _), rows in per_tool.items() if d == detail for t, _ in rows]
+        if calls:
+            print(f"  {detail:<8} tokens per result: median {statistics.median(calls):,.0f}, mean {statistics.mean(calls):,.1f} over {len(calls)} results")
     print("per result, median tokens / bytes:")
     for tool in sorted({t for _, t in per_tool}):
         cells = []
