@@ -8,15 +8,14 @@
 //!
 //! (environment: `ADVICE_BENCH_GAMES`, default 1000; `ADVICE_BENCH_SEED`, default 2026).
 
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use loot_survivor_mcp::agent::direct::play_on_sim;
 use loot_survivor_mcp::agent::report::Spread;
 use loot_survivor_mcp::agent::{Agent, AgentOptions, Params, Strategy};
 use loot_survivor_mcp::chain::sim::{SimChain, SimRandomness};
 use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
+use loot_survivor_mcp::mcp::LsServer;
 
 const WEAPONS: [&str; 4] = ["Wand", "Book", "Short Sword", "Club"];
 const MAX_ACTIONS: u32 = 3000;
@@ -63,15 +62,9 @@ fn main() {
         .build()
         .expect("a runtime");
     let (followed, follow_wall) = rt.block_on(async {
-        let server = LsServer::new(
-            Arc::new(sim(seed)),
-            ServerOptions {
-                chain: "sim".into(),
-                strict: true,
-                default_timeout: Duration::from_secs(5),
-            },
-        );
-        let agent = Agent::connect(server).await.expect("connect");
+        let agent = Agent::connect(LsServer::on_sim(sim(seed), true))
+            .await
+            .expect("connect");
         let clock = Instant::now();
         let mut levels = Vec::new();
         for i in 0..games {

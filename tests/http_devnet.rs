@@ -129,7 +129,7 @@ async fn an_identity_over_its_fee_budget_is_refused_while_another_plays() {
         |v: serde_json::Value| -> u128 { v["fee_paid"].as_str().unwrap().parse().unwrap() };
     let mut spent = fee_of(
         first
-            .ok("ls_get_tx", json!({"tx_hash": game["tx_hash"]}))
+            .ok("ls_get_tx", json!({"tx_hash": game["tx"]}))
             .await,
     );
     drop(first);
@@ -144,7 +144,7 @@ async fn an_identity_over_its_fee_budget_is_refused_while_another_plays() {
     std::fs::write(home.path().join("tokens.toml"), file).unwrap();
     let server = serve_devnet(&world, home.path()).await;
     let mut tight = Session::open(&server.url, Some(&tokens[1].token)).await;
-    let hash = tight.ok("ls_attack", json!({"adventurer_id": id})).await["tx_hash"]
+    let hash = tight.ok("ls_attack", json!({"adventurer_id": id})).await["tx"]
         .as_str()
         .unwrap()
         .to_string();
@@ -166,7 +166,7 @@ async fn an_identity_over_its_fee_budget_is_refused_while_another_plays() {
     assert!(again["adventurer_id"].as_u64().unwrap() > id, "{again}");
     spent += fee_of(
         other
-            .ok("ls_get_tx", json!({"tx_hash": again["tx_hash"]}))
+            .ok("ls_get_tx", json!({"tx_hash": again["tx"]}))
             .await,
     );
     let log2 = server.stop().await;

@@ -7,14 +7,11 @@
 
 mod common;
 
-use std::sync::Arc;
-use std::time::Duration;
-
 use common::mcp::{Outcome, call};
 use loot_survivor_mcp::agent::advice_follower::advised_call;
 use loot_survivor_mcp::chain::sim::{SimChain, SimRandomness};
 use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::mcp::{LsServer, ServerOptions, connect_in_memory};
+use loot_survivor_mcp::mcp::{LsServer, connect_in_memory};
 use rmcp::RoleClient;
 use rmcp::service::Peer;
 use serde_json::{Map, Value, json};
@@ -299,18 +296,8 @@ impl Player<'_> {
 
 #[tokio::test]
 async fn whole_games_from_text_recover_from_every_trap_in_one_step() {
-    let server = LsServer::new(
-        Arc::new(SimChain::with_randomness(
-            EngineSettings::default(),
-            1,
-            SimRandomness::Master(28),
-        )),
-        ServerOptions {
-            chain: "sim".into(),
-            strict: true,
-            default_timeout: Duration::from_secs(5),
-        },
-    );
+    let sim = SimChain::with_randomness(EngineSettings::default(), 1, SimRandomness::Master(28));
+    let server = LsServer::on_sim(sim, true);
     let client = connect_in_memory(server, ()).await.expect("connect");
     let mut player = Player {
         peer: &client,

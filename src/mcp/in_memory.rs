@@ -16,8 +16,13 @@ impl LsServer {
     /// A server over a fresh in-memory practice world (deterministic, default rules, first
     /// adventurer 1), labelled chain `sim`; `strict` rejects unknown argument keys.
     pub fn practice(strict: bool) -> Self {
+        Self::on_sim(SimChain::new(EngineSettings::default(), 1), strict)
+    }
+
+    /// A server over `sim` (for instance a world with hidden seeds), labelled chain `sim`.
+    pub fn on_sim(sim: SimChain, strict: bool) -> Self {
         LsServer::new(
-            Arc::new(SimChain::new(EngineSettings::default(), 1)),
+            Arc::new(sim),
             ServerOptions {
                 chain: "sim".into(),
                 strict,
