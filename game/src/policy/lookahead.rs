@@ -32,8 +32,8 @@ pub struct Budget {
 impl Default for Budget {
     fn default() -> Self {
         Self {
-            min_rollouts: 8,
-            max_rollouts: 32,
+            min_rollouts: 4,
+            max_rollouts: 12,
             z: 2.0,
             horizon: Horizon {
                 levels: 1,

@@ -65,7 +65,7 @@ fn battle(beast_health: u16) -> GameState {
 fn a_copy_of_a_state_reads_back_as_that_state_market_included() {
     let mut world = World::new(EngineSettings::default(), 1);
     let (id, state, view) = play_until(&mut world, 41, |v| {
-        v.level >= 3 && v.phase == Phase::Explore
+        v.level >= 3 && v.phase == Phase::Exploring
     });
     assert!(!state.market.is_empty());
     let copy = Replica::of_state(&state, id, sampled_seed(&state, 0));
@@ -204,8 +204,9 @@ fn level_ups_offer_every_stat_and_sure_fights_offer_nothing() {
 fn an_exact_copy_plays_as_the_world_does() {
     let settings = EngineSettings::default();
     let mut world = World::new(settings, 1);
-    let (id, state, view) =
-        play_until(&mut world, 9, |v| v.level >= 2 && v.phase == Phase::Explore);
+    let (id, state, _) = play_until(&mut world, 9, |v| {
+        v.level >= 2 && v.phase == Phase::Exploring
+    });
     let game = world.game(id).cloned().expect("minted");
     let mut copy = Replica::exact(game, id);
     assert_eq!(copy.state(&settings), state);
