@@ -13,7 +13,7 @@ use crate::game::catalogue;
 use crate::game::engine::{Action, EngineSettings};
 use crate::game::model::GameState;
 use crate::game::phase::Phase;
-use crate::game::policy::{Ceiling, Decision, Lookahead, Params, Policy, ceiling};
+use crate::game::policy::{Ceiling, Decision, Lookahead, Params, Policy};
 use crate::game::rules::STARTING_WEAPONS;
 use crate::game::view::{AdventurerView, adventurer_view};
 
@@ -89,11 +89,11 @@ impl Decider {
             Strategy::Lookahead(_, budget) => {
                 Self::Lookahead(Box::new(Lookahead::new(params, advisor, *budget)))
             }
-            Strategy::Ceiling(_) => Self::Ceiling(Box::new(Ceiling::new(
+            Strategy::Ceiling(_, budget) => Self::Ceiling(Box::new(Ceiling::new(
                 params,
                 advisor,
                 sim.settings(),
-                ceiling::EXACT,
+                *budget,
             ))),
             _ => Self::Planner(Policy::new(params, advisor)),
         }

@@ -56,7 +56,7 @@ pub enum Strategy {
     Lookahead(Params, Budget),
     /// Research only, it cheats: the lookahead on exact copies of the stored game, hidden seed
     /// included ([`crate::game::policy::Ceiling`]), an upper bound; on the sim chain only.
-    Ceiling(Params),
+    Ceiling(Params, Budget),
 }
 
 impl Strategy {
@@ -67,7 +67,7 @@ impl Strategy {
             Strategy::Planner(_) => "planner",
             Strategy::Previous => "previous",
             Strategy::Lookahead(..) => "lookahead",
-            Strategy::Ceiling(_) => "ceiling",
+            Strategy::Ceiling(..) => "ceiling",
         }
     }
 
@@ -77,13 +77,13 @@ impl Strategy {
             Strategy::Baseline => None,
             Strategy::Planner(p) => Some(p.clone()),
             Strategy::Previous => Some(Params::previous()),
-            Strategy::Lookahead(p, _) | Strategy::Ceiling(p) => Some(p.clone()),
+            Strategy::Lookahead(p, _) | Strategy::Ceiling(p, _) => Some(p.clone()),
         }
     }
 
     /// Whether the strategy plays only on the sim chain's engine (it needs copies of the game).
     pub fn needs_sim(&self) -> bool {
-        matches!(self, Strategy::Lookahead(..) | Strategy::Ceiling(_))
+        matches!(self, Strategy::Lookahead(..) | Strategy::Ceiling(..))
     }
 }
 

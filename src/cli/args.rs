@@ -117,7 +117,7 @@ pub(crate) struct PlayArgs {
     pub(crate) decision_cost: bool,
     /// A planner parameter as name=value (self-play tuning), e.g. --param fight_from=0.7, or a
     /// lookahead budget figure (look_min, look_max, look_z, look_levels, look_steps, look_death,
-    /// look_sure).
+    /// look_sure), or the ceiling's horizon (ceil_levels, ceil_steps, ceil_death).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub(crate) params: Vec<String>,
 }

@@ -7,6 +7,7 @@ use loot_survivor_mcp::agent::{
     Agent, AgentOptions, Budget, ParamError, Params, Strategy, Summary,
 };
 use loot_survivor_mcp::chain::sim::{SimChain, SimRandomness};
+use loot_survivor_mcp::game::policy::ceiling;
 
 use super::args::{PlayArgs, SettingsArgs};
 use super::servers::server_over;
@@ -15,12 +16,16 @@ use super::servers::server_over;
 pub(crate) fn strategies(play: &PlayArgs) -> anyhow::Result<Vec<Strategy>> {
     let mut params = Params::default();
     let mut budget = Budget::default();
+    let mut exact = ceiling::EXACT;
     for kv in &play.params {
         let (k, v) = kv
             .split_once('=')
             .with_context(|| format!("--param expects NAME=VALUE, got '{kv}'"))?;
         let (k, v) = (k.trim(), v.trim());
         match params.set(k, v) {
+            Err(ParamError::Unknown(_)) if k.starts_with("ceil_") => {
+                ceiling::set(&mut exact, k, v).map_err(anyhow::Error::msg)?
+            }
             Err(ParamError::Unknown(_)) => budget.set(k, v).map_err(anyhow::Error::msg)?,
             other => other.map_err(anyhow::Error::msg)?,
         }
@@ -32,7 +37,7 @@ pub(crate) fn strategies(play: &PlayArgs) -> anyhow::Result<Vec<Strategy>> {
             "baseline" => vec![Strategy::Baseline],
             "previous" => vec![Strategy::Previous],
             "lookahead" => vec![Strategy::Lookahead(params.clone(), budget)],
-            "ceiling" => vec![Strategy::Ceiling(params.clone())],
+            "ceiling" => vec![Strategy::Ceiling(params.clone(), exact)],
             "both" => vec![Strategy::Baseline, Strategy::Planner(params.clone())],
             "all" => vec![
                 Strategy::Baseline,

@@ -4,23 +4,40 @@
 
 use super::lookahead::{Budget, Lookahead};
 use super::rollout::{Horizon, Replica};
-use super::{Decision, Params};
+use super::{Decision, ParamError, Params};
 use crate::engine::{EngineSettings, Game};
 use crate::model::GameState;
 use crate::view::AdventurerView;
 
-/// One exact rollout per candidate, played to the end of the game, every fight looked at.
+/// One exact rollout per candidate, three levels ahead (a death costs 100 xp), every fight
+/// looked at. Rollouts to the end of the game (`ceil_levels=255`) cost about a minute a game.
 pub const EXACT: Budget = Budget {
     min_rollouts: 1,
     max_rollouts: 1,
     z: 0.0,
     horizon: Horizon {
-        levels: u8::MAX,
-        steps: 3000,
-        death_cost: 0.0,
+        levels: 3,
+        steps: 1000,
+        death_cost: 100.0,
     },
     sure: 1.0,
 };
+
+/// Sets the ceiling's horizon by its `--param` name (`ceil_levels`, `ceil_steps`,
+/// `ceil_death`).
+pub fn set(budget: &mut Budget, name: &str, value: &str) -> Result<(), ParamError> {
+    let v: f64 = value.parse().map_err(|_| ParamError::NotANumber {
+        name: name.to_string(),
+        value: value.to_string(),
+    })?;
+    match name {
+        "ceil_levels" => budget.horizon.levels = v as u8,
+        "ceil_steps" => budget.horizon.steps = v as u32,
+        "ceil_death" => budget.horizon.death_cost = v,
+        _ => return Err(ParamError::Unknown(name.to_string())),
+    }
+    Ok(())
+}
 
 /// The ceiling agent for one game (start a new one for each game).
 #[derive(Debug, Clone)]
