@@ -77,7 +77,7 @@ pub fn play_on_sim(
 /// Who decides on the engine: the planner, the lookahead over it, or the research ceiling (which
 /// reads the stored game, hidden seed included).
 enum Decider {
-    Planner(Policy),
+    Planner(Box<Policy>),
     Lookahead(Box<Lookahead>),
     Ceiling(Box<Ceiling>),
 }
@@ -95,7 +95,7 @@ impl Decider {
                 sim.settings(),
                 *budget,
             ))),
-            _ => Self::Planner(Policy::new(params, advisor)),
+            _ => Self::Planner(Box::new(Policy::new(params, advisor))),
         }
     }
 
