@@ -3,14 +3,15 @@
 //! MCP tools (every decision through `ls_advise` and `ls_battle_preview`, as before the policy
 //! was pure) on the first games of the same dungeons, which must end the same way. A benchmark,
 //! not a test: `cargo bench --bench planner` (environment: `PLANNER_BENCH_GAMES`, default 1000;
-//! `PLANNER_BENCH_MCP_GAMES`, default 20; `PLANNER_BENCH_SEED`, default 2026).
+//! `PLANNER_BENCH_MCP_GAMES`, default 20; `PLANNER_BENCH_SEED`, default 2026). The lookahead's
+//! time per decision is printed too, over `LOOKAHEAD_BENCH_GAMES` games (default 20).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use loot_survivor_mcp::agent::direct::play_on_sim;
 use loot_survivor_mcp::agent::report::Spread;
-use loot_survivor_mcp::agent::{Agent, AgentOptions, GameSummary, Params, Strategy};
+use loot_survivor_mcp::agent::{Agent, AgentOptions, Budget, GameSummary, Params, Strategy};
 use loot_survivor_mcp::chain::sim::{SimChain, SimRandomness};
 use loot_survivor_mcp::game::engine::EngineSettings;
 use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
@@ -34,6 +35,26 @@ fn options(i: u64) -> AgentOptions {
         weapon: WEAPONS[(i % 4) as usize].into(),
         max_actions: 3000,
         strategy: Strategy::Planner(Params::default()),
+    }
+}
+
+/// `games` games with the lookahead (its default budget), as `play --strategy lookahead` plays
+/// them.
+fn lookahead(seed: u64, games: u64) -> Run {
+    let sim = sim(seed);
+    let clock = Instant::now();
+    let games = (0..games)
+        .map(|i| {
+            let opts = AgentOptions {
+                strategy: Strategy::Lookahead(Params::default(), Budget::default()),
+                ..options(i)
+            };
+            play_on_sim(&sim, &opts, Params::default(), &mut |_| {}).expect("a game")
+        })
+        .collect();
+    Run {
+        games,
+        wall: clock.elapsed(),
     }
 }
 
@@ -127,10 +148,21 @@ fn main() {
     let mcp_games = env("PLANNER_BENCH_MCP_GAMES", 20).min(games);
     let seed = env("PLANNER_BENCH_SEED", 2026);
     println!(
-        "PLANNER_BENCH_GAMES={games} PLANNER_BENCH_MCP_GAMES={mcp_games} PLANNER_BENCH_SEED={seed} cargo bench --bench planner"
+        "PLANNER_BENCH_GAMES={games} PLANNER_BENCH_MCP_GAMES={mcp_games} PLANNER_BENCH_SEED={seed} LOOKAHEAD_BENCH_GAMES={} cargo bench --bench planner",
+        env("LOOKAHEAD_BENCH_GAMES", 20)
     );
+    let look_games = env("LOOKAHEAD_BENCH_GAMES", 20);
     let policy = direct(seed, games);
     policy.print("pure policy on the engine (play)");
+    if look_games > 0 {
+        let look = lookahead(seed, look_games);
+        look.print("lookahead on the engine (play --strategy lookahead)");
+        println!(
+            "lookahead: {:.1} s a game, so about {:.0} min for 1,000 games on one core",
+            look.wall.as_secs_f64() / look_games as f64,
+            look.wall.as_secs_f64() / look_games as f64 * 1000.0 / 60.0
+        );
+    }
     let old = over_mcp(seed, mcp_games);
     old.print("planner over MCP (before)");
     let first = direct(seed, mcp_games);

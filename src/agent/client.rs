@@ -42,6 +42,9 @@ pub enum AgentError {
     /// The weapon asked for is not one of the four starting weapons.
     #[error("'{0}' is not a starting weapon; choose Wand, Book, Short Sword or Club")]
     Weapon(String),
+    /// The strategy plays only on the embedded sim chain's engine.
+    #[error("the {0} strategy plays only on the embedded sim chain")]
+    NeedsSim(&'static str),
 }
 
 /// An MCP client connected in-process to a server.

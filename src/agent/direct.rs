@@ -6,14 +6,14 @@
 use std::time::{Duration, Instant};
 
 use super::narration::GameRun;
-use super::{AgentError, AgentOptions, GameSummary, Tally, entering, finish};
+use super::{AgentError, AgentOptions, GameSummary, Strategy, Tally, entering, finish};
 use crate::chain::sim::SimChain;
 use crate::chain::{ChainError, Confirm, Hooks, TxReport, WriteOptions};
 use crate::game::catalogue;
 use crate::game::engine::{Action, EngineSettings};
 use crate::game::model::GameState;
 use crate::game::phase::Phase;
-use crate::game::policy::{Params, Policy};
+use crate::game::policy::{Ceiling, Decision, Lookahead, Params, Policy};
 use crate::game::rules::STARTING_WEAPONS;
 use crate::game::view::{AdventurerView, adventurer_view};
 
@@ -37,7 +37,8 @@ pub fn starting_weapon(weapon: &str) -> Result<u8, AgentError> {
 }
 
 /// One game on `sim`, from mint to death or the action cap, the planner with `params` deciding
-/// each move; a line per decision and event goes to `narrate`.
+/// each move (or the lookahead or ceiling over it, as `opts.strategy` says); a line per decision
+/// and event goes to `narrate`.
 pub fn play_on_sim(
     sim: &SimChain,
     opts: &AgentOptions,
@@ -59,11 +60,11 @@ pub fn play_on_sim(
     narrate(entering(id, opts));
     let mut game = GameRun::default();
     game.take(&report.events, view.clone(), narrate);
-    let mut policy = Policy::new(params, advisor_settings(sim));
+    let mut policy = Decider::of(&opts.strategy, params, sim);
     let mut tally = Tally::default();
     while view.phase != Phase::Dead && tally.actions < opts.max_actions {
         let clock = Instant::now();
-        let decision = policy.decide(&state, &view);
+        let decision = policy.decide(&table, id, &state, &view)?;
         tally.decided(clock);
         narrate(format!("{} {}", game.status(), decision.reason));
         let report = table.apply(id, &decision.action)?;
@@ -71,6 +72,53 @@ pub fn play_on_sim(
         game.take(&report.events, view.clone(), narrate);
     }
     Ok(finish(id, &view, &game, opts, tally, narrate))
+}
+
+/// Who decides on the engine: the planner, the lookahead over it, or the research ceiling (which
+/// reads the stored game, hidden seed included).
+enum Decider {
+    Planner(Box<Policy>),
+    Lookahead(Box<Lookahead>),
+    Ceiling(Box<Ceiling>),
+}
+
+impl Decider {
+    fn of(strategy: &Strategy, params: Params, sim: &SimChain) -> Self {
+        let advisor = advisor_settings(sim);
+        match strategy {
+            Strategy::Lookahead(_, budget) => {
+                Self::Lookahead(Box::new(Lookahead::new(params, advisor, *budget)))
+            }
+            Strategy::Ceiling(_, budget) => Self::Ceiling(Box::new(Ceiling::new(
+                params,
+                advisor,
+                sim.settings(),
+                *budget,
+            ))),
+            _ => Self::Planner(Box::new(Policy::new(params, advisor))),
+        }
+    }
+
+    fn decide(
+        &mut self,
+        table: &Table<'_>,
+        id: u64,
+        state: &GameState,
+        view: &AdventurerView,
+    ) -> Result<Decision, AgentError> {
+        Ok(match self {
+            Self::Planner(p) => p.decide(state, view),
+            Self::Lookahead(l) => l.decide(state, view),
+            Self::Ceiling(c) => {
+                let game = table
+                    .sim
+                    .stored_game(id)
+                    .map_err(Table::refused("get_game_state"))?
+                    .unwrap_or_default();
+                c.decide(&game, id, state, view)
+            }
+        })
+    }
 }
 
 /// The sim chain as the direct path uses it: mint, act, read.
@@ -111,7 +159,7 @@ impl Table<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::{Ending, Strategy};
+    use crate::agent::Ending;
     use crate::chain::sim::SimRandomness;
 
     #[test]

@@ -1,11 +1,13 @@
 //! The built-in agent behind `loot-survivor-mcp play`. It plays whole games and narrates them
 //! with the reason for each decision.
 //!
-//! Three strategies:
+//! The strategies:
 //! * [`Strategy::Planner`] (the default) plans over the advisors' odds: what market items and stat
 //!   points are worth, the odds of each fight (the pure policy [`crate::game::policy`]).
 //! * [`Strategy::Baseline`] is the first agent and [`Strategy::Previous`] the planner before its
 //!   last tuning, kept to measure progress on the same dungeons.
+//! * [`Strategy::Lookahead`] is the planner with rollouts on copies of the game under sampled
+//!   seeds; [`Strategy::Ceiling`] (research only) cheats with the hidden seed, an upper bound.
 //!
 //! On the embedded sim chain, handed over by the caller, the planner decides on the engine
 //! directly ([`direct`]): the state read from the chain, the policy's move applied to it, no tool
@@ -14,8 +16,8 @@
 //! plays the planner that way too ([`mcp_planner`]), the reference the direct path is checked
 //! against.
 //!
-//! None reads the `exact` outcomes of deterministic worlds nor a game's hidden seed, so they play
-//! the same way on every chain.
+//! None but the ceiling reads the `exact` outcomes of deterministic worlds or a game's hidden
+//! seed, so they play the same way on every chain.
 
 pub mod advice_follower;
 pub mod baseline;
@@ -28,7 +30,7 @@ pub mod report;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-pub use crate::game::policy::{Floors, ParamError, Params, pct};
+pub use crate::game::policy::{Budget, Floors, ParamError, Params, pct};
 pub use crate::game::tool_call::tool_call;
 pub use client::{Agent, AgentError};
 pub use report::{GameSummary, Summary};
@@ -50,6 +52,12 @@ pub enum Strategy {
     /// The planner as it was before the last tuning ([`Params::previous`]), kept to measure
     /// progress on the same dungeons.
     Previous,
+    /// The planner with rollouts where a decision matters ([`crate::game::policy::Lookahead`]),
+    /// under hidden seeds it samples itself; on the sim chain only.
+    Lookahead(Params, Budget),
+    /// Research only, it cheats: the lookahead on exact copies of the stored game, hidden seed
+    /// included ([`crate::game::policy::Ceiling`]), an upper bound; on the sim chain only.
+    Ceiling(Params, Budget),
 }
 
 impl Strategy {
@@ -59,6 +67,8 @@ impl Strategy {
             Strategy::Baseline => "baseline",
             Strategy::Planner(_) => "planner",
             Strategy::Previous => "previous",
+            Strategy::Lookahead(..) => "lookahead",
+            Strategy::Ceiling(..) => "ceiling",
         }
     }
 
@@ -68,7 +78,13 @@ impl Strategy {
             Strategy::Baseline => None,
             Strategy::Planner(p) => Some(p.clone()),
             Strategy::Previous => Some(Params::previous()),
+            Strategy::Lookahead(p, _) | Strategy::Ceiling(p, _) => Some(p.clone()),
         }
+    }
+
+    /// Whether the strategy plays only on the sim chain's engine (it needs copies of the game).
+    pub fn needs_sim(&self) -> bool {
+        matches!(self, Strategy::Lookahead(..) | Strategy::Ceiling(..))
     }
 }
 
@@ -151,6 +167,9 @@ impl Agent {
     ) -> Result<GameSummary, AgentError> {
         match (sim, opts.strategy.params()) {
             (Some(sim), Some(params)) => direct::play_on_sim(sim, opts, params, narrate),
+            (None, _) if opts.strategy.needs_sim() => {
+                Err(AgentError::NeedsSim(opts.strategy.name()))
+            }
             _ => self.play_over_mcp(opts, narrate).await,
         }
     }

@@ -100,8 +100,9 @@ pub(crate) struct PlayArgs {
     #[arg(long)]
     pub(crate) seed: Option<u64>,
     /// planner (the default), baseline (the first agent), previous (the planner before its last
-    /// tuning), both (baseline and planner) or all three, one after the other on the same seeds,
-    /// summaries side by side.
+    /// tuning), lookahead (the planner with rollouts), ceiling (research only: cheats with the
+    /// hidden seed), both (baseline and planner) or all three, or a comma-separated list
+    /// (`planner,lookahead`), one after the other on the same seeds, summaries side by side.
     #[arg(long, default_value = "planner")]
     pub(crate) strategy: String,
     /// Print JSON lines (one per game, then one summary per strategy) instead of the story.
@@ -114,7 +115,9 @@ pub(crate) struct PlayArgs {
     /// `decision_us`), which varies from run to run.
     #[arg(long)]
     pub(crate) decision_cost: bool,
-    /// A planner parameter as name=value (self-play tuning), e.g. --param fight_from=0.7.
+    /// A planner parameter as name=value (self-play tuning), e.g. --param fight_from=0.7, or a
+    /// lookahead budget figure (look_min, look_max, look_z, look_levels, look_steps, look_death,
+    /// look_sure), or the ceiling's horizon (ceil_levels, ceil_steps, ceil_death).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub(crate) params: Vec<String>,
 }

@@ -3,8 +3,11 @@
 use std::sync::Arc;
 
 use anyhow::Context as _;
-use loot_survivor_mcp::agent::{Agent, AgentOptions, Params, Strategy, Summary};
+use loot_survivor_mcp::agent::{
+    Agent, AgentOptions, Budget, ParamError, Params, Strategy, Summary,
+};
 use loot_survivor_mcp::chain::sim::{SimChain, SimRandomness};
+use loot_survivor_mcp::game::policy::ceiling;
 
 use super::args::{PlayArgs, SettingsArgs};
 use super::servers::server_over;
@@ -12,26 +15,41 @@ use super::servers::server_over;
 /// The strategies `play --strategy` names.
 pub(crate) fn strategies(play: &PlayArgs) -> anyhow::Result<Vec<Strategy>> {
     let mut params = Params::default();
+    let mut budget = Budget::default();
+    let mut exact = ceiling::EXACT;
     for kv in &play.params {
         let (k, v) = kv
             .split_once('=')
             .with_context(|| format!("--param expects NAME=VALUE, got '{kv}'"))?;
-        params.set(k.trim(), v.trim()).map_err(anyhow::Error::msg)?;
-    }
-    Ok(match play.strategy.as_str() {
-        "planner" => vec![Strategy::Planner(params)],
-        "baseline" => vec![Strategy::Baseline],
-        "previous" => vec![Strategy::Previous],
-        "both" => vec![Strategy::Baseline, Strategy::Planner(params)],
-        "all" => vec![
-            Strategy::Baseline,
-            Strategy::Previous,
-            Strategy::Planner(params),
-        ],
-        other => {
-            anyhow::bail!("--strategy '{other}': use planner, baseline, previous, both or all")
+        let (k, v) = (k.trim(), v.trim());
+        match params.set(k, v) {
+            Err(ParamError::Unknown(_)) if k.starts_with("ceil_") => {
+                ceiling::set(&mut exact, k, v).map_err(anyhow::Error::msg)?
+            }
+            Err(ParamError::Unknown(_)) => budget.set(k, v).map_err(anyhow::Error::msg)?,
+            other => other.map_err(anyhow::Error::msg)?,
         }
-    })
+    }
+    let mut out = Vec::new();
+    for name in play.strategy.split(',').map(str::trim) {
+        out.extend(match name {
+            "planner" => vec![Strategy::Planner(params.clone())],
+            "baseline" => vec![Strategy::Baseline],
+            "previous" => vec![Strategy::Previous],
+            "lookahead" => vec![Strategy::Lookahead(params.clone(), budget)],
+            "ceiling" => vec![Strategy::Ceiling(params.clone(), exact)],
+            "both" => vec![Strategy::Baseline, Strategy::Planner(params.clone())],
+            "all" => vec![
+                Strategy::Baseline,
+                Strategy::Previous,
+                Strategy::Planner(params.clone()),
+            ],
+            other => anyhow::bail!(
+                "--strategy '{other}': use planner, baseline, previous, lookahead, ceiling, both or all, or a comma-separated list"
+            ),
+        });
+    }
+    Ok(out)
 }
 
 /// The weapon of game `i`: the one asked for, or the four starting weapons in turn.

@@ -85,6 +85,19 @@ impl Game {
         settings: &EngineSettings,
         collection: &Collection,
     ) -> Result<Outcome, Revert> {
+        self.apply_in(id, action, None, settings, collection)
+    }
+
+    /// [`Game::apply`], buying from `market` when given (a copy made by [`Game::from_state`]
+    /// knows the market's items from the state, not its seed).
+    pub fn apply_in(
+        &mut self,
+        id: u64,
+        action: &Action,
+        market: Option<&[u8]>,
+        settings: &EngineSettings,
+        collection: &Collection,
+    ) -> Result<Outcome, Revert> {
         let mut turn = Turn {
             id,
             settings,
@@ -106,7 +119,10 @@ impl Game {
             Action::Flee { to_the_death } => turn.flee(*to_the_death)?,
             Action::Equip { items } => turn.equip(items)?,
             Action::Drop { items } => turn.drop_items(items)?,
-            Action::BuyItems { potions, items } => turn.buy(*potions, items)?,
+            Action::BuyItems { potions, items } => match market {
+                Some(m) => turn.buy_in(m, *potions, items)?,
+                None => turn.buy(*potions, items)?,
+            },
             Action::Upgrade { stats } => turn.upgrade(stats)?,
         }
         self.adventurer = turn.adv;

@@ -108,11 +108,22 @@ impl Turn<'_> {
     /// `buy_items(potions, items)`: items first (each in the market, not owned, affordable after
     /// charisma), then potions (`health + 10n < max_health + 10`).
     pub fn buy(&mut self, potions: u8, items: &[ItemPurchase]) -> Result<(), Revert> {
+        let market = self.market(self.market_seed);
+        self.buy_in(&market, potions, items)
+    }
+
+    /// `buy_items` against a given market list (a copy rebuilt from a state knows the market's
+    /// items but not its seed).
+    pub fn buy_in(
+        &mut self,
+        market: &[u8],
+        potions: u8,
+        items: &[ItemPurchase],
+    ) -> Result<(), Revert> {
         ensure(self.adv.is_alive(), "Adventurer is dead")?;
         ensure(!self.adv.in_battle(), "Action not allowed in battle")?;
         ensure(self.adv.stat_upgrades_available == 0, "Market is closed")?;
         let level = self.level();
-        let market = self.market(self.market_seed);
         let mut bag_changed = false;
         for p in items {
             let id = p.item_id;

@@ -16,9 +16,14 @@
 //! same.
 
 pub mod cache;
+pub mod ceiling;
 pub mod fight;
 pub mod healing;
+pub mod lookahead;
+#[cfg(test)]
+mod lookahead_tests;
 mod params;
+pub mod rollout;
 pub mod shopping;
 pub mod stats;
 pub mod steps;
@@ -28,6 +33,8 @@ mod tests;
 pub mod weapon;
 
 pub use cache::AdviceCache;
+pub use ceiling::Ceiling;
+pub use lookahead::{Budget, Lookahead};
 pub use params::{Floors, ParamError, Params};
 
 use crate::engine::{Action, EngineSettings};

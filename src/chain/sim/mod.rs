@@ -24,7 +24,7 @@ use starknet::core::utils::cairo_short_string_to_felt;
 
 use super::revert;
 use super::{ChainError, TxLookup, TxReport, WriteOptions};
-use crate::game::engine::{Action, EngineSettings, World};
+use crate::game::engine::{Action, EngineSettings, Game, World};
 use crate::game::events::{GameEvent, encode_game_event};
 use crate::game::model::{Adventurer, GameState};
 use ledger::{Ledger, SimTx};
@@ -300,6 +300,12 @@ impl SimChain {
     /// The game state, as `get_game_state` would return it.
     pub fn game_state(&self, adventurer_id: u64) -> Result<GameState, ChainError> {
         self.read(|s| s.world.state(adventurer_id))
+    }
+
+    /// The stored game of a token, its hidden seed included: for the research ceiling agent
+    /// only, never for the tools nor the advice.
+    pub fn stored_game(&self, adventurer_id: u64) -> Result<Option<Game>, ChainError> {
+        self.read(|s| s.world.game(adventurer_id).cloned())
     }
 
     /// The owner of a token, `None` if never minted.
