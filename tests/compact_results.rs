@@ -372,7 +372,10 @@ async fn advice_follows_the_planner_and_turns_off() {
 
     let quiet = connect(server(None).with_advice(false)).await;
     let started = ok(&quiet, "ls_new_game", json!({"weapon": "Book"})).await;
-    assert!(started.get("advice").is_none(), "server.advice = false: {started}");
+    assert!(
+        started.get("advice").is_none(),
+        "server.advice = false: {started}"
+    );
     let read = ok(
         &quiet,
         "ls_get_adventurer",

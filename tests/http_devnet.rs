@@ -127,11 +127,7 @@ async fn an_identity_over_its_fee_budget_is_refused_while_another_plays() {
     let id = game["adventurer_id"].as_u64().unwrap();
     let fee_of =
         |v: serde_json::Value| -> u128 { v["fee_paid"].as_str().unwrap().parse().unwrap() };
-    let mut spent = fee_of(
-        first
-            .ok("ls_get_tx", json!({"tx_hash": game["tx"]}))
-            .await,
-    );
+    let mut spent = fee_of(first.ok("ls_get_tx", json!({"tx_hash": game["tx"]})).await);
     drop(first);
     let log = server.stop().await;
 
@@ -164,11 +160,7 @@ async fn an_identity_over_its_fee_budget_is_refused_while_another_plays() {
     let mut other = Session::open(&server.url, Some(&tokens[0].token)).await;
     let again = other.ok("ls_new_game", json!({"weapon": "Wand"})).await;
     assert!(again["adventurer_id"].as_u64().unwrap() > id, "{again}");
-    spent += fee_of(
-        other
-            .ok("ls_get_tx", json!({"tx_hash": again["tx"]}))
-            .await,
-    );
+    spent += fee_of(other.ok("ls_get_tx", json!({"tx_hash": again["tx"]})).await);
     let log2 = server.stop().await;
 
     // The day's counters are on disk, carried over the restart, with the fee the chain charged.

@@ -173,7 +173,7 @@ async fn progress_notifications_and_cancellation() {
     };
     let out = common::mcp::parse_result("ls_attack", result);
     assert!(!out.is_error, "{}", out.text);
-    let hash = out.json["tx_hash"].as_str().unwrap().to_string();
+    let hash = out.json["tx"].as_str().unwrap().to_string();
     tokio::time::sleep(Duration::from_millis(200)).await;
     let messages = log.messages();
     let position = |needle: &str| {
