@@ -235,6 +235,8 @@ async fn fees_of(inner: &LsServer, result: &CallToolResult, cap: u128) -> u128 {
         return 0;
     }
     let mut hashes: Vec<_> = [
+        "/tx",
+        "/mint_tx",
         "/tx_hash",
         "/mint_tx_hash",
         "/error/details/tx_hash",
