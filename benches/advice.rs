@@ -12,25 +12,14 @@ use std::time::Instant;
 
 use loot_survivor_mcp::agent::direct::play_on_sim;
 use loot_survivor_mcp::agent::report::Spread;
-use loot_survivor_mcp::agent::{Agent, AgentOptions, Params, Strategy};
-use loot_survivor_mcp::chain::sim::{SimChain, SimRandomness};
-use loot_survivor_mcp::game::engine::EngineSettings;
+use loot_survivor_mcp::agent::{Agent, Params};
 use loot_survivor_mcp::mcp::LsServer;
 
-const WEAPONS: [&str; 4] = ["Wand", "Book", "Short Sword", "Club"];
 const MAX_ACTIONS: u32 = 3000;
 
-fn env(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
+mod support;
 
-/// A world whose games have hidden seeds drawn from `seed`, as `play --seed` makes it.
-fn sim(seed: u64) -> SimChain {
-    SimChain::with_randomness(EngineSettings::default(), 1, SimRandomness::Master(seed))
-}
+use support::{env, options, sim, weapon};
 
 fn spread(levels: &[f64]) -> String {
     let s = Spread::of(levels);
@@ -46,12 +35,8 @@ fn main() {
     let clock = Instant::now();
     let planner: Vec<f64> = (0..games)
         .map(|i| {
-            let opts = AgentOptions {
-                weapon: WEAPONS[(i % 4) as usize].into(),
-                max_actions: MAX_ACTIONS,
-                strategy: Strategy::Planner(Params::default()),
-            };
-            let g = play_on_sim(&world, &opts, Params::default(), &mut |_| {}).expect("a game");
+            let g =
+                play_on_sim(&world, &options(i), Params::default(), &mut |_| {}).expect("a game");
             f64::from(g.level)
         })
         .collect();
@@ -69,7 +54,7 @@ fn main() {
         let mut levels = Vec::new();
         for i in 0..games {
             let g = agent
-                .follow_advice(WEAPONS[(i % 4) as usize], MAX_ACTIONS)
+                .follow_advice(weapon(i), MAX_ACTIONS)
                 .await
                 .expect("a followed game");
             levels.push(g.level as f64);

@@ -6,37 +6,16 @@
 //! `PLANNER_BENCH_MCP_GAMES`, default 20; `PLANNER_BENCH_SEED`, default 2026). The lookahead's
 //! time per decision is printed too, over `LOOKAHEAD_BENCH_GAMES` games (default 20).
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use loot_survivor_mcp::agent::direct::play_on_sim;
 use loot_survivor_mcp::agent::report::Spread;
 use loot_survivor_mcp::agent::{Agent, AgentOptions, Budget, GameSummary, Params, Strategy};
-use loot_survivor_mcp::chain::sim::{SimChain, SimRandomness};
-use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
+use loot_survivor_mcp::mcp::LsServer;
 
-const WEAPONS: [&str; 4] = ["Wand", "Book", "Short Sword", "Club"];
+mod support;
 
-fn env(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-fn sim(seed: u64) -> SimChain {
-    SimChain::with_randomness(EngineSettings::default(), 1, SimRandomness::Master(seed))
-}
-
-/// Game `i`'s options: the planner, the four starting weapons in turn.
-fn options(i: u64) -> AgentOptions {
-    AgentOptions {
-        weapon: WEAPONS[(i % 4) as usize].into(),
-        max_actions: 3000,
-        strategy: Strategy::Planner(Params::default()),
-    }
-}
+use support::{env, options, sim};
 
 /// `games` games with the lookahead (its default budget), as `play --strategy lookahead` plays
 /// them.
@@ -118,15 +97,9 @@ fn over_mcp(seed: u64, games: u64) -> Run {
         .build()
         .expect("a runtime");
     rt.block_on(async {
-        let server = LsServer::new(
-            Arc::new(sim(seed)),
-            ServerOptions {
-                chain: "sim".into(),
-                strict: false,
-                default_timeout: Duration::from_secs(5),
-            },
-        );
-        let agent = Agent::connect(server).await.expect("connect");
+        let agent = Agent::connect(LsServer::on_sim(sim(seed), false))
+            .await
+            .expect("connect");
         let clock = Instant::now();
         let mut out = Vec::new();
         for i in 0..games {

@@ -49,10 +49,7 @@ impl Budget {
     /// Sets one budget figure by its `--param` name (`look_min`, `look_max`, `look_z`,
     /// `look_levels`, `look_steps`, `look_death`, `look_sure`).
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
-        let v: f64 = value.parse().map_err(|_| ParamError::NotANumber {
-            name: name.to_string(),
-            value: value.to_string(),
-        })?;
+        let v = ParamError::number(name, value)?;
         match name {
             "look_min" => self.min_rollouts = v as u32,
             "look_max" => self.max_rollouts = v as u32,

@@ -22,6 +22,16 @@ pub enum ParamError {
     Unknown(String),
 }
 
+impl ParamError {
+    /// The number a `--param name=value` gives, or the error naming it.
+    pub fn number(name: &str, value: &str) -> Result<f64, ParamError> {
+        value.parse().map_err(|_| ParamError::NotANumber {
+            name: name.to_string(),
+            value: value.to_string(),
+        })
+    }
+}
+
 /// The planner's tunable parameters.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Params {
@@ -88,10 +98,7 @@ impl Params {
 
     /// Sets one parameter by name (`play --param name=value`, for self-play tuning).
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
-        let v: f64 = value.parse().map_err(|_| ParamError::NotANumber {
-            name: name.to_string(),
-            value: value.to_string(),
-        })?;
+        let v = ParamError::number(name, value)?;
         match name {
             "fight_from" => self.fight.fight_from = v,
             "flee_margin" => self.fight.flee_margin = v,
