@@ -5,7 +5,7 @@
 //! journal's lock): every change of an adventurer this server plays passes through it. Any write
 //! failure forgets the adventurer (the chain may have moved in a way this server did not see), and
 //! a read never replaces a newer state with an older one (a lagging node). Bounded like
-//! [`super::super::market_memory`]: at most [`CAPACITY`] adventurers, the least recently touched
+//! [`super::super::shown_memory`]: at most [`CAPACITY`] adventurers, the least recently touched
 //! evicted first; hand-rolled for the same reason.
 
 use std::collections::HashMap;
