@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
 
-use super::shown_memory::{Recall, ShownMemory};
+use super::shown_memory::ShownMemory;
 use crate::game::compact::{
     CompactMarket, CompactState, compact_actions, compact_events, compact_market, compact_state,
     market_ids,
@@ -19,7 +19,7 @@ use crate::game::model::GameState;
 use crate::game::phase::{Phase, phase, tools};
 use crate::game::policy::{Params, Policy};
 use crate::game::tool_call::short_call;
-use crate::game::view::adventurer_view;
+use crate::game::view::{AdventurerView, adventurer_view};
 
 /// The eight write tools (each signs and sends game transactions), named where the game names
 /// its actions' tools.
@@ -145,17 +145,18 @@ pub struct WriteOutcome<'a> {
 }
 
 /// The compact result of a write: a market, stats, equipment or bag already shown to this
-/// adventurer is left out.
+/// adventurer is left out. `view` is the adventurer view of `state` (the full result's).
 pub fn compact_action(
     w: WriteOutcome<'_>,
     state: &GameState,
+    view: &AdventurerView,
     r: &Rendering<'_>,
 ) -> CompactActionResult {
     let mut shown = compact_state(state);
     let mut market = compact_market(state);
-    let advice = r.memory.with(w.adventurer_id, |recall| {
+    let policy = r.memory.with(w.adventurer_id, |recall| {
         recall.leave_out_shown(&mut shown, &mut market, market_ids(state));
-        advise(recall, w.adventurer_id, state, r.advice)
+        recall.policy.take()
     });
     let hash = |h: &str| r.real_hashes.then(|| h.to_string());
     CompactActionResult {
@@ -167,7 +168,7 @@ pub fn compact_action(
         events: compact_events(w.events),
         state: shown,
         actions: compact_actions(state),
-        advice,
+        advice: advise(w.adventurer_id, policy, state, view, r),
         market,
     }
 }
@@ -181,35 +182,38 @@ pub fn compact_adventurer(
     let shown = compact_state(state);
     let market = compact_market(state);
     let ids = market.as_ref().map(|_| market_ids(state));
-    let advice = r.memory.with(adventurer_id, |recall| {
+    let policy = r.memory.with(adventurer_id, |recall| {
         recall.shown_all(&shown, ids);
-        advise(recall, adventurer_id, state, r.advice)
+        recall.policy.take()
     });
+    let view = adventurer_view(adventurer_id, state);
     CompactAdventurerResult {
         state: shown,
         actions: compact_actions(state),
-        advice,
+        advice: advise(adventurer_id, policy, state, &view, r),
         market,
     }
 }
 
 /// The planner's move as a call and its reason ("ls_flee {\"to_the_death\":true}: win 23 %,
-/// flee 98 %: fleeing to the death"), by the adventurer's own planner; none before the game
-/// starts, after death, or with advice off.
+/// flee 98 %: fleeing to the death"), by the adventurer's own planner (taken from the memory
+/// and put back, so the decision runs outside its lock); none before the game starts, after
+/// death, or with advice off.
 fn advise(
-    recall: &mut Recall,
     adventurer_id: u64,
+    policy: Option<Policy>,
     state: &GameState,
-    settings: Option<EngineSettings>,
+    view: &AdventurerView,
+    r: &Rendering<'_>,
 ) -> Option<String> {
-    let settings = settings?;
+    let settings = r.advice?;
     if matches!(phase(&state.adventurer), Phase::NotStarted | Phase::Dead) {
         return None;
     }
-    let policy = recall
-        .policy
-        .get_or_insert_with(|| Policy::new(Params::default(), settings));
-    let decision = policy.decide(state, &adventurer_view(adventurer_id, state));
+    let mut policy = policy.unwrap_or_else(|| Policy::new(Params::default(), settings));
+    let decision = policy.decide(state, view);
+    r.memory
+        .with(adventurer_id, |recall| recall.policy = Some(policy));
     Some(format!(
         "{}: {}",
         short_call(&decision.action),

@@ -24,7 +24,8 @@ pub struct Recall {
     stats: Option<String>,
     equipment: Option<Vec<String>>,
     bag: Option<Vec<String>>,
-    /// The planner advising this adventurer, once advice was asked for.
+    /// The planner advising this adventurer, once advice was asked for (taken out while it
+    /// decides, so no decision holds the lock).
     pub policy: Option<Policy>,
 }
 

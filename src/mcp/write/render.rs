@@ -10,10 +10,12 @@ use crate::chain::TxStatus;
 use crate::error::ToolError;
 use crate::game::compact::Detail;
 use crate::game::model::GameState;
+use crate::game::view::adventurer_view;
 
 impl LsServer {
-    /// The result in the detail asked for. The compact shape needs the state after the action;
-    /// a replayed result has none stored, so the current state is read.
+    /// The result in the detail asked for. The compact shape needs the state after the action
+    /// and its view (the full result's); a replayed result has no state stored, so the current
+    /// state is read and viewed.
     pub(in crate::mcp) async fn render(
         &self,
         detail: Option<Detail>,
@@ -23,9 +25,13 @@ impl LsServer {
         if detail.unwrap_or(self.detail) == Detail::Full {
             return Ok(Json(Detailed::Full(full)));
         }
-        let state = match state {
-            Some(s) => s,
-            None => self.read_state(full.adventurer_id).await?,
+        let (state, view) = match state {
+            Some(s) => (s, full.adventurer),
+            None => {
+                let s = self.read_state(full.adventurer_id).await?;
+                let view = adventurer_view(full.adventurer_id, &s);
+                (s, view)
+            }
         };
         let outcome = WriteOutcome {
             adventurer_id: full.adventurer_id,
@@ -38,6 +44,7 @@ impl LsServer {
         Ok(Json(Detailed::Compact(compact_action(
             outcome,
             &state,
+            &view,
             &self.rendering(),
         ))))
     }
