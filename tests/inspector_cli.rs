@@ -20,6 +20,7 @@ use std::process::Command;
 use common::BIN;
 use common::mcp::{Outcome, parse_json_result};
 use inspector_support::inspector;
+use loot_survivor_mcp::mcp::DETAIL_TOOLS;
 use serde_json::Value;
 /// The sim's master seed, pinned so the dungeon (hidden from the agent) is the same on every run.
 /// With the OS's seeds the simple rules below sometimes die in the second fight (seed 2026 does,
@@ -30,18 +31,6 @@ const MAX_ACTIONS: usize = 14;
 
 /// One `tools/call` in its own Inspector process (which starts its own server); its result as
 /// the agent sees it.
-/// The tools whose results have a `detail` argument (besides `ls_get_adventurer`).
-const WRITE_TOOLS: [&str; 8] = [
-    "ls_new_game",
-    "ls_explore",
-    "ls_attack",
-    "ls_flee",
-    "ls_upgrade",
-    "ls_buy_item",
-    "ls_equip",
-    "ls_drop",
-];
-
 fn call(launcher: &Path, home: &Path, tool: &str, args: &[(&str, &str)]) -> Outcome {
     let mut cmd = Command::new("node");
     cmd.arg(launcher)
@@ -61,7 +50,7 @@ fn call(launcher: &Path, home: &Path, tool: &str, args: &[(&str, &str)]) -> Outc
         .env_remove("LS_CHAIN");
     // Full results (the compact default may leave fields out), from the tools that have them:
     // the server refuses keys a tool does not define.
-    let detail: &[(&str, &str)] = if tool == "ls_get_adventurer" || WRITE_TOOLS.contains(&tool) {
+    let detail: &[(&str, &str)] = if DETAIL_TOOLS.contains(&tool) {
         &[("detail", "full")]
     } else {
         &[]
