@@ -235,15 +235,18 @@ pub(super) fn unknown_keys(
                 .filter_map(|n| n.get("properties").and_then(Value::as_object))
                 .collect();
             let known = |k: &String| props.iter().any(|p| p.contains_key(k));
-            let missing: Vec<&str> = objects
-                .iter()
-                .filter_map(|n| n.get("required").and_then(Value::as_array))
-                .flatten()
-                .filter_map(Value::as_str)
-                .filter(|r| !map.contains_key(*r))
-                .collect();
-            let stands_for = (missing.len() == 1 && map.keys().filter(|k| !known(k)).count() == 1)
-                .then(|| missing[0].to_string());
+            // Only for an object that has an unknown key: the one required key it lacks.
+            let stands_for = || {
+                let missing: Vec<&str> = objects
+                    .iter()
+                    .filter_map(|n| n.get("required").and_then(Value::as_array))
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .filter(|r| !map.contains_key(*r))
+                    .collect();
+                (missing.len() == 1 && map.keys().filter(|k| !known(k)).count() == 1)
+                    .then(|| missing[0].to_string())
+            };
             for (k, item) in map {
                 match props.iter().find_map(|p| p.get(k)) {
                     Some(sub) => unknown_keys(item, sub, root, &join(path, k), out),
@@ -264,7 +267,7 @@ pub(super) fn unknown_keys(
                             key: k.clone(),
                             accepted,
                             wraps,
-                            stands_for: stands_for.clone(),
+                            stands_for: stands_for(),
                         })
                     }
                     None => return,
