@@ -26,10 +26,7 @@ pub const EXACT: Budget = Budget {
 /// Sets the ceiling's horizon by its `--param` name (`ceil_levels`, `ceil_steps`,
 /// `ceil_death`).
 pub fn set(budget: &mut Budget, name: &str, value: &str) -> Result<(), ParamError> {
-    let v: f64 = value.parse().map_err(|_| ParamError::NotANumber {
-        name: name.to_string(),
-        value: value.to_string(),
-    })?;
+    let v = ParamError::number(name, value)?;
     match name {
         "ceil_levels" => budget.horizon.levels = v as u8,
         "ceil_steps" => budget.horizon.steps = v as u32,

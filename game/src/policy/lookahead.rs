@@ -4,7 +4,7 @@
 //! the planner's move is kept unless another is clearly better. The budget is counted in
 //! rollouts and actions, never in time, so a decision is the same on every machine.
 
-use super::rollout::{Horizon, Replica, rollout, sampled_seed};
+use super::rollout::{Horizon, Replica, SeedSampler, rollout};
 use super::stats::points_in;
 use super::{Decision, ParamError, Params, Policy, tables};
 use crate::advice::Stat;
@@ -325,9 +325,8 @@ impl Lookahead {
     /// The next move for `state` (as `get_game_state` returns it, no hidden seed) and `view`.
     pub fn decide(&mut self, state: &GameState, view: &AdventurerView) -> Decision {
         let id = view.adventurer_id;
-        self.decide_on(state, view, |k| {
-            Replica::of_state(state, id, sampled_seed(state, k))
-        })
+        let seeds = SeedSampler::of(state);
+        self.decide_on(state, view, |k| Replica::of_state(state, id, seeds.seed(k)))
     }
 
     /// The next move, rollouts played on the copies `copy(k)` gives for seed `k`.

@@ -2,7 +2,7 @@ use starknet_types_core::felt::Felt;
 
 use super::ceiling::{self, Ceiling};
 use super::lookahead::{Budget, Candidate, candidates, search};
-use super::rollout::{Horizon, Replica, sampled_seed};
+use super::rollout::{Horizon, Replica, SeedSampler};
 use super::*;
 use crate::engine::{Collection, Game, World, new_adventurer};
 use crate::model::Item;
@@ -68,7 +68,7 @@ fn a_copy_of_a_state_reads_back_as_that_state_market_included() {
         v.level >= 3 && v.phase == Phase::Exploring
     });
     assert!(!state.market.is_empty());
-    let copy = Replica::of_state(&state, id, sampled_seed(&state, 0));
+    let copy = Replica::of_state(&state, id, SeedSampler::of(&state).seed(0));
     assert_eq!(copy.state(world.settings()), state);
     // The copy buys from the state's market although it does not know the market's seed.
     let item = view
@@ -92,9 +92,15 @@ fn a_copy_of_a_state_reads_back_as_that_state_market_included() {
 #[test]
 fn sampled_seeds_depend_on_the_public_state_and_the_index_only() {
     let s = battle(5);
-    assert_eq!(sampled_seed(&s, 3), sampled_seed(&s.clone(), 3));
-    assert_ne!(sampled_seed(&s, 3), sampled_seed(&s, 4));
-    assert_ne!(sampled_seed(&s, 3), sampled_seed(&battle(6), 3));
+    assert_eq!(
+        SeedSampler::of(&s).seed(3),
+        SeedSampler::of(&s.clone()).seed(3)
+    );
+    assert_ne!(SeedSampler::of(&s).seed(3), SeedSampler::of(&s).seed(4));
+    assert_ne!(
+        SeedSampler::of(&s).seed(3),
+        SeedSampler::of(&battle(6)).seed(3)
+    );
 }
 
 #[test]
@@ -147,7 +153,7 @@ fn search_picks_the_clearly_better_move_even_when_the_planner_chose_the_other() 
     let mut scout = Policy::new(Params::default(), settings);
     let choice = search(
         &[flee, attack],
-        |k| Replica::of_state(&state, 3, sampled_seed(&state, k)),
+        |k| Replica::of_state(&state, 3, SeedSampler::of(&state).seed(k)),
         &mut scout,
         &settings,
         &budget,
@@ -175,7 +181,7 @@ fn the_budget_caps_the_rollouts_and_equal_moves_keep_the_planners() {
     let mut scout = Policy::new(Params::default(), settings);
     let choice = search(
         &[same.clone(), same.clone(), same],
-        |k| Replica::of_state(&state, 3, sampled_seed(&state, k)),
+        |k| Replica::of_state(&state, 3, SeedSampler::of(&state).seed(k)),
         &mut scout,
         &settings,
         &budget,

@@ -119,13 +119,23 @@ pub fn rollout(
     f64::from(copy.xp()) - if copy.dead() { horizon.death_cost } else { 0.0 }
 }
 
-/// The `k`-th hidden seed sampled for a state: a hash of the public state and `k`, so the same
-/// state always draws the same seeds.
-pub fn sampled_seed(state: &GameState, k: u32) -> Felt {
-    let base = serde_json::to_vec(state).map_or(0, |b| fnv1a(&b));
-    Felt::from(splitmix64(
-        base ^ u64::from(k).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-    ))
+/// The hidden seeds sampled for a state: the `k`-th is a hash of the public state and `k`, so the
+/// same state always draws the same seeds. The state is hashed once, for all its seeds.
+#[derive(Debug, Clone, Copy)]
+pub struct SeedSampler(u64);
+
+impl SeedSampler {
+    /// The sampler of `state`'s seeds.
+    pub fn of(state: &GameState) -> Self {
+        Self(serde_json::to_vec(state).map_or(0, |b| fnv1a(&b)))
+    }
+
+    /// The `k`-th seed.
+    pub fn seed(self, k: u32) -> Felt {
+        Felt::from(splitmix64(
+            self.0 ^ u64::from(k).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        ))
+    }
 }
 
 /// FNV-1a over bytes.
