@@ -117,7 +117,8 @@ pub(crate) struct PlayArgs {
     pub(crate) decision_cost: bool,
     /// A planner parameter as name=value (self-play tuning), e.g. --param fight_from=0.7, or a
     /// lookahead budget figure (look_min, look_max, look_z, look_levels, look_steps, look_death,
-    /// look_sure), or the ceiling's horizon (ceil_levels, ceil_steps, ceil_death).
+    /// look_sure; look_battle, look_stats, look_gold at 0 or 1), or the ceiling's horizon
+    /// (ceil_levels, ceil_steps, ceil_death; ceil_battle, ceil_stats, ceil_gold).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub(crate) params: Vec<String>,
 }

@@ -2,7 +2,7 @@
 //! game, its hidden seed included, so each candidate's rollout is the very outcome. It cheats,
 //! so it is never used by the advice nor the tools; it bounds what the game allows.
 
-use super::lookahead::{Budget, Lookahead};
+use super::lookahead::{Budget, Lookahead, Looks};
 use super::rollout::{Horizon, Replica};
 use super::{Decision, ParamError, Params};
 use crate::engine::{EngineSettings, Game};
@@ -21,17 +21,21 @@ pub const EXACT: Budget = Budget {
         death_cost: 100.0,
     },
     sure: 1.0,
+    looks: Looks::ALL,
 };
 
 /// Sets the ceiling's horizon by its `--param` name (`ceil_levels`, `ceil_steps`,
-/// `ceil_death`).
+/// `ceil_death`), or the decisions it looks at (`ceil_battle`, `ceil_stats`, `ceil_gold` at 0 or 1).
 pub fn set(budget: &mut Budget, name: &str, value: &str) -> Result<(), ParamError> {
     let v = ParamError::number(name, value)?;
     match name {
         "ceil_levels" => budget.horizon.levels = v as u8,
         "ceil_steps" => budget.horizon.steps = v as u32,
         "ceil_death" => budget.horizon.death_cost = v,
-        _ => return Err(ParamError::Unknown(name.to_string())),
+        _ => match name.strip_prefix("ceil_") {
+            Some(kind) => budget.looks.set(kind, name, v)?,
+            None => return Err(ParamError::Unknown(name.to_string())),
+        },
     }
     Ok(())
 }

@@ -27,6 +27,40 @@ pub struct Budget {
     pub horizon: Horizon,
     /// A fight is looked at only when its win chance is below this and not a sure flight.
     pub sure: f64,
+    /// Which decisions are looked at (the others are the planner's).
+    pub looks: Looks,
+}
+
+/// The kinds of decision the lookahead compares candidates for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Looks {
+    /// Fight or flee.
+    pub battle: bool,
+    /// Where the stat points go.
+    pub stats: bool,
+    /// Items bought or the gold saved.
+    pub gold: bool,
+}
+
+impl Looks {
+    /// Every kind.
+    pub const ALL: Self = Self {
+        battle: true,
+        stats: true,
+        gold: true,
+    };
+
+    /// Sets one kind on (1) or off (0) by its name (`battle`, `stats`, `gold`).
+    pub fn set(&mut self, kind: &str, name: &str, on: f64) -> Result<(), ParamError> {
+        let on = on != 0.0;
+        match kind {
+            "battle" => self.battle = on,
+            "stats" => self.stats = on,
+            "gold" => self.gold = on,
+            _ => return Err(ParamError::Unknown(name.to_string())),
+        }
+        Ok(())
+    }
 }
 
 impl Default for Budget {
@@ -41,13 +75,15 @@ impl Default for Budget {
                 death_cost: 100.0,
             },
             sure: 0.97,
+            looks: Looks::ALL,
         }
     }
 }
 
 impl Budget {
     /// Sets one budget figure by its `--param` name (`look_min`, `look_max`, `look_z`,
-    /// `look_levels`, `look_steps`, `look_death`, `look_sure`).
+    /// `look_levels`, `look_steps`, `look_death`, `look_sure`, and `look_battle`, `look_stats`,
+    /// `look_gold` at 0 or 1).
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
         let v = ParamError::number(name, value)?;
         match name {
@@ -58,7 +94,10 @@ impl Budget {
             "look_steps" => self.horizon.steps = v as u32,
             "look_death" => self.horizon.death_cost = v,
             "look_sure" => self.sure = v,
-            _ => return Err(ParamError::Unknown(name.to_string())),
+            _ => match name.strip_prefix("look_") {
+                Some(kind) => self.looks.set(kind, name, v)?,
+                None => return Err(ParamError::Unknown(name.to_string())),
+            },
         }
         Ok(())
     }
@@ -224,6 +263,7 @@ pub fn candidates(
     base: &Decision,
     settings: &EngineSettings,
     sure: f64,
+    looks: Looks,
 ) -> Vec<Candidate> {
     let first = Candidate {
         action: base.action.clone(),
@@ -237,7 +277,7 @@ pub fn candidates(
         }
     };
     match (view.phase, &base.action) {
-        (Phase::InBattle, _) if view.level > 1 => {
+        (Phase::InBattle, _) if view.level > 1 && looks.battle => {
             let odds = tables::fight_odds(state, settings);
             let flee = odds.flee_to_the_death;
             if odds.win >= sure || (odds.win <= 1.0 - sure && flee.is_some_and(|f| f >= sure)) {
@@ -258,7 +298,7 @@ pub fn candidates(
                 );
             }
         }
-        (Phase::StatUpgrade, _) => {
+        (Phase::StatUpgrade, _) if looks.stats => {
             for stat in Stat::ALL {
                 add(
                     Action::Upgrade {
@@ -268,7 +308,7 @@ pub fn candidates(
                 );
             }
         }
-        (_, Action::BuyItems { .. }) => {
+        (_, Action::BuyItems { .. }) if looks.gold => {
             if let Decision { action, .. } = without_items(base.clone())
                 && action != base.action
             {
@@ -340,7 +380,14 @@ impl Lookahead {
         if self.saving == Some(view.level) {
             return without_items(base);
         }
-        let cands = candidates(state, view, &base, &self.settings, self.budget.sure);
+        let cands = candidates(
+            state,
+            view,
+            &base,
+            &self.settings,
+            self.budget.sure,
+            self.budget.looks,
+        );
         if cands.is_empty() {
             return base;
         }

@@ -1,7 +1,7 @@
 use starknet_types_core::felt::Felt;
 
 use super::ceiling::{self, Ceiling};
-use super::lookahead::{Budget, Candidate, candidates, search};
+use super::lookahead::{Budget, Candidate, Looks, candidates, search};
 use super::rollout::{Horizon, Replica, SeedSampler};
 use super::*;
 use crate::engine::{Collection, Game, World, new_adventurer};
@@ -197,13 +197,21 @@ fn level_ups_offer_every_stat_and_sure_fights_offer_nothing() {
     let (_, state, view) = play_until(&mut world, 5, |v| v.phase == Phase::StatUpgrade);
     let mut policy = Policy::new(Params::default(), settings);
     let base = policy.decide(&state, &view);
-    let c = candidates(&state, &view, &base, &settings, 0.97);
+    let c = candidates(&state, &view, &base, &settings, 0.97, Looks::ALL);
     assert_eq!(c[0].action, base.action, "the planner's move first");
     assert_eq!(c.len(), 6, "one per stat, the planner's among them");
+    let no_stats = Looks {
+        stats: false,
+        ..Looks::ALL
+    };
+    assert!(
+        candidates(&state, &view, &base, &settings, 0.97, no_stats).is_empty(),
+        "level-ups left to the planner"
+    );
     let sure = battle(1);
     let sure_view = adventurer_view(3, &sure);
     let attack = policy.decide(&sure, &sure_view);
-    assert!(candidates(&sure, &sure_view, &attack, &settings, 0.97).is_empty());
+    assert!(candidates(&sure, &sure_view, &attack, &settings, 0.97, Looks::ALL).is_empty());
 }
 
 #[test]
@@ -249,6 +257,15 @@ fn budget_figures_are_set_by_name() {
     b.set("look_max", "40").unwrap();
     b.set("look_levels", "3").unwrap();
     assert_eq!((b.max_rollouts, b.horizon.levels), (40, 3));
+    b.set("look_battle", "0").unwrap();
+    assert!(!b.looks.battle && b.looks.stats && b.looks.gold);
+    let mut exact = ceiling::EXACT;
+    ceiling::set(&mut exact, "ceil_gold", "0").unwrap();
+    assert!(exact.looks.battle && exact.looks.stats && !exact.looks.gold);
+    assert_eq!(
+        ceiling::set(&mut exact, "ceil_x", "0"),
+        Err(ParamError::Unknown("ceil_x".into()))
+    );
     assert_eq!(
         b.set("look_x", "1"),
         Err(ParamError::Unknown("look_x".into()))
