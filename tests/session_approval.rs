@@ -80,9 +80,19 @@ impl Home {
         self.dir.path().join("devnet")
     }
 
+    /// The record of the session in use.
     fn record(&self) -> Value {
-        let text = std::fs::read_to_string(self.profile_dir().join("controller-session.json"))
-            .expect("the session record");
+        self.read_json("controller-session.json")
+    }
+
+    /// The record of the session waiting for approval.
+    fn pending_record(&self) -> Value {
+        self.read_json("controller-session.pending.json")
+    }
+
+    fn read_json(&self, file: &str) -> Value {
+        let text = std::fs::read_to_string(self.profile_dir().join(file))
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
         serde_json::from_str(&text).unwrap()
     }
 
@@ -128,6 +138,11 @@ struct Approval {
 
 impl Approval {
     async fn start(home: &Home, api_url: &str, chain_wait: &str) -> Self {
+        Self::start_waiting(home, api_url, chain_wait, "3m").await
+    }
+
+    /// Like [`Approval::start`], giving up on the approval after `wait`.
+    async fn start_waiting(home: &Home, api_url: &str, chain_wait: &str, wait: &str) -> Self {
         let mut child = home
             .command(&[
                 "session",
@@ -136,7 +151,7 @@ impl Approval {
                 "--expires",
                 "2h",
                 "--wait",
-                "3m",
+                wait,
                 "--chain-wait",
                 chain_wait,
                 "--api-url",
@@ -252,8 +267,12 @@ async fn approval_by_callback_then_status_and_revoke() {
     let a = Approval::start(&home, "http://127.0.0.1:9/query", "10s").await;
 
     // The URL, field by field, against the stored record.
-    let record = home.record();
+    let record = home.pending_record();
     assert_eq!(record["state"], "pending");
+    assert!(
+        !home.profile_dir().join("controller-session.json").exists(),
+        "nothing in use before the approval"
+    );
     assert_eq!(
         a.param("public_key"),
         record["public_key"].as_str().unwrap()
@@ -307,12 +326,36 @@ async fn approval_by_callback_then_status_and_revoke() {
     home.assert_no_key(&[&out, &err, &status, &status_err]);
     let secret_forms = home.secret_forms();
 
+    // A second `session new` left unapproved: the approved session stays in use throughout.
+    let again = Approval::start_waiting(&home, "http://127.0.0.1:9/query", "2s", "3s").await;
+    assert_eq!(home.pending_record()["state"], "pending");
+    let (ok, during, _) = home.run(&["session", "status"]).await;
+    assert!(ok);
+    assert!(during.contains("state: approved"), "{during}");
+    assert!(
+        during.contains("is waiting for approval: this one stays in use"),
+        "{during}"
+    );
+    let (ok, _, again_err) = again.finish().await;
+    assert!(!ok, "no approval came");
+    assert!(again_err.contains("no approval within"), "{again_err}");
+    // Compared without printing: a failed assert_eq would show the key.
+    assert!(
+        home.secret_forms() == secret_forms,
+        "the key in use is kept"
+    );
+    let (_, after_again, _) = home.run(&["session", "status"]).await;
+    assert!(after_again.lines().any(|l| l == "ready"), "{after_again}");
+
     // Revoke: the key file is destroyed; the on-chain revocation is explained with the hash.
     let key_file = home.profile_dir().join("controller-session-key.json");
-    assert!(key_file.exists());
+    let pending_key = home
+        .profile_dir()
+        .join("controller-session-key.pending.json");
+    assert!(key_file.exists() && pending_key.exists());
     let (ok, revoke, _) = home.run(&["session", "revoke"]).await;
     assert!(ok);
-    assert!(!key_file.exists());
+    assert!(!key_file.exists() && !pending_key.exists());
     let hash = session.hash(controller.chain_id, controller.address);
     assert!(
         revoke.contains(&format!("revoke_session({hash:#x})")),

@@ -69,8 +69,14 @@ pub(crate) async fn session_new(args: &SettingsArgs, opts: &SessionNewArgs) -> a
         SessionStore::at(home::profile_dir(&settings.profile).context("the data directory")?);
     if let Some(old) = store.record()? {
         eprintln!(
-            "replacing the stored session (key {}, {:?}): its key is overwritten now",
-            old.public_key, old.state
+            "the stored session (key {}) stays in use until the new one is approved",
+            old.public_key
+        );
+    }
+    if let Some(waiting) = store.pending_record()? {
+        eprintln!(
+            "the session that was waiting for approval (key {}) is replaced",
+            waiting.public_key
         );
     }
     let pending = store.begin(chain_id, &policies, expires_at, password.as_bytes())?;
@@ -153,7 +159,8 @@ pub(crate) async fn session_status(args: &SettingsArgs) -> anyhow::Result<()> {
     let (settings, _) = args.load()?;
     let store =
         SessionStore::at(home::profile_dir(&settings.profile).context("the data directory")?);
-    let Some(record) = store.record()? else {
+    let pending = store.pending_record()?;
+    let Some(record) = store.record()?.or_else(|| pending.clone()) else {
         println!(
             "no Controller session stored for profile {0}: make one with `loot-survivor-mcp \
              session new --profile {0}`",
@@ -161,6 +168,12 @@ pub(crate) async fn session_status(args: &SettingsArgs) -> anyhow::Result<()> {
         );
         return Ok(());
     };
+    if let Some(p) = pending.filter(|p| p.public_key != record.public_key) {
+        println!(
+            "a new session (key {}) is waiting for approval: this one stays in use until then",
+            p.public_key
+        );
+    }
     let state = match record.state {
         RecordState::Pending => "pending (waiting for approval)",
         RecordState::Approved => "approved",

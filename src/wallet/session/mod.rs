@@ -20,8 +20,8 @@ pub use hash::{SESSION_TYPE, SNIP12_DOMAIN_TYPE, Session, session_domain_hash, s
 pub use policies::{ALLOWED_METHOD_TYPE, Policy, SessionPolicies};
 pub use signer::{AUTHORIZATION_BY_REGISTERED, SESSION_TOKEN, SessionSigner};
 pub use store::{
-    ApprovedSession, KEY_FILE, PendingSession, PolicyRecord, RECORD_FILE, RecordState,
-    SessionRecord, SessionStore, SessionStoreError,
+    ApprovedSession, KEY_FILE, PENDING_KEY_FILE, PENDING_RECORD_FILE, PendingSession, PolicyRecord,
+    RECORD_FILE, RecordState, SessionRecord, SessionStore, SessionStoreError,
 };
 pub use unlocked::UnlockedStore;
 

@@ -1,7 +1,9 @@
 //! One Controller session per profile, kept in the profile's data directory: a public record
 //! (`controller-session.json`: account, chain, owner GUID, expiry, policies, state) anyone may read,
 //! and the session key in an encrypted v3 keystore (`controller-session-key.json`, mode 0600,
-//! written atomically) that only the password opens. Nothing here prints or returns the key.
+//! written atomically) that only the password opens. A new session waits for its approval in
+//! `*.pending.json` files beside them, so the session in use keeps signing until the new one
+//! replaces it. Nothing here prints or returns the key.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -19,6 +21,10 @@ use crate::wallet::{SecretSigner, key_source::read_regular_file};
 pub const RECORD_FILE: &str = "controller-session.json";
 /// The encrypted key's file name.
 pub const KEY_FILE: &str = "controller-session-key.json";
+/// The record of a session waiting for approval.
+pub const PENDING_RECORD_FILE: &str = "controller-session.pending.json";
+/// The encrypted key of a session waiting for approval.
+pub const PENDING_KEY_FILE: &str = "controller-session-key.pending.json";
 /// Largest record accepted (a few hundred policies).
 const MAX_RECORD_BYTES: u64 = 1 << 20;
 /// Largest key file accepted.
@@ -212,8 +218,19 @@ impl SessionStore {
         self.dir.join(KEY_FILE)
     }
 
+    /// The path of the record of the session waiting for approval.
+    pub fn pending_record_path(&self) -> PathBuf {
+        self.dir.join(PENDING_RECORD_FILE)
+    }
+
+    /// The path of the key of the session waiting for approval.
+    pub fn pending_key_path(&self) -> PathBuf {
+        self.dir.join(PENDING_KEY_FILE)
+    }
+
     /// Generates a fresh session key, stores it encrypted under `password`, and records a pending
-    /// session for `policies` on `chain_id` until `expires_at`. Replaces any stored session.
+    /// session for `policies` on `chain_id` until `expires_at`, beside the session in use (which
+    /// stays until [`approve`](Self::approve)); replaces any other session waiting for approval.
     pub fn begin(
         &self,
         chain_id: Felt,
@@ -244,15 +261,15 @@ impl SessionStore {
                 })
                 .collect(),
         };
-        std::fs::create_dir_all(&self.dir).map_err(|e| io(RECORD_FILE, e))?;
+        std::fs::create_dir_all(&self.dir).map_err(|e| io(PENDING_RECORD_FILE, e))?;
         // The record goes first: a key without a record is never loaded, and the next `begin`
         // overwrites both.
         write_atomic(
-            &self.record_path(),
-            RECORD_FILE,
+            &self.pending_record_path(),
+            PENDING_RECORD_FILE,
             record_json(&record)?.as_bytes(),
         )?;
-        write_atomic(&self.key_path(), KEY_FILE, json.as_bytes())?;
+        write_atomic(&self.pending_key_path(), PENDING_KEY_FILE, json.as_bytes())?;
         Ok(PendingSession {
             public_key,
             session_key_guid,
@@ -260,37 +277,41 @@ impl SessionStore {
         })
     }
 
-    /// Records the owner's approval of the pending (or already approved) session.
+    /// Records the owner's approval of the session waiting for it, which then replaces the
+    /// session in use (its key first, then its record); without one, of the session in use.
     pub fn approve(&self, approved: &ApprovedSession) -> Result<SessionRecord, SessionStoreError> {
-        let mut record = self.record()?.ok_or(SessionStoreError::Missing)?;
+        let pending = self.pending_record()?;
+        let (file, path) = match pending {
+            Some(_) => (PENDING_RECORD_FILE, self.pending_record_path()),
+            None => (RECORD_FILE, self.record_path()),
+        };
+        let mut record = pending
+            .or(self.record()?)
+            .ok_or(SessionStoreError::Missing)?;
         record.state = RecordState::Approved;
         record.address = Some(format!("{:#x}", approved.address));
         record.owner_guid = Some(format!("{:#x}", approved.owner_guid));
         record.expires_at = approved.expires_at;
         record.username = approved.username.clone();
-        write_atomic(
-            &self.record_path(),
-            RECORD_FILE,
-            record_json(&record)?.as_bytes(),
-        )?;
+        write_atomic(&path, file, record_json(&record)?.as_bytes())?;
+        if file == PENDING_RECORD_FILE {
+            std::fs::rename(self.pending_key_path(), self.key_path())
+                .map_err(|e| io(PENDING_KEY_FILE, e))?;
+            std::fs::rename(self.pending_record_path(), self.record_path())
+                .map_err(|e| io(PENDING_RECORD_FILE, e))?;
+            sync_dir(&self.dir);
+        }
         Ok(record)
     }
 
-    /// The public record, without the password; `None` when no session is stored.
+    /// The public record of the session in use, without the password; `None` when there is none.
     pub fn record(&self) -> Result<Option<SessionRecord>, SessionStoreError> {
-        let path = self.record_path();
-        if !path.exists() {
-            return Ok(None);
-        }
-        let bytes = read_regular_file(&path, MAX_RECORD_BYTES).map_err(|problem| {
-            SessionStoreError::Io {
-                file: RECORD_FILE,
-                problem,
-            }
-        })?;
-        serde_json::from_slice(&bytes)
-            .map(Some)
-            .map_err(|e| corrupt(RECORD_FILE, e.to_string()))
+        read_record(&self.record_path(), RECORD_FILE)
+    }
+
+    /// The public record of the session waiting for approval, if one is.
+    pub fn pending_record(&self) -> Result<Option<SessionRecord>, SessionStoreError> {
+        read_record(&self.pending_record_path(), PENDING_RECORD_FILE)
     }
 
     /// Decrypts the approved session's key and builds its signer for `chain_id`.
@@ -299,7 +320,12 @@ impl SessionStore {
         chain_id: Felt,
         password: &[u8],
     ) -> Result<SessionSigner, SessionStoreError> {
-        let record = self.record()?.ok_or(SessionStoreError::Missing)?;
+        let Some(record) = self.record()? else {
+            return Err(match self.pending_record()? {
+                Some(_) => SessionStoreError::Pending,
+                None => SessionStoreError::Missing,
+            });
+        };
         let stored = record.chain_id()?;
         if stored != chain_id {
             return Err(SessionStoreError::WrongChain {
@@ -336,43 +362,84 @@ impl SessionStore {
         ))
     }
 
-    /// Decrypts the stored key (pending or approved).
+    /// Decrypts the key of the session in use.
     pub fn decrypt(&self, password: &[u8]) -> Result<SecretSigner, SessionStoreError> {
-        let path = self.key_path();
-        if !path.exists() {
-            return Err(SessionStoreError::Missing);
-        }
-        let bytes =
-            read_regular_file(&path, MAX_KEY_BYTES).map_err(|problem| SessionStoreError::Io {
-                file: KEY_FILE,
-                problem,
-            })?;
-        let json = std::str::from_utf8(&bytes).map_err(|_| corrupt(KEY_FILE, "not UTF-8"))?;
-        decrypt_keystore(json, password).map_err(SessionStoreError::Decrypt)
+        decrypt_file(&self.key_path(), KEY_FILE, password)
     }
 
-    /// Destroys the key (overwritten, then deleted) and deletes the record. Returns whether
-    /// anything was stored.
+    /// Decrypts the key of the session waiting for approval.
+    pub fn decrypt_pending(&self, password: &[u8]) -> Result<SecretSigner, SessionStoreError> {
+        decrypt_file(&self.pending_key_path(), PENDING_KEY_FILE, password)
+    }
+
+    /// Destroys the keys (overwritten, then deleted) and deletes the records, of the session in
+    /// use and of the one waiting for approval. Returns whether anything was stored.
     pub fn remove(&self) -> Result<bool, SessionStoreError> {
-        let key = self.key_path();
         let mut any = false;
-        if let Ok(meta) = std::fs::symlink_metadata(&key) {
-            any = true;
-            if meta.is_file() {
-                let zeros = vec![0u8; meta.len() as usize];
-                let _ = std::fs::OpenOptions::new()
-                    .write(true)
-                    .open(&key)
-                    .and_then(|mut f| f.write_all(&zeros).and_then(|()| f.sync_all()));
+        for (key, file) in [
+            (self.key_path(), KEY_FILE),
+            (self.pending_key_path(), PENDING_KEY_FILE),
+        ] {
+            if let Ok(meta) = std::fs::symlink_metadata(&key) {
+                any = true;
+                if meta.is_file() {
+                    let zeros = vec![0u8; meta.len() as usize];
+                    let _ = std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(&key)
+                        .and_then(|mut f| f.write_all(&zeros).and_then(|()| f.sync_all()));
+                }
+                std::fs::remove_file(&key).map_err(|e| io(file, e))?;
             }
-            std::fs::remove_file(&key).map_err(|e| io(KEY_FILE, e))?;
         }
-        match std::fs::remove_file(self.record_path()) {
-            Ok(()) => any = true,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(io(RECORD_FILE, e)),
+        for (record, file) in [
+            (self.record_path(), RECORD_FILE),
+            (self.pending_record_path(), PENDING_RECORD_FILE),
+        ] {
+            match std::fs::remove_file(record) {
+                Ok(()) => any = true,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(io(file, e)),
+            }
         }
         Ok(any)
+    }
+}
+
+/// A record file, `None` when absent.
+fn read_record(
+    path: &Path,
+    file: &'static str,
+) -> Result<Option<SessionRecord>, SessionStoreError> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let bytes = read_regular_file(path, MAX_RECORD_BYTES)
+        .map_err(|problem| SessionStoreError::Io { file, problem })?;
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .map_err(|e| corrupt(file, e.to_string()))
+}
+
+/// A key file, decrypted.
+fn decrypt_file(
+    path: &Path,
+    file: &'static str,
+    password: &[u8],
+) -> Result<SecretSigner, SessionStoreError> {
+    if !path.exists() {
+        return Err(SessionStoreError::Missing);
+    }
+    let bytes = read_regular_file(path, MAX_KEY_BYTES)
+        .map_err(|problem| SessionStoreError::Io { file, problem })?;
+    let json = std::str::from_utf8(&bytes).map_err(|_| corrupt(file, "not UTF-8"))?;
+    decrypt_keystore(json, password).map_err(SessionStoreError::Decrypt)
+}
+
+/// Syncs a directory after renames in it (best effort: not every system can).
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
     }
 }
 
@@ -447,9 +514,7 @@ fn write_atomic(path: &Path, file: &'static str, bytes: &[u8]) -> Result<(), Ses
         let _ = std::fs::remove_file(&tmp);
         return Err(io(file, e));
     }
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
+    sync_dir(dir);
     Ok(())
 }
 

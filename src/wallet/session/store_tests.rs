@@ -34,7 +34,8 @@ fn begin_approve_load_roundtrip() {
         pending.session_key_guid,
         stark_signer_guid(pending.public_key)
     );
-    let rec = s.record().unwrap().unwrap();
+    assert!(s.record().unwrap().is_none(), "not in use before approval");
+    let rec = s.pending_record().unwrap().unwrap();
     assert_eq!(rec, pending.record);
     assert_eq!(rec.state, RecordState::Pending);
     assert_eq!(rec.chain_id, "0x534e5f5345504f4c4941");
@@ -51,6 +52,9 @@ fn begin_approve_load_roundtrip() {
     let rec = s.approve(&approval()).unwrap();
     assert_eq!(rec.state, RecordState::Approved);
     assert_eq!(rec.expires_at, 2_000_000_100);
+    assert_eq!(s.record().unwrap(), Some(rec.clone()));
+    assert!(s.pending_record().unwrap().is_none());
+    assert!(!s.pending_key_path().exists());
     let signer = s.load_signer(SEPOLIA, b"pw").unwrap();
     assert_eq!(signer.public_key(), pending.public_key);
     assert_eq!(signer.address(), Felt::from(0xabcu32));
@@ -113,11 +117,12 @@ fn key_file_is_private_and_remove_destroys_it() {
     let dir = tempfile::tempdir().unwrap();
     let s = store(dir.path());
     s.begin(SEPOLIA, &policies(), 2_000_000_000, b"pw").unwrap();
-    let mode = std::fs::metadata(s.key_path())
-        .unwrap()
-        .permissions()
-        .mode();
-    assert_eq!(mode & 0o777, 0o600);
+    s.approve(&approval()).unwrap();
+    s.begin(SEPOLIA, &policies(), 2_000_000_000, b"pw").unwrap();
+    for key in [s.key_path(), s.pending_key_path()] {
+        let mode = std::fs::metadata(key).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
     let leftovers: Vec<_> = std::fs::read_dir(s.record_path().parent().unwrap())
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -126,6 +131,7 @@ fn key_file_is_private_and_remove_destroys_it() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
     assert!(s.remove().unwrap());
     assert!(!s.key_path().exists() && !s.record_path().exists());
+    assert!(!s.pending_key_path().exists() && !s.pending_record_path().exists());
     assert!(!s.remove().unwrap());
     assert!(matches!(
         s.load_signer(SEPOLIA, b"pw"),
@@ -134,15 +140,32 @@ fn key_file_is_private_and_remove_destroys_it() {
 }
 
 #[test]
-fn a_new_session_replaces_the_old_key() {
+fn a_new_session_replaces_the_old_one_only_once_approved() {
     let dir = tempfile::tempdir().unwrap();
     let s = store(dir.path());
     let a = s.begin(SEPOLIA, &policies(), 2_000_000_000, b"pw").unwrap();
     s.approve(&approval()).unwrap();
     let b = s.begin(SEPOLIA, &policies(), 2_000_000_000, b"pw").unwrap();
     assert_ne!(a.public_key, b.public_key);
-    assert_eq!(s.decrypt(b"pw").unwrap().public_key(), b.public_key);
-    assert_eq!(s.record().unwrap().unwrap().state, RecordState::Pending);
+    // Until the owner approves, the old session still signs.
+    assert_eq!(
+        s.load_signer(SEPOLIA, b"pw").unwrap().public_key(),
+        a.public_key
+    );
+    assert_eq!(s.decrypt_pending(b"pw").unwrap().public_key(), b.public_key);
+    assert_eq!(s.pending_record().unwrap(), Some(b.record));
+    // A second try replaces the waiting one, never the one in use.
+    let c = s.begin(SEPOLIA, &policies(), 2_000_000_000, b"pw").unwrap();
+    assert_eq!(s.decrypt(b"pw").unwrap().public_key(), a.public_key);
+    let approved = ApprovedSession {
+        address: Felt::from(0xdefu32),
+        ..approval()
+    };
+    s.approve(&approved).unwrap();
+    let signer = s.load_signer(SEPOLIA, b"pw").unwrap();
+    assert_eq!(signer.public_key(), c.public_key);
+    assert_eq!(signer.address(), Felt::from(0xdefu32));
+    assert!(s.pending_record().unwrap().is_none());
 }
 
 #[test]
@@ -155,7 +178,7 @@ fn a_swapped_key_file_is_refused() {
     other
         .begin(SEPOLIA, &policies(), 2_000_000_000, b"pw")
         .unwrap();
-    std::fs::copy(other.key_path(), s.key_path()).unwrap();
+    std::fs::copy(other.pending_key_path(), s.key_path()).unwrap();
     let e = s.load_signer(SEPOLIA, b"pw").unwrap_err();
     assert!(
         matches!(e, SessionStoreError::Corrupt { file: KEY_FILE, .. }),
