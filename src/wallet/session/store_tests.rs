@@ -169,6 +169,27 @@ fn a_new_session_replaces_the_old_one_only_once_approved() {
 }
 
 #[test]
+fn an_approval_cut_short_between_its_renames_is_completed_on_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(dir.path());
+    s.begin(SEPOLIA, &policies(), 2_000_000_000, b"pw").unwrap();
+    s.approve(&approval()).unwrap();
+    let old_record = std::fs::read(s.record_path()).unwrap();
+    let b = s.begin(SEPOLIA, &policies(), 2_000_000_000, b"pw").unwrap();
+    s.approve(&approval()).unwrap();
+    // As if the process died after the key's rename, before the record's.
+    std::fs::rename(s.record_path(), s.pending_record_path()).unwrap();
+    std::fs::write(s.record_path(), old_record).unwrap();
+    let signer = s.load_signer(SEPOLIA, b"pw").unwrap();
+    assert_eq!(signer.public_key(), b.public_key);
+    assert!(s.pending_record().unwrap().is_none());
+    assert_eq!(
+        s.record().unwrap().unwrap().public_key,
+        format!("{:#x}", b.public_key)
+    );
+}
+
+#[test]
 fn a_swapped_key_file_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let s = store(dir.path());
