@@ -204,7 +204,7 @@ pub fn compact_actions(state: &GameState) -> Vec<String> {
     let odds = (phase::phase(adv) == Phase::InBattle && adv.level() > 1)
         .then(|| preview::battle_preview(state))
         .flatten();
-    phase::legal_actions(state)
+    phase::legal_actions_with(state, || odds.clone())
         .into_iter()
         .map(|a| {
             let note = match a.tool.as_str() {

@@ -177,6 +177,15 @@ fn drop_action(state: &GameState) -> Option<LegalAction> {
 
 /// The tools that the contract would accept in this state, in a stable order (most useful first).
 pub fn legal_actions(state: &GameState) -> Vec<LegalAction> {
+    legal_actions_with(state, || super::preview::battle_preview(state))
+}
+
+/// [`legal_actions`] with the battle's odds from `odds` (asked only in a battle past level 1), for
+/// a caller that has computed them already.
+pub fn legal_actions_with(
+    state: &GameState,
+    odds: impl FnOnce() -> Option<super::preview::BattlePreview>,
+) -> Vec<LegalAction> {
     let adv = &state.adventurer;
     let mut out = Vec::new();
     match phase(adv) {
@@ -202,7 +211,7 @@ pub fn legal_actions(state: &GameState) -> Vec<LegalAction> {
                 ));
                 return out;
             }
-            let odds = super::preview::battle_preview(state);
+            let odds = odds();
             let attack_odds = odds.as_ref().map_or(String::new(), |p| {
                 format!(
                     " You deal {} ({} on a crit, {:.0}% chance) to its {} health; it hits back for {}-{}. Win chance if you attack to the death: {:.0}% (details: ls_battle_preview).",
