@@ -123,6 +123,16 @@ pub struct SessionRecord {
 }
 
 impl SessionRecord {
+    /// This record as the owner approved it.
+    fn approved_by(mut self, approved: &ApprovedSession) -> Self {
+        self.state = RecordState::Approved;
+        self.address = Some(format!("{:#x}", approved.address));
+        self.owner_guid = Some(format!("{:#x}", approved.owner_guid));
+        self.expires_at = approved.expires_at;
+        self.username = approved.username.clone();
+        self
+    }
+
     /// The chain id as a felt.
     pub fn chain_id(&self) -> Result<Felt, SessionStoreError> {
         record_felt("chain_id", &self.chain_id)
@@ -280,27 +290,25 @@ impl SessionStore {
     /// Records the owner's approval of the session waiting for it, which then replaces the
     /// session in use (its key first, then its record); without one, of the session in use.
     pub fn approve(&self, approved: &ApprovedSession) -> Result<SessionRecord, SessionStoreError> {
-        let pending = self.pending_record()?;
-        let (file, path) = match pending {
-            Some(_) => (PENDING_RECORD_FILE, self.pending_record_path()),
-            None => (RECORD_FILE, self.record_path()),
+        let Some(pending) = self.pending_record()? else {
+            let record = self
+                .record()?
+                .ok_or(SessionStoreError::Missing)?
+                .approved_by(approved);
+            let json = record_json(&record)?;
+            write_atomic(&self.record_path(), RECORD_FILE, json.as_bytes())?;
+            return Ok(record);
         };
-        let mut record = pending
-            .or(self.record()?)
-            .ok_or(SessionStoreError::Missing)?;
-        record.state = RecordState::Approved;
-        record.address = Some(format!("{:#x}", approved.address));
-        record.owner_guid = Some(format!("{:#x}", approved.owner_guid));
-        record.expires_at = approved.expires_at;
-        record.username = approved.username.clone();
-        write_atomic(&path, file, record_json(&record)?.as_bytes())?;
-        if file == PENDING_RECORD_FILE {
-            std::fs::rename(self.pending_key_path(), self.key_path())
-                .map_err(|e| io(PENDING_KEY_FILE, e))?;
-            std::fs::rename(self.pending_record_path(), self.record_path())
-                .map_err(|e| io(PENDING_RECORD_FILE, e))?;
-            sync_dir(&self.dir);
-        }
+        let record = pending.approved_by(approved);
+        let json = record_json(&record)?;
+        write_atomic(
+            &self.pending_record_path(),
+            PENDING_RECORD_FILE,
+            json.as_bytes(),
+        )?;
+        std::fs::rename(self.pending_key_path(), self.key_path())
+            .map_err(|e| io(PENDING_KEY_FILE, e))?;
+        self.promote_pending_record()?;
         Ok(record)
     }
 
@@ -309,13 +317,19 @@ impl SessionStore {
     fn finish_approval(&self, public_key: &str) -> Result<bool, SessionStoreError> {
         match self.pending_record()? {
             Some(p) if p.state == RecordState::Approved && p.public_key == public_key => {
-                std::fs::rename(self.pending_record_path(), self.record_path())
-                    .map_err(|e| io(PENDING_RECORD_FILE, e))?;
-                sync_dir(&self.dir);
+                self.promote_pending_record()?;
                 Ok(true)
             }
             _ => Ok(false),
         }
+    }
+
+    /// The pending record renamed over the record in use (the second rename of an approval).
+    fn promote_pending_record(&self) -> Result<(), SessionStoreError> {
+        std::fs::rename(self.pending_record_path(), self.record_path())
+            .map_err(|e| io(PENDING_RECORD_FILE, e))?;
+        sync_dir(&self.dir);
+        Ok(())
     }
 
     /// The public record of the session in use, without the password; `None` when there is none.
@@ -383,11 +397,6 @@ impl SessionStore {
     /// Decrypts the key of the session in use.
     pub fn decrypt(&self, password: &[u8]) -> Result<SecretSigner, SessionStoreError> {
         decrypt_file(&self.key_path(), KEY_FILE, password)
-    }
-
-    /// Decrypts the key of the session waiting for approval.
-    pub fn decrypt_pending(&self, password: &[u8]) -> Result<SecretSigner, SessionStoreError> {
-        decrypt_file(&self.pending_key_path(), PENDING_KEY_FILE, password)
     }
 
     /// Destroys the keys (overwritten, then deleted) and deletes the records, of the session in

@@ -152,7 +152,8 @@ fn a_new_session_replaces_the_old_one_only_once_approved() {
         s.load_signer(SEPOLIA, b"pw").unwrap().public_key(),
         a.public_key
     );
-    assert_eq!(s.decrypt_pending(b"pw").unwrap().public_key(), b.public_key);
+    let waiting = decrypt_file(&s.pending_key_path(), PENDING_KEY_FILE, b"pw").unwrap();
+    assert_eq!(waiting.public_key(), b.public_key);
     assert_eq!(s.pending_record().unwrap(), Some(b.record));
     // A second try replaces the waiting one, never the one in use.
     let c = s.begin(SEPOLIA, &policies(), 2_000_000_000, b"pw").unwrap();
