@@ -256,15 +256,15 @@ fn without_items(d: Decision) -> Decision {
 }
 
 /// The moves worth comparing with the planner's `base` (which comes first), none when the
-/// decision is not one where they differ enough to matter.
+/// decision is not one where they differ enough to matter or not a kind `budget` looks at.
 pub fn candidates(
     state: &GameState,
     view: &AdventurerView,
     base: &Decision,
     settings: &EngineSettings,
-    sure: f64,
-    looks: Looks,
+    budget: &Budget,
 ) -> Vec<Candidate> {
+    let (sure, looks) = (budget.sure, budget.looks);
     let first = Candidate {
         action: base.action.clone(),
         save: false,
@@ -380,14 +380,7 @@ impl Lookahead {
         if self.saving == Some(view.level) {
             return without_items(base);
         }
-        let cands = candidates(
-            state,
-            view,
-            &base,
-            &self.settings,
-            self.budget.sure,
-            self.budget.looks,
-        );
+        let cands = candidates(state, view, &base, &self.settings, &self.budget);
         if cands.is_empty() {
             return base;
         }

@@ -197,21 +197,24 @@ fn level_ups_offer_every_stat_and_sure_fights_offer_nothing() {
     let (_, state, view) = play_until(&mut world, 5, |v| v.phase == Phase::StatUpgrade);
     let mut policy = Policy::new(Params::default(), settings);
     let base = policy.decide(&state, &view);
-    let c = candidates(&state, &view, &base, &settings, 0.97, Looks::ALL);
+    let c = candidates(&state, &view, &base, &settings, &Budget::default());
     assert_eq!(c[0].action, base.action, "the planner's move first");
     assert_eq!(c.len(), 6, "one per stat, the planner's among them");
-    let no_stats = Looks {
-        stats: false,
-        ..Looks::ALL
+    let no_stats = Budget {
+        looks: Looks {
+            stats: false,
+            ..Looks::ALL
+        },
+        ..Budget::default()
     };
     assert!(
-        candidates(&state, &view, &base, &settings, 0.97, no_stats).is_empty(),
+        candidates(&state, &view, &base, &settings, &no_stats).is_empty(),
         "level-ups left to the planner"
     );
     let sure = battle(1);
     let sure_view = adventurer_view(3, &sure);
     let attack = policy.decide(&sure, &sure_view);
-    assert!(candidates(&sure, &sure_view, &attack, &settings, 0.97, Looks::ALL).is_empty());
+    assert!(candidates(&sure, &sure_view, &attack, &settings, &Budget::default()).is_empty());
 }
 
 #[test]
