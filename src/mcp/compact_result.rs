@@ -145,11 +145,12 @@ pub struct WriteOutcome<'a> {
 }
 
 /// The compact result of a write: a market, stats, equipment or bag already shown to this
-/// adventurer is left out. `view` is the adventurer view of `state` (the full result's).
+/// adventurer is left out. `view` is the adventurer view of `state` when the caller has it (the
+/// full result's); the advice builds it otherwise.
 pub fn compact_action(
     w: WriteOutcome<'_>,
     state: &GameState,
-    view: &AdventurerView,
+    view: Option<&AdventurerView>,
     r: &Rendering<'_>,
 ) -> CompactActionResult {
     let mut shown = compact_state(state);
@@ -186,11 +187,10 @@ pub fn compact_adventurer(
         recall.shown_all(&shown, ids);
         recall.policy.take()
     });
-    let view = adventurer_view(adventurer_id, state);
     CompactAdventurerResult {
         state: shown,
         actions: compact_actions(state),
-        advice: advise(adventurer_id, policy, state, &view, r),
+        advice: advise(adventurer_id, policy, state, None, r),
         market,
     }
 }
@@ -198,12 +198,12 @@ pub fn compact_adventurer(
 /// The planner's move as a call and its reason ("ls_flee {\"to_the_death\":true}: win 23 %,
 /// flee 98 %: fleeing to the death"), by the adventurer's own planner (taken from the memory
 /// and put back, so the decision runs outside its lock); none before the game starts, after
-/// death, or with advice off.
+/// death, or with advice off. `view` is `state`'s adventurer view, built here when not given.
 fn advise(
     adventurer_id: u64,
     policy: Option<Policy>,
     state: &GameState,
-    view: &AdventurerView,
+    view: Option<&AdventurerView>,
     r: &Rendering<'_>,
 ) -> Option<String> {
     let settings = r.advice?;
@@ -211,7 +211,10 @@ fn advise(
         return None;
     }
     let mut policy = policy.unwrap_or_else(|| Policy::new(Params::default(), settings));
-    let decision = policy.decide(state, view);
+    let decision = match view {
+        Some(view) => policy.decide(state, view),
+        None => policy.decide(state, &adventurer_view(adventurer_id, state)),
+    };
     r.memory
         .with(adventurer_id, |recall| recall.policy = Some(policy));
     Some(format!(

@@ -10,12 +10,11 @@ use crate::chain::TxStatus;
 use crate::error::ToolError;
 use crate::game::compact::Detail;
 use crate::game::model::GameState;
-use crate::game::view::adventurer_view;
 
 impl LsServer {
     /// The result in the detail asked for. The compact shape needs the state after the action
-    /// and its view (the full result's); a replayed result has no state stored, so the current
-    /// state is read and viewed.
+    /// (its view is the full result's); a replayed result has no state stored, so the current
+    /// state is read.
     pub(in crate::mcp) async fn render(
         &self,
         detail: Option<Detail>,
@@ -26,12 +25,8 @@ impl LsServer {
             return Ok(Json(Detailed::Full(full)));
         }
         let (state, view) = match state {
-            Some(s) => (s, full.adventurer),
-            None => {
-                let s = self.read_state(full.adventurer_id).await?;
-                let view = adventurer_view(full.adventurer_id, &s);
-                (s, view)
-            }
+            Some(s) => (s, Some(full.adventurer)),
+            None => (self.read_state(full.adventurer_id).await?, None),
         };
         let outcome = WriteOutcome {
             adventurer_id: full.adventurer_id,
@@ -44,7 +39,7 @@ impl LsServer {
         Ok(Json(Detailed::Compact(compact_action(
             outcome,
             &state,
-            &view,
+            view.as_ref(),
             &self.rendering(),
         ))))
     }
