@@ -18,7 +18,7 @@ use loot_survivor_mcp::chain::{ChainError, TxLookup, TxReport, WriteOptions};
 use loot_survivor_mcp::game::engine::Action;
 use loot_survivor_mcp::game::engine::EngineSettings;
 use loot_survivor_mcp::game::model::GameState;
-use loot_survivor_mcp::mcp::{GameBackend, LsServer, ServerOptions};
+use loot_survivor_mcp::mcp::{GameBackend, LsServer, ServerOptions, tool_definition};
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService};
@@ -137,17 +137,12 @@ async fn main() {
         .unwrap()
         .len();
     writeln!(out, "{}", json!({"tools_list_bytes": size})).unwrap();
-    // What a host puts in the model's context for each tool: its name, description and input schema.
     for t in &tools {
-        let definition = json!({
-            "name": t.name,
-            "description": t.description,
-            "inputSchema": t.input_schema,
-        });
+        let definition = tool_definition(t).to_string();
         writeln!(
             out,
             "{}",
-            json!({"tool_definition": t.name, "json": definition.to_string()})
+            json!({"tool_definition": t.name, "json": definition})
         )
         .unwrap();
     }

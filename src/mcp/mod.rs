@@ -46,6 +46,7 @@ pub use drain::Drain;
 pub use envelopes::{ActionResult, AdventurerResult};
 pub use errors::from_chain;
 pub use in_memory::connect_in_memory;
+pub use schema::tool_definition;
 pub use server::{LsServer, ServerOptions};
 pub use torii_tools::{
     AdventurerListResult, DEFAULT_LIMIT, GameEventsResult, IndexerInfo, LeaderboardResult,

@@ -22,6 +22,16 @@ const OUTPUT_DEPTH: usize = 1;
 /// and bounded in each input schema, described once in the server instructions.
 pub const SHARED_OPTIONS: [&str; 4] = ["expected_action_count", "confirm", "timeout_ms", "detail"];
 
+/// What a host puts in the model's context for one tool: its name, description and input
+/// schema, as JSON (what the definitions' size budget and the token benchmark measure).
+pub fn tool_definition(tool: &Tool) -> Value {
+    json!({
+        "name": tool.name,
+        "description": tool.description,
+        "inputSchema": tool.input_schema,
+    })
+}
+
 /// Applies the settings to one tool.
 pub fn tidy_tool(tool: &mut Tool) {
     if tool.title.is_none() {

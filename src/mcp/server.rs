@@ -284,12 +284,7 @@ mod tests {
         let mut writes = 0;
         let mut definitions = 0;
         for t in &tools {
-            let definition = serde_json::json!({
-                "name": t.name,
-                "description": t.description,
-                "inputSchema": t.input_schema,
-            });
-            let bytes = definition.to_string().len();
+            let bytes = super::super::schema::tool_definition(t).to_string().len();
             definitions += bytes;
             let props = t.input_schema.get("properties").and_then(|p| p.as_object());
             for name in super::super::schema::SHARED_OPTIONS {
