@@ -2,7 +2,7 @@
 # Tokens a model reads per game, compact vs full results, the size of tools/list and the tokens of
 # each tool's definition (name, description, input schema).
 #
-# Method: the built-in agent (src/agent) plays GAMES games on the embedded sim chain through MCP,
+# Method: the built-in agent (crates/agent/src) plays GAMES games on the embedded sim chain through MCP,
 # deciding from full results as it needs to; a recording backend notes every action. Each game's
 # actions are then replayed through MCP on two fresh, identical sim worlds (today's sim is
 # deterministic for a given adventurer id: game N is adventurer N+1 in its own world), one asking

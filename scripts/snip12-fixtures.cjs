@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Produces tests/fixtures/outside_execution.json: SNIP-12 (revision 1) hashes of SNIP-9 v2
 // OutsideExecutions and the game's VRF salts, computed by starknet.js (an implementation
-// independent of ours), for the unit tests in src/chain/outside.rs and src/chain/vrf.rs.
+// independent of ours), for the unit tests in crates/chain/src/outside.rs and crates/chain/src/vrf.rs.
 //
 //   TMP=$(mktemp -d) && npm install --prefix "$TMP" --no-audit --no-fund starknet@7.1.0
 //   NODE_PATH="$TMP/node_modules" node scripts/snip12-fixtures.cjs > tests/fixtures/outside_execution.json

@@ -86,7 +86,7 @@ async fn session_signed_outside_execution_v3_on_a_real_controller() {
             felt!("0x3d30e010ae84d432d2845856c48e55d0c5fbbfe42b0f4429aefb77888f09c37"),
             felt!("0xa8f0b062c4687f7be43970f9a64bdbf7e099f7be521f75ae1ebff37a86dbc6")
         ),
-        "the fixed vector of the unit test in src/chain/outside_v3.rs"
+        "the fixed vector of the unit test in crates/chain/src/outside_v3.rs"
     );
 
     // The owner registers a session allowed STRK transfers for an hour.

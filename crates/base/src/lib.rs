@@ -1,0 +1,7 @@
+//! Base utilities below every layer of loot-survivor-mcp: redaction of secrets in text a person or
+//! a model may read, the data directory, the starknet-devnet child process, and terminal notes.
+
+pub mod devnet;
+pub mod home;
+pub mod redact;
+pub mod terminal_note;

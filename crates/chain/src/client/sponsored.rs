@@ -1,0 +1,148 @@
+//! Writes the Cartridge paymaster sends (SNIP-9 outside executions, submitted with
+//! `cartridge_addExecuteOutsideTransaction`): VRF-bundled actions, and for Controller sessions
+//! every write the paymaster sponsors.
+
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::SystemTime;
+
+use starknet::accounts::{Account, ConnectedAccount};
+use starknet::core::types::{Call, Felt};
+
+use super::send::Sent;
+use super::{ChainClient, OUTSIDE_EXECUTION_VALIDITY, TxReport, WriteOptions};
+use crate::new_game::Plan;
+use crate::outside::{ANY_CALLER, OutsideExecution};
+use crate::outside_v3::OutsideExecutionV3;
+use crate::retry::read_with_retries;
+use crate::wallet_account::AccountSigner;
+use crate::{ChainError, cartridge};
+
+impl ChainClient {
+    /// Signs the calls as an outside execution (any caller, valid for
+    /// [`OUTSIDE_EXECUTION_VALIDITY`]) and submits it with `cartridge_addExecuteOutsideTransaction`;
+    /// then tracks the paymaster's transaction like any other write. An owner key signs SNIP-9
+    /// v2; a Controller session signs v3, the only version current Controllers speak. The wallet
+    /// pays no fee, so none is counted against the budget.
+    pub(super) async fn execute_outside(
+        &self,
+        calls: Vec<Call>,
+        adventurer_id: Option<u64>,
+        action: &str,
+        opts: WriteOptions,
+    ) -> Result<TxReport, ChainError> {
+        self.may_sign(&calls).await?;
+        let _lock = self.write_lock.lock().await;
+        self.policy
+            .check_rate(SystemTime::now())
+            .map_err(ChainError::Policy)?;
+        let now = SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        let execute_before = now.as_secs() + OUTSIDE_EXECUTION_VALIDITY.as_secs();
+        let account = self.account.address();
+        let (hash, nonce) = match self.account.signer() {
+            AccountSigner::Key(key) => {
+                let counter = self.outside_counter.fetch_add(1, Relaxed);
+                let nonce = starknet_crypto::poseidon_hash_many(&[
+                    account,
+                    Felt::from(now.as_nanos()),
+                    Felt::from(counter),
+                ]);
+                let execution = OutsideExecution {
+                    caller: ANY_CALLER,
+                    nonce,
+                    execute_after: 0,
+                    execute_before,
+                    calls,
+                };
+                let signed = execution
+                    .sign(&**key, account, self.chain_id)
+                    .await
+                    .map_err(|e| ChainError::Signing(e.to_string()))?;
+                tracing::info!(
+                    outside_hash = %format!("{:#x}", signed.hash),
+                    action,
+                    "submitting outside execution to the Cartridge paymaster"
+                );
+                (
+                    cartridge::submit(&self.http, &self.rpc_url, &signed).await?,
+                    nonce,
+                )
+            }
+            AccountSigner::Session(_) => {
+                let execution = OutsideExecutionV3::new_any_caller(calls, execute_before)?;
+                let message = execution.message_hash(self.chain_id, account);
+                let signature = self
+                    .account
+                    .signer()
+                    .sign(message, &execution.calls)
+                    .await?;
+                tracing::info!(
+                    outside_hash = %format!("{message:#x}"),
+                    action,
+                    "submitting a session's outside execution (v3) to the Cartridge paymaster"
+                );
+                let sent = cartridge::submit_v3(
+                    &self.http,
+                    &self.rpc_url,
+                    account,
+                    &execution,
+                    &signature,
+                )
+                .await;
+                match sent {
+                    Ok(hash) => (hash, execution.nonce.0),
+                    Err(e) => return Err(self.session_refused(e).await),
+                }
+            }
+        };
+        if let Err(e) = self.ledger.record(hash, adventurer_id, action, nonce, 0) {
+            tracing::error!(tx_hash = %format!("{hash:#x}"), "sent but not journaled: {e}");
+        }
+        self.track(hash, action, opts, Sent::Sponsored).await
+    }
+
+    /// For a Controller session, sends the plan through the paymaster when it sponsors it:
+    /// `Ok(None)` when it does not (no sponsor, or no paymaster at this RPC), and the caller then
+    /// sends it from the account. Never for owner keys.
+    pub(super) async fn try_sponsored(
+        &self,
+        plan: &Plan,
+        adventurer_id: Option<u64>,
+        action: &str,
+        opts: &WriteOptions,
+    ) -> Result<Option<TxReport>, ChainError> {
+        if self.account.signer().session().is_none() || self.paymaster_absent.load(Relaxed) {
+            return Ok(None);
+        }
+        let nonce = match plan {
+            Plan::Calls(_) => Felt::ZERO,
+            Plan::MintAndStart { .. } => read_with_retries(|| self.account.get_nonce())
+                .await
+                .map_err(|e| ChainError::from_provider(&e))?,
+        };
+        let calls = self.build(plan, nonce).await?;
+        match self
+            .execute_outside(calls, adventurer_id, action, opts.clone())
+            .await
+        {
+            Ok(report) => Ok(Some(report)),
+            Err(ChainError::NoPaymaster(reason)) => {
+                self.paymaster_absent.store(true, Relaxed);
+                tracing::info!(
+                    "this RPC has no Cartridge paymaster ({reason}); the account sends the \
+                     session's writes itself"
+                );
+                Ok(None)
+            }
+            Err(ChainError::Unsponsored(reason)) => {
+                tracing::info!(
+                    action,
+                    "the paymaster does not sponsor this write ({reason}); the account sends it"
+                );
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+}

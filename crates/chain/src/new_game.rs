@@ -1,0 +1,167 @@
+//! `ls_new_game` in one transaction: the mint and `start_game` as one multicall.
+//!
+//! `start_game` needs the token id, which the mint assigns. Neither the practice world nor the
+//! game's token contract has a view of the next id, and a multicall cannot pass one call's
+//! result to the next, so the id is predicted by simulating the mint alone at the nonce the
+//! multicall will use, under the account's write lock (no other write of this account comes
+//! between), against the pre-confirmed block; the token id is then read from the multicall's own
+//! receipt. If another player's mint lands first, the prediction is wrong and the multicall
+//! reverts as a whole: at the fee estimate (a `CONTRACT_REVERT`, nothing signed) or, in the rare
+//! race inside a block, on chain (nothing minted, a fee paid); the agent calls again either way.
+//! Where the token's storage layout is known (`chain.token_count_storage`: the practice world's
+//! `token_count`), the id is one more than the minted count read from storage instead, which
+//! costs the node a storage lookup rather than a run of the mint.
+//! Cost: predict, estimate, send, receipt — four requests instead of six.
+
+use starknet::accounts::{Account, ConnectedAccount};
+use starknet::core::types::{
+    BlockId, BlockTag, Call, Event, ExecuteInvocation, Felt, FunctionInvocation, TransactionTrace,
+};
+use starknet::providers::Provider;
+
+use super::ChainError;
+use super::bindings::game_systems;
+use super::client::{ChainClient, TxReport, WriteOptions};
+use super::token_id::token_id_from_events;
+
+/// The calls of a write, or how to build them once the nonce is known.
+pub(crate) enum Plan {
+    /// These calls.
+    Calls(Vec<Call>),
+    /// `mint` followed by `start_game(<the id the mint will assign>, weapon)`.
+    MintAndStart {
+        /// The mint call.
+        mint: Call,
+        /// Starting weapon id.
+        weapon: u8,
+    },
+}
+
+impl Plan {
+    /// The calls known before the nonce (checked against the policy before the lock).
+    pub(crate) fn known_calls(&self) -> &[Call] {
+        match self {
+            Plan::Calls(calls) => calls,
+            Plan::MintAndStart { mint, .. } => std::slice::from_ref(mint),
+        }
+    }
+}
+
+/// A game minted and started in one transaction.
+#[derive(Debug, Clone)]
+pub struct MintedGame {
+    /// The new adventurer (token) id, read from the receipt.
+    pub adventurer_id: u64,
+    /// The transaction that minted it (the same as the start's when they were one).
+    pub mint_tx_hash: Felt,
+    /// The start's transaction.
+    pub report: TxReport,
+}
+
+/// Every event of an invocation and the calls it made, in order.
+fn collect_events(inv: &FunctionInvocation, out: &mut Vec<Event>) {
+    let mut own: Vec<_> = inv.events.iter().collect();
+    own.sort_by_key(|e| e.order);
+    for e in own {
+        out.push(Event {
+            from_address: inv.contract_address,
+            keys: e.keys.clone(),
+            data: e.data.clone(),
+        });
+    }
+    for call in &inv.calls {
+        collect_events(call, out);
+    }
+}
+
+impl ChainClient {
+    /// Mints a game token to the wallet and starts it with `weapon` in one transaction.
+    pub async fn mint_and_start(
+        &self,
+        player_name: Option<Felt>,
+        weapon: u8,
+        opts: WriteOptions,
+    ) -> Result<MintedGame, ChainError> {
+        let plan = Plan::MintAndStart {
+            mint: self.mint_call(player_name),
+            weapon,
+        };
+        let report = self
+            .execute_planned(plan, None, "mint_game+start_game", opts)
+            .await?;
+        let token = self.cached_token_address().await;
+        let id = token_id_from_events(&report.raw_events, token).ok_or_else(|| {
+            ChainError::Decode(format!(
+                "transaction {:#x} carries no token id",
+                report.tx_hash
+            ))
+        })?;
+        Ok(MintedGame {
+            adventurer_id: id,
+            mint_tx_hash: report.tx_hash,
+            report,
+        })
+    }
+
+    /// The calls of a plan at `nonce`.
+    pub(super) async fn build(&self, plan: &Plan, nonce: Felt) -> Result<Vec<Call>, ChainError> {
+        match plan {
+            Plan::Calls(calls) => Ok(calls.clone()),
+            Plan::MintAndStart { mint, weapon } => {
+                let id = self.predict_token_id(mint, nonce).await?;
+                let start = game_systems::start_game(self.addresses().game_systems, &id, weapon);
+                Ok(vec![mint.clone(), start])
+            }
+        }
+    }
+
+    /// The id `mint` would assign if sent now at `nonce`: one more than the token's minted count
+    /// where its storage layout is known (a storage read costs the node far less than running
+    /// the mint), else from a simulation's events.
+    async fn predict_token_id(&self, mint: &Call, nonce: Felt) -> Result<u64, ChainError> {
+        if let (Some(key), Some(token)) = (self.token_count_key, self.cached_token_address().await)
+        {
+            let count = super::retry::read_with_retries(|| {
+                self.wallet_account().provider().get_storage_at(
+                    token,
+                    key,
+                    BlockId::Tag(BlockTag::PreConfirmed),
+                )
+            })
+            .await
+            .map_err(|e| ChainError::from_provider(&e))?;
+            return u64::try_from(count + Felt::ONE).map_err(|_| {
+                ChainError::Decode(format!("the token's minted count {count:#x} is not a u64"))
+            });
+        }
+        let simulated = self
+            .wallet_account()
+            .execute_v3(vec![mint.clone()])
+            .nonce(nonce)
+            .simulate(true, true)
+            .await
+            .map_err(|e| match e {
+                starknet::accounts::AccountError::Provider(p) => ChainError::from_provider(&p),
+                other => ChainError::Rpc(base::redact::redact_urls(&other.to_string())),
+            })?;
+        let TransactionTrace::Invoke(trace) = simulated.transaction_trace else {
+            return Err(ChainError::Decode(
+                "the mint simulation is not an invoke".into(),
+            ));
+        };
+        let invocation = match trace.execute_invocation {
+            ExecuteInvocation::Success(inv) => inv,
+            ExecuteInvocation::Reverted(r) => {
+                return Err(ChainError::Revert {
+                    revert: super::revert::classify(&r.revert_reason),
+                    tx_hash: None,
+                });
+            }
+        };
+        let mut events = Vec::new();
+        collect_events(&invocation, &mut events);
+        let token = self.cached_token_address().await;
+        token_id_from_events(&events, token)
+            .ok_or_else(|| ChainError::Decode("the mint simulation shows no token id".into()))
+    }
+}

@@ -1,0 +1,202 @@
+//! The command line's arguments: subcommands, their options, and the settings options every
+//! subcommand shares (profile, RPC URL, config folder, overrides).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use crate::config::{LoadOptions, Settings};
+use anyhow::Context as _;
+use clap::{Args as ClapArgs, Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "loot-survivor-mcp",
+    version,
+    about = "Play Loot Survivor 2 on Starknet through MCP"
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Option<Command>,
+    #[command(flatten)]
+    pub(crate) settings: SettingsArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum Command {
+    /// Serve MCP over stdio (the default).
+    Serve(ServeArgs),
+    /// Local devnet helpers.
+    #[command(subcommand)]
+    Devnet(DevnetCommand),
+    /// Let the built-in agent play through the MCP tools and narrate (sim profile by default).
+    Play(PlayArgs),
+    /// Bearer tokens for `serve --http`.
+    #[command(subcommand)]
+    Token(TokenCommand),
+    /// A Cartridge Controller session: the player's own account, signed for with a session key
+    /// the player approves in the Cartridge keychain.
+    #[command(subcommand)]
+    Session(SessionCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum SessionCommand {
+    /// Make a session key, print the keychain URL that approves it, wait for the approval and
+    /// check it on chain. The key is stored encrypted (password: LS_KEYSTORE_PASSWORD or
+    /// wallet.keystore_password_file).
+    New(Box<SessionNewArgs>),
+    /// Show the stored session and what the chain says about it.
+    Status,
+    /// Destroy the stored session key (and print how the owner revokes it on chain).
+    Revoke,
+}
+
+#[derive(ClapArgs, Debug)]
+pub(crate) struct SessionNewArgs {
+    /// How long the session lasts: 90s, 10m, 2h, 7d, 1w (1 minute to 365 days).
+    #[arg(long, default_value = "7d")]
+    pub(crate) expires: String,
+    /// The Cartridge keychain.
+    #[arg(long, default_value = wallet::session::approval::DEFAULT_KEYCHAIN_URL)]
+    pub(crate) keychain_url: url::Url,
+    /// Cartridge's GraphQL API, polled for the approval.
+    #[arg(long, default_value = wallet::session::approval::DEFAULT_API_URL)]
+    pub(crate) api_url: url::Url,
+    /// Do not try to open a browser (print the URL only).
+    #[arg(long)]
+    pub(crate) no_browser: bool,
+    /// How long to wait for the approval.
+    #[arg(long, default_value = "10m")]
+    pub(crate) wait: String,
+    /// After the approval, how long to wait for the chain to show the session registered.
+    #[arg(long, default_value = "90s")]
+    pub(crate) chain_wait: String,
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum TokenCommand {
+    /// Make a new random token: prints the token (give it to the agent's host) and the token-file
+    /// entry holding only its SHA-256 (add it to http.tokens_file).
+    New {
+        /// The agent identity the token names (letters, digits, '-', '_', '.').
+        #[arg(long)]
+        identity: String,
+    },
+}
+
+#[derive(ClapArgs, Debug)]
+pub(crate) struct PlayArgs {
+    /// How many games to play (per strategy).
+    #[arg(long, default_value_t = 1)]
+    pub(crate) games: u32,
+    /// Starting weapon: Wand, Book, Short Sword or Club (or its id), or `all` to rotate them.
+    #[arg(long, default_value = "Short Sword")]
+    pub(crate) weapon: String,
+    /// Most game actions per game before stopping.
+    #[arg(long, default_value_t = 3000)]
+    pub(crate) max_actions: u32,
+    /// Master seed of the games' hidden randomness (default: random, printed): the same seed
+    /// gives every strategy the same dungeons.
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
+    /// planner (the default), baseline (the first agent), previous (the planner before its last
+    /// tuning), lookahead (the planner with rollouts), ceiling (research only: cheats with the
+    /// hidden seed), both (baseline and planner) or all three, or a comma-separated list
+    /// (`planner,lookahead`), one after the other on the same seeds, summaries side by side.
+    #[arg(long, default_value = "planner")]
+    pub(crate) strategy: String,
+    /// Print JSON lines (one per game, then one summary per strategy) instead of the story.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Print only each game's result.
+    #[arg(long)]
+    pub(crate) quiet: bool,
+    /// Also print the time each decision took (median and p90; in the JSON summary as
+    /// `decision_us`), which varies from run to run.
+    #[arg(long)]
+    pub(crate) decision_cost: bool,
+    /// A planner parameter as name=value (self-play tuning), e.g. --param fight_from=0.7, or a
+    /// lookahead budget figure (look_min, look_max, look_z, look_levels, look_steps, look_death,
+    /// look_sure; look_battle, look_stats, look_gold at 0 or 1), or the ceiling's horizon
+    /// (ceil_levels, ceil_steps, ceil_death; ceil_battle, ceil_stats, ceil_gold).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub(crate) params: Vec<String>,
+}
+
+#[derive(ClapArgs, Debug, Default)]
+pub(crate) struct ServeArgs {
+    /// Before serving, start starknet-devnet on the profile's port if it is not running
+    /// (stopped when the server exits) and deploy the practice world if needed.
+    #[arg(long)]
+    pub(crate) with_devnet: bool,
+    /// On the sim profile, discard the saved world and start over (same as sim.fresh = true).
+    #[arg(long)]
+    pub(crate) fresh: bool,
+    /// Serve MCP over streamable HTTP at ADDR (default 127.0.0.1:8080) instead of stdio, for many
+    /// agents at once; any address but loopback needs bearer tokens ([http] settings).
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
+    pub(crate) http: Option<std::net::SocketAddr>,
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum DevnetCommand {
+    /// Start starknet-devnet (seed 0) if none answers, deploy the practice world, and keep
+    /// running until Ctrl-C.
+    Up {
+        /// Port on 127.0.0.1.
+        #[arg(long, default_value_t = 5050)]
+        port: u16,
+    },
+    /// Declare and deploy the practice world on any Starknet RPC (devnet, katana, testnet) and
+    /// write its Dojo manifest.
+    Deploy {
+        /// The node's JSON-RPC URL.
+        #[arg(long)]
+        rpc: url::Url,
+        /// Where to write the manifest (default: the profile's `chain.manifest`).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+#[derive(ClapArgs, Debug, Default, Clone)]
+pub(crate) struct SettingsArgs {
+    /// Chain profile: sim (the default), devnet, katana, sepolia or mainnet (or LS_CHAIN).
+    #[arg(long, global = true)]
+    pub(crate) profile: Option<String>,
+    /// Override the node URL (or STARKNET_RPC_URL).
+    #[arg(long, global = true)]
+    pub(crate) rpc_url: Option<String>,
+    /// Directory with default.toml / <profile>.toml layered over the built-in profiles.
+    #[arg(long, global = true)]
+    pub(crate) config_dir: Option<PathBuf>,
+    /// Reject unknown tool argument keys.
+    #[arg(long, global = true)]
+    pub(crate) strict: bool,
+    /// Any setting as key=value (e.g. --set tx.timeout_ms=60000).
+    #[arg(long = "set", value_name = "KEY=VALUE", global = true)]
+    pub(crate) set: Vec<String>,
+}
+
+impl SettingsArgs {
+    pub(crate) fn load(&self) -> anyhow::Result<(Settings, HashMap<String, String>)> {
+        let mut opts = LoadOptions::from_process_env();
+        opts.profile = self.profile.clone();
+        opts.config_dir = self.config_dir.clone();
+        for kv in &self.set {
+            let (k, v) = kv.split_once('=').context(
+                "--set expects KEY=VALUE (an argument had no '='; its value is not shown)",
+            )?;
+            opts.overrides
+                .push((k.trim().to_string(), v.trim().to_string()));
+        }
+        if let Some(url) = &self.rpc_url {
+            opts.overrides.push(("chain.rpc_url".into(), url.clone()));
+        }
+        if self.strict {
+            opts.overrides.push(("server.strict".into(), "true".into()));
+        }
+        let settings = Settings::load(&opts)?;
+        Ok((settings, opts.env))
+    }
+}

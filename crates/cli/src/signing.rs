@@ -1,0 +1,61 @@
+//! Who signs for the server: the account's own key, or (`wallet.kind = "session"`) the Controller
+//! session stored in the profile's data directory by `session new`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::config::Settings;
+use anyhow::{Context as _, bail};
+use base::home;
+use chain::session_slot::SessionSlot;
+use chain::wallet_account::AccountSigner;
+use game::felt::parse_felt;
+use starknet::core::types::Felt;
+use wallet::session::{SessionStore, UnlockedStore};
+use wallet::{WalletKind, session_password};
+
+use super::devnet::account_and_signer;
+
+/// The account address and its signer as the profile's wallet settings say.
+pub(crate) fn wallet_signer(
+    settings: &Settings,
+    env: &HashMap<String, String>,
+) -> anyhow::Result<(Felt, AccountSigner)> {
+    if settings.wallet.kind == WalletKind::Key {
+        let (address, key) = account_and_signer(settings, env)?;
+        return Ok((address, AccountSigner::Key(key)));
+    }
+    let renew = format!(
+        "loot-survivor-mcp session new --profile {}",
+        settings.profile
+    );
+    let store =
+        SessionStore::at(home::profile_dir(&settings.profile).context("the data directory")?);
+    let stored = store
+        .record()?
+        .and_then(|r| r.address)
+        .map(|a| parse_felt(&a).map_err(anyhow::Error::msg))
+        .transpose()?;
+    let configured = settings
+        .wallet
+        .account_address
+        .as_deref()
+        .map(|a| parse_felt(a).map_err(anyhow::Error::msg))
+        .transpose()?;
+    let address = match (configured, stored) {
+        (Some(c), Some(s)) if c != s => bail!(
+            "the stored Controller session is for account {s:#x}, but wallet.account_address is \
+             {c:#x}: run `{renew}` for this account, or fix the address"
+        ),
+        (Some(a), _) | (None, Some(a)) => a,
+        (None, None) => bail!(
+            "wallet.kind = \"session\" but no Controller session is stored for profile '{}': run \
+             `{renew}` first (or set wallet.account_address to serve until one is approved)",
+            settings.profile
+        ),
+    };
+    let password = session_password(&settings.wallet, env)?;
+    let unlocked = UnlockedStore::new(store, password, address, settings.expected_chain_id()?);
+    let slot = SessionSlot::new(Box::new(move || unlocked.load()), renew);
+    Ok((address, AccountSigner::Session(Arc::new(slot))))
+}

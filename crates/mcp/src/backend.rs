@@ -1,0 +1,218 @@
+//! The game backend behind the tools: read state, mint, act. The real chain implements it, and so
+//! does the embedded practice chain (`sim`).
+
+use starknet::core::types::Felt;
+
+use chain::WriteOptions;
+use chain::entry::{Entry, EntryAddresses, check_entry};
+use chain::sim::SimChain;
+use chain::{ChainClient, ChainError, MintedGame, TxLookup, TxReport, WalletReport};
+use game::engine::{Action, EngineSettings};
+use game::model::GameState;
+
+/// What the tools need from a chain.
+#[async_trait::async_trait]
+pub trait GameBackend: Send + Sync {
+    /// The full game state of an adventurer.
+    async fn state(&self, adventurer_id: u64) -> Result<GameState, ChainError>;
+    /// The owner of an adventurer token, `None` if it was never minted.
+    async fn owner(&self, adventurer_id: u64) -> Result<Option<Felt>, ChainError>;
+    /// Mints a new game token to the wallet; returns its id and the transaction.
+    async fn mint(
+        &self,
+        player_name: Option<Felt>,
+        opts: WriteOptions,
+    ) -> Result<(u64, TxReport), ChainError>;
+    /// Performs one game action and waits for it.
+    async fn act(
+        &self,
+        adventurer_id: u64,
+        action: &Action,
+        opts: WriteOptions,
+    ) -> Result<TxReport, ChainError>;
+    /// Mints a game token to the wallet and starts it with `weapon` in one transaction, where
+    /// the chain offers it; `None`: mint and start separately.
+    async fn mint_and_start(
+        &self,
+        _player_name: Option<Felt>,
+        _weapon: u8,
+        _opts: WriteOptions,
+    ) -> Option<Result<MintedGame, ChainError>> {
+        None
+    }
+    /// Whether [`GameBackend::mint_and_start`] sends one transaction (else the mint and the start
+    /// are two): what per-identity transaction limits count for a new game.
+    fn mints_and_starts_at_once(&self) -> bool {
+        false
+    }
+    /// Whether state reads are in-process (the embedded chain, which other processes may also
+    /// write through its file): writes then read the state back instead of deriving it from
+    /// their events and the state this server last knew.
+    fn reads_are_local(&self) -> bool {
+        false
+    }
+    /// Whether this is the embedded `sim` chain, whose transaction hashes are made up (compact
+    /// results leave them out).
+    fn simulated(&self) -> bool {
+        false
+    }
+    /// Refuses `ls_new_game` before its mint when the policy has no room for both transactions.
+    async fn check_new_game(&self) -> Result<(), ChainError> {
+        Ok(())
+    }
+    /// Refuses, before anything is signed, an entry this chain cannot serve: every entry but
+    /// `mint` needs a dungeon, which only profiles naming one have.
+    fn check_entry(&self, entry: Entry) -> Result<(), ChainError> {
+        match entry {
+            Entry::Mint => Ok(()),
+            _ => Err(ChainError::Invalid(format!(
+                "entry \"{}\" buys a game at a dungeon, and this chain has none; use entry \"mint\"",
+                entry.name()
+            ))),
+        }
+    }
+    /// Enters a new game for the wallet (a mint, or a purchase at the dungeon); returns its id
+    /// and the transaction.
+    async fn enter(
+        &self,
+        entry: Entry,
+        player_name: Option<Felt>,
+        opts: WriteOptions,
+    ) -> Result<(u64, TxReport), ChainError> {
+        self.check_entry(entry)?;
+        self.mint(player_name, opts).await
+    }
+    /// Status, receipt and game events of a transaction (and this server's record of it).
+    async fn tx(&self, tx_hash: Felt) -> Result<TxLookup, ChainError>;
+    /// The signing wallet's address, balances and policy; `None` on chains without a wallet.
+    async fn wallet(&self) -> Result<Option<WalletReport>, ChainError> {
+        Ok(None)
+    }
+    /// The rules of a world whose randomness is deterministic and known to the server (the
+    /// embedded `sim` chain), so advisors can predict exact outcomes; `None` for other chains.
+    fn deterministic_rules(&self) -> Option<EngineSettings> {
+        None
+    }
+    /// The chain's own index of every game and event, on a chain that keeps one (the embedded
+    /// sim chain): the indexer tools answer from it when no Torii is configured.
+    fn own_index(&self) -> Option<&SimChain> {
+        None
+    }
+}
+
+#[async_trait::async_trait]
+impl GameBackend for SimChain {
+    async fn state(&self, adventurer_id: u64) -> Result<GameState, ChainError> {
+        self.game_state(adventurer_id)
+    }
+
+    async fn owner(&self, adventurer_id: u64) -> Result<Option<Felt>, ChainError> {
+        self.owner_of(adventurer_id)
+    }
+
+    async fn mint(
+        &self,
+        _player_name: Option<Felt>,
+        opts: WriteOptions,
+    ) -> Result<(u64, TxReport), ChainError> {
+        self.mint_game(&opts)
+    }
+
+    async fn act(
+        &self,
+        adventurer_id: u64,
+        action: &Action,
+        opts: WriteOptions,
+    ) -> Result<TxReport, ChainError> {
+        self.apply(adventurer_id, action, &opts)
+    }
+
+    async fn tx(&self, tx_hash: Felt) -> Result<TxLookup, ChainError> {
+        self.lookup(tx_hash)
+    }
+
+    fn reads_are_local(&self) -> bool {
+        true
+    }
+
+    fn simulated(&self) -> bool {
+        true
+    }
+
+    fn deterministic_rules(&self) -> Option<EngineSettings> {
+        self.randomness()
+            .is_deterministic()
+            .then(|| self.settings())
+    }
+
+    fn own_index(&self) -> Option<&SimChain> {
+        Some(self)
+    }
+}
+
+#[async_trait::async_trait]
+impl GameBackend for ChainClient {
+    async fn state(&self, adventurer_id: u64) -> Result<GameState, ChainError> {
+        self.game_state(adventurer_id).await
+    }
+
+    async fn owner(&self, adventurer_id: u64) -> Result<Option<Felt>, ChainError> {
+        self.owner_of(adventurer_id).await
+    }
+
+    async fn mint(
+        &self,
+        player_name: Option<Felt>,
+        opts: WriteOptions,
+    ) -> Result<(u64, TxReport), ChainError> {
+        self.mint_game(player_name, opts).await
+    }
+
+    async fn act(
+        &self,
+        adventurer_id: u64,
+        action: &Action,
+        opts: WriteOptions,
+    ) -> Result<TxReport, ChainError> {
+        ChainClient::act(self, adventurer_id, action, opts).await
+    }
+
+    async fn check_new_game(&self) -> Result<(), ChainError> {
+        ChainClient::check_new_game(self)
+    }
+
+    fn check_entry(&self, entry: Entry) -> Result<(), ChainError> {
+        let addresses = EntryAddresses::new(self.addresses(), 0);
+        check_entry(entry, &addresses).map_err(|e| ChainError::Invalid(e.to_string()))
+    }
+
+    async fn enter(
+        &self,
+        entry: Entry,
+        player_name: Option<Felt>,
+        opts: WriteOptions,
+    ) -> Result<(u64, TxReport), ChainError> {
+        self.enter_game(entry, player_name, opts).await
+    }
+
+    async fn mint_and_start(
+        &self,
+        player_name: Option<Felt>,
+        weapon: u8,
+        opts: WriteOptions,
+    ) -> Option<Result<MintedGame, ChainError>> {
+        Some(ChainClient::mint_and_start(self, player_name, weapon, opts).await)
+    }
+
+    fn mints_and_starts_at_once(&self) -> bool {
+        true
+    }
+
+    async fn tx(&self, tx_hash: Felt) -> Result<TxLookup, ChainError> {
+        self.lookup_tx(tx_hash).await
+    }
+
+    async fn wallet(&self) -> Result<Option<WalletReport>, ChainError> {
+        self.wallet_report().await.map(Some)
+    }
+}

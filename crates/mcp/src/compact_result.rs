@@ -1,0 +1,225 @@
+//! The compact result envelopes (the default `detail`) and the `compact | full` union every
+//! adventurer-returning tool answers with. The rendering itself is pure, in
+//! [`game::compact`] (with the principle: only what changes the next move); this file adds
+//! the envelope, leaves out what this adventurer was already shown, and adds the advice line.
+
+use std::borrow::Cow;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::Serialize;
+
+use super::shown_memory::ShownMemory;
+use game::compact::{
+    CompactMarket, CompactState, compact_actions, compact_events, compact_market, compact_state,
+    market_ids,
+};
+use game::engine::EngineSettings;
+use game::events::GameEvent;
+use game::model::GameState;
+use game::phase::{Phase, phase, tools};
+use game::policy::{Params, Policy};
+use game::tool_call::short_call;
+use game::view::{AdventurerView, adventurer_view};
+
+/// The eight write tools (each signs and sends game transactions), named where the game names
+/// its actions' tools.
+pub const WRITE_TOOLS: [&str; 8] = [
+    tools::NEW_GAME,
+    tools::EXPLORE,
+    tools::ATTACK,
+    tools::FLEE,
+    tools::UPGRADE,
+    tools::BUY_ITEM,
+    tools::EQUIP,
+    tools::DROP,
+];
+
+/// The tools that take `detail`: every write and `ls_get_adventurer`.
+pub const DETAIL_TOOLS: [&str; 9] = {
+    let mut tools = ["ls_get_adventurer"; 9];
+    let mut i = 0;
+    while i < WRITE_TOOLS.len() {
+        tools[i] = WRITE_TOOLS[i];
+        i += 1;
+    }
+    tools
+};
+
+/// A result in one of the two shapes, chosen by `detail`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum Detailed<C, F> {
+    /// `detail: "compact"`.
+    Compact(C),
+    /// `detail: "full"`.
+    Full(F),
+}
+
+impl<C: JsonSchema, F: JsonSchema> JsonSchema for Detailed<C, F> {
+    fn schema_name() -> Cow<'static, str> {
+        format!("{}Or{}", C::schema_name(), F::schema_name()).into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let compact = generator.subschema_for::<C>();
+        let full = generator.subschema_for::<F>();
+        json_schema!({ "type": "object", "anyOf": [compact, full] })
+    }
+}
+
+/// A write's compact result: what changed and what the next decision needs. Constant facts
+/// (the profile, the envelope version, a successful status) are left out, and so are the
+/// transaction hashes on `sim`, where they are made up: `detail: "full"` has them all.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CompactActionResult {
+    /// The new adventurer, when `ls_new_game` obtained one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adventurer_id: Option<u64>,
+    /// Transaction hash (0x-hex); absent on `sim`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tx: Option<String>,
+    /// The mint transaction when `ls_new_game` minted; absent on `sim`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mint_tx: Option<String>,
+    /// PRE_CONFIRMED when the transaction is not yet accepted (absent once accepted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// True when this repeats the result of an identical earlier call that already landed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub replayed: bool,
+    /// What happened, one line per event (blows folded).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<String>,
+    /// The adventurer now; stats, equipment and bag only when they changed.
+    pub state: CompactState,
+    /// The tools you may call now, with odds.
+    pub actions: Vec<String>,
+    /// The built-in planner's move and why, from the odds only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub advice: Option<String>,
+    /// The open market (items you own and downgrades left out) when it opened or changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub market: Option<CompactMarket>,
+}
+
+/// `ls_get_adventurer`'s compact result: everything, the market included while it is open.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CompactAdventurerResult {
+    /// The adventurer now.
+    pub state: CompactState,
+    /// The tools you may call now, with odds.
+    pub actions: Vec<String>,
+    /// The built-in planner's move and why, from the odds only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub advice: Option<String>,
+    /// The open market (items you own and downgrades left out); absent when closed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub market: Option<CompactMarket>,
+}
+
+/// The server's side of a compact result: what was shown before, whether hashes are real, and
+/// the advice's planner settings (`None`: no advice).
+pub(crate) struct Rendering<'a> {
+    /// Per adventurer, what was shown and the advising planner.
+    pub memory: &'a ShownMemory,
+    /// False on `sim`, whose hashes are made up.
+    pub real_hashes: bool,
+    /// The rules the planner assumes, when advice is on.
+    pub advice: Option<EngineSettings>,
+}
+
+/// What a write changed, for the compact result.
+pub(crate) struct WriteOutcome<'a> {
+    /// Adventurer.
+    pub adventurer_id: u64,
+    /// Transaction hash.
+    pub tx_hash: &'a str,
+    /// Whether the transaction is only pre-confirmed.
+    pub pre_confirmed: bool,
+    /// Replayed result.
+    pub replayed: bool,
+    /// Mint transaction, if minted.
+    pub mint_tx_hash: Option<String>,
+    /// The transaction's events.
+    pub events: &'a [GameEvent],
+}
+
+/// The compact result of a write: a market, stats, equipment or bag already shown to this
+/// adventurer is left out. `view` is the adventurer view of `state` when the caller has it (the
+/// full result's); the advice builds it otherwise.
+pub(crate) fn compact_action(
+    w: WriteOutcome<'_>,
+    state: &GameState,
+    view: Option<&AdventurerView>,
+    r: &Rendering<'_>,
+) -> CompactActionResult {
+    let mut shown = compact_state(state);
+    let mut market = compact_market(state);
+    let policy = r.memory.with(w.adventurer_id, |recall| {
+        recall.leave_out_shown(&mut shown, &mut market, market_ids(state));
+        recall.policy.take()
+    });
+    let hash = |h: &str| r.real_hashes.then(|| h.to_string());
+    CompactActionResult {
+        adventurer_id: w.mint_tx_hash.is_some().then_some(w.adventurer_id),
+        tx: hash(w.tx_hash),
+        mint_tx: w.mint_tx_hash.as_deref().and_then(hash),
+        status: w.pre_confirmed.then(|| "PRE_CONFIRMED".to_string()),
+        replayed: w.replayed,
+        events: compact_events(w.events),
+        state: shown,
+        actions: compact_actions(state),
+        advice: advise(w.adventurer_id, policy, state, view, r),
+        market,
+    }
+}
+
+/// The compact read of an adventurer: everything, the open market included, remembered as shown.
+pub(crate) fn compact_adventurer(
+    adventurer_id: u64,
+    state: &GameState,
+    r: &Rendering<'_>,
+) -> CompactAdventurerResult {
+    let shown = compact_state(state);
+    let market = compact_market(state);
+    let ids = market.as_ref().map(|_| market_ids(state));
+    let policy = r.memory.with(adventurer_id, |recall| {
+        recall.shown_all(&shown, ids);
+        recall.policy.take()
+    });
+    CompactAdventurerResult {
+        state: shown,
+        actions: compact_actions(state),
+        advice: advise(adventurer_id, policy, state, None, r),
+        market,
+    }
+}
+
+/// The planner's move as a call and its reason ("ls_flee {\"to_the_death\":true}: win 23 %,
+/// flee 98 %: fleeing to the death"), by the adventurer's own planner (taken from the memory
+/// and put back, so the decision runs outside its lock); none before the game starts, after
+/// death, or with advice off. `view` is `state`'s adventurer view, built here when not given.
+fn advise(
+    adventurer_id: u64,
+    policy: Option<Policy>,
+    state: &GameState,
+    view: Option<&AdventurerView>,
+    r: &Rendering<'_>,
+) -> Option<String> {
+    let settings = r.advice?;
+    if matches!(phase(&state.adventurer), Phase::NotStarted | Phase::Dead) {
+        return None;
+    }
+    let mut policy = policy.unwrap_or_else(|| Policy::new(Params::default(), settings));
+    let decision = match view {
+        Some(view) => policy.decide(state, view),
+        None => policy.decide(state, &adventurer_view(adventurer_id, state)),
+    };
+    r.memory
+        .with(adventurer_id, |recall| recall.policy = Some(policy));
+    Some(format!(
+        "{}: {}",
+        short_call(&decision.action),
+        decision.reason
+    ))
+}

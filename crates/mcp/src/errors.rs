@@ -1,0 +1,146 @@
+//! The one place where layer errors become tool errors of the taxonomy, and how a tool error is
+//! rendered to the agent (`isError` with the JSON envelope as text).
+
+use rmcp::model::{ContentBlock, IntoContents};
+
+use crate::error::{ErrorCode, ToolError};
+use chain::ChainError;
+use chain::wallet_account::SESSION_POLICIES;
+
+impl IntoContents for ToolError {
+    fn into_contents(self) -> Vec<ContentBlock> {
+        vec![ContentBlock::text(self.envelope().to_string())]
+    }
+}
+
+/// `NOT_FOUND` for an adventurer id that was never minted.
+pub(crate) fn missing_adventurer(id: u64) -> ToolError {
+    ToolError::new(
+        ErrorCode::NotFound,
+        format!("adventurer {id} does not exist"),
+    )
+    .with_detail("adventurer_id", id)
+    .with_hint("start a game with ls_new_game, which returns the new adventurer_id")
+}
+
+/// Maps a chain-layer failure to the taxonomy.
+pub fn from_chain(e: ChainError) -> ToolError {
+    match e {
+        ChainError::Revert { revert, tx_hash } => {
+            let simulated = tx_hash.is_none();
+            let mut t = ToolError::new(
+                ErrorCode::ContractRevert,
+                format!("the game refused the action: {}", revert.reason),
+            )
+            .with_detail("reason", &revert.reason)
+            .with_detail("reason_code", revert.code)
+            .with_detail("simulated", simulated)
+            .with_detail("tx_hash", tx_hash.map(|h| format!("{h:#x}")));
+            if simulated {
+                t = t.with_detail("fee_charged", false);
+            }
+            match revert.hint {
+                Some(h) => t.with_hint(h),
+                None => t.with_hint("read ls_get_adventurer and pick one of its actions"),
+            }
+        }
+        ChainError::Timeout {
+            tx_hash,
+            last_status,
+        } => ToolError::new(
+            ErrorCode::TxTimeout,
+            format!("transaction {tx_hash:#x} was sent but not confirmed in time"),
+        )
+        .with_detail("tx_hash", format!("{tx_hash:#x}"))
+        .with_detail("last_status", last_status)
+        .with_hint(
+            "do not resend: follow it with ls_get_tx, or read ls_get_adventurer (action_count)",
+        ),
+        ChainError::Cancelled {
+            tx_hash,
+            last_status,
+        } => ToolError::new(
+            ErrorCode::TxTimeout,
+            format!("stopped waiting for transaction {tx_hash:#x}; it was sent and may still land"),
+        )
+        .with_detail("tx_hash", format!("{tx_hash:#x}"))
+        .with_detail("last_status", last_status)
+        .with_detail("cancelled", true)
+        .with_hint("follow it with ls_get_tx; do not resend"),
+        ChainError::Policy(d) if d.rule == SESSION_POLICIES => {
+            ToolError::new(ErrorCode::PolicyDenied, d.message)
+                .with_detail("rule", d.rule)
+                .with_hint(
+                    "nothing was signed: the player's Controller session does not allow this \
+                     call; the game's own calls are all allowed by a session made with \
+                     `loot-survivor-mcp session new`",
+                )
+        }
+        ChainError::Policy(d) => ToolError::new(ErrorCode::PolicyDenied, d.message.clone())
+            .with_detail("rule", d.rule)
+            .with_detail("setting", d.setting)
+            .with_hint(format!(
+                "the wallet policy forbids this ({}); the operator can change `{}` in the profile or with LS_{}",
+                d.rule,
+                d.setting,
+                d.setting.to_uppercase().replace('.', "__")
+            )),
+        ChainError::Rpc(m) => ToolError::new(ErrorCode::RpcError, m)
+            .with_hint("the node may be down or busy; retry in a moment"),
+        ChainError::WrongNetwork(m) | ChainError::Config(m) => {
+            ToolError::new(ErrorCode::RpcError, m).retryable(false)
+        }
+        ChainError::Decode(m) => ToolError::new(ErrorCode::RpcError, m).retryable(false),
+        ChainError::Signing(m) => ToolError::new(ErrorCode::RpcError, m).retryable(false),
+        ChainError::Invalid(m) => ToolError::validation(m),
+        ChainError::Session { problem, renew } => {
+            ToolError::new(ErrorCode::SessionInvalid, problem.to_string())
+                .with_detail("problem", problem.code())
+                .with_hint(format!(
+                    "nothing was signed; the player approves a new session with `{renew}`, which \
+                     the next write uses; ls_wallet shows the session"
+                ))
+        }
+        e @ (ChainError::Unsponsored(_) | ChainError::NoPaymaster(_)) => {
+            ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chain::revert::classify;
+    use starknet::core::types::Felt;
+
+    #[test]
+    fn simulated_revert_says_no_fee_was_charged() {
+        let t = from_chain(ChainError::Revert {
+            revert: classify("('Not in battle')"),
+            tx_hash: None,
+        });
+        assert_eq!(t.code, ErrorCode::ContractRevert);
+        assert_eq!(t.details["reason"], "Not in battle");
+        assert_eq!(t.details["reason_code"], "NOT_IN_BATTLE");
+        assert_eq!(t.details["fee_charged"], false);
+        assert!(!t.retryable);
+    }
+
+    #[test]
+    fn timeout_carries_the_hash() {
+        let t = from_chain(ChainError::Timeout {
+            tx_hash: Felt::from(0xabcu32),
+            last_status: chain::TxStatus::Received,
+        });
+        assert_eq!(t.code, ErrorCode::TxTimeout);
+        assert_eq!(t.details["tx_hash"], "0xabc");
+    }
+
+    #[test]
+    fn rendered_error_is_the_envelope() {
+        let c = ToolError::validation("bad").into_contents();
+        let text = c[0].as_text().unwrap().text.clone();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["error"]["code"], "VALIDATION_ERROR");
+    }
+}

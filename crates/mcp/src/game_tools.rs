@@ -1,0 +1,351 @@
+//! The game tools: a new game, the seven game actions (each one call of the write path,
+//! [`LsServer::act`]) and the adventurer read.
+
+use rmcp::handler::server::wrapper::{Json, Parameters};
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, tool, tool_router};
+
+use super::args::Args;
+use super::compact_result::{Detailed, compact_adventurer};
+use super::envelopes::{AdventurerResult, ReadResult, WriteResult};
+use super::params::{
+    AdventurerArgs, BattleArgs, BuyArgs, ExploreArgs, ItemsArgs, NewGameArgs, UpgradeArgs,
+};
+use super::server::LsServer;
+use super::write::Asked;
+use crate::error::{SCHEMA_VERSION, ToolError};
+use game::compact::Detail;
+use game::engine::Action;
+use game::model::ItemPurchase;
+use game::model::Stats;
+use game::view::adventurer_view;
+
+#[tool_router(router = game_tool_router, vis = "pub(crate)")]
+impl LsServer {
+    #[tool(
+        description = "Start a game with a starting weapon. Without adventurer_id it first obtains a new adventurer for this wallet (see entry). Keep the adventurer_id it returns: you start at 90 HP facing a weak starter beast that you must attack.",
+        annotations(
+            title = "New game",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_new_game(
+        &self,
+        Parameters(args): Parameters<Args<NewGameArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let _busy = self.drain.enter()?;
+        let weapon = a.weapon.resolve_starting_weapon("weapon")?;
+        let entry = a.entry()?;
+        let player_name = a.player_name.as_deref().map(player_name_felt).transpose()?;
+        let opts = self.write_options(&a.opts, &ctx)?;
+        let game = super::write::NewGame {
+            detail: a.opts.detail,
+            expected_action_count: a.opts.expected_action_count,
+            adventurer_id: a.adventurer_id,
+            weapon,
+            player_name,
+            entry,
+        };
+        self.new_game(game, opts).await
+    }
+
+    #[tool(
+        description = "Explore (only with no beast in front of you and no stat points pending): each step meets a beast, an obstacle or a discovery (gold, health or loot).",
+        annotations(
+            title = "Explore",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_explore(
+        &self,
+        Parameters(args): Parameters<Args<ExploreArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        self.act(args, &ctx, |a: &ExploreArgs| {
+            Ok(Action::Explore {
+                till_beast: a.till_beast,
+            }
+            .into())
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Attack the beast you are fighting (only in battle); it strikes back unless it dies.",
+        annotations(
+            title = "Attack",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_attack(
+        &self,
+        Parameters(args): Parameters<Args<BattleArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        self.act(args, &ctx, |a: &BattleArgs| {
+            Ok(Action::Attack {
+                to_the_death: a.to_the_death,
+            }
+            .into())
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Try to flee the beast you are fighting (only in battle, not at level 1, needs dexterity); on failure it attacks.",
+        annotations(
+            title = "Flee",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_flee(
+        &self,
+        Parameters(args): Parameters<Args<BattleArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        self.act(args, &ctx, |a: &BattleArgs| {
+            Ok(Action::Flee {
+                to_the_death: a.to_the_death,
+            }
+            .into())
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Spend stat points (phase stat_upgrade): points per stat (strength, dexterity, vitality, intelligence, wisdom, charisma) adding up to exactly the pending stat_points.",
+        annotations(
+            title = "Upgrade stats",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_upgrade(
+        &self,
+        Parameters(args): Parameters<Args<UpgradeArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        self.act(args, &ctx, |a: &UpgradeArgs| {
+            let stats = Stats {
+                strength: a.strength,
+                dexterity: a.dexterity,
+                vitality: a.vitality,
+                intelligence: a.intelligence,
+                wisdom: a.wisdom,
+                charisma: a.charisma,
+                luck: 0,
+            };
+            let sum: u32 = [
+                a.strength,
+                a.dexterity,
+                a.vitality,
+                a.intelligence,
+                a.wisdom,
+                a.charisma,
+            ]
+            .iter()
+            .map(|&v| u32::from(v))
+            .sum();
+            // Checked after the replay lookup: a retry of an upgrade that landed has no points left.
+            let points_add_up = move |state: &game::model::GameState| {
+                let available = u32::from(state.adventurer.stat_upgrades_available);
+                if sum == available {
+                    return Ok(());
+                }
+                Err(ToolError::validation(format!(
+                    "the stat points must add up to {available} (the points available), got {sum}"
+                ))
+                .with_detail("available", available)
+                .with_detail("given", sum)
+                .with_hint("state.stat_points (ls_get_adventurer) says how many points to spend"))
+            };
+            Ok(Asked {
+                action: Action::Upgrade { stats },
+                check: Some(Box::new(points_add_up)),
+            })
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Buy market items and/or health potions (only out of battle with no stat points pending). items: ids, names or {item, equip} objects. The ls_buy_item line of actions gives the potion price and how many potions fit.",
+        annotations(
+            title = "Buy",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_buy_item(
+        &self,
+        Parameters(args): Parameters<Args<BuyArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        self.act(args, &ctx, |a: &BuyArgs| {
+            if a.items.is_empty() && a.potions == 0 {
+                return Err(ToolError::validation("buy at least one item or potion"));
+            }
+            let items = a
+                .items
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    p.item
+                        .resolve(&format!("items[{i}].item"))
+                        .map(|item_id| ItemPurchase {
+                            item_id,
+                            equip: p.equip,
+                        })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Action::BuyItems {
+                potions: a.potions,
+                items,
+            }
+            .into())
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Equip items from the bag; each replaces the item in its slot, which goes to the bag. In battle the beast gets a free attack.",
+        annotations(
+            title = "Equip",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_equip(
+        &self,
+        Parameters(args): Parameters<Args<ItemsArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        self.act(args, &ctx, |a: &ItemsArgs| {
+            Ok(Action::Equip {
+                items: resolve_items(&a.items)?,
+            }
+            .into())
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Drop equipped or bagged items for good (not in battle, not at level 1).",
+        annotations(
+            title = "Drop",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_drop(
+        &self,
+        Parameters(args): Parameters<Args<ItemsArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        self.act(args, &ctx, |a: &ItemsArgs| {
+            Ok(Action::Drop {
+                items: resolve_items(&a.items)?,
+            }
+            .into())
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Read an adventurer's whole state: phase, stats, equipment, bag, the beast in battle, the tools you may call now with odds, the planner's advice and the open market. detail \"full\" adds boosted stats, item details and what each market item would change.",
+        annotations(
+            title = "Get adventurer",
+            read_only_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_get_adventurer(
+        &self,
+        Parameters(args): Parameters<Args<AdventurerArgs>>,
+    ) -> Result<Json<ReadResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let state = self.read_state(a.adventurer_id).await?;
+        self.ensure_minted(a.adventurer_id, &state).await?;
+        Ok(Json(match a.detail.unwrap_or(self.detail) {
+            Detail::Full => Detailed::Full(AdventurerResult {
+                ok: true,
+                schema_version: SCHEMA_VERSION.into(),
+                chain: self.opts.chain.clone(),
+                adventurer: adventurer_view(a.adventurer_id, &state),
+            }),
+            Detail::Compact => Detailed::Compact(compact_adventurer(
+                a.adventurer_id,
+                &state,
+                &self.rendering(),
+            )),
+        }))
+    }
+}
+
+fn resolve_items(items: &[super::params::ItemRef]) -> Result<Vec<u8>, ToolError> {
+    if items.is_empty() || items.len() > 8 {
+        return Err(ToolError::validation(format!(
+            "give between 1 and 8 items, got {}",
+            items.len()
+        )));
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, r)| r.resolve(&format!("items[{i}]")))
+        .collect()
+}
+
+fn player_name_felt(name: &str) -> Result<starknet::core::types::Felt, ToolError> {
+    if name.is_empty() || name.len() > 31 || !name.chars().all(|c| c.is_ascii_graphic() || c == ' ')
+    {
+        return Err(ToolError::validation(
+            "player_name must be 1 to 31 printable ASCII characters",
+        )
+        .with_detail("field", "player_name"));
+    }
+    starknet::core::utils::cairo_short_string_to_felt(name)
+        .map_err(|_| ToolError::validation("player_name is not a valid short string"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn player_names_are_checked() {
+        assert!(player_name_felt("Ada").is_ok());
+        assert!(player_name_felt("").is_err());
+        assert!(player_name_felt(&"x".repeat(32)).is_err());
+        assert!(player_name_felt("héros").is_err());
+    }
+
+    #[test]
+    fn item_lists_are_bounded() {
+        use super::super::params::ItemRef;
+        assert!(resolve_items(&[]).is_err());
+        assert!(resolve_items(&vec![ItemRef::Id(1); 9]).is_err());
+        assert_eq!(resolve_items(&[ItemRef::Id(5)]).unwrap(), vec![5]);
+    }
+}

@@ -1,0 +1,172 @@
+//! What the indexer tools share: page limits, cursors, the `INDEXER_ERROR` mapping, the scope of
+//! the leaderboard and the summary of one game read from the chain.
+
+use starknet::core::types::Felt;
+
+use crate::error::{ErrorCode, ToolError};
+use crate::indexer_types::AdventurerSummary;
+use crate::server::LsServer;
+use game::model::Adventurer;
+use game::phase::{Phase, phase};
+use indexer::torii::values::address_string;
+use indexer::torii::{PageCursor, Scope, ToriiClient, ToriiError};
+
+/// Rows per page when the agent does not say.
+pub const DEFAULT_LIMIT: u32 = 50;
+/// Most rows per page; larger requests are capped.
+pub const MAX_LIMIT: u32 = 200;
+/// Most known ids examined on the chain for one fallback page.
+pub(crate) const MAX_CHAIN_SCAN: usize = 400;
+
+impl LsServer {
+    /// The chain's own index, used when no Torii is configured.
+    pub(crate) fn own_index(&self) -> Option<&chain::sim::SimChain> {
+        match self.indexer.torii {
+            Some(_) => None,
+            None => self.backend.own_index(),
+        }
+    }
+
+    pub(crate) fn torii(&self) -> Result<&ToriiClient, ToolError> {
+        self.indexer
+            .torii
+            .as_deref()
+            .ok_or_else(|| indexer_error(&ToriiError::NotConfigured))
+    }
+
+    pub(crate) fn wallet(&self) -> Result<Felt, ToolError> {
+        self.indexer.wallet.ok_or_else(|| {
+            ToolError::validation("this server has no wallet address; give an owner")
+                .with_detail("field", "owner")
+        })
+    }
+
+    /// The dungeon whose games the `dungeon` leaderboard scope ranks, when the profile names one.
+    pub(crate) fn dungeon(&self) -> Option<Felt> {
+        self.indexer.torii.as_deref().and_then(ToriiClient::dungeon)
+    }
+
+    /// The scope asked for, else `dungeon` when the profile names a dungeon and `all` otherwise;
+    /// `dungeon` on a profile without one is a validation error.
+    pub(crate) fn leaderboard_scope(&self, asked: Option<Scope>) -> Result<Scope, ToolError> {
+        let has_dungeon = self.dungeon().is_some();
+        match asked {
+            Some(Scope::Dungeon) if !has_dungeon => Err(ToolError::validation(
+                "scope \"dungeon\" needs a profile that names the dungeon minting official games",
+            )
+            .with_detail("field", "scope")
+            .with_hint("use scope \"all\", or set chain.contracts.dungeon (mainnet has it)")),
+            Some(s) => Ok(s),
+            None if has_dungeon => Ok(Scope::Dungeon),
+            None => Ok(Scope::All),
+        }
+    }
+}
+
+/// The page size: default 50, capped at 200, at least 1.
+pub(crate) fn page_limit(limit: Option<u64>) -> Result<u32, ToolError> {
+    match limit {
+        None => Ok(DEFAULT_LIMIT),
+        Some(0) => Err(ToolError::validation("limit must be at least 1")
+            .with_detail("field", "limit")
+            .with_detail("max", MAX_LIMIT)),
+        Some(n) => Ok(n.min(u64::from(MAX_LIMIT)) as u32),
+    }
+}
+
+pub(crate) fn decode_cursor(token: &str) -> Result<PageCursor, ()> {
+    PageCursor::decode(token).ok_or(())
+}
+
+pub(crate) fn bad_cursor() -> ToolError {
+    ToolError::validation("cursor is not a next_cursor this tool returned")
+        .with_detail("field", "cursor")
+        .with_hint(
+            "pass next_cursor from the previous page unchanged, or omit cursor to start over",
+        )
+}
+
+/// A cursor whose filters differ from the arguments given with it.
+pub(crate) fn cursor_mismatch() -> ToolError {
+    ToolError::validation("the cursor belongs to a page with other filters").with_hint(
+        "omit live_only, mine and scope when passing a cursor, or start over without one",
+    )
+}
+
+/// Maps a Torii failure that no fallback can cover to `INDEXER_ERROR`.
+pub(crate) fn indexer_error(e: &ToriiError) -> ToolError {
+    let hint = match e {
+        ToriiError::NotConfigured => "set torii.url in the profile or LS_TORII_URL",
+        ToriiError::Unsupported(_) => "point the profile at a Torii 1.7.5 or later",
+        _ if e.is_transient() => "the indexer is down or busy; retry in a moment",
+        _ => "the indexer answered something this server cannot read; report it",
+    };
+    ToolError::new(ErrorCode::IndexerError, e.to_string())
+        .retryable(e.is_transient())
+        .with_detail("kind", e.kind())
+        .with_hint(hint)
+}
+
+/// The cursor of the page after `page` of an owner's games (newest first), when there is one.
+pub(crate) fn owner_cursor(
+    owner: Felt,
+    page: &[AdventurerSummary],
+    has_more: bool,
+) -> Option<String> {
+    let last = page.last().filter(|_| has_more)?;
+    Some(
+        PageCursor::Owner {
+            owner: address_string(owner),
+            before: last.adventurer_id,
+        }
+        .encode(),
+    )
+}
+
+/// One game as the chain describes it.
+pub(crate) fn chain_summary(id: u64, a: &Adventurer) -> AdventurerSummary {
+    let p = phase(a);
+    AdventurerSummary {
+        adventurer_id: id,
+        phase: Some(p),
+        level: a.level(),
+        xp: a.xp,
+        health: Some(a.health),
+        gold: Some(a.gold),
+        action_count: Some(a.action_count),
+        player_name: None,
+        game_over: p == Phase::Dead,
+        source: "chain".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_default_cap_and_floor() {
+        assert_eq!(page_limit(None).unwrap(), 50);
+        assert_eq!(page_limit(Some(1)).unwrap(), 1);
+        assert_eq!(page_limit(Some(200)).unwrap(), 200);
+        assert_eq!(page_limit(Some(201)).unwrap(), 200);
+        assert_eq!(page_limit(Some(u64::MAX)).unwrap(), 200);
+        let e = page_limit(Some(0)).unwrap_err();
+        assert_eq!(e.code, ErrorCode::ValidationError);
+    }
+
+    #[test]
+    fn indexer_errors_say_whether_to_retry() {
+        let e = indexer_error(&ToriiError::Timeout(5));
+        assert_eq!(e.code, ErrorCode::IndexerError);
+        assert!(e.retryable);
+        assert_eq!(e.details["kind"], "timeout");
+        let e = indexer_error(&ToriiError::Malformed("x".into()));
+        assert!(!e.retryable);
+        let e = indexer_error(&ToriiError::NotConfigured);
+        assert!(!e.retryable);
+        assert!(e.hint.unwrap().contains("LS_TORII_URL"));
+        let e = indexer_error(&ToriiError::Unsupported("keys".into()));
+        assert!(e.hint.unwrap().contains("1.7.5"));
+    }
+}

@@ -1,0 +1,122 @@
+//! `ls_get_leaderboard` over Torii: arguments and cursor reconciled, the scope chosen (the
+//! dungeon's games where the profile names one), the page fetched (or a recent cached page when
+//! Torii fails) and its freshness reported.
+
+use crate::error::{SCHEMA_VERSION, ToolError};
+use crate::indexer_types::{IndexerInfo, LeaderboardArgs, LeaderboardFilters, LeaderboardResult};
+use crate::server::LsServer;
+use game::felt::parse_felt;
+use indexer::torii::values::pad_felt;
+use indexer::torii::{LeaderboardQuery, PageCursor};
+
+use super::common::{bad_cursor, cursor_mismatch, decode_cursor, indexer_error};
+
+impl LsServer {
+    /// One leaderboard page from Torii.
+    pub(crate) async fn torii_leaderboard(
+        &self,
+        a: &LeaderboardArgs,
+        limit: u32,
+    ) -> Result<LeaderboardResult, ToolError> {
+        let q = self.leaderboard_query(a, limit)?;
+        let torii = self.torii()?;
+        let fetch = torii.leaderboard(&q).await.map_err(|e| indexer_error(&e))?;
+        let page = fetch.page;
+        let next_cursor = match page.rows.last() {
+            Some(last) if page.has_more => Some(
+                PageCursor::Leaderboard {
+                    rank: last.rank,
+                    live: q.live_only,
+                    owner: q.owner.map(pad_felt),
+                    scope: q.scope,
+                }
+                .encode(),
+            ),
+            _ => None,
+        };
+        let mut indexer = match &fetch.stale_because {
+            Some(e) => IndexerInfo {
+                source: "stale_cache".into(),
+                behind: true,
+                error: Some(e.to_string()),
+                ..IndexerInfo::default()
+            },
+            None => {
+                let source = if fetch.cache_age.is_some() {
+                    "cache"
+                } else {
+                    "torii"
+                };
+                IndexerInfo::from_torii(source, torii.indexer_head().await)
+            }
+        };
+        indexer.cache_age_ms = fetch.cache_age.map(|d| d.as_millis() as u64);
+        let mut warnings = page.warnings;
+        if fetch.stale_because.is_some() {
+            warnings.push("Torii is failing; this page is an older cached copy".into());
+        }
+        Ok(LeaderboardResult {
+            ok: true,
+            schema_version: SCHEMA_VERSION.into(),
+            chain: self.opts.chain.clone(),
+            rows: page.rows,
+            limit,
+            total: page.total,
+            next_cursor,
+            filters: LeaderboardFilters {
+                live_only: q.live_only,
+                mine: q.owner.is_some(),
+                scope: q.scope,
+            },
+            indexer,
+            warnings,
+        })
+    }
+
+    /// The query a leaderboard request stands for: the first page's filters from the arguments,
+    /// later pages' from the cursor (arguments that contradict it are refused).
+    pub(crate) fn leaderboard_query(
+        &self,
+        a: &LeaderboardArgs,
+        limit: u32,
+    ) -> Result<LeaderboardQuery, ToolError> {
+        match a.cursor.as_deref().map(decode_cursor) {
+            Some(Ok(PageCursor::Leaderboard {
+                rank,
+                live,
+                owner,
+                scope,
+            })) => {
+                let owner = owner
+                    .map(|o| parse_felt(&o))
+                    .transpose()
+                    .map_err(|_| bad_cursor())?;
+                if a.live_only.is_some_and(|l| l != live)
+                    || a.mine.is_some_and(|m| m != owner.is_some())
+                    || a.scope.is_some_and(|s| s != scope)
+                {
+                    return Err(cursor_mismatch());
+                }
+                Ok(LeaderboardQuery {
+                    scope: self.leaderboard_scope(Some(scope))?,
+                    after_rank: rank,
+                    limit,
+                    live_only: live,
+                    owner,
+                })
+            }
+            Some(_) => Err(bad_cursor()),
+            None => Ok(LeaderboardQuery {
+                scope: self.leaderboard_scope(a.scope)?,
+                after_rank: 0,
+                limit,
+                live_only: a.live_only.unwrap_or(false),
+                owner: if a.mine.unwrap_or(false) {
+                    Some(self.wallet()?)
+                } else {
+                    None
+                },
+            }),
+        }
+    }
+}

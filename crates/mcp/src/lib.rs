@@ -1,0 +1,55 @@
+//! The MCP tool surface: parameters, descriptions, annotations and result envelopes, over a
+//! [`GameBackend`].
+
+mod advice_result;
+mod advisor_tools;
+mod arg_schema;
+mod args;
+mod backend;
+mod compact_result;
+mod drain;
+mod envelopes;
+pub mod error;
+mod errors;
+mod existence;
+mod game_tools;
+pub mod http;
+mod in_memory;
+mod indexer;
+mod indexer_types;
+pub mod logging;
+mod malformed;
+mod params;
+mod prompts;
+mod replay;
+pub mod resources;
+mod schema;
+mod server;
+mod shown_memory;
+mod sim_index;
+pub mod stdio;
+mod torii_tools;
+pub mod transport;
+mod transport_id;
+mod tx_tools;
+mod write;
+
+pub use advice_result::{AdviceResult, AdviceTopic, AdviseArgs, advice_result};
+pub use advisor_tools::{
+    BattlePreviewResult, ExactOutcomes, Exactness, LookupArgs, LookupResult, lookup_result,
+    preview_result,
+};
+pub use backend::GameBackend;
+pub use compact_result::{
+    CompactActionResult, CompactAdventurerResult, DETAIL_TOOLS, Detailed, WRITE_TOOLS,
+};
+pub use drain::Drain;
+pub use envelopes::{ActionResult, AdventurerResult};
+pub use errors::from_chain;
+pub use in_memory::connect_in_memory;
+pub use schema::tool_definition;
+pub use server::{LsServer, ServerOptions};
+pub use torii_tools::{
+    AdventurerListResult, DEFAULT_LIMIT, GameEventsResult, IndexerInfo, LeaderboardResult,
+    MAX_LIMIT,
+};

@@ -1,0 +1,115 @@
+//! The indexer tools: `ls_get_leaderboard`, `ls_list_adventurers` and `ls_get_game_events`, over
+//! Torii, with the chain as the fallback where one exists (adventurer ids this server already
+//! knows). Failures become `INDEXER_ERROR` only when no fallback can answer. On a chain that
+//! indexes itself (the embedded sim chain) and no Torii, they answer from it (`sim_index`). This
+//! file defines the tools; the work is in `indexer/`, one file per tool.
+
+use std::sync::Arc;
+
+use rmcp::handler::server::wrapper::{Json, Parameters};
+use rmcp::{tool, tool_router};
+use starknet::core::types::Felt;
+
+use super::args::Args;
+use super::indexer::page_limit;
+pub use super::indexer::{DEFAULT_LIMIT, MAX_LIMIT};
+pub use super::indexer_types::*;
+use super::server::LsServer;
+use crate::error::ToolError;
+use indexer::torii::{KnownIds, ToriiClient};
+
+/// The indexer side of the server: the Torii client (when configured), the wallet address, and the
+/// adventurer ids this server has played or seen listed.
+#[derive(Clone, Default)]
+pub(crate) struct Indexer {
+    pub(super) torii: Option<Arc<ToriiClient>>,
+    pub(super) wallet: Option<Felt>,
+    /// Ids this server acted on: checked against the chain even when Torii answers.
+    pub(super) played: Arc<KnownIds>,
+    /// Ids Torii listed before: read from the chain only when Torii is down.
+    pub(super) listed: Arc<KnownIds>,
+}
+
+impl Indexer {
+    /// Remembers an adventurer id this server acted on, for the chain fallback.
+    pub(crate) fn remember(&self, id: u64) {
+        self.played.remember([id]);
+    }
+
+    /// Every known id below `before`, newest first.
+    pub(super) fn known_newest_first(&self, before: Option<u64>) -> Vec<u64> {
+        let mut all: Vec<u64> = self.played.newest_first(before);
+        all.extend(self.listed.newest_first(before));
+        all.sort_unstable_by(|a, b| b.cmp(a));
+        all.dedup();
+        all
+    }
+}
+
+impl LsServer {
+    /// Uses this Torii client for the indexer tools.
+    pub fn with_torii(mut self, torii: Arc<ToriiClient>) -> Self {
+        self.indexer.torii = Some(torii);
+        self
+    }
+
+    /// The wallet address that `mine` and the default owner refer to.
+    pub fn with_wallet(mut self, address: Felt) -> Self {
+        self.indexer.wallet = Some(address);
+        self
+    }
+}
+
+#[tool_router(router = torii_tool_router, vis = "pub(crate)")]
+impl LsServer {
+    #[tool(
+        description = "Games ranked by score (xp), from the Torii indexer, in pages.",
+        annotations(title = "Leaderboard", read_only_hint = true, open_world_hint = true)
+    )]
+    async fn ls_get_leaderboard(
+        &self,
+        Parameters(args): Parameters<Args<LeaderboardArgs>>,
+    ) -> Result<Json<LeaderboardResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let limit = page_limit(a.limit)?;
+        match self.own_index() {
+            Some(sim) => self.sim_leaderboard(sim, &a, limit),
+            None => self.torii_leaderboard(&a, limit).await,
+        }
+        .map(Json)
+    }
+
+    #[tool(
+        description = "An owner's games, newest first, with phase, level, xp and health, in pages: from the Torii indexer, or from the chain for games this server knows when Torii is down.",
+        annotations(
+            title = "List adventurers",
+            read_only_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_list_adventurers(
+        &self,
+        Parameters(args): Parameters<Args<ListAdventurersArgs>>,
+    ) -> Result<Json<AdventurerListResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let limit = page_limit(a.limit)?;
+        self.list_adventurers(&a, limit).await.map(Json)
+    }
+
+    #[tool(
+        description = "An adventurer's game events from the Torii indexer, in chain order, in pages.",
+        annotations(title = "Game events", read_only_hint = true, open_world_hint = true)
+    )]
+    async fn ls_get_game_events(
+        &self,
+        Parameters(args): Parameters<Args<GameEventsArgs>>,
+    ) -> Result<Json<GameEventsResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let limit = page_limit(a.limit)?;
+        match self.own_index() {
+            Some(sim) => self.sim_game_events(sim, &a, limit),
+            None => self.torii_game_events(&a, limit).await,
+        }
+        .map(Json)
+    }
+}

@@ -1,0 +1,115 @@
+//! The last state this server knows of each adventurer (from a read or derived from a write's
+//! events), so a write can validate and build its result without a read round trip.
+//!
+//! It is trusted because only the token's owner can act and one server holds each account (the
+//! journal's lock): every change of an adventurer this server plays passes through it. Any write
+//! failure forgets the adventurer (the chain may have moved in a way this server did not see), and
+//! a read never replaces a newer state with an older one (a lagging node). Bounded like
+//! [`super::super::shown_memory`]: at most [`CAPACITY`] adventurers, the least recently touched
+//! evicted first; hand-rolled for the same reason.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use game::model::GameState;
+
+/// Adventurers remembered at most.
+pub(super) const CAPACITY: usize = 1024;
+
+/// Per adventurer: the last known state and when it was last touched.
+#[derive(Debug, Default)]
+pub(crate) struct KnownStates {
+    states: Mutex<HashMap<u64, (GameState, Instant)>>,
+}
+
+/// Whether action count `a` is older than `b` (u16 counts wrap).
+fn older(a: u16, b: u16) -> bool {
+    a != b && b.wrapping_sub(a) < u16::MAX / 2
+}
+
+impl KnownStates {
+    /// The last known state of an adventurer.
+    pub(crate) fn get(&self, id: u64) -> Option<GameState> {
+        let mut states = self.states.lock().unwrap_or_else(|e| e.into_inner());
+        states.get_mut(&id).map(|(s, at)| {
+            *at = Instant::now();
+            s.clone()
+        })
+    }
+
+    /// Remembers a state, unless a newer one is already known (a read from a lagging node).
+    /// A game that never started is not remembered (it may not even exist).
+    pub(crate) fn put(&self, id: u64, state: &GameState) {
+        if state.adventurer.action_count == 0 {
+            return;
+        }
+        let mut states = self.states.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((known, _)) = states.get(&id)
+            && older(state.adventurer.action_count, known.adventurer.action_count)
+        {
+            return;
+        }
+        if !states.contains_key(&id)
+            && states.len() >= CAPACITY
+            && let Some(oldest) = states
+                .iter()
+                .min_by_key(|(_, (_, at))| *at)
+                .map(|(k, _)| *k)
+        {
+            states.remove(&oldest);
+        }
+        states.insert(id, (state.clone(), Instant::now()));
+    }
+
+    /// Forgets an adventurer (after a failed write).
+    pub(crate) fn forget(&self, id: u64) {
+        self.states
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(count: u16) -> GameState {
+        let mut s = GameState::default();
+        s.adventurer.action_count = count;
+        s
+    }
+
+    #[test]
+    fn an_older_read_does_not_replace_a_newer_state() {
+        let k = KnownStates::default();
+        k.put(1, &at(5));
+        k.put(1, &at(4));
+        assert_eq!(k.get(1).unwrap().adventurer.action_count, 5);
+        k.put(1, &at(6));
+        assert_eq!(k.get(1).unwrap().adventurer.action_count, 6);
+        k.put(2, &at(u16::MAX));
+        k.put(2, &at(1));
+        assert_eq!(k.get(2).unwrap().adventurer.action_count, 1, "wrapped");
+    }
+
+    #[test]
+    fn unstarted_games_and_forgotten_ones_are_unknown() {
+        let k = KnownStates::default();
+        k.put(1, &at(0));
+        assert!(k.get(1).is_none());
+        k.put(1, &at(3));
+        k.forget(1);
+        assert!(k.get(1).is_none());
+    }
+
+    #[test]
+    fn it_is_bounded() {
+        let k = KnownStates::default();
+        for id in 0..(CAPACITY as u64 + 10) {
+            k.put(id, &at(1));
+        }
+        assert_eq!(k.states.lock().unwrap().len(), CAPACITY);
+    }
+}

@@ -1,0 +1,179 @@
+//! The write path behind every write tool: replay a retry that already landed, refuse stale
+//! calls, validate against the state, act on the chain, and answer with the state after the
+//! action. One file per job: the known states (`known`), the call's options and progress
+//! (`options`), a retry of an interrupted write (`resume`), the state after a write and its
+//! result (`finish`), the answer's detail (`render`) and `ls_new_game`'s flow (`new_game`).
+//!
+//! In steady state a write on a chain costs three JSON-RPC requests: the fee estimate
+//! (simulation), the send, and one receipt; the state after it comes from the receipt's events.
+
+mod finish;
+mod known;
+mod new_game;
+mod options;
+mod render;
+mod resume;
+
+use rmcp::RoleServer;
+use rmcp::handler::server::wrapper::Json;
+use rmcp::service::RequestContext;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+
+pub(super) use known::KnownStates;
+pub(super) use new_game::NewGame;
+
+use super::args::Args;
+use super::envelopes::{ActionResult, WriteResult};
+use super::params::ActionArgs;
+use super::server::LsServer;
+use crate::error::{ErrorCode, ToolError};
+use chain::WriteOptions;
+use game::compact::Detail;
+use game::engine::Action;
+use game::model::GameState;
+
+/// A check of the adventurer's state that a write must pass (after the replay lookup).
+pub(super) type Check = dyn Fn(&GameState) -> Result<(), ToolError> + Send + Sync;
+
+/// A borrowed [`Check`].
+pub(super) type StateCheck<'a> = &'a Check;
+
+/// The game action a tool's arguments ask for, and the check of the state it must pass, if any.
+pub(super) struct Asked {
+    pub action: Action,
+    pub check: Option<Box<Check>>,
+}
+
+impl From<Action> for Asked {
+    fn from(action: Action) -> Self {
+        Self {
+            action,
+            check: None,
+        }
+    }
+}
+
+impl LsServer {
+    /// The one path of every game-action tool: the arguments parsed, the write options read
+    /// (and checked) before the action, then [`Self::write`].
+    pub(super) async fn act<A: ActionArgs + DeserializeOwned + JsonSchema + 'static>(
+        &self,
+        args: Args<A>,
+        ctx: &RequestContext<RoleServer>,
+        ask: impl FnOnce(&A) -> Result<Asked, ToolError>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        let a = args.parse(self.opts.strict)?;
+        let opts = self.write_options(a.opts(), ctx)?;
+        let Asked { action, check } = ask(&a)?;
+        let o = a.opts();
+        self.write(
+            o.detail,
+            o.expected_action_count,
+            a.adventurer_id(),
+            action,
+            opts,
+            check.as_deref(),
+        )
+        .await
+    }
+
+    /// Runs one game action and answers in the detail asked for.
+    pub(super) async fn write(
+        &self,
+        detail: Option<Detail>,
+        expected_action_count: Option<u16>,
+        id: u64,
+        action: Action,
+        opts: WriteOptions,
+        check: Option<StateCheck<'_>>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        let (full, state) = self
+            .write_full(expected_action_count, id, action, opts, check)
+            .await?;
+        self.render(detail, full, state).await
+    }
+
+    /// Runs one game action: replays a retry of an action that already landed on this chain
+    /// (before any other check, and only while the node knows its transaction), refuses stale calls, runs `check` on the state this server knows (read when
+    /// it knows none), and returns the full result and the state after the transaction (no
+    /// state for a replay).
+    pub(super) async fn write_full(
+        &self,
+        expected_action_count: Option<u16>,
+        id: u64,
+        action: Action,
+        opts: WriteOptions,
+        check: Option<StateCheck<'_>>,
+    ) -> Result<(ActionResult, Option<GameState>), ToolError> {
+        let _busy = self.drain.enter()?;
+        let _adventurer = self.replays.lock_adventurer(id).await;
+        if let Some(expected) = expected_action_count {
+            if let Some(mut earlier) = self.replays.get(id, expected, &action)
+                && self.node_knows(&earlier.tx_hash).await?
+            {
+                earlier.replayed = true;
+                return Ok((earlier, None));
+            }
+            if let Some(earlier) = self.resume(id, expected, &action, &opts).await? {
+                return Ok((earlier, None));
+            }
+        }
+        if expected_action_count.is_some() || check.is_some() {
+            let state = self.state_before(id).await?;
+            let actual = state.adventurer.action_count;
+            if let Some(expected) = expected_action_count
+                && actual != expected
+            {
+                return Err(ToolError::new(
+                    ErrorCode::StaleState,
+                    format!(
+                        "adventurer {id} is at action_count {actual}, not {expected}: it moved on since you looked"
+                    ),
+                )
+                .with_detail("expected_action_count", expected)
+                .with_detail("action_count", actual)
+                .with_hint("read ls_get_adventurer and decide again"));
+            }
+            if let Some(check) = check {
+                if matches!(self.minted(id, &state).await, Ok(false)) {
+                    return Err(super::errors::missing_adventurer(id));
+                }
+                check(&state)?;
+            }
+        }
+        if let Some(expected) = expected_action_count {
+            self.replays.begin(id, expected, &action);
+        }
+        let starts_game = matches!(action, Action::StartGame { .. });
+        let report = match self.backend.act(id, &action, opts).await {
+            Ok(r) => r,
+            Err(e) => return Err(self.missing_or(id, e).await),
+        };
+        let (result, state) = self.finish(id, report, starts_game).await?;
+        if let Some(expected) = expected_action_count {
+            self.replays.put(id, expected, &action, &result);
+        }
+        Ok((result, Some(state)))
+    }
+
+    /// Whether the node knows the transaction of a stored result: one it has never received
+    /// belongs to a chain since replaced (a devnet restarted with the same chain id and block
+    /// 0), so the write is made afresh instead of replayed.
+    async fn node_knows(&self, tx_hash: &str) -> Result<bool, ToolError> {
+        let hash = game::felt::parse_felt(tx_hash).map_err(ToolError::validation)?;
+        let found = self
+            .backend
+            .tx(hash)
+            .await
+            .map_err(super::errors::from_chain)?;
+        let known = found.status != chain::TxStatus::NotReceived;
+        if !known {
+            tracing::warn!(
+                tx_hash,
+                "a stored result's transaction is unknown to the node: not replayed"
+            );
+        }
+        Ok(known)
+    }
+}
