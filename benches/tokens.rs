@@ -17,7 +17,7 @@ use loot_survivor_mcp::chain::sim::SimChain;
 use loot_survivor_mcp::chain::{ChainError, TxLookup, TxReport, WriteOptions};
 use loot_survivor_mcp::game::engine::Action;
 use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::game::model::GameState;
+use loot_survivor_mcp::game::model::{Adventurer, GameState};
 use loot_survivor_mcp::mcp::{GameBackend, LsServer, ServerOptions, tool_definition};
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
@@ -50,9 +50,10 @@ impl GameBackend for Recorder {
         &self,
         id: u64,
         action: &Action,
+        before: Option<&Adventurer>,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
-        let r = self.sim.act(id, action, opts).await;
+        let r = self.sim.act(id, action, before, opts).await;
         if r.is_ok() {
             self.actions.lock().unwrap().push(action.clone());
         }

@@ -49,9 +49,10 @@ impl GameBackend for RemoteLike {
         &self,
         id: u64,
         action: &Action,
+        before: Option<&Adventurer>,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
-        self.0.act(id, action, opts).await
+        self.0.act(id, action, before, opts).await
     }
     async fn tx(&self, hash: Felt) -> Result<TxLookup, ChainError> {
         self.0.tx(hash).await

@@ -6,7 +6,8 @@
 //! the request (salt from the pre-action state, signature against the SNIP-12 hash) and — devnet
 //! having no VRF provider to wrap — has our wallet's key sign the game call alone as a new outside
 //! execution that devnet account #1 submits through `execute_from_outside_v2`; the client then
-//! tracks that transaction like any other write and reports its game events.
+//! tracks that transaction like any other write and reports its game events. Handed the state it
+//! already holds, the client sends the bundle without a read.
 
 mod common;
 #[path = "torii_support/http.rs"]
@@ -165,7 +166,7 @@ async fn vrf_profile_sends_randomness_through_outside_execution() {
 
     let (id, _) = client.mint_game(None, opts()).await.unwrap();
     client
-        .act(id, &Action::StartGame { weapon: 46 }, opts())
+        .act(id, &Action::StartGame { weapon: 46 }, None, opts())
         .await
         .unwrap();
     assert!(
@@ -175,16 +176,25 @@ async fn vrf_profile_sends_randomness_through_outside_execution() {
 
     let before = client.game_state(id).await.unwrap().adventurer;
     assert!(before.beast_health > 0, "the starter beast");
+    let sent_from = methods.lock().unwrap().len();
     let report = client
         .act(
             id,
             &Action::Attack {
                 to_the_death: false,
             },
+            Some(&before),
             opts(),
         )
         .await
         .unwrap();
+    // Handed the state it needs for the salt, the client reads nothing before sending.
+    assert_eq!(
+        methods.lock().unwrap()[sent_from],
+        "cartridge_addExecuteOutsideTransaction",
+        "{:?}",
+        &methods.lock().unwrap()[sent_from..]
+    );
     assert_eq!(report.status.as_str(), "ACCEPTED_ON_L2");
     assert!(
         !report.events.is_empty(),

@@ -275,7 +275,7 @@ async fn vrf_actions_of_a_controller_session_go_as_outside_execution_v3() {
     let nonce_before = controller_nonce(&devnet, &account).await;
     let (id, _) = client.mint_game(None, opts()).await.unwrap();
     client
-        .act(id, &Action::StartGame { weapon: 46 }, opts())
+        .act(id, &Action::StartGame { weapon: 46 }, None, opts())
         .await
         .unwrap();
     assert_eq!(
@@ -323,7 +323,7 @@ async fn vrf_actions_of_a_controller_session_go_as_outside_execution_v3() {
     let attack = Action::Attack {
         to_the_death: false,
     };
-    match no_vrf.act(id, &attack, opts()).await {
+    match no_vrf.act(id, &attack, None, opts()).await {
         Err(ChainError::Policy(denied)) => {
             assert_eq!(denied.rule, SESSION_POLICIES);
             assert!(
@@ -339,7 +339,7 @@ async fn vrf_actions_of_a_controller_session_go_as_outside_execution_v3() {
 
     // The attack: request_random + attack, one session-signed v3 outside execution.
     let started = std::time::Instant::now();
-    let report = client.act(id, &attack, opts()).await.unwrap();
+    let report = client.act(id, &attack, None, opts()).await.unwrap();
     eprintln!("VRF attack through the stand-in: {:?}", started.elapsed());
     assert_eq!(report.status.as_str(), "ACCEPTED_ON_L2");
     assert!(

@@ -37,16 +37,6 @@ pub(crate) enum Plan {
     },
 }
 
-impl Plan {
-    /// The calls known before the nonce (checked against the policy before the lock).
-    pub(crate) fn known_calls(&self) -> &[Call] {
-        match self {
-            Plan::Calls(calls) => calls,
-            Plan::MintAndStart { mint, .. } => std::slice::from_ref(mint),
-        }
-    }
-}
-
 /// A game minted and started in one transaction.
 #[derive(Debug, Clone)]
 pub struct MintedGame {

@@ -8,7 +8,7 @@ use chain::entry::{Entry, EntryAddresses, check_entry};
 use chain::sim::SimChain;
 use chain::{ChainClient, ChainError, MintedGame, TxLookup, TxReport, WalletReport};
 use game::engine::{Action, EngineSettings};
-use game::model::GameState;
+use game::model::{Adventurer, GameState};
 
 /// What the tools need from a chain.
 #[async_trait::async_trait]
@@ -23,13 +23,20 @@ pub trait GameBackend: Send + Sync {
         player_name: Option<Felt>,
         opts: WriteOptions,
     ) -> Result<(u64, TxReport), ChainError>;
-    /// Performs one game action and waits for it.
+    /// Performs one game action and waits for it; `before` is the adventurer's state before it,
+    /// when the caller holds it (see [`GameBackend::needs_state_to_act`]).
     async fn act(
         &self,
         adventurer_id: u64,
         action: &Action,
+        before: Option<&Adventurer>,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError>;
+    /// Whether acting needs the adventurer's state before the action (a VRF salt): the caller
+    /// then hands over the state it holds instead of the backend reading it again.
+    fn needs_state_to_act(&self, _action: &Action) -> bool {
+        false
+    }
     /// Mints a game token to the wallet and starts it with `weapon` in one transaction, where
     /// the chain offers it; `None`: mint and start separately.
     async fn mint_and_start(
@@ -122,6 +129,7 @@ impl GameBackend for SimChain {
         &self,
         adventurer_id: u64,
         action: &Action,
+        _before: Option<&Adventurer>,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
         self.apply(adventurer_id, action, &opts)
@@ -172,9 +180,14 @@ impl GameBackend for ChainClient {
         &self,
         adventurer_id: u64,
         action: &Action,
+        before: Option<&Adventurer>,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
-        ChainClient::act(self, adventurer_id, action, opts).await
+        ChainClient::act(self, adventurer_id, action, before, opts).await
+    }
+
+    fn needs_state_to_act(&self, action: &Action) -> bool {
+        ChainClient::needs_state_to_act(self, action)
     }
 
     async fn check_new_game(&self) -> Result<(), ChainError> {

@@ -17,6 +17,9 @@ use super::replay::ReplayCache;
 use super::shown_memory::ShownMemory;
 use game::compact::Detail;
 
+/// The name the server gives in `initialize`: the product's, whichever crate builds it.
+const SERVER_NAME: &str = "loot-survivor-mcp";
+
 /// What the model reads once, at initialize: the game loop, how compact results read, and the
 /// options every write tool shares (their input schemas do not describe them again).
 const INSTRUCTIONS: &str = "Play Loot Survivor 2 (Death Mountain) on Starknet with this \
@@ -151,10 +154,7 @@ impl ServerHandler for LsServer {
             .enable_logging()
             .build();
         ServerConfig::new(capabilities)
-            .with_server_info(Implementation::new(
-                env!("CARGO_PKG_NAME"),
-                env!("CARGO_PKG_VERSION"),
-            ))
+            .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
             .with_instructions(INSTRUCTIONS)
     }
 

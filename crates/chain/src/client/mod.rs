@@ -23,7 +23,7 @@ use super::wallet_account::{AccountSigner, WalletAccount as Wallet};
 use super::{ChainError, GameAddresses, convert};
 use game::engine::Action;
 use game::events::GameEvent;
-use game::model::GameState;
+use game::model::{Adventurer, GameState};
 use wallet::PolicyGuard;
 
 mod actions;
@@ -35,6 +35,7 @@ mod sponsored;
 pub use lookup::{TokenBalance, TxLookup, WalletReport};
 use send::{SendFailure, Sent};
 pub use session::SessionReport;
+use sponsored::Sponsorship;
 
 type Rpc = Arc<JsonRpcClient<HttpTransport>>;
 type WalletAccount = Wallet<Rpc>;
@@ -375,43 +376,57 @@ impl ChainClient {
     }
 
     /// Signs and sends one game action and waits for it. On VRF profiles an action that consumes
-    /// randomness (read from the adventurer's current state) is bundled after `request_random`
-    /// and sent as an outside execution through the Cartridge paymaster; every other write is a
-    /// plain invoke from the wallet's account.
+    /// randomness is bundled after `request_random` (its salt from the adventurer's state before
+    /// the action: `before` when the caller holds it, else read from the chain) and sent as an
+    /// outside execution through the Cartridge paymaster; every other write is a plain invoke from
+    /// the wallet's account.
     pub async fn act(
         &self,
         adventurer_id: u64,
         action: &Action,
+        before: Option<&Adventurer>,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
         let name = action.entrypoint();
         let call = self.action_call(adventurer_id, action);
-        if self.vrf && vrf::may_need_randomness(action) {
-            let before = self.game_state(adventurer_id).await?;
-            let (calls, bundled) = vrf::bundle(
-                self.addresses.game_systems,
-                adventurer_id,
-                &before.adventurer,
-                action,
-                call,
-            );
-            if bundled {
-                return self
-                    .execute_outside(calls, Some(adventurer_id), name, opts)
-                    .await;
-            }
-            return self.execute(calls, Some(adventurer_id), name, opts).await;
+        if !self.needs_state_to_act(action) {
+            return self
+                .execute(vec![call], Some(adventurer_id), name, opts)
+                .await;
         }
-        self.execute(vec![call], Some(adventurer_id), name, opts)
-            .await
+        let read;
+        let before = match before {
+            Some(adventurer) => adventurer,
+            None => {
+                read = self.game_state(adventurer_id).await?.adventurer;
+                &read
+            }
+        };
+        let (calls, bundled) = vrf::bundle(
+            self.addresses.game_systems,
+            adventurer_id,
+            before,
+            action,
+            call,
+        );
+        if bundled {
+            return self
+                .execute_outside(calls, Some(adventurer_id), name, opts)
+                .await;
+        }
+        self.execute(calls, Some(adventurer_id), name, opts).await
     }
 
-    /// Refuses, before anything is signed, calls the server's policy or the session's forbid, and
-    /// any write while the session cannot sign.
-    async fn may_sign(&self, calls: &[Call]) -> Result<(), ChainError> {
+    /// Whether [`ChainClient::act`] needs the adventurer's state before `action` (to salt the
+    /// VRF request): a caller that holds it hands it over and spares the chain a read.
+    pub fn needs_state_to_act(&self, action: &Action) -> bool {
+        self.vrf && vrf::may_need_randomness(action)
+    }
+
+    /// Refuses, before anything is signed, calls the server's policy or the session's forbid.
+    fn may_sign(&self, calls: &[Call]) -> Result<(), ChainError> {
         self.policy.check_calls(calls).map_err(ChainError::Policy)?;
-        self.account.signer().check_calls(calls)?;
-        self.session_ready().await
+        self.account.signer().check_calls(calls)
     }
 
     /// Simulates (fee estimate), signs, records, sends and waits; one write at a time for this
@@ -428,7 +443,10 @@ impl ChainClient {
     }
 
     /// [`ChainClient::execute`] for calls that may depend on the chain at the nonce they are
-    /// signed with (built under the write lock, so no other write of this account comes between).
+    /// signed with. The account's write lock is taken before anything is planned and held until
+    /// the receipt, on the sponsored route as on the paid one, so no other write of this account
+    /// comes between a plan (a predicted token id) and its transaction. Each built set of calls
+    /// is checked against the policies once, right before it is signed.
     pub(super) async fn execute_planned(
         &self,
         plan: Plan,
@@ -436,17 +454,21 @@ impl ChainClient {
         action: &str,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
-        self.may_sign(plan.known_calls()).await?;
-        if let Some(report) = self
-            .try_sponsored(&plan, adventurer_id, action, &opts)
-            .await?
-        {
-            return Ok(report);
+        if let Plan::Calls(calls) = &plan {
+            self.may_sign(calls)?;
         }
+        self.session_ready().await?;
         let mut next_nonce = self.write_lock.lock().await;
         self.policy
             .check_rate(SystemTime::now())
             .map_err(ChainError::Policy)?;
+        let mut declined = match self
+            .try_sponsored(&mut next_nonce, &plan, adventurer_id, action, &opts)
+            .await?
+        {
+            Sponsorship::Sent(report) => return Ok(report),
+            Sponsorship::Declined(built) => built,
+        };
         let mut resynced = false;
         let ((hash, bound), nonce) = loop {
             let nonce = match *next_nonce {
@@ -455,12 +477,15 @@ impl ChainClient {
                     .await
                     .map_err(|e| ChainError::from_provider(&e))?,
             };
-            let sent = match self.build(&plan, nonce).await {
-                Ok(calls) => {
-                    self.policy
-                        .check_calls(&calls)
-                        .map_err(ChainError::Policy)?;
-                    self.account.signer().check_calls(&calls)?;
+            let built = match declined.take() {
+                Some((at, calls)) if at == nonce => Ok((calls, true)),
+                _ => self.build(&plan, nonce).await.map(|c| (c, false)),
+            };
+            let sent = match built {
+                Ok((calls, checked)) => {
+                    if !checked && !matches!(plan, Plan::Calls(_)) {
+                        self.may_sign(&calls)?;
+                    }
                     self.sign_and_send(&calls, nonce, adventurer_id, action, &opts)
                         .await
                 }

@@ -8,6 +8,8 @@ use std::time::SystemTime;
 use starknet::accounts::{Account, ConnectedAccount};
 use starknet::core::types::{Call, Felt};
 
+use tokio::sync::MutexGuard;
+
 use super::send::Sent;
 use super::{ChainClient, OUTSIDE_EXECUTION_VALIDITY, TxReport, WriteOptions};
 use crate::new_game::Plan;
@@ -30,11 +32,26 @@ impl ChainClient {
         action: &str,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
-        self.may_sign(&calls).await?;
-        let _lock = self.write_lock.lock().await;
+        self.may_sign(&calls)?;
+        self.session_ready().await?;
+        let mut held = self.write_lock.lock().await;
         self.policy
             .check_rate(SystemTime::now())
             .map_err(ChainError::Policy)?;
+        self.send_outside(&mut held, calls, adventurer_id, action, opts)
+            .await
+    }
+
+    /// The signing and sending half of [`ChainClient::execute_outside`], for a caller that holds
+    /// the account's write lock (`_held`) and has checked `calls` against the policies.
+    async fn send_outside(
+        &self,
+        _held: &mut MutexGuard<'_, Option<Felt>>,
+        calls: Vec<Call>,
+        adventurer_id: Option<u64>,
+        action: &str,
+        opts: WriteOptions,
+    ) -> Result<TxReport, ChainError> {
         let now = SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
@@ -102,47 +119,64 @@ impl ChainClient {
         self.track(hash, action, opts, Sent::Sponsored).await
     }
 
-    /// For a Controller session, sends the plan through the paymaster when it sponsors it:
-    /// `Ok(None)` when it does not (no sponsor, or no paymaster at this RPC), and the caller then
-    /// sends it from the account. Never for owner keys.
+    /// For a Controller session, sends the plan through the paymaster when it sponsors it. When it
+    /// does not (no sponsor, or no paymaster at this RPC), or for an owner key, the caller sends
+    /// it from the account, reusing the calls built here at the account nonce they name. Runs
+    /// under the account's write lock (`held`), so a predicted token id stays this write's.
     pub(super) async fn try_sponsored(
         &self,
+        held: &mut MutexGuard<'_, Option<Felt>>,
         plan: &Plan,
         adventurer_id: Option<u64>,
         action: &str,
         opts: &WriteOptions,
-    ) -> Result<Option<TxReport>, ChainError> {
+    ) -> Result<Sponsorship, ChainError> {
         if self.account.signer().session().is_none() || self.paymaster_absent.load(Relaxed) {
-            return Ok(None);
+            return Ok(Sponsorship::Declined(None));
         }
         let nonce = match plan {
-            Plan::Calls(_) => Felt::ZERO,
-            Plan::MintAndStart { .. } => read_with_retries(|| self.account.get_nonce())
-                .await
-                .map_err(|e| ChainError::from_provider(&e))?,
+            Plan::Calls(_) => None,
+            Plan::MintAndStart { .. } => Some(
+                read_with_retries(|| self.account.get_nonce())
+                    .await
+                    .map_err(|e| ChainError::from_provider(&e))?,
+            ),
         };
-        let calls = self.build(plan, nonce).await?;
+        let calls = self.build(plan, nonce.unwrap_or(Felt::ZERO)).await?;
+        if nonce.is_some() {
+            self.may_sign(&calls)?;
+        }
+        let declined = |calls| Sponsorship::Declined(nonce.map(|n| (n, calls)));
         match self
-            .execute_outside(calls, adventurer_id, action, opts.clone())
+            .send_outside(held, calls.clone(), adventurer_id, action, opts.clone())
             .await
         {
-            Ok(report) => Ok(Some(report)),
+            Ok(report) => Ok(Sponsorship::Sent(report)),
             Err(ChainError::NoPaymaster(reason)) => {
                 self.paymaster_absent.store(true, Relaxed);
                 tracing::info!(
                     "this RPC has no Cartridge paymaster ({reason}); the account sends the \
                      session's writes itself"
                 );
-                Ok(None)
+                Ok(declined(calls))
             }
             Err(ChainError::Unsponsored(reason)) => {
                 tracing::info!(
                     action,
                     "the paymaster does not sponsor this write ({reason}); the account sends it"
                 );
-                Ok(None)
+                Ok(declined(calls))
             }
             Err(e) => Err(e),
         }
     }
+}
+
+/// What the sponsored route did with a write.
+pub(super) enum Sponsorship {
+    /// The paymaster relayed it.
+    Sent(TxReport),
+    /// The account sends it; with the calls already built (and checked) at the account nonce
+    /// they were planned for, when planning read the chain.
+    Declined(Option<(Felt, Vec<Call>)>),
 }

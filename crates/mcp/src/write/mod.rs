@@ -119,6 +119,7 @@ impl LsServer {
                 return Ok((earlier, None));
             }
         }
+        let mut before = None;
         if expected_action_count.is_some() || check.is_some() {
             let state = self.state_before(id).await?;
             let actual = state.adventurer.action_count;
@@ -141,12 +142,17 @@ impl LsServer {
                 }
                 check(&state)?;
             }
+            before = Some(state);
+        }
+        if before.is_none() && self.backend.needs_state_to_act(&action) {
+            before = Some(self.state_before(id).await?);
         }
         if let Some(expected) = expected_action_count {
             self.replays.begin(id, expected, &action);
         }
         let starts_game = matches!(action, Action::StartGame { .. });
-        let report = match self.backend.act(id, &action, opts).await {
+        let held = before.as_ref().map(|s| &s.adventurer);
+        let report = match self.backend.act(id, &action, held, opts).await {
             Ok(r) => r,
             Err(e) => return Err(self.missing_or(id, e).await),
         };
