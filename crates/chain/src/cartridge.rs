@@ -206,6 +206,47 @@ mod tests {
         ));
     }
 
+    /// One call of `execution`'s shape, for the request bodies pinned byte for byte.
+    fn one_call() -> Vec<starknet::core::types::Call> {
+        vec![starknet::core::types::Call {
+            to: Felt::from(0x5e2d_u64),
+            selector: starknet::macros::selector!("explore"),
+            calldata: vec![Felt::from(42), Felt::ONE],
+        }]
+    }
+
+    #[test]
+    fn request_bodies_are_byte_identical_to_the_pinned_ones() {
+        let signed = SignedOutsideExecution {
+            account: Felt::from(0xacc_u64),
+            execution: super::super::outside::OutsideExecution {
+                caller: super::super::outside::ANY_CALLER,
+                nonce: Felt::from(0xabcdef_u64),
+                execute_after: 5,
+                execute_before: 1_900_000_000,
+                calls: one_call(),
+            },
+            hash: Felt::from(0x4a5_u64),
+            signature: vec![Felt::from(0x5_u64), Felt::from(0x6_u64)],
+        };
+        assert_eq!(
+            request_body(&signed, 7).to_string(),
+            r#"{"id":7,"jsonrpc":"2.0","method":"cartridge_addExecuteOutsideTransaction","params":{"address":"0xacc","outside_execution":{"caller":"0x414e595f43414c4c4552","calls":[{"calldata":["0x2a","0x1"],"selector":"0x1f64d317ff277789ba74de95db50418ab0fa47c09241400b7379b50d6334c3a","to":"0x5e2d"}],"execute_after":5,"execute_before":1900000000,"nonce":"0xabcdef"},"signature":["0x5","0x6"]}}"#
+        );
+        let v3 = OutsideExecutionV3 {
+            caller: super::super::outside::ANY_CALLER,
+            nonce: (Felt::from(0xc0ffee_u64), 4),
+            execute_after: 5,
+            execute_before: 1_900_000_000,
+            calls: one_call(),
+        };
+        let signature = [Felt::from(0x5_u64), Felt::from(0x6_u64)];
+        assert_eq!(
+            request_body_v3(Felt::from(0xacc_u64), &v3, &signature, 8).to_string(),
+            r#"{"id":8,"jsonrpc":"2.0","method":"cartridge_addExecuteOutsideTransaction","params":{"address":"0xacc","outside_execution":{"caller":"0x414e595f43414c4c4552","calls":[{"calldata":["0x2a","0x1"],"selector":"0x1f64d317ff277789ba74de95db50418ab0fa47c09241400b7379b50d6334c3a","to":"0x5e2d"}],"execute_after":"0x5","execute_before":"0x713fb300","nonce":["0xc0ffee","0x4"]},"signature":["0x5","0x6"]}}"#
+        );
+    }
+
     #[test]
     fn v3_body_is_the_controller_sdk_s() {
         // controller-rs `account_sdk/src/tests/runners/test_data/session_execute_outside.json`

@@ -273,6 +273,30 @@ mod tests {
         }
     }
 
+    /// A fixed v2 execution: one call with two calldata felts, nonce 0xabcdef.
+    fn fixed() -> OutsideExecution {
+        OutsideExecution {
+            caller: ANY_CALLER,
+            nonce: Felt::from(0xabcdef_u64),
+            execute_after: 5,
+            execute_before: 1_900_000_000,
+            calls: vec![Call {
+                to: Felt::from(0x5e2d_u64),
+                selector: starknet::macros::selector!("explore"),
+                calldata: vec![Felt::from(42), Felt::ONE],
+            }],
+        }
+    }
+
+    #[test]
+    fn json_form_writes_every_number_in_hex_byte_for_byte() {
+        let text = serde_json::to_string(&OutsideExecutionJson::from(&fixed())).unwrap();
+        assert_eq!(
+            text,
+            r#"{"caller":"0x414e595f43414c4c4552","nonce":"0xabcdef","execute_after":"0x5","execute_before":"0x713fb300","calls":[{"to":"0x5e2d","selector":"0x1f64d317ff277789ba74de95db50418ab0fa47c09241400b7379b50d6334c3a","calldata":["0x2a","0x1"]}]}"#
+        );
+    }
+
     #[test]
     fn type_strings_match_starknet_js() {
         let f = fixture();

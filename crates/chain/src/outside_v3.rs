@@ -269,6 +269,15 @@ mod tests {
     }
 
     #[test]
+    fn json_is_byte_identical_to_the_pinned_form() {
+        let text = serde_json::to_string(&OutsideExecutionV3Json::from(&fixed())).unwrap();
+        assert_eq!(
+            text,
+            r#"{"caller":"0x414e595f43414c4c4552","nonce":["0xc0ffee","0x4"],"execute_after":"0x0","execute_before":"0x77359400","calls":[{"to":"0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d","selector":"0x83afd3f4caedc6eebf44246fe54e38c95e3179a5ec9ea81740eca5b482d12e","calldata":["0x5eed","0x4d2","0x0"]}]}"#
+        );
+    }
+
+    #[test]
     fn json_writes_every_number_in_hex() {
         let v = serde_json::to_value(OutsideExecutionV3Json::from(&fixed())).unwrap();
         assert_eq!(
