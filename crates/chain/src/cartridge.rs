@@ -45,15 +45,21 @@ fn envelope(account: Felt, outside_execution: Value, signature: &[Felt], id: u64
 
 /// The JSON-RPC request body for a signed v2 outside execution (`id` is the request id).
 pub fn request_body(signed: &SignedOutsideExecution, id: u64) -> Value {
-    let e = OutsideExecutionJson::from(&signed.execution);
-    let outside_execution = json!({
-        "caller": e.caller,
-        "nonce": e.nonce,
-        "execute_after": signed.execution.execute_after,
-        "execute_before": signed.execution.execute_before,
-        "calls": e.calls,
-    });
-    envelope(signed.account, outside_execution, &signed.signature, id)
+    let e = &signed.execution;
+    // v2's request writes the time bounds as plain numbers.
+    let outside_execution = OutsideExecutionJson::new(
+        &e.caller,
+        hex(&e.nonce),
+        e.execute_after,
+        e.execute_before,
+        &e.calls,
+    );
+    envelope(
+        signed.account,
+        json!(outside_execution),
+        &signed.signature,
+        id,
+    )
 }
 
 /// The JSON-RPC request body for a v3 outside execution of `account` with its `signature` (for

@@ -191,19 +191,40 @@ pub(crate) fn hex(f: &Felt) -> String {
     format!("{f:#x}")
 }
 
-/// The JSON shape of an `OutsideExecution` in the Cartridge RPC (snake case keys, hex felts).
+/// The JSON shape of an outside execution in the Cartridge RPC (snake case keys, hex felts), one
+/// for v2 and v3: `N` is the nonce's form (a felt for v2, `[channel, mask]` for v3) and `T` the
+/// time bounds' (hex strings, or numbers in v2's request).
 #[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct OutsideExecutionJson {
+pub struct OutsideExecutionJson<N = String, T = String> {
     /// Caller address.
     pub caller: String,
     /// Nonce.
-    pub nonce: String,
+    pub nonce: N,
     /// Lower time bound.
-    pub execute_after: String,
+    pub execute_after: T,
     /// Upper time bound.
-    pub execute_before: String,
+    pub execute_before: T,
     /// Calls.
     pub calls: Vec<CallJson>,
+}
+
+impl<N, T> OutsideExecutionJson<N, T> {
+    /// The shape of an execution from its parts in their JSON forms; caller and calls in hex.
+    pub(crate) fn new(
+        caller: &Felt,
+        nonce: N,
+        execute_after: T,
+        execute_before: T,
+        calls: &[Call],
+    ) -> Self {
+        Self {
+            caller: hex(caller),
+            nonce,
+            execute_after,
+            execute_before,
+            calls: calls.iter().map(CallJson::from).collect(),
+        }
+    }
 }
 
 /// A call in the Cartridge RPC.
@@ -219,13 +240,13 @@ pub struct CallJson {
 
 impl From<&OutsideExecution> for OutsideExecutionJson {
     fn from(e: &OutsideExecution) -> Self {
-        Self {
-            caller: hex(&e.caller),
-            nonce: hex(&e.nonce),
-            execute_after: hex(&Felt::from(e.execute_after)),
-            execute_before: hex(&Felt::from(e.execute_before)),
-            calls: e.calls.iter().map(CallJson::from).collect(),
-        }
+        Self::new(
+            &e.caller,
+            hex(&e.nonce),
+            hex(&Felt::from(e.execute_after)),
+            hex(&Felt::from(e.execute_before)),
+            &e.calls,
+        )
     }
 }
 

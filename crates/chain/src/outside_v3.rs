@@ -5,15 +5,14 @@
 //! `account_sdk/src/account/outside_execution_v3.rs` @ `addbf831`). A Controller session key
 //! signs its message hash like a transaction hash.
 
-use serde::Serialize;
 use starknet::core::types::{Call, Felt};
 use starknet::core::utils::starknet_keccak;
 use starknet_crypto::poseidon_hash_many;
 
 use super::ChainError;
 use super::outside::{
-    ANY_CALLER, CallJson, calls_hash, hex, message_hash_of, push_calls, snip9_domain_hash,
-    with_signature,
+    ANY_CALLER, OutsideExecutionJson, calls_hash, hex, message_hash_of, push_calls,
+    snip9_domain_hash, with_signature,
 };
 
 /// The type string of the v3 `OutsideExecution` (with its `Call` dependency); it differs from
@@ -114,30 +113,18 @@ impl OutsideExecutionV3 {
 }
 
 /// The JSON of a v3 `OutsideExecution` as the Controller SDK sends it to the paymaster: every
-/// number a 0x-hex string, the nonce a two-element array.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct OutsideExecutionV3Json {
-    /// Caller address.
-    pub caller: String,
-    /// `[channel, mask]`.
-    pub nonce: [String; 2],
-    /// Lower time bound.
-    pub execute_after: String,
-    /// Upper time bound.
-    pub execute_before: String,
-    /// Calls.
-    pub calls: Vec<CallJson>,
-}
+/// number a 0x-hex string, the nonce a two-element array `[channel, mask]`.
+pub type OutsideExecutionV3Json = OutsideExecutionJson<[String; 2]>;
 
 impl From<&OutsideExecutionV3> for OutsideExecutionV3Json {
     fn from(e: &OutsideExecutionV3) -> Self {
-        Self {
-            caller: hex(&e.caller),
-            nonce: [hex(&e.nonce.0), hex(&Felt::from(e.nonce.1))],
-            execute_after: hex(&Felt::from(e.execute_after)),
-            execute_before: hex(&Felt::from(e.execute_before)),
-            calls: e.calls.iter().map(CallJson::from).collect(),
-        }
+        Self::new(
+            &e.caller,
+            [hex(&e.nonce.0), hex(&Felt::from(e.nonce.1))],
+            hex(&Felt::from(e.execute_after)),
+            hex(&Felt::from(e.execute_before)),
+            &e.calls,
+        )
     }
 }
 
