@@ -11,7 +11,8 @@
 //! `cursor/{primary}/{secondary}`), `totalCount`, `edges { cursor node }`, `pageInfo`, hex values
 //! without leading zeros, and `{"data": null, "errors": [...]}` for unknown fields, bad arguments
 //! and parse errors. Faults (HTTP 5xx, malformed or empty bodies, GraphQL errors, delays) can be
-//! queued per endpoint, and every request is logged.
+//! queued per endpoint (`answer.rs`), and every request is logged. What the tests share sits
+//! beside it: `fixtures.rs` (a seeded stand-in and its client), `tools.rs` (the tools' server).
 
 #![allow(dead_code)]
 
