@@ -45,15 +45,21 @@ fn envelope(account: Felt, outside_execution: Value, signature: &[Felt], id: u64
 
 /// The JSON-RPC request body for a signed v2 outside execution (`id` is the request id).
 pub fn request_body(signed: &SignedOutsideExecution, id: u64) -> Value {
-    let e = OutsideExecutionJson::from(&signed.execution);
-    let outside_execution = json!({
-        "caller": e.caller,
-        "nonce": e.nonce,
-        "execute_after": signed.execution.execute_after,
-        "execute_before": signed.execution.execute_before,
-        "calls": e.calls,
-    });
-    envelope(signed.account, outside_execution, &signed.signature, id)
+    let e = &signed.execution;
+    // v2's request writes the time bounds as plain numbers.
+    let outside_execution = OutsideExecutionJson::new(
+        &e.caller,
+        hex(&e.nonce),
+        e.execute_after,
+        e.execute_before,
+        &e.calls,
+    );
+    envelope(
+        signed.account,
+        json!(outside_execution),
+        &signed.signature,
+        id,
+    )
 }
 
 /// The JSON-RPC request body for a v3 outside execution of `account` with its `signature` (for
@@ -204,6 +210,47 @@ mod tests {
             parse_response(&json!({"jsonrpc": "2.0", "id": 1})),
             Err(ChainError::Decode(_))
         ));
+    }
+
+    /// One call of `execution`'s shape, for the request bodies pinned byte for byte.
+    fn one_call() -> Vec<starknet::core::types::Call> {
+        vec![starknet::core::types::Call {
+            to: Felt::from(0x5e2d_u64),
+            selector: starknet::macros::selector!("explore"),
+            calldata: vec![Felt::from(42), Felt::ONE],
+        }]
+    }
+
+    #[test]
+    fn request_bodies_are_byte_identical_to_the_pinned_ones() {
+        let signed = SignedOutsideExecution {
+            account: Felt::from(0xacc_u64),
+            execution: super::super::outside::OutsideExecution {
+                caller: super::super::outside::ANY_CALLER,
+                nonce: Felt::from(0xabcdef_u64),
+                execute_after: 5,
+                execute_before: 1_900_000_000,
+                calls: one_call(),
+            },
+            hash: Felt::from(0x4a5_u64),
+            signature: vec![Felt::from(0x5_u64), Felt::from(0x6_u64)],
+        };
+        assert_eq!(
+            request_body(&signed, 7).to_string(),
+            r#"{"id":7,"jsonrpc":"2.0","method":"cartridge_addExecuteOutsideTransaction","params":{"address":"0xacc","outside_execution":{"caller":"0x414e595f43414c4c4552","calls":[{"calldata":["0x2a","0x1"],"selector":"0x1f64d317ff277789ba74de95db50418ab0fa47c09241400b7379b50d6334c3a","to":"0x5e2d"}],"execute_after":5,"execute_before":1900000000,"nonce":"0xabcdef"},"signature":["0x5","0x6"]}}"#
+        );
+        let v3 = OutsideExecutionV3 {
+            caller: super::super::outside::ANY_CALLER,
+            nonce: (Felt::from(0xc0ffee_u64), 4),
+            execute_after: 5,
+            execute_before: 1_900_000_000,
+            calls: one_call(),
+        };
+        let signature = [Felt::from(0x5_u64), Felt::from(0x6_u64)];
+        assert_eq!(
+            request_body_v3(Felt::from(0xacc_u64), &v3, &signature, 8).to_string(),
+            r#"{"id":8,"jsonrpc":"2.0","method":"cartridge_addExecuteOutsideTransaction","params":{"address":"0xacc","outside_execution":{"caller":"0x414e595f43414c4c4552","calls":[{"calldata":["0x2a","0x1"],"selector":"0x1f64d317ff277789ba74de95db50418ab0fa47c09241400b7379b50d6334c3a","to":"0x5e2d"}],"execute_after":"0x5","execute_before":"0x713fb300","nonce":["0xc0ffee","0x4"]},"signature":["0x5","0x6"]}}"#
+        );
     }
 
     #[test]

@@ -191,19 +191,40 @@ pub(crate) fn hex(f: &Felt) -> String {
     format!("{f:#x}")
 }
 
-/// The JSON shape of an `OutsideExecution` in the Cartridge RPC (snake case keys, hex felts).
+/// The JSON shape of an outside execution in the Cartridge RPC (snake case keys, hex felts), one
+/// for v2 and v3: `N` is the nonce's form (a felt for v2, `[channel, mask]` for v3) and `T` the
+/// time bounds' (hex strings, or numbers in v2's request).
 #[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct OutsideExecutionJson {
+pub struct OutsideExecutionJson<N = String, T = String> {
     /// Caller address.
     pub caller: String,
     /// Nonce.
-    pub nonce: String,
+    pub nonce: N,
     /// Lower time bound.
-    pub execute_after: String,
+    pub execute_after: T,
     /// Upper time bound.
-    pub execute_before: String,
+    pub execute_before: T,
     /// Calls.
     pub calls: Vec<CallJson>,
+}
+
+impl<N, T> OutsideExecutionJson<N, T> {
+    /// The shape of an execution from its parts in their JSON forms; caller and calls in hex.
+    pub(crate) fn new(
+        caller: &Felt,
+        nonce: N,
+        execute_after: T,
+        execute_before: T,
+        calls: &[Call],
+    ) -> Self {
+        Self {
+            caller: hex(caller),
+            nonce,
+            execute_after,
+            execute_before,
+            calls: calls.iter().map(CallJson::from).collect(),
+        }
+    }
 }
 
 /// A call in the Cartridge RPC.
@@ -219,13 +240,13 @@ pub struct CallJson {
 
 impl From<&OutsideExecution> for OutsideExecutionJson {
     fn from(e: &OutsideExecution) -> Self {
-        Self {
-            caller: hex(&e.caller),
-            nonce: hex(&e.nonce),
-            execute_after: hex(&Felt::from(e.execute_after)),
-            execute_before: hex(&Felt::from(e.execute_before)),
-            calls: e.calls.iter().map(CallJson::from).collect(),
-        }
+        Self::new(
+            &e.caller,
+            hex(&e.nonce),
+            hex(&Felt::from(e.execute_after)),
+            hex(&Felt::from(e.execute_before)),
+            &e.calls,
+        )
     }
 }
 
@@ -271,6 +292,30 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    /// A fixed v2 execution: one call with two calldata felts, nonce 0xabcdef.
+    fn fixed() -> OutsideExecution {
+        OutsideExecution {
+            caller: ANY_CALLER,
+            nonce: Felt::from(0xabcdef_u64),
+            execute_after: 5,
+            execute_before: 1_900_000_000,
+            calls: vec![Call {
+                to: Felt::from(0x5e2d_u64),
+                selector: starknet::macros::selector!("explore"),
+                calldata: vec![Felt::from(42), Felt::ONE],
+            }],
+        }
+    }
+
+    #[test]
+    fn json_form_writes_every_number_in_hex_byte_for_byte() {
+        let text = serde_json::to_string(&OutsideExecutionJson::from(&fixed())).unwrap();
+        assert_eq!(
+            text,
+            r#"{"caller":"0x414e595f43414c4c4552","nonce":"0xabcdef","execute_after":"0x5","execute_before":"0x713fb300","calls":[{"to":"0x5e2d","selector":"0x1f64d317ff277789ba74de95db50418ab0fa47c09241400b7379b50d6334c3a","calldata":["0x2a","0x1"]}]}"#
+        );
     }
 
     #[test]

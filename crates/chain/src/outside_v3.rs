@@ -5,15 +5,14 @@
 //! `account_sdk/src/account/outside_execution_v3.rs` @ `addbf831`). A Controller session key
 //! signs its message hash like a transaction hash.
 
-use serde::Serialize;
 use starknet::core::types::{Call, Felt};
 use starknet::core::utils::starknet_keccak;
 use starknet_crypto::poseidon_hash_many;
 
 use super::ChainError;
 use super::outside::{
-    ANY_CALLER, CallJson, calls_hash, hex, message_hash_of, push_calls, snip9_domain_hash,
-    with_signature,
+    ANY_CALLER, OutsideExecutionJson, calls_hash, hex, message_hash_of, push_calls,
+    snip9_domain_hash, with_signature,
 };
 
 /// The type string of the v3 `OutsideExecution` (with its `Call` dependency); it differs from
@@ -114,30 +113,18 @@ impl OutsideExecutionV3 {
 }
 
 /// The JSON of a v3 `OutsideExecution` as the Controller SDK sends it to the paymaster: every
-/// number a 0x-hex string, the nonce a two-element array.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct OutsideExecutionV3Json {
-    /// Caller address.
-    pub caller: String,
-    /// `[channel, mask]`.
-    pub nonce: [String; 2],
-    /// Lower time bound.
-    pub execute_after: String,
-    /// Upper time bound.
-    pub execute_before: String,
-    /// Calls.
-    pub calls: Vec<CallJson>,
-}
+/// number a 0x-hex string, the nonce a two-element array `[channel, mask]`.
+pub type OutsideExecutionV3Json = OutsideExecutionJson<[String; 2]>;
 
 impl From<&OutsideExecutionV3> for OutsideExecutionV3Json {
     fn from(e: &OutsideExecutionV3) -> Self {
-        Self {
-            caller: hex(&e.caller),
-            nonce: [hex(&e.nonce.0), hex(&Felt::from(e.nonce.1))],
-            execute_after: hex(&Felt::from(e.execute_after)),
-            execute_before: hex(&Felt::from(e.execute_before)),
-            calls: e.calls.iter().map(CallJson::from).collect(),
-        }
+        Self::new(
+            &e.caller,
+            [hex(&e.nonce.0), hex(&Felt::from(e.nonce.1))],
+            hex(&Felt::from(e.execute_after)),
+            hex(&Felt::from(e.execute_before)),
+            &e.calls,
+        )
     }
 }
 
@@ -265,6 +252,15 @@ mod tests {
         assert_eq!(
             (e.caller, e.execute_after, e.execute_before),
             (ANY_CALLER, 0, 99)
+        );
+    }
+
+    #[test]
+    fn json_is_byte_identical_to_the_pinned_form() {
+        let text = serde_json::to_string(&OutsideExecutionV3Json::from(&fixed())).unwrap();
+        assert_eq!(
+            text,
+            r#"{"caller":"0x414e595f43414c4c4552","nonce":["0xc0ffee","0x4"],"execute_after":"0x0","execute_before":"0x77359400","calls":[{"to":"0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d","selector":"0x83afd3f4caedc6eebf44246fe54e38c95e3179a5ec9ea81740eca5b482d12e","calldata":["0x5eed","0x4d2","0x0"]}]}"#
         );
     }
 

@@ -6,6 +6,7 @@ mod advisor_tools;
 mod arg_schema;
 mod args;
 mod backend;
+mod bounded_map;
 mod compact_result;
 mod drain;
 mod envelopes;

@@ -1,15 +1,16 @@
 //! What each adventurer's results last showed, so a compact result leaves out what has not
 //! changed (the market, stats, equipment and bag), and the planner that advises that adventurer
-//! (its market advice is computed once per market). Bounded: at most [`CAPACITY`] adventurers,
-//! the least recently seen evicted first, and entries idle longer than [`IDLE`] forgotten.
-//! Hand-rolled (a map and a timestamp) because an LRU crate would be more code to wire than this.
+//! (its market advice is computed once per market). Bounded ([`BoundedMap`]): at most
+//! [`CAPACITY`] adventurers, the least recently seen evicted first, and entries idle longer than
+//! [`IDLE`] forgotten.
 
-use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use game::compact::{CompactMarket, CompactState};
 use game::policy::Policy;
+
+use crate::bounded_map::BoundedMap;
 
 /// Adventurers remembered at most.
 pub(crate) const CAPACITY: usize = 1024;
@@ -74,7 +75,7 @@ fn only_if_new<T: PartialEq + Clone>(last: &mut Option<T>, now: &mut Option<T>) 
 /// Per adventurer: its [`Recall`] and when it was last touched.
 #[derive(Debug, Default)]
 pub(crate) struct ShownMemory {
-    entries: Mutex<HashMap<u64, (Recall, Instant)>>,
+    entries: Mutex<BoundedMap<u64, Recall, CAPACITY>>,
 }
 
 impl ShownMemory {
@@ -85,21 +86,8 @@ impl ShownMemory {
 
     fn with_at<R>(&self, adventurer_id: u64, now: Instant, f: impl FnOnce(&mut Recall) -> R) -> R {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        entries.retain(|_, (_, at)| now.saturating_duration_since(*at) < IDLE);
-        if !entries.contains_key(&adventurer_id)
-            && entries.len() >= CAPACITY
-            && let Some(oldest) = entries
-                .iter()
-                .min_by_key(|(_, (_, at))| *at)
-                .map(|(k, _)| *k)
-        {
-            entries.remove(&oldest);
-        }
-        let entry = entries
-            .entry(adventurer_id)
-            .or_insert_with(|| (Recall::default(), now));
-        entry.1 = now;
-        f(&mut entry.0)
+        entries.forget_idle(now, IDLE);
+        f(entries.get_or_insert_with(adventurer_id, now, Recall::default))
     }
 
     /// Number of adventurers remembered.

@@ -4,15 +4,15 @@
 //! It is trusted because only the token's owner can act and one server holds each account (the
 //! journal's lock): every change of an adventurer this server plays passes through it. Any write
 //! failure forgets the adventurer (the chain may have moved in a way this server did not see), and
-//! a read never replaces a newer state with an older one (a lagging node). Bounded like
-//! [`super::super::shown_memory`]: at most [`CAPACITY`] adventurers, the least recently touched
-//! evicted first; hand-rolled for the same reason.
+//! a read never replaces a newer state with an older one (a lagging node). Bounded
+//! ([`BoundedMap`]): at most [`CAPACITY`] adventurers, the least recently touched evicted first.
 
-use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Instant;
 
 use game::model::GameState;
+
+use crate::bounded_map::BoundedMap;
 
 /// Adventurers remembered at most.
 pub(super) const CAPACITY: usize = 1024;
@@ -20,7 +20,7 @@ pub(super) const CAPACITY: usize = 1024;
 /// Per adventurer: the last known state and when it was last touched.
 #[derive(Debug, Default)]
 pub(crate) struct KnownStates {
-    states: Mutex<HashMap<u64, (GameState, Instant)>>,
+    states: Mutex<BoundedMap<u64, GameState, CAPACITY>>,
 }
 
 /// Whether action count `a` is older than `b` (u16 counts wrap).
@@ -32,10 +32,7 @@ impl KnownStates {
     /// The last known state of an adventurer.
     pub(crate) fn get(&self, id: u64) -> Option<GameState> {
         let mut states = self.states.lock().unwrap_or_else(|e| e.into_inner());
-        states.get_mut(&id).map(|(s, at)| {
-            *at = Instant::now();
-            s.clone()
-        })
+        states.get_mut(&id, Instant::now()).cloned()
     }
 
     /// Remembers a state, unless a newer one is already known (a read from a lagging node).
@@ -45,21 +42,12 @@ impl KnownStates {
             return;
         }
         let mut states = self.states.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((known, _)) = states.get(&id)
+        if let Some(known) = states.peek(&id)
             && older(state.adventurer.action_count, known.adventurer.action_count)
         {
             return;
         }
-        if !states.contains_key(&id)
-            && states.len() >= CAPACITY
-            && let Some(oldest) = states
-                .iter()
-                .min_by_key(|(_, (_, at))| *at)
-                .map(|(k, _)| *k)
-        {
-            states.remove(&oldest);
-        }
-        states.insert(id, (state.clone(), Instant::now()));
+        states.insert(id, state.clone(), Instant::now());
     }
 
     /// Forgets an adventurer (after a failed write).
