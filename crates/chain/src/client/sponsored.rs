@@ -119,7 +119,7 @@ impl ChainClient {
             Plan::Calls(_) => Felt::ZERO,
             Plan::MintAndStart { .. } => read_with_retries(|| self.account.get_nonce())
                 .await
-                .map_err(|e| ChainError::from_provider(&e))?,
+                .map_err(ChainError::from_provider)?,
         };
         let calls = self.build(plan, nonce).await?;
         match self
