@@ -205,16 +205,22 @@ async fn answers_over_http_map_into_the_taxonomy() {
             ChainError::Revert { .. } => "revert",
             ChainError::Config(_) => "config",
             ChainError::NoPaymaster(_) => "no paymaster",
-            ChainError::Rpc(_) => "rpc",
-            ChainError::Decode(_) => "decode",
+            ChainError::Rpc(_) | ChainError::Http(_) => "rpc",
+            ChainError::Decode(_) | ChainError::DecodeJson { .. } => "decode",
             _ => "other",
         };
         assert_eq!(kind, want, "{got}");
     }
-    // Nothing listening: an RPC error that names no URL.
+    // Nothing listening: an RPC error, its typed source kept, that names no URL key.
     let closed = url::Url::parse("http://127.0.0.1:9/?key=SECRET").unwrap();
-    match cartridge::submit(&http_client, &closed, &signed).await {
-        Err(ChainError::Rpc(m)) => assert!(!m.contains("SECRET"), "{m}"),
-        other => panic!("{other:?}"),
+    let e = cartridge::submit(&http_client, &closed, &signed)
+        .await
+        .unwrap_err();
+    let ChainError::Http(source) = &e else {
+        panic!("{e:?}")
+    };
+    assert!(source.inner().is_connect(), "{e}");
+    for shown in [e.to_string(), format!("{e:?}")] {
+        assert!(!shown.contains("SECRET"), "{shown}");
     }
 }

@@ -254,9 +254,11 @@ async fn practice_world_and_engine_agree_action_by_action() {
                         m.tool, m.args
                     );
                     assert_eq!(
-                        on_chain.json["error"]["details"]["reason"], revert.0,
+                        on_chain.json["error"]["details"]["reason"],
+                        revert.reason(),
                         "revert reason of {} {}",
-                        m.tool, m.args
+                        m.tool,
+                        m.args
                     );
                     let fresh = client
                         .ok("ls_get_adventurer", json!({"adventurer_id": id}))

@@ -11,9 +11,10 @@ use serde_json::{Value, json};
 use starknet::core::types::Felt;
 
 use super::ChainError;
+use super::error::Redacted;
 use super::outside::{OutsideExecutionJson, SignedOutsideExecution, hex};
 use super::outside_v3::{OutsideExecutionV3, OutsideExecutionV3Json};
-use super::revert::classify;
+use super::revert::{classify, has_phrase, node_refusal, words};
 
 /// The method name.
 pub const METHOD: &str = "cartridge_addExecuteOutsideTransaction";
@@ -91,59 +92,54 @@ struct AddResult {
 pub fn parse_response(body: &Value) -> Result<Felt, ChainError> {
     if let Some(err) = body.get("error") {
         let err: RpcError = serde_json::from_value(err.clone())
-            .map_err(|e| ChainError::Decode(format!("Cartridge error object: {e}")))?;
+            .map_err(|e| ChainError::decode_json("Cartridge error object", e))?;
         return Err(map_error(&err));
     }
     let result = body.get("result").ok_or_else(|| {
         ChainError::Decode("Cartridge answer has neither result nor error".into())
     })?;
     let r: AddResult = serde_json::from_value(result.clone())
-        .map_err(|e| ChainError::Decode(format!("Cartridge result: {e}")))?;
+        .map_err(|e| ChainError::decode_json("Cartridge result", e))?;
     Ok(r.transaction_hash)
 }
 
-/// Maps a Cartridge JSON-RPC error: no sponsor becomes `Unsponsored`, game failures reverts
-/// (decoded like node reverts), configuration mistakes `Config`, the rest (rate limits, time
-/// window, outages) `Rpc`.
+/// Decodes a Cartridge JSON-RPC error where the answer is read: no sponsor becomes
+/// `Unsponsored`, no paymaster `NoPaymaster`, game failures reverts (decoded like node reverts),
+/// a refused session or nonce `Refused`, configuration mistakes `Config`, the rest (rate limits,
+/// time window, outages) `Rpc`.
 fn map_error(err: &RpcError) -> ChainError {
     if UNSPONSORED_CODES.contains(&err.code) {
         return ChainError::Unsponsored(base::redact::redact_urls(&err.message));
     }
-    if err.code == METHOD_NOT_FOUND
-        || err
-            .message
-            .to_ascii_lowercase()
-            .contains("method not found")
+    if err.code == METHOD_NOT_FOUND || has_phrase(&words(&err.message), &["method", "not", "found"])
     {
         return ChainError::NoPaymaster(base::redact::redact_urls(&err.message));
     }
     let data = err.data.as_ref().map(|d| d.to_string()).unwrap_or_default();
     let text = base::redact::redact_urls(&format!("{} {}", err.message, data));
-    let lower = text.to_ascii_lowercase();
+    let words = words(&text);
     let revert = classify(&text);
-    if revert.code != "UNKNOWN_REVERT" {
+    let said = |part: &str| words.iter().any(|w| w.contains(part));
+    let execution_failed =
+        said("execution") && (said("failed") || said("revert") || said("failure")) && !said("time");
+    if revert.is_known() || execution_failed {
         return ChainError::Revert {
             revert,
             tx_hash: None,
         };
     }
-    if lower.contains("not supported") || lower.contains("invalid caller") {
+    let message = format!("Cartridge paymaster ({}): {text}", err.code);
+    if let Some(refusal) = node_refusal(&text, false) {
+        return ChainError::Refused { refusal, message };
+    }
+    if has_phrase(&words, &["not", "supported"]) || has_phrase(&words, &["invalid", "caller"]) {
         return ChainError::Config(format!(
             "the Cartridge paymaster refused the outside execution ({}): {text}; check the profile's \
              chain.rpc_url (it must be a Cartridge RPC) and that the account supports SNIP-9 v2",
             err.code
         ));
     }
-    if lower.contains("execution")
-        && (lower.contains("failed") || lower.contains("revert") || lower.contains("failure"))
-        && !lower.contains("time")
-    {
-        return ChainError::Revert {
-            revert,
-            tx_hash: None,
-        };
-    }
-    ChainError::Rpc(format!("Cartridge paymaster ({}): {text}", err.code))
+    ChainError::Rpc(message)
 }
 
 /// Sends a signed v2 outside execution to `url` and returns the paymaster's transaction hash.
@@ -179,12 +175,12 @@ async fn post(http: &reqwest::Client, url: &url::Url, body: &Value) -> Result<Fe
         .json(body)
         .send()
         .await
-        .map_err(|e| ChainError::Rpc(base::redact::redact_urls(&format!("Cartridge RPC: {e}"))))?;
+        .map_err(|e| ChainError::Http(Redacted::new(e)))?;
     let status = resp.status();
     let text = resp
         .text()
         .await
-        .map_err(|e| ChainError::Rpc(base::redact::redact_urls(&format!("Cartridge RPC: {e}"))))?;
+        .map_err(|e| ChainError::Http(Redacted::new(e)))?;
     let value: Value = serde_json::from_str(&text).map_err(|_| {
         ChainError::Rpc(format!(
             "Cartridge RPC answered HTTP {status} with a non-JSON body: {}",

@@ -18,6 +18,7 @@ use super::ChainError;
 use super::client::provider;
 use super::deploy_dungeon::deploy_practice_dungeon;
 use super::deploy_target::{CasmHash, DeployTarget};
+use super::revert::NodeRefusal;
 use super::submit::{Confirm, wait_for_receipt};
 use game::felt::parse_felt;
 use wallet::SecretSigner;
@@ -94,7 +95,7 @@ pub async fn deploy_practice_world(
     let chain_id = provider
         .chain_id()
         .await
-        .map_err(|e| ChainError::from_provider(&e))?;
+        .map_err(ChainError::from_provider)?;
     let mut account = SingleOwnerAccount::new(
         provider.clone(),
         signer,
@@ -105,7 +106,7 @@ pub async fn deploy_practice_world(
     account.set_block_id(BlockId::Tag(BlockTag::PreConfirmed));
 
     let sierra: SierraClass = serde_json::from_str(artifacts.sierra)
-        .map_err(|e| ChainError::Config(format!("the practice world's Sierra class: {e}")))?;
+        .map_err(|e| ChainError::json("the practice world's Sierra class", e))?;
     let flat = sierra
         .flatten()
         .map_err(|e| ChainError::Config(format!("cannot flatten the Sierra class: {e}")))?;
@@ -128,7 +129,7 @@ pub async fn deploy_practice_world(
             tracing::info!(class_hash = %format!("{class_hash:#x}"), "practice world declared");
             true
         }
-        Err(e) => return Err(ChainError::from_provider(&e)),
+        Err(e) => return Err(ChainError::from_provider(e)),
     };
 
     let factory =
@@ -146,25 +147,24 @@ pub async fn deploy_practice_world(
             )));
         }
         Err(ProviderError::StarknetError(StarknetError::ContractNotFound)) => {
-            let sent = deployment.send().await.map_err(deploy_error)?;
+            let sent = deployment.send().await.map_err(ChainError::from_account)?;
             wait(&provider, sent.transaction_hash).await?;
             tracing::info!(address = %format!("{address:#x}"), "practice world deployed");
             true
         }
-        Err(e) => return Err(ChainError::from_provider(&e)),
+        Err(e) => return Err(ChainError::from_provider(e)),
     };
 
     let template: Value = serde_json::from_str(artifacts.template)
-        .map_err(|e| ChainError::Config(format!("the practice world's manifest template: {e}")))?;
+        .map_err(|e| ChainError::json("the practice world's manifest template", e))?;
     let mut manifest = fill_manifest(template, class_hash, address);
     deploy_practice_dungeon(&account, address, target, &mut manifest).await?;
     if let Some(dir) = manifest_out.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| ChainError::Config(format!("{}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir).map_err(|e| ChainError::io(dir.display().to_string(), e))?;
     }
     let text = serde_json::to_string_pretty(&manifest).expect("a JSON value serializes");
     std::fs::write(manifest_out, text + "\n")
-        .map_err(|e| ChainError::Config(format!("{}: {e}", manifest_out.display())))?;
+        .map_err(|e| ChainError::io(manifest_out.display().to_string(), e))?;
     Ok(Deployed {
         class_hash,
         address,
@@ -190,7 +190,7 @@ async fn require_udc<P: Provider + Sync>(provider: &P, udc: Felt) -> Result<(), 
                 super::deploy_target::NEW_UDC
             )))
         }
-        Err(e) => Err(ChainError::from_provider(&e)),
+        Err(e) => Err(ChainError::from_provider(e)),
     }
 }
 
@@ -231,15 +231,8 @@ fn declare_error<S: std::fmt::Display>(
 ) -> ChainError {
     // A node reports it as `CompiledClassHashMismatch` at submission, or (starknet-devnet 0.10.1)
     // as an execution error "Mismatch compiled class hash …" at fee estimation.
-    let mismatch = matches!(
-        &e,
-        starknet::accounts::AccountError::Provider(ProviderError::StarknetError(
-            StarknetError::CompiledClassHashMismatch
-        ))
-    ) || e
-        .to_string()
-        .to_ascii_lowercase()
-        .contains("mismatch compiled class hash");
+    let e = ChainError::from_account(e);
+    let mismatch = e.node_refusal() == Some(NodeRefusal::ClassHashMismatch);
     if mismatch {
         let other = match function {
             CasmHash::Blake2s => CasmHash::Poseidon,
@@ -252,14 +245,7 @@ fn declare_error<S: std::fmt::Display>(
             other.name()
         ));
     }
-    deploy_error(e)
-}
-
-fn deploy_error<S: std::fmt::Display>(e: starknet::accounts::AccountError<S>) -> ChainError {
-    match e {
-        starknet::accounts::AccountError::Provider(p) => ChainError::from_provider(&p),
-        other => ChainError::Rpc(base::redact::redact_urls(&other.to_string())),
-    }
+    e
 }
 
 #[cfg(test)]

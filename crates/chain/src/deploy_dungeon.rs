@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use starknet::accounts::{AccountError, ConnectedAccount};
+use starknet::accounts::ConnectedAccount;
 use starknet::contract::{ContractFactory, UdcSelector};
 use starknet::core::types::contract::SierraClass;
 use starknet::core::types::{BlockId, BlockTag, Felt, StarknetError};
@@ -156,9 +156,8 @@ where
         target,
     )
     .await?;
-    let template: Value = serde_json::from_str(artifacts.template).map_err(|e| {
-        ChainError::Config(format!("the practice dungeon's manifest template: {e}"))
-    })?;
+    let template: Value = serde_json::from_str(artifacts.template)
+        .map_err(|e| ChainError::json("the practice dungeon's manifest template", e))?;
     let placed = [
         ("practice-ticket", ticket_class, ticket),
         ("practice-golden_pass", pass_class, golden_pass),
@@ -217,7 +216,7 @@ where
     let provider = account.provider();
     let pending = BlockId::Tag(BlockTag::PreConfirmed);
     let sierra: SierraClass = serde_json::from_str(artifact.sierra)
-        .map_err(|e| ChainError::Config(format!("a practice dungeon Sierra class: {e}")))?;
+        .map_err(|e| ChainError::json("a practice dungeon Sierra class", e))?;
     let flat = sierra
         .flatten()
         .map_err(|e| ChainError::Config(format!("cannot flatten a Sierra class: {e}")))?;
@@ -230,10 +229,10 @@ where
                 .declare_v3(Arc::new(flat), casm_hash)
                 .send()
                 .await
-                .map_err(account_error)?;
+                .map_err(ChainError::from_account)?;
             wait(provider, sent.transaction_hash).await?;
         }
-        Err(e) => return Err(ChainError::from_provider(&e)),
+        Err(e) => return Err(ChainError::from_provider(e)),
     }
     let factory =
         ContractFactory::new_with_udc(class_hash, account, UdcSelector::Custom(target.udc));
@@ -247,19 +246,12 @@ where
             )));
         }
         Err(ProviderError::StarknetError(StarknetError::ContractNotFound)) => {
-            let sent = deployment.send().await.map_err(account_error)?;
+            let sent = deployment.send().await.map_err(ChainError::from_account)?;
             wait(provider, sent.transaction_hash).await?;
         }
-        Err(e) => return Err(ChainError::from_provider(&e)),
+        Err(e) => return Err(ChainError::from_provider(e)),
     }
     Ok((class_hash, address))
-}
-
-fn account_error<S: std::fmt::Display>(e: AccountError<S>) -> ChainError {
-    match e {
-        AccountError::Provider(p) => ChainError::from_provider(&p),
-        other => ChainError::Rpc(base::redact::redact_urls(&other.to_string())),
-    }
 }
 
 #[cfg(test)]

@@ -1,9 +1,13 @@
 //! Errors of the chain layer, classified so the MCP edge can map them once to the tool taxonomy.
 
+use std::sync::Arc;
+
+use starknet::accounts::AccountError;
 use starknet::core::types::{ContractExecutionError, Felt, StarknetError};
 use starknet::providers::ProviderError;
 
-use super::revert::{Revert, classify};
+use super::journal::JournalError;
+use super::revert::{NodeRefusal, Revert, classify, node_refusal};
 
 /// What went wrong talking to the chain.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -11,9 +15,56 @@ pub enum ChainError {
     /// Settings or manifest problems found at start.
     #[error("{0}")]
     Config(String),
-    /// The node could not be reached or answered with an error unrelated to the game.
+    /// A file the settings name (a manifest, a deployment's output) could not be read or written.
+    #[error("{context}: {source}")]
+    Io {
+        /// What was being read or written.
+        context: String,
+        /// The I/O error.
+        #[source]
+        source: Arc<std::io::Error>,
+    },
+    /// A file or class the settings name is not the JSON expected.
+    #[error("{context}: {source}")]
+    Json {
+        /// What was being read.
+        context: String,
+        /// The parse error.
+        #[source]
+        source: Arc<serde_json::Error>,
+    },
+    /// The journal could not record the transaction before its send, so it was not sent.
+    #[error("not sent: {0}")]
+    Journal(#[source] Arc<JournalError>),
+    /// The sim world's file could not be used: locked by another process, unreadable, or not a
+    /// world this version reads (`corrupt`: start over with `serve --fresh`).
+    #[error("{}{source}", if *.corrupt { "" } else { "RPC error: " })]
+    Sim {
+        /// Whether the file is not a world (a settings matter, not worth a retry).
+        corrupt: bool,
+        /// The store's error.
+        #[source]
+        source: Arc<crate::sim::StoreError>,
+    },
+    /// Something unrelated to the game failed on the way to the node.
     #[error("RPC error: {0}")]
     Rpc(String),
+    /// The node could not be reached or answered with an error unrelated to the game.
+    #[error("RPC error: {0}")]
+    Provider(#[source] Redacted<ProviderError>),
+    /// The Cartridge RPC could not be reached, or its answer not read.
+    #[error("RPC error: Cartridge RPC: {0}")]
+    Http(#[source] Redacted<reqwest::Error>),
+    /// The node or the account refused the transaction before running it (a stale nonce, a
+    /// Controller session it does not accept, a compiled class hash), read where the node's or
+    /// the paymaster's answer is decoded.
+    #[error("RPC error: {message}")]
+    Refused {
+        /// What was refused.
+        refusal: NodeRefusal,
+        /// The answer's words (URLs redacted).
+        message: String,
+    },
     /// The node is not the network the profile expects.
     #[error("{0}")]
     WrongNetwork(String),
@@ -46,6 +97,15 @@ pub enum ChainError {
     /// A response could not be decoded.
     #[error("cannot decode the node's answer: {0}")]
     Decode(String),
+    /// A response is not the JSON expected.
+    #[error("cannot decode the node's answer: {context}: {source}")]
+    DecodeJson {
+        /// Which answer.
+        context: String,
+        /// The parse error.
+        #[source]
+        source: Arc<serde_json::Error>,
+    },
     /// The wallet policy refused to sign.
     #[error("{0}")]
     Policy(wallet::PolicyDenied),
@@ -79,32 +139,99 @@ pub enum ChainError {
 }
 
 impl ChainError {
-    /// Classifies a provider error: contract failures become reverts, the rest RPC errors.
-    pub fn from_provider(e: &ProviderError) -> Self {
-        match e {
+    /// Classifies a provider error where the node's answer is read: contract failures become
+    /// reverts (their reason decoded once), a stale nonce or a refused session
+    /// [`ChainError::Refused`], the rest [`ChainError::Provider`].
+    pub fn from_provider(e: ProviderError) -> Self {
+        match &e {
             ProviderError::StarknetError(StarknetError::TransactionExecutionError(data)) => {
-                Self::revert(&execution_text(&data.execution_error))
+                return Self::revert(&execution_text(&data.execution_error));
             }
             ProviderError::StarknetError(StarknetError::ContractError(data)) => {
-                Self::revert(&execution_text(&data.revert_error))
+                return Self::revert(&execution_text(&data.revert_error));
             }
-            ProviderError::StarknetError(StarknetError::ContractNotFound) => Self::Config(
-                "a game contract is not deployed at the configured address: check the profile's \
-                 manifest or chain.contracts (on devnet, run `loot-survivor-mcp devnet up`)"
-                    .into(),
-            ),
-            other => {
-                let text = base::redact::redact_urls(&other.to_string());
-                let revert = classify(&text);
-                if revert.code != "UNKNOWN_REVERT" {
-                    Self::Revert {
-                        revert,
-                        tx_hash: None,
-                    }
-                } else {
-                    Self::Rpc(text)
-                }
+            ProviderError::StarknetError(StarknetError::ContractNotFound) => {
+                return Self::Config(
+                    "a game contract is not deployed at the configured address: check the \
+                     profile's manifest or chain.contracts (on devnet, run `loot-survivor-mcp \
+                     devnet up`)"
+                        .into(),
+                );
             }
+            _ => {}
+        }
+        let e = Redacted::new(e);
+        let text = e.to_string();
+        let revert = classify(&text);
+        if revert.is_known() {
+            return Self::Revert {
+                revert,
+                tx_hash: None,
+            };
+        }
+        let refusal = match e.inner() {
+            ProviderError::StarknetError(StarknetError::InvalidTransactionNonce(_)) => {
+                Some(NodeRefusal::StaleNonce)
+            }
+            ProviderError::StarknetError(StarknetError::CompiledClassHashMismatch) => {
+                Some(NodeRefusal::ClassHashMismatch)
+            }
+            _ => node_refusal(&text, false),
+        };
+        match refusal {
+            Some(refusal) => Self::Refused {
+                refusal,
+                message: text,
+            },
+            None => Self::Provider(e),
+        }
+    }
+
+    /// The one conversion of a starknet-rs account error: the provider's answer classified by
+    /// [`ChainError::from_provider`], a signer failure [`ChainError::Signing`], the rest RPC
+    /// errors.
+    pub fn from_account<S: std::fmt::Display>(e: AccountError<S>) -> Self {
+        match e {
+            AccountError::Provider(p) => Self::from_provider(p),
+            AccountError::Signing(s) => Self::Signing(s.to_string()),
+            other => Self::Rpc(base::redact::redact_urls(&other.to_string())),
+        }
+    }
+
+    /// What the node or the account refused, when this is such a refusal (a stale nonce, a
+    /// session, a class hash), whether it came as an error or as a simulated revert.
+    pub fn node_refusal(&self) -> Option<NodeRefusal> {
+        match self {
+            Self::Refused { refusal, .. } => Some(*refusal),
+            Self::Revert {
+                revert,
+                tx_hash: None,
+            } => revert.node_refusal(),
+            _ => None,
+        }
+    }
+
+    /// An I/O failure on `context`.
+    pub fn io(context: impl Into<String>, source: std::io::Error) -> Self {
+        Self::Io {
+            context: context.into(),
+            source: Arc::new(source),
+        }
+    }
+
+    /// A settings file or class that is not the JSON expected.
+    pub fn json(context: impl Into<String>, source: serde_json::Error) -> Self {
+        Self::Json {
+            context: context.into(),
+            source: Arc::new(source),
+        }
+    }
+
+    /// An answer that is not the JSON expected.
+    pub fn decode_json(context: impl Into<String>, source: serde_json::Error) -> Self {
+        Self::DecodeJson {
+            context: context.into(),
+            source: Arc::new(source),
         }
     }
 
@@ -115,6 +242,49 @@ impl ChainError {
         }
     }
 }
+
+impl From<JournalError> for ChainError {
+    fn from(e: JournalError) -> Self {
+        Self::Journal(Arc::new(e))
+    }
+}
+
+/// An underlying error kept as a typed source, shown (Display and Debug) with its URLs redacted:
+/// a node's or the paymaster's URL may carry an API key. Its own sources are not exposed, for
+/// the same reason; [`Redacted::inner`] gives the error itself.
+pub struct Redacted<E>(Arc<E>);
+
+impl<E> Clone for Redacted<E> {
+    fn clone(&self) -> Self {
+        Self(Arc::clone(&self.0))
+    }
+}
+
+impl<E: std::fmt::Display> Redacted<E> {
+    /// Wraps an error.
+    pub fn new(e: E) -> Self {
+        Self(Arc::new(e))
+    }
+
+    /// The error itself (its text unredacted: do not log it).
+    pub fn inner(&self) -> &E {
+        &self.0
+    }
+}
+
+impl<E: std::fmt::Display> std::fmt::Display for Redacted<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&base::redact::redact_urls(&self.0.to_string()))
+    }
+}
+
+impl<E: std::fmt::Display> std::fmt::Debug for Redacted<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Redacted").field(&self.to_string()).finish()
+    }
+}
+
+impl<E: std::fmt::Display> std::error::Error for Redacted<E> {}
 
 /// The innermost message of a nested contract execution error.
 fn execution_text(e: &ContractExecutionError) -> String {
@@ -134,5 +304,64 @@ mod tests {
             "(0x4e6f7420696e20626174746c65 ('Not in battle'))".into(),
         );
         assert!(execution_text(&inner).contains("Not in battle"));
+    }
+
+    fn starknet(e: StarknetError) -> ProviderError {
+        ProviderError::StarknetError(e)
+    }
+
+    #[test]
+    fn provider_answers_are_classified_where_they_are_read() {
+        let nonce = ChainError::from_provider(starknet(StarknetError::InvalidTransactionNonce(
+            "Account nonce: 0x5; got: 0x4".into(),
+        )));
+        assert_eq!(nonce.node_refusal(), Some(NodeRefusal::StaleNonce));
+        assert!(matches!(nonce, ChainError::Refused { .. }), "{nonce:?}");
+
+        let session = ChainError::from_provider(starknet(StarknetError::ValidationFailure(
+            "Account validation failed: ('session/not-registered')".into(),
+        )));
+        assert_eq!(session.node_refusal(), Some(NodeRefusal::Session));
+
+        let data = starknet::core::types::TransactionExecutionErrorData {
+            transaction_index: 0,
+            execution_error: ContractExecutionError::Message(
+                "Account transaction nonce is invalid.".into(),
+            ),
+        };
+        let stale =
+            ChainError::from_provider(starknet(StarknetError::TransactionExecutionError(data)));
+        assert!(matches!(stale, ChainError::Revert { .. }), "{stale:?}");
+        assert_eq!(stale.node_refusal(), Some(NodeRefusal::StaleNonce));
+
+        let busy = ChainError::from_provider(starknet(StarknetError::BlockNotFound));
+        assert!(matches!(busy, ChainError::Provider(_)), "{busy:?}");
+        assert_eq!(busy.node_refusal(), None);
+        assert!(busy.to_string().starts_with("RPC error: "), "{busy}");
+        assert!(std::error::Error::source(&busy).is_some());
+    }
+
+    #[test]
+    fn account_errors_have_one_conversion() {
+        let e = ChainError::from_account(AccountError::<String>::Signing("no key".into()));
+        assert!(
+            matches!(e, ChainError::Signing(ref m) if m == "no key"),
+            "{e:?}"
+        );
+        let e = ChainError::from_account(AccountError::<String>::Provider(
+            ProviderError::StarknetError(StarknetError::InvalidTransactionNonce(String::new())),
+        ));
+        assert_eq!(e.node_refusal(), Some(NodeRefusal::StaleNonce));
+    }
+
+    #[test]
+    fn redacted_sources_hide_url_keys() {
+        let e = ChainError::from_provider(ProviderError::StarknetError(
+            StarknetError::UnexpectedError(
+                "boom at https://api.cartridge.gg/x/starknet/mainnet?key=SECRET".into(),
+            ),
+        ));
+        assert!(!e.to_string().contains("SECRET"), "{e}");
+        assert!(!format!("{e:?}").contains("SECRET"), "{e:?}");
     }
 }

@@ -36,7 +36,7 @@ pub use client::{
     ChainClient, ConnectOptions, SessionReport, TokenBalance, TxLookup, TxReport, WalletReport,
     WriteOptions,
 };
-pub use error::ChainError;
+pub use error::{ChainError, Redacted};
 pub use manifest::GameAddresses;
 pub use new_game::MintedGame;
 pub use status::{Execution, TxStatus};

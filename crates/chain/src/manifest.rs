@@ -115,7 +115,7 @@ pub fn read_manifest(path: &Path) -> Result<BTreeMap<String, Felt>, ChainError> 
         ))
     })?;
     let v: Value = serde_json::from_str(&text)
-        .map_err(|e| ChainError::Config(format!("manifest {} is not JSON: {e}", path.display())))?;
+        .map_err(|e| ChainError::json(format!("manifest {} is not JSON", path.display()), e))?;
     let mut out = BTreeMap::new();
     if let Some(addr) = v["world"]["address"].as_str() {
         out.insert("world".to_string(), felt(addr, "world.address")?);

@@ -119,7 +119,7 @@ impl ChainClient {
                 )
             })
             .await
-            .map_err(|e| ChainError::from_provider(&e))?;
+            .map_err(ChainError::from_provider)?;
             return u64::try_from(count + Felt::ONE).map_err(|_| {
                 ChainError::Decode(format!("the token's minted count {count:#x} is not a u64"))
             });
@@ -130,10 +130,7 @@ impl ChainClient {
             .nonce(nonce)
             .simulate(true, true)
             .await
-            .map_err(|e| match e {
-                starknet::accounts::AccountError::Provider(p) => ChainError::from_provider(&p),
-                other => ChainError::Rpc(base::redact::redact_urls(&other.to_string())),
-            })?;
+            .map_err(ChainError::from_account)?;
         let TransactionTrace::Invoke(trace) = simulated.transaction_trace else {
             return Err(ChainError::Decode(
                 "the mint simulation is not an invoke".into(),

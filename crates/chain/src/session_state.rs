@@ -212,7 +212,7 @@ pub async fn read_session_ref_state<P: Provider + Sync>(
     let class_hash = provider
         .get_class_hash_at(block, account)
         .await
-        .map_err(|e| ChainError::from_provider(&e))?;
+        .map_err(ChainError::from_provider)?;
     let class = controller_class(class_hash);
     let (registered, revoked) = if class.is_some_and(|c| c.outside_v3) {
         let view = |selector, calldata| FunctionCall {
@@ -229,14 +229,14 @@ pub async fn read_session_ref_state<P: Provider + Sync>(
                 block,
             )
             .await
-            .map_err(|e| ChainError::from_provider(&e))?;
+            .map_err(ChainError::from_provider)?;
         let revoked = provider
             .call(
                 view(selector!("is_session_revoked"), vec![session.session_hash]),
                 block,
             )
             .await
-            .map_err(|e| ChainError::from_provider(&e))?;
+            .map_err(ChainError::from_provider)?;
         (is_true(&registered), is_true(&revoked))
     } else {
         (false, false)

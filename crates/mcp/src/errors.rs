@@ -33,7 +33,7 @@ pub fn from_chain(e: ChainError) -> ToolError {
                 format!("the game refused the action: {}", revert.reason),
             )
             .with_detail("reason", &revert.reason)
-            .with_detail("reason_code", revert.code)
+            .with_detail("reason_code", revert.code())
             .with_detail("simulated", simulated)
             .with_detail("tx_hash", tx_hash.map(|h| format!("{h:#x}")));
             if simulated {
@@ -85,12 +85,27 @@ pub fn from_chain(e: ChainError) -> ToolError {
                 d.setting,
                 d.setting.to_uppercase().replace('.', "__")
             )),
-        ChainError::Rpc(m) => ToolError::new(ErrorCode::RpcError, m)
-            .with_hint("the node may be down or busy; retry in a moment"),
+        ChainError::Rpc(m) | ChainError::Refused { message: m, .. } => rpc_error(m),
+        ChainError::Provider(source) => rpc_error(source.to_string()),
+        ChainError::Sim {
+            corrupt: false,
+            source,
+        } => rpc_error(source.to_string()),
+        ChainError::Sim {
+            corrupt: true,
+            source,
+        } => ToolError::new(ErrorCode::RpcError, source.to_string()).retryable(false),
+        ChainError::Http(source) => rpc_error(format!("Cartridge RPC: {source}")),
         ChainError::WrongNetwork(m) | ChainError::Config(m) => {
             ToolError::new(ErrorCode::RpcError, m).retryable(false)
         }
+        e @ (ChainError::Io { .. } | ChainError::Json { .. } | ChainError::Journal(_)) => {
+            ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
+        }
         ChainError::Decode(m) => ToolError::new(ErrorCode::RpcError, m).retryable(false),
+        ChainError::DecodeJson { context, source } => {
+            ToolError::new(ErrorCode::RpcError, format!("{context}: {source}")).retryable(false)
+        }
         ChainError::Signing(m) => ToolError::new(ErrorCode::RpcError, m).retryable(false),
         ChainError::Invalid(m) => ToolError::validation(m),
         ChainError::Session { problem, renew } => {
@@ -105,6 +120,12 @@ pub fn from_chain(e: ChainError) -> ToolError {
             ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
         }
     }
+}
+
+/// A node or transport failure: worth retrying.
+fn rpc_error(message: String) -> ToolError {
+    ToolError::new(ErrorCode::RpcError, message)
+        .with_hint("the node may be down or busy; retry in a moment")
 }
 
 #[cfg(test)]
@@ -124,6 +145,27 @@ mod tests {
         assert_eq!(t.details["reason_code"], "NOT_IN_BATTLE");
         assert_eq!(t.details["fee_charged"], false);
         assert!(!t.retryable);
+    }
+
+    #[test]
+    fn provider_errors_read_as_rpc_errors_did() {
+        use starknet::core::types::StarknetError;
+        use starknet::providers::ProviderError;
+        let t = from_chain(ChainError::from_provider(ProviderError::StarknetError(
+            StarknetError::BlockNotFound,
+        )));
+        assert_eq!(t.code, ErrorCode::RpcError);
+        assert!(t.retryable);
+        assert_eq!(t.message, "BlockNotFound");
+        let t = from_chain(ChainError::from_provider(ProviderError::StarknetError(
+            StarknetError::InvalidTransactionNonce("got 0x4".into()),
+        )));
+        assert_eq!(t.code, ErrorCode::RpcError);
+        assert!(
+            t.message.contains("InvalidTransactionNonce"),
+            "{}",
+            t.message
+        );
     }
 
     #[test]

@@ -30,7 +30,7 @@ impl ChainClient {
                     report: None,
                 });
             }
-            Err(e) => return Err(ChainError::from_provider(&e)),
+            Err(e) => return Err(ChainError::from_provider(e)),
         };
         let (execution, revert_reason) = match execution_of(&status) {
             Some(ExecutionResult::Succeeded) => (Some(Execution::Succeeded), None),
@@ -44,7 +44,7 @@ impl ChainClient {
             Some(_) => {
                 let receipt = read_with_retries(|| self.provider.get_transaction_receipt(hash))
                     .await
-                    .map_err(|e| ChainError::from_provider(&e))?;
+                    .map_err(ChainError::from_provider)?;
                 Some(self.report(receipt)?)
             }
             None => None,

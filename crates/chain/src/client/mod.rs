@@ -169,7 +169,7 @@ impl ChainClient {
         let chain_id = provider
             .chain_id()
             .await
-            .map_err(|e| ChainError::from_provider(&e))?;
+            .map_err(ChainError::from_provider)?;
         if chain_id != opts.chain_id {
             return Err(ChainError::WrongNetwork(format!(
                 "the node's chain id is {} but the profile expects {}",
@@ -180,7 +180,7 @@ impl ChainClient {
         let spec = provider
             .spec_version()
             .await
-            .map_err(|e| ChainError::from_provider(&e))?;
+            .map_err(ChainError::from_provider)?;
         if !opts
             .spec_versions
             .iter()
@@ -258,7 +258,7 @@ impl ChainClient {
                 .call(request.clone(), BlockId::Tag(BlockTag::PreConfirmed))
         })
         .await
-        .map_err(|e| ChainError::from_provider(&e))
+        .map_err(ChainError::from_provider)
     }
 
     /// Calls the view `name` and decodes its answer with its binding's decoder.
@@ -475,7 +475,7 @@ impl ChainClient {
                 Some(n) => n,
                 None => read_with_retries(|| self.account.get_nonce())
                     .await
-                    .map_err(|e| ChainError::from_provider(&e))?,
+                    .map_err(ChainError::from_provider)?,
             };
             let built = match declined.take() {
                 Some((at, calls)) if at == nonce => Ok((calls, true)),

@@ -12,6 +12,7 @@ use starknet::providers::{Provider, ProviderError};
 use super::{ChainClient, TxReport, WriteOptions};
 use crate::ChainError;
 use crate::TxStatus;
+use crate::revert::NodeRefusal;
 use crate::submit::{Progress, wait_for_receipt};
 use game::events::decode_game_event;
 
@@ -94,7 +95,7 @@ impl ChainClient {
         let fee = exec
             .estimate_fee()
             .await
-            .map_err(SendFailure::from_account)?;
+            .map_err(|e| SendFailure::from_chain(ChainError::from_account(e)))?;
         opts.hooks.report(Progress::Simulated {
             fee: fee.overall_fee,
         });
@@ -140,11 +141,7 @@ impl ChainClient {
         };
         match record.await {
             Ok(Ok(())) => {}
-            Ok(Err(e)) => {
-                return Err(SendFailure::Other(ChainError::Config(format!(
-                    "not sent: {e}"
-                ))));
-            }
+            Ok(Err(e)) => return Err(SendFailure::Other(e.into())),
             Err(e) => {
                 return Err(SendFailure::Other(ChainError::Config(format!(
                     "not sent: the journal could not record it: {e}"
@@ -177,10 +174,8 @@ impl ChainClient {
             )))),
             Err(ProviderError::StarknetError(StarknetError::DuplicateTx)) => Ok(hash),
             Err(e) => {
-                let failure = SendFailure::from_account(
-                    starknet::accounts::AccountError::<String>::Provider(e),
-                );
-                if let SendFailure::Other(ChainError::Rpc(_)) = &failure
+                let failure = SendFailure::from_chain(ChainError::from_provider(e));
+                if let SendFailure::Other(ChainError::Provider(_) | ChainError::Rpc(_)) = &failure
                     && self.node_knows(hash).await
                 {
                     tracing::info!(tx_hash = %format!("{hash:#x}"), "send looked failed but the node has it");
@@ -256,43 +251,12 @@ pub(super) enum SendFailure {
 
 impl SendFailure {
     /// A stale nonce, whether the send refused it or the simulation before it did (another client
-    /// of the same account moved it on), else the error itself.
+    /// of the same account moved it on), as decoded from the node's answer; else the error itself.
     pub(super) fn from_chain(e: ChainError) -> Self {
-        let stale = match &e {
-            ChainError::Rpc(m) => m.to_lowercase().contains("nonce"),
-            ChainError::Revert {
-                revert,
-                tx_hash: None,
-            } => {
-                // devnet says "Account transaction nonce is invalid." at the estimate and
-                // "Invalid transaction nonce of contract …" at a simulation; the game never
-                // speaks of nonces.
-                let reason = revert.reason.to_lowercase();
-                reason.contains("nonce") && reason.contains("invalid")
-            }
-            _ => false,
-        };
-        if stale {
+        if e.node_refusal() == Some(NodeRefusal::StaleNonce) {
             SendFailure::Nonce
         } else {
             SendFailure::Other(e)
-        }
-    }
-
-    fn from_account<S: std::fmt::Display>(e: starknet::accounts::AccountError<S>) -> Self {
-        match e {
-            starknet::accounts::AccountError::Provider(ProviderError::StarknetError(
-                StarknetError::InvalidTransactionNonce(_),
-            )) => SendFailure::Nonce,
-            starknet::accounts::AccountError::Provider(p) => {
-                SendFailure::from_chain(ChainError::from_provider(&p))
-            }
-            starknet::accounts::AccountError::Signing(s) => {
-                SendFailure::Other(ChainError::Signing(s.to_string()))
-            }
-            other => SendFailure::Other(ChainError::Rpc(base::redact::redact_urls(
-                &other.to_string(),
-            ))),
         }
     }
 }

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::ChainClient;
 use crate::ChainError;
+use crate::revert::NodeRefusal;
 use crate::session_slot::SessionSlot;
 use crate::session_state::{SessionProblem, read_session_state};
 
@@ -92,13 +93,14 @@ impl ChainClient {
         Ok(problem)
     }
 
-    /// A failed write that the account refused for its session (`session/…` in its reason):
-    /// the session's state is read again and reported instead, typed.
+    /// A failed write that the account refused for its session (decoded from a `session/…`
+    /// reason where the answer was read): the session's state is read again and reported
+    /// instead, typed.
     pub(super) async fn session_refused(&self, err: ChainError) -> ChainError {
         let Some(slot) = self.account.signer().session() else {
             return err;
         };
-        if !err.to_string().to_ascii_lowercase().contains("session/") {
+        if err.node_refusal() != Some(NodeRefusal::Session) {
             return err;
         }
         *self.session_known.lock().await = None;

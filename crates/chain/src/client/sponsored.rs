@@ -139,7 +139,7 @@ impl ChainClient {
             Plan::MintAndStart { .. } => Some(
                 read_with_retries(|| self.account.get_nonce())
                     .await
-                    .map_err(|e| ChainError::from_provider(&e))?,
+                    .map_err(ChainError::from_provider)?,
             ),
         };
         let calls = self.build(plan, nonce.unwrap_or(Felt::ZERO)).await?;

@@ -69,18 +69,15 @@ pub enum JournalError {
         .0.display()
     )]
     Locked(PathBuf),
-    /// The file could not be opened or read.
+    /// The file or its lock could not be opened.
     #[error("cannot open the journal {path}: {1}", path = .0.display())]
-    Open(PathBuf, String),
+    Open(PathBuf, #[source] std::io::Error),
+    /// SQLite could not open the file or set it up.
+    #[error("cannot open the journal {path}: {1}", path = .0.display())]
+    OpenSql(PathBuf, #[source] rusqlite::Error),
     /// A read or write failed.
     #[error("journal: {0}")]
-    Sql(String),
-}
-
-impl From<rusqlite::Error> for JournalError {
-    fn from(e: rusqlite::Error) -> Self {
-        JournalError::Sql(e.to_string())
-    }
+    Sql(#[from] rusqlite::Error),
 }
 
 /// The journal of one account (see the module doc).
@@ -106,24 +103,25 @@ impl Journal {
     pub fn open(dir: &Path, account: Felt) -> Result<Self, JournalError> {
         let path = dir.join(format!("journal-{account:#066x}.sqlite3"));
         let lock_path = path.with_extension("sqlite3.lock");
-        let open_err = |e: &dyn std::fmt::Display| JournalError::Open(path.clone(), e.to_string());
+        let open_err = |e: std::io::Error| JournalError::Open(path.clone(), e);
+        let sql_err = |e: rusqlite::Error| JournalError::OpenSql(path.clone(), e);
         let lock = File::options()
             .create(true)
             .truncate(false)
             .write(true)
             .open(&lock_path)
-            .map_err(|e| open_err(&e))?;
+            .map_err(open_err)?;
         match lock.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => return Err(JournalError::Locked(path)),
-            Err(std::fs::TryLockError::Error(e)) => return Err(open_err(&e)),
+            Err(std::fs::TryLockError::Error(e)) => return Err(open_err(e)),
         }
-        let conn = Connection::open(&path).map_err(|e| open_err(&e))?;
+        let conn = Connection::open(&path).map_err(sql_err)?;
         // WAL: every commit survives a crash of the process. A record made before a send is also
         // synced to the disk right after (`record_tx`), so it survives a power loss too.
         conn.pragma_update(None, "journal_mode", "WAL")
             .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
-            .map_err(|e| open_err(&e))?;
+            .map_err(sql_err)?;
         Self::init(conn, Some(path), Some(lock))
     }
 

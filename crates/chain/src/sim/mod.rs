@@ -140,9 +140,9 @@ impl std::fmt::Debug for SimChain {
 }
 
 fn store_error(e: StoreError) -> ChainError {
-    match e {
-        StoreError::Corrupt { .. } => ChainError::Config(e.to_string()),
-        _ => ChainError::Rpc(e.to_string()),
+    ChainError::Sim {
+        corrupt: matches!(e, StoreError::Corrupt { .. }),
+        source: std::sync::Arc::new(e),
     }
 }
 
@@ -382,7 +382,7 @@ impl SimChain {
                 .world
                 .act(sim_account(), adventurer_id, action)
                 .map_err(|r| ChainError::Revert {
-                    revert: revert::of_reason(r.0),
+                    revert: revert::Revert::from_engine(r),
                     tx_hash: None,
                 })?;
             Ok(state.ledger.commit(

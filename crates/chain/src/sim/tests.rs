@@ -36,7 +36,7 @@ fn plays_and_reports_like_a_chain() {
     let ChainError::Revert { revert, tx_hash } = e else {
         panic!("{e:?}")
     };
-    assert_eq!((revert.code, tx_hash), ("IN_BATTLE", None));
+    assert_eq!((revert.code(), tx_hash), ("IN_BATTLE", None));
     let found = sim.lookup(r.tx_hash).unwrap();
     assert_eq!(found.status, crate::TxStatus::AcceptedOnL2);
     assert_eq!(found.record.unwrap().action, "start_game");

@@ -40,8 +40,8 @@ impl Turn<'_> {
     /// `attack`: hit the beast (crit by luck); if it survives it strikes back. Round k uses
     /// battle counter `action_count + k`.
     pub(super) fn attack(&mut self, to_the_death: bool) -> Result<(), Revert> {
-        ensure(self.adv.is_alive(), "Adventurer is dead")?;
-        ensure(self.adv.in_battle(), "Not in battle")?;
+        ensure(self.adv.is_alive(), Revert::AdventurerDead)?;
+        ensure(self.adv.in_battle(), Revert::NotInBattle)?;
         let start_level = self.level();
         let (level_seed, market_seed) = self.action_seeds();
         let (beast, beast_rnd) = self.beast();
@@ -106,14 +106,11 @@ impl Turn<'_> {
 
     /// `flee`: escape with dexterity against the level; on failure the beast strikes.
     pub(super) fn flee(&mut self, to_the_death: bool) -> Result<(), Revert> {
-        ensure(self.adv.is_alive(), "Adventurer is dead")?;
-        ensure(self.adv.in_battle(), "Not in battle")?;
+        ensure(self.adv.is_alive(), Revert::AdventurerDead)?;
+        ensure(self.adv.in_battle(), Revert::NotInBattle)?;
         let level = self.level();
-        ensure(level > 1, "Cant flee starter beast")?;
-        ensure(
-            self.boosted().stats.dexterity != 0,
-            "Cant flee, no dexterity",
-        )?;
+        ensure(level > 1, Revert::CantFleeStarterBeast)?;
+        ensure(self.boosted().stats.dexterity != 0, Revert::NoDexterity)?;
         let (flee_seed, market_seed) = self.action_seeds();
         let (beast, _) = self.beast();
         let mut round: u16 = 1;

@@ -18,12 +18,12 @@ const MAX_EXPLORE_STEPS: usize = 4096;
 impl Turn<'_> {
     /// `explore(till_beast)`.
     pub(super) fn explore(&mut self, till_beast: bool) -> Result<(), Revert> {
-        ensure(self.adv.is_alive(), "Adventurer is dead")?;
+        ensure(self.adv.is_alive(), Revert::AdventurerDead)?;
         ensure(
             self.adv.stat_upgrades_available == 0,
-            "Stat upgrade available",
+            Revert::StatUpgradeAvailable,
         )?;
-        ensure(!self.adv.in_battle(), "Action not allowed in battle")?;
+        ensure(!self.adv.in_battle(), Revert::InBattle)?;
         let start_level = self.level();
         let (explore_seed, market_seed) = self.action_seeds();
         let mut bag_changed = false;

@@ -157,11 +157,11 @@ pub fn new_adventurer(weapon: u8) -> Adventurer {
 fn start_game(turn: &mut Turn<'_>, weapon: u8) -> Result<(), Revert> {
     ensure(
         turn.adv.xp == 0 && turn.adv.health == 0,
-        "Adventurer already started",
+        Revert::AlreadyStarted,
     )?;
     ensure(
         rules::STARTING_WEAPONS.contains(&weapon),
-        "Invalid starting weapon",
+        Revert::InvalidStartingWeapon,
     )?;
     turn.adv = new_adventurer(weapon);
     turn.adv.health -= STARTER_BEAST_ATTACK_DAMAGE;

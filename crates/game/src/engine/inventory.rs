@@ -12,7 +12,7 @@ use crate::rules;
 /// Puts an item in the first free bag slot ('Bag is full' if none).
 pub(super) fn bag_add(bag: &mut Bag, item: Item) -> Result<(), Revert> {
     let free = bag.items.iter_mut().find(|i| i.is_empty());
-    let slot = free.ok_or(Revert("Bag is full"))?;
+    let slot = free.ok_or(Revert::BagFull)?;
     *slot = item;
     Ok(())
 }
@@ -23,7 +23,7 @@ fn bag_remove(bag: &mut Bag, id: u8) -> Result<Item, Revert> {
         .items
         .iter_mut()
         .find(|i| id != 0 && i.id == id)
-        .ok_or(Revert("Item not in bag"))?;
+        .ok_or(Revert::ItemNotInBag)?;
     Ok(std::mem::take(slot))
 }
 
@@ -46,11 +46,11 @@ impl Turn<'_> {
     /// `equip(items)`: 1 to 8 items from the bag; in battle the beast strikes first (battle
     /// counter 0).
     pub(super) fn equip(&mut self, items: &[u8]) -> Result<(), Revert> {
-        ensure(self.adv.is_alive(), "Adventurer is dead")?;
-        ensure(!items.is_empty(), "Must provide item ids")?;
-        ensure(items.len() <= rules::MAX_EQUIP_ITEMS, "Too many items")?;
+        ensure(self.adv.is_alive(), Revert::AdventurerDead)?;
+        ensure(!items.is_empty(), Revert::NoItems)?;
+        ensure(items.len() <= rules::MAX_EQUIP_ITEMS, Revert::TooManyItems)?;
         for &id in items {
-            ensure(self.bag.contains(id), "Item not in bag")?;
+            ensure(self.bag.contains(id), Revert::ItemNotInBag)?;
         }
         let start_level = self.level();
         let (seed, market_seed) = self.action_seeds();
@@ -76,18 +76,18 @@ impl Turn<'_> {
     /// `drop(items)`: equipped or bagged items, out of battle and after level 1. Their boosts go
     /// with them, so health is capped at the new max.
     pub(super) fn drop_items(&mut self, items: &[u8]) -> Result<(), Revert> {
-        ensure(self.adv.is_alive(), "Adventurer is dead")?;
-        ensure(!self.adv.in_battle(), "Action not allowed in battle")?;
-        ensure(!items.is_empty(), "Must provide item ids")?;
+        ensure(self.adv.is_alive(), Revert::AdventurerDead)?;
+        ensure(!self.adv.in_battle(), Revert::InBattle)?;
+        ensure(!items.is_empty(), Revert::NoItems)?;
         let level = self.level();
-        ensure(level > 1, "Cant drop during starter beast")?;
+        ensure(level > 1, Revert::CantDropStarter)?;
         let mut bag_changed = false;
         for &id in items {
             let slot = slot_of(id);
             if id != 0 && self.adv.equipment.get(slot).id == id {
                 self.adv.equipment.set(slot, Item::default());
             } else {
-                ensure(self.bag.contains(id), "Item not owned by adventurer")?;
+                ensure(self.bag.contains(id), Revert::ItemNotOwned)?;
                 bag_remove(&mut self.bag, id)?;
                 bag_changed = true;
             }
@@ -120,22 +120,22 @@ impl Turn<'_> {
         potions: u8,
         items: &[ItemPurchase],
     ) -> Result<(), Revert> {
-        ensure(self.adv.is_alive(), "Adventurer is dead")?;
-        ensure(!self.adv.in_battle(), "Action not allowed in battle")?;
-        ensure(self.adv.stat_upgrades_available == 0, "Market is closed")?;
+        ensure(self.adv.is_alive(), Revert::AdventurerDead)?;
+        ensure(!self.adv.in_battle(), Revert::InBattle)?;
+        ensure(self.adv.stat_upgrades_available == 0, Revert::MarketClosed)?;
         let level = self.level();
         let mut bag_changed = false;
         for p in items {
             let id = p.item_id;
-            ensure(market.contains(&id), "Market item does not exist")?;
+            ensure(market.contains(&id), Revert::ItemNotInMarket)?;
             ensure(
                 !self.adv.equipment.contains(id) && !self.bag.contains(id),
-                "Item already owned",
+                Revert::ItemOwned,
             )?;
-            ensure(id != 0 && id <= MAX_ITEM_ID, "invalid item id")?;
+            ensure(id != 0 && id <= MAX_ITEM_ID, Revert::InvalidItemId)?;
             let tier = catalogue::item(id).map_or(catalogue::Tier::None, |i| i.tier);
             let price = rules::item_price(tier, self.boosted().stats.charisma);
-            ensure(self.adv.gold >= price, "Not enough gold")?;
+            ensure(self.adv.gold >= price, Revert::NotEnoughGold)?;
             self.adv.gold -= price;
             let item = Item { id, xp: 0 };
             if p.equip {
@@ -148,12 +148,12 @@ impl Turn<'_> {
         if potions != 0 {
             let price = rules::potion_price(level, self.boosted().stats.charisma);
             let cost = u32::from(price) * u32::from(potions);
-            ensure(u32::from(self.adv.gold) >= cost, "Not enough gold")?;
+            ensure(u32::from(self.adv.gold) >= cost, Revert::NotEnoughGold)?;
             let healing = u32::from(rules::POTION_HEALTH) * u32::from(potions);
             let limit = u32::from(self.max_health()) + u32::from(rules::POTION_HEALTH);
             ensure(
                 u32::from(self.adv.health) + healing < limit,
-                "Health already full",
+                Revert::HealthFull,
             )?;
             self.adv.gold -= cost as u16;
             self.heal(healing as u16);

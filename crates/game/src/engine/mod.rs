@@ -9,14 +9,14 @@ mod game;
 mod inventory;
 mod predict;
 mod progress;
+mod refusal;
 mod settings;
 mod turn;
 mod world;
 
-use std::fmt;
-
 pub use game::{Game, Outcome, new_adventurer};
 pub use predict::{PredictedEnd, Prediction, predict};
+pub use refusal::Revert;
 pub use settings::{EngineSettings, Ruleset, StatsMode};
 pub use world::{BeastKey, Collection, World};
 
@@ -85,21 +85,9 @@ impl Action {
     }
 }
 
-/// A refused action: the game's revert reason, exactly as the contract's short string.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Revert(pub &'static str);
-
-impl fmt::Display for Revert {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0)
-    }
-}
-
-impl std::error::Error for Revert {}
-
-/// Fails with `reason` unless `ok`.
-fn ensure(ok: bool, reason: &'static str) -> Result<(), Revert> {
-    if ok { Ok(()) } else { Err(Revert(reason)) }
+/// Fails with `refusal` unless `ok`.
+fn ensure(ok: bool, refusal: Revert) -> Result<(), Revert> {
+    if ok { Ok(()) } else { Err(refusal) }
 }
 
 #[cfg(test)]

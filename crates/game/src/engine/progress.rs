@@ -68,26 +68,26 @@ impl Turn<'_> {
     /// `select_stat_upgrades`: spends exactly the available points (each stored stat stays at
     /// most 31); vitality heals 15 per point.
     pub(super) fn upgrade(&mut self, up: &Stats) -> Result<(), Revert> {
-        ensure(self.adv.is_alive(), "Adventurer is dead")?;
-        ensure(!self.adv.in_battle(), "Action not allowed in battle")?;
+        ensure(self.adv.is_alive(), Revert::AdventurerDead)?;
+        ensure(!self.adv.in_battle(), Revert::InBattle)?;
         let available = u16::from(self.adv.stat_upgrades_available);
-        ensure(available != 0, "Market is closed")?;
+        ensure(available != 0, Revert::MarketClosed)?;
         let total = up.upgrade_points();
-        ensure(total <= available, "insufficient stat upgrades")?;
-        ensure(total == available, "Must use all stats")?;
-        ensure(up.luck == 0, "Luck must be zero")?;
+        ensure(total <= available, Revert::InsufficientStatUpgrades)?;
+        ensure(total == available, Revert::MustUseAllStats)?;
+        ensure(up.luck == 0, Revert::LuckMustBeZero)?;
         let s = &mut self.adv.stats;
         for (stat, add, reason) in [
-            (&mut s.strength, up.strength, "strength pack overflow"),
-            (&mut s.dexterity, up.dexterity, "dexterity pack overflow"),
-            (&mut s.vitality, up.vitality, "vitality pack overflow"),
+            (&mut s.strength, up.strength, Revert::StrengthOverflow),
+            (&mut s.dexterity, up.dexterity, Revert::DexterityOverflow),
+            (&mut s.vitality, up.vitality, Revert::VitalityOverflow),
             (
                 &mut s.intelligence,
                 up.intelligence,
-                "intelligence pack overflow",
+                Revert::IntelligenceOverflow,
             ),
-            (&mut s.wisdom, up.wisdom, "wisdom pack overflow"),
-            (&mut s.charisma, up.charisma, "charisma pack overflow"),
+            (&mut s.wisdom, up.wisdom, Revert::WisdomOverflow),
+            (&mut s.charisma, up.charisma, Revert::CharismaOverflow),
         ] {
             let sum = u16::from(*stat) + u16::from(add);
             ensure(sum <= u16::from(rules::MAX_STAT_VALUE), reason)?;

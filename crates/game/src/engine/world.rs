@@ -135,7 +135,7 @@ impl World {
             .tokens
             .get_mut(&id)
             .filter(|t| t.owner == caller)
-            .ok_or(Revert("Not token owner"))?;
+            .ok_or(Revert::NotOwner)?;
         let outcome = token
             .game
             .apply(id, action, &self.settings, &self.collection)?;

@@ -20,7 +20,7 @@ fn started(weapon: u8) -> (World, u64) {
 
 fn revert(w: &mut World, id: u64, a: Action) -> &'static str {
     let before = w.state(id);
-    let r = w.act(OWNER, id, &a).unwrap_err().0;
+    let r = w.act(OWNER, id, &a).unwrap_err().reason();
     assert_eq!(w.state(id), before, "a revert changes nothing ({r})");
     r
 }
@@ -267,7 +267,7 @@ fn revert_vectors() {
     assert_eq!(
         w.act(Felt::ONE, id, &Action::Explore { till_beast: false })
             .unwrap_err()
-            .0,
+            .reason(),
         "Not token owner"
     );
     assert_eq!(

@@ -218,7 +218,7 @@ fn predictions_are_what_happens() {
             w.settings()
         )
         .unwrap_err()
-        .0,
+        .reason(),
         "Not in battle"
     );
     // Deeper in a game, every prediction of attack and flee matches the real outcome.
