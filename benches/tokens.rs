@@ -5,6 +5,8 @@
 //! adventurer id, so both replays are the very same game. Prints one JSON line per result
 //! (`{"game", "detail", "tool", "text"}`, the text content a host hands the model) and, first, the
 //! size of `tools/list` and each tool's definition (name, description, input schema) as JSON. `scripts/bench-tokens.sh` runs it and counts tokens.
+//! With `TOKENS_TOOLS_LIST=FILE` it also writes the whole `tools/list` JSON to FILE, so two builds'
+//! outputs can be compared byte for byte.
 //!
 //!     cargo bench --bench tokens -- GAMES
 
@@ -133,9 +135,11 @@ async fn main() {
     ))
     .await;
     let tools = lister.list_all_tools().await.expect("tools/list");
-    let size = serde_json::to_string(&json!({ "tools": tools }))
-        .unwrap()
-        .len();
+    let list = serde_json::to_string(&json!({ "tools": tools })).unwrap();
+    if let Ok(file) = std::env::var("TOKENS_TOOLS_LIST") {
+        std::fs::write(file, &list).expect("the tools/list file");
+    }
+    let size = list.len();
     writeln!(out, "{}", json!({"tools_list_bytes": size})).unwrap();
     for t in &tools {
         let definition = tool_definition(t).to_string();
