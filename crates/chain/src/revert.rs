@@ -1,145 +1,37 @@
 //! Turns a contract failure (fee-estimation error or reverted receipt) into the game's reason
 //! string and a stable code an agent can branch on (`NOT_IN_BATTLE`, `MARKET_CLOSED`, …).
 
-/// The game's revert reasons (felt short strings) with their codes and what to do instead.
-const REASONS: &[(&str, &str, &str)] = &[
-    (
-        "Not in battle",
-        "NOT_IN_BATTLE",
-        "There is no beast to fight: spend any stat points with ls_upgrade (state.stat_points), then ls_explore.",
-    ),
-    (
-        "Action not allowed in battle",
-        "IN_BATTLE",
-        "A beast is in front of you: use ls_attack or ls_flee first.",
-    ),
-    (
-        "Adventurer is dead",
-        "ADVENTURER_DEAD",
-        "This game is over: start a new one with ls_new_game.",
-    ),
-    (
-        "Stat upgrade available",
-        "STAT_UPGRADE_REQUIRED",
-        "Spend your stat points with ls_upgrade before exploring.",
-    ),
-    (
-        "Market is closed",
-        "MARKET_CLOSED",
-        "Buying waits until the stat points are spent with ls_upgrade; upgrading needs stat points (state.stat_points above 0).",
-    ),
-    (
-        "Not enough gold",
-        "NOT_ENOUGH_GOLD",
-        "Buy fewer or cheaper items: the ls_buy_item line of actions says how many potions the gold allows, and the market each item's price (ls_get_adventurer shows it again).",
-    ),
-    (
-        "Item already owned",
-        "ITEM_OWNED",
-        "You already carry that item.",
-    ),
-    (
-        "Market item does not exist",
-        "ITEM_NOT_IN_MARKET",
-        "Only items listed in the adventurer's market can be bought.",
-    ),
-    (
-        "Health already full",
-        "HEALTH_FULL",
-        "Buy fewer potions: each heals 10 HP and health cannot pass max_health, so the ls_buy_item line of actions says how many fit.",
-    ),
-    (
-        "Bag is full",
-        "BAG_FULL",
-        "Drop an item with ls_drop first.",
-    ),
-    (
-        "Cant flee starter beast",
-        "CANT_FLEE_STARTER_BEAST",
-        "The starter beast must be fought: use ls_attack.",
-    ),
-    (
-        "Cant flee, no dexterity",
-        "NO_DEXTERITY",
-        "Fleeing needs dexterity: attack instead.",
-    ),
-    (
-        "Cant drop during starter beast",
-        "CANT_DROP_STARTER",
-        "Items cannot be dropped at level 1.",
-    ),
-    ("Too many items", "TOO_MANY_ITEMS", "Send at most 8 items."),
-    (
-        "Must provide item ids",
-        "NO_ITEMS",
-        "Name at least one item.",
-    ),
-    (
-        "Item not in bag",
-        "ITEM_NOT_IN_BAG",
-        "Only bagged items can be equipped.",
-    ),
-    (
-        "Item not owned by adventurer",
-        "ITEM_NOT_OWNED",
-        "Only equipped or bagged items can be dropped.",
-    ),
-    (
-        "Invalid starting weapon",
-        "INVALID_STARTING_WEAPON",
-        "Choose weapon 12 (Wand), 16 (Book), 46 (Short Sword) or 76 (Club).",
-    ),
-    (
-        "insufficient stat upgrades",
-        "INSUFFICIENT_STAT_UPGRADES",
-        "Spend exactly the available stat points.",
-    ),
-    (
-        "Must use all stats",
-        "MUST_USE_ALL_STATS",
-        "Spend exactly the available stat points.",
-    ),
-    (
-        "Luck must be zero",
-        "LUCK_MUST_BE_ZERO",
-        "Luck cannot be upgraded.",
-    ),
-    (
-        "invalid item id",
-        "INVALID_ITEM_ID",
-        "Item ids run from 1 to 101.",
-    ),
-    (
-        "Not token owner",
-        "NOT_OWNER",
-        "This wallet does not own that adventurer.",
-    ),
-    (
-        "Adventurer already started",
-        "ALREADY_STARTED",
-        "This adventurer is already playing: use ls_get_adventurer.",
-    ),
-    // The dungeon (ls_new_game entries ticket, golden_pass, free) and its ticket.
-    (
-        "ERC20: insufficient balance",
-        "NO_TICKET",
-        "This wallet holds no dungeon ticket: get one, or use another entry.",
-    ),
-    (
-        "Golden pass on cooldown",
-        "GOLDEN_PASS_COOLDOWN",
-        "This golden pass was used recently: use another pass or another entry.",
-    ),
-    (
-        "Not owner of golden pass",
-        "NOT_PASS_OWNER",
-        "This wallet does not own that golden pass: check golden_pass_id.",
-    ),
-    (
-        "Not Allowed",
-        "NO_FREE_GAME",
-        "The dungeon offers no free game to this wallet: use entry ticket or golden_pass.",
-    ),
+/// The game's revert reasons (felt short strings) with their stable codes.
+const REASONS: &[(&str, &str)] = &[
+    ("Not in battle", "NOT_IN_BATTLE"),
+    ("Action not allowed in battle", "IN_BATTLE"),
+    ("Adventurer is dead", "ADVENTURER_DEAD"),
+    ("Stat upgrade available", "STAT_UPGRADE_REQUIRED"),
+    ("Market is closed", "MARKET_CLOSED"),
+    ("Not enough gold", "NOT_ENOUGH_GOLD"),
+    ("Item already owned", "ITEM_OWNED"),
+    ("Market item does not exist", "ITEM_NOT_IN_MARKET"),
+    ("Health already full", "HEALTH_FULL"),
+    ("Bag is full", "BAG_FULL"),
+    ("Cant flee starter beast", "CANT_FLEE_STARTER_BEAST"),
+    ("Cant flee, no dexterity", "NO_DEXTERITY"),
+    ("Cant drop during starter beast", "CANT_DROP_STARTER"),
+    ("Too many items", "TOO_MANY_ITEMS"),
+    ("Must provide item ids", "NO_ITEMS"),
+    ("Item not in bag", "ITEM_NOT_IN_BAG"),
+    ("Item not owned by adventurer", "ITEM_NOT_OWNED"),
+    ("Invalid starting weapon", "INVALID_STARTING_WEAPON"),
+    ("insufficient stat upgrades", "INSUFFICIENT_STAT_UPGRADES"),
+    ("Must use all stats", "MUST_USE_ALL_STATS"),
+    ("Luck must be zero", "LUCK_MUST_BE_ZERO"),
+    ("invalid item id", "INVALID_ITEM_ID"),
+    ("Not token owner", "NOT_OWNER"),
+    ("Adventurer already started", "ALREADY_STARTED"),
+    // The dungeon (its entries ticket, golden pass and free) and its ticket.
+    ("ERC20: insufficient balance", "NO_TICKET"),
+    ("Golden pass on cooldown", "GOLDEN_PASS_COOLDOWN"),
+    ("Not owner of golden pass", "NOT_PASS_OWNER"),
+    ("Not Allowed", "NO_FREE_GAME"),
 ];
 
 /// Wrapper felts that frame the real reason in nested call failures.
@@ -154,10 +46,9 @@ const WRAPPERS: &[&str] = &[
 pub struct Revert {
     /// The game's reason string (or the raw message when none could be found).
     pub reason: String,
-    /// The stable code (`UNKNOWN_REVERT` for reasons the server does not know).
+    /// The stable code (`UNKNOWN_REVERT` for reasons the server does not know); the tool surface
+    /// words what to do instead from it.
     pub code: &'static str,
-    /// What to do instead, when known.
-    pub hint: Option<&'static str>,
 }
 
 /// Extracts the game's reason from a node's error or revert text and classifies it.
@@ -170,17 +61,12 @@ pub fn of_reason(reason: impl Into<String>) -> Revert {
     let reason = reason.into();
     match REASONS
         .iter()
-        .find(|(r, _, _)| reason == *r || reason.contains(r))
+        .find(|(r, _)| reason == *r || reason.contains(r))
     {
-        Some((_, code, hint)) => Revert {
-            reason,
-            code,
-            hint: Some(hint),
-        },
+        Some((_, code)) => Revert { reason, code },
         None => Revert {
             reason,
             code: "UNKNOWN_REVERT",
-            hint: None,
         },
     }
 }
@@ -244,7 +130,6 @@ mod tests {
         let r = classify(raw);
         assert_eq!(r.reason, "Not in battle");
         assert_eq!(r.code, "NOT_IN_BATTLE");
-        assert!(r.hint.unwrap().contains("ls_explore"));
     }
 
     #[test]
@@ -270,7 +155,7 @@ mod tests {
 
     #[test]
     fn every_known_reason_maps_to_its_code() {
-        for (reason, code, _) in REASONS {
+        for (reason, code) in REASONS {
             assert_eq!(classify(&format!("(0x00 ('{reason}'))")).code, *code);
             assert_eq!(of_reason(*reason).code, *code);
         }

@@ -15,7 +15,7 @@ use super::backend::GameBackend;
 use super::compact_result::Rendering;
 use super::replay::ReplayCache;
 use super::shown_memory::ShownMemory;
-use game::compact::Detail;
+use crate::present::compact::Detail;
 
 /// What the model reads once, at initialize: the game loop, how compact results read, and the
 /// options every write tool shares (their input schemas do not describe them again).
