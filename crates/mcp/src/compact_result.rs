@@ -12,7 +12,7 @@ use super::present::compact::{
     CompactMarket, CompactState, compact_actions, compact_events, compact_market, compact_state,
     market_ids,
 };
-use super::present::legal::battle_odds;
+use super::present::legal::{LegalAction, battle_odds, legal_actions};
 use super::present::tool_call::short_call;
 use super::present::tools;
 use super::present::view::AdventurerView;
@@ -148,19 +148,20 @@ pub(crate) struct WriteOutcome<'a> {
 
 /// The compact result of a write: a market, stats, equipment or bag already shown to this
 /// adventurer is left out. `view` is the adventurer view of `state` when the caller has it (the
-/// full result's, whose battle odds and game view are reused); built otherwise, once.
+/// full result's, whose legal tools, battle odds and game view are reused); built otherwise, once.
 pub(crate) fn compact_action(
     w: WriteOutcome<'_>,
     state: &GameState,
     view: Option<&AdventurerView>,
     r: &Rendering<'_>,
 ) -> CompactActionResult {
-    let computed;
-    let (odds, view) = match view {
-        Some(v) => (v.odds.as_ref(), Some(&v.view)),
+    let (computed, built);
+    let (legal, odds, view): (&[LegalAction], _, _) = match view {
+        Some(v) => (&v.legal_actions, v.odds.as_ref(), Some(&v.view)),
         None => {
             computed = battle_odds(state);
-            (computed.as_ref(), None)
+            built = legal_actions(state, computed.as_ref());
+            (&built, computed.as_ref(), None)
         }
     };
     let mut shown = compact_state(state);
@@ -178,7 +179,7 @@ pub(crate) fn compact_action(
         replayed: w.replayed,
         events: compact_events(w.events),
         state: shown,
-        actions: compact_actions(state, odds),
+        actions: compact_actions(state, legal, odds),
         advice: advise(w.adventurer_id, policy, state, view, r),
         market,
     }
@@ -197,9 +198,10 @@ pub(crate) fn compact_adventurer(
         recall.shown_all(&shown, ids);
         recall.policy.take()
     });
+    let odds = battle_odds(state);
     CompactAdventurerResult {
         state: shown,
-        actions: compact_actions(state, battle_odds(state).as_ref()),
+        actions: compact_actions(state, &legal_actions(state, odds.as_ref()), odds.as_ref()),
         advice: advise(adventurer_id, policy, state, None, r),
         market,
     }

@@ -12,7 +12,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::legal::legal_actions;
+use super::legal::LegalAction;
 use super::tools;
 use game::catalogue::{self, Slot};
 use game::events::{AttackEvent, Discovery, GameEvent, GameEventDetails};
@@ -195,13 +195,17 @@ pub fn compact_market(state: &GameState) -> Option<CompactMarket> {
     Some(CompactMarket { items, downgrades })
 }
 
-/// The legal tools of `state`, one line each with what matters for choosing: odds in battle
-/// (`odds`, from [`super::legal::battle_odds`]), points to spend, potion prices; the other tools
+/// The legal tools of `state` (`legal`, described with `odds`: [`super::legal`]), one line each
+/// with what matters for choosing: odds in battle, points to spend, potion prices; the other tools
 /// by name.
-pub fn compact_actions(state: &GameState, odds: Option<&BattlePreview>) -> Vec<String> {
+pub fn compact_actions(
+    state: &GameState,
+    legal: &[LegalAction],
+    odds: Option<&BattlePreview>,
+) -> Vec<String> {
     let adv = &state.adventurer;
-    legal_actions(state, odds)
-        .into_iter()
+    legal
+        .iter()
         .map(|a| {
             let note = match a.tool.as_str() {
                 tools::ATTACK => odds.map_or_else(
@@ -242,7 +246,7 @@ pub fn compact_actions(state: &GameState, odds: Option<&BattlePreview>) -> Vec<S
                 _ => String::new(),
             };
             if note.is_empty() {
-                a.tool
+                a.tool.clone()
             } else {
                 format!("{}: {note}", a.tool)
             }
@@ -437,7 +441,12 @@ fn names(items: &[game::events::ItemRef]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::present::legal::battle_odds;
+    use crate::present::legal::{battle_odds, legal_actions};
+
+    fn actions_of(s: &GameState) -> Vec<String> {
+        let odds = battle_odds(s);
+        compact_actions(s, &legal_actions(s, odds.as_ref()), odds.as_ref())
+    }
     use game::events::{BeastEncounter, ItemRef};
     use game::sample::sample_state;
 
@@ -497,7 +506,7 @@ mod tests {
         let summary =
             (!down.is_empty()).then(|| format!("{} downgrades: {}", down.len(), ids.join(", ")));
         assert_eq!(m.downgrades, summary);
-        let actions = compact_actions(&s, battle_odds(&s).as_ref());
+        let actions = actions_of(&s);
         assert_eq!(
             actions[0], "ls_explore",
             "a tool that never changes is its name"
@@ -520,7 +529,7 @@ mod tests {
             ("Demon Grasp Dragon", 20, 17)
         );
         assert!(compact_market(&s).is_none());
-        let actions = compact_actions(&s, battle_odds(&s).as_ref());
+        let actions = actions_of(&s);
         assert!(actions[0].starts_with("ls_attack: win "), "{actions:?}");
         assert!(actions[0].contains("vs 17 hp"), "{actions:?}");
         assert!(
