@@ -5,12 +5,16 @@
 //! adventurer id, so both replays are the very same game. Prints one JSON line per result
 //! (`{"game", "detail", "tool", "text"}`, the text content a host hands the model) and, first, the
 //! size of `tools/list` and each tool's definition (name, description, input schema) as JSON. `scripts/bench-tokens.sh` runs it and counts tokens.
+//! With `TOKENS_TOOLS_LIST=FILE` it also writes the whole `tools/list` JSON to FILE, so two builds'
+//! outputs can be compared byte for byte. With `TOKENS_ADVICE_COST=1` it also replays each game's
+//! compact results without the advice line and prints to stderr what a result costs with it and
+//! without it (the time of the call, over MCP in memory).
 //!
 //!     cargo bench --bench tokens -- GAMES
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use loot_survivor_mcp::agent::{Agent, AgentOptions, tool_call};
 use loot_survivor_mcp::chain::sim::SimChain;
@@ -85,12 +89,24 @@ async fn client(server: LsServer) -> RunningService<RoleClient, ()> {
     ().serve(client_io).await.expect("initialize")
 }
 
-async fn replay(first_id: u64, actions: &[Action], detail: &str, game: u64, out: &mut impl Write) {
-    let c = client(LsServer::new(
-        Arc::new(SimChain::new(EngineSettings::default(), first_id)),
-        options(),
-    ))
+/// Replays `actions` on a fresh world asking for `detail`, the advice line on or off; returns the
+/// time spent in the calls.
+async fn replay(
+    first_id: u64,
+    actions: &[Action],
+    (detail, advice): (&str, bool),
+    game: u64,
+    out: &mut impl Write,
+) -> Duration {
+    let c = client(
+        LsServer::new(
+            Arc::new(SimChain::new(EngineSettings::default(), first_id)),
+            options(),
+        )
+        .with_advice(advice),
+    )
     .await;
+    let mut spent = Duration::ZERO;
     for action in actions {
         let (tool, args) = tool_call(first_id, action);
         let mut args = args;
@@ -98,10 +114,12 @@ async fn replay(first_id: u64, actions: &[Action], detail: &str, game: u64, out:
         let Value::Object(map) = args else {
             unreachable!()
         };
+        let clock = Instant::now();
         let r = c
             .call_tool(CallToolRequestParams::new(tool).with_arguments(map))
             .await
             .expect("call");
+        spent += clock.elapsed();
         assert_eq!(
             r.is_error,
             Some(false),
@@ -117,6 +135,7 @@ async fn replay(first_id: u64, actions: &[Action], detail: &str, game: u64, out:
         writeln!(out, "{line}").expect("stdout");
     }
     let _ = c.cancel().await;
+    spent
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
@@ -125,6 +144,8 @@ async fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(200);
+    let cost = std::env::var("TOKENS_ADVICE_COST").is_ok_and(|v| v == "1");
+    let mut advice_cost = (Duration::ZERO, Duration::ZERO, 0u32);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
 
@@ -134,9 +155,11 @@ async fn main() {
     ))
     .await;
     let tools = lister.list_all_tools().await.expect("tools/list");
-    let size = serde_json::to_string(&json!({ "tools": tools }))
-        .unwrap()
-        .len();
+    let list = serde_json::to_string(&json!({ "tools": tools })).unwrap();
+    if let Ok(file) = std::env::var("TOKENS_TOOLS_LIST") {
+        std::fs::write(file, &list).expect("the tools/list file");
+    }
+    let size = list.len();
     writeln!(out, "{}", json!({"tools_list_bytes": size})).unwrap();
     for t in &tools {
         let definition = tool_definition(t).to_string();
@@ -170,8 +193,31 @@ async fn main() {
             json!({"game": game, "level": summary.level, "actions": actions.len()})
         )
         .unwrap();
-        replay(first_id, &actions, "compact", game, &mut out).await;
-        replay(first_id, &actions, "full", game, &mut out).await;
+        let with = replay(first_id, &actions, ("compact", true), game, &mut out).await;
+        replay(first_id, &actions, ("full", true), game, &mut out).await;
+        if cost {
+            let without = replay(
+                first_id,
+                &actions,
+                ("compact", false),
+                game,
+                &mut io::sink(),
+            )
+            .await;
+            advice_cost.0 += with;
+            advice_cost.1 += without;
+            advice_cost.2 += actions.len() as u32;
+        }
         out.flush().unwrap();
+    }
+    if cost && advice_cost.2 > 0 {
+        let per = |d: Duration| d.as_secs_f64() * 1000.0 / f64::from(advice_cost.2);
+        eprintln!(
+            "compact results: {} ; with advice {:.3} ms each, without {:.3} ms, advice costs {:+.3} ms",
+            advice_cost.2,
+            per(advice_cost.0),
+            per(advice_cost.1),
+            per(advice_cost.0) - per(advice_cost.1)
+        );
     }
 }

@@ -8,7 +8,7 @@ mod common;
 
 use common::BIN;
 use common::mcp::ok;
-use loot_survivor_mcp::game::compact::Detail;
+use loot_survivor_mcp::mcp::Detail;
 use loot_survivor_mcp::mcp::{LsServer, connect_in_memory};
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Value, json};

@@ -32,7 +32,7 @@ use serde_json::{Value, json};
 
 pub use client::{Agent, AgentError};
 pub use game::policy::{Budget, Floors, ParamError, Params, pct};
-pub use game::tool_call::tool_call;
+pub use mcp::tool_call;
 pub use report::{GameSummary, Summary};
 
 use std::time::Instant;

@@ -24,7 +24,7 @@ use super::{ChainError, GameAddresses};
 /// client approves. The wallet policy signs an approve of exactly this amount and no other.
 pub const ONE_TICKET: u128 = 1_000_000_000_000_000_000;
 
-/// How `ls_new_game` obtains a new adventurer.
+/// How a new game obtains a new adventurer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Entry {
     /// `mint_game` on the game token (practice and direct games; not on the dungeon's leaderboard).

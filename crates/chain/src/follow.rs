@@ -1,6 +1,6 @@
 //! Keeping the journal true to the chain: a lookup updates the record's status and the fee the
 //! policy counts, the transactions left pending by an earlier run are followed at start, and
-//! `ls_new_game`, where mint and start are two transactions, checks room for both before the first
+//! a new game, where mint and start are two transactions, checks room for both before the first
 //! is signed.
 
 use std::time::{Duration, SystemTime};
@@ -80,7 +80,7 @@ impl ChainClient {
         pending.len()
     }
 
-    /// Before `ls_new_game` mints: the rate window must have room for the mint and the start,
+    /// Before a new game mints: the rate window must have room for the mint and the start,
     /// and the budgets for both fee bounds (estimated as twice the largest recent bound, or the
     /// per-transaction cap before any transaction), so no mint is paid for a refused start.
     pub fn check_new_game(&self) -> Result<(), ChainError> {

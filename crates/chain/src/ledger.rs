@@ -10,7 +10,7 @@ use super::TxStatus;
 use super::journal::{Journal, JournalError, now_ms};
 
 /// What the server knows about one transaction it signed: the journal's row, the sim history's
-/// line (with its receipt beside it) and `ls_get_tx`'s `record`. The aliases and defaults read the
+/// line (with its receipt beside it) and the transaction lookup's `record`. The aliases and defaults read the
 /// sim history lines written before this type was shared.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TxRecord {

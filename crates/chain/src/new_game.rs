@@ -1,4 +1,4 @@
-//! `ls_new_game` in one transaction: the mint and `start_game` as one multicall.
+//! A new game in one transaction: the mint and `start_game` as one multicall.
 //!
 //! `start_game` needs the token id, which the mint assigns. Neither the practice world nor the
 //! game's token contract has a view of the next id, and a multicall cannot pass one call's

@@ -1,147 +1,6 @@
 //! Turns a contract failure (fee-estimation error or reverted receipt) into the game's reason
 //! string and a stable code an agent can branch on (`NOT_IN_BATTLE`, `MARKET_CLOSED`, …).
 
-/// The game's revert reasons (felt short strings) with their codes and what to do instead.
-const REASONS: &[(&str, &str, &str)] = &[
-    (
-        "Not in battle",
-        "NOT_IN_BATTLE",
-        "There is no beast to fight: spend any stat points with ls_upgrade (state.stat_points), then ls_explore.",
-    ),
-    (
-        "Action not allowed in battle",
-        "IN_BATTLE",
-        "A beast is in front of you: use ls_attack or ls_flee first.",
-    ),
-    (
-        "Adventurer is dead",
-        "ADVENTURER_DEAD",
-        "This game is over: start a new one with ls_new_game.",
-    ),
-    (
-        "Stat upgrade available",
-        "STAT_UPGRADE_REQUIRED",
-        "Spend your stat points with ls_upgrade before exploring.",
-    ),
-    (
-        "Market is closed",
-        "MARKET_CLOSED",
-        "Buying waits until the stat points are spent with ls_upgrade; upgrading needs stat points (state.stat_points above 0).",
-    ),
-    (
-        "Not enough gold",
-        "NOT_ENOUGH_GOLD",
-        "Buy fewer or cheaper items: the ls_buy_item line of actions says how many potions the gold allows, and the market each item's price (ls_get_adventurer shows it again).",
-    ),
-    (
-        "Item already owned",
-        "ITEM_OWNED",
-        "You already carry that item.",
-    ),
-    (
-        "Market item does not exist",
-        "ITEM_NOT_IN_MARKET",
-        "Only items listed in the adventurer's market can be bought.",
-    ),
-    (
-        "Health already full",
-        "HEALTH_FULL",
-        "Buy fewer potions: each heals 10 HP and health cannot pass max_health, so the ls_buy_item line of actions says how many fit.",
-    ),
-    (
-        "Bag is full",
-        "BAG_FULL",
-        "Drop an item with ls_drop first.",
-    ),
-    (
-        "Cant flee starter beast",
-        "CANT_FLEE_STARTER_BEAST",
-        "The starter beast must be fought: use ls_attack.",
-    ),
-    (
-        "Cant flee, no dexterity",
-        "NO_DEXTERITY",
-        "Fleeing needs dexterity: attack instead.",
-    ),
-    (
-        "Cant drop during starter beast",
-        "CANT_DROP_STARTER",
-        "Items cannot be dropped at level 1.",
-    ),
-    ("Too many items", "TOO_MANY_ITEMS", "Send at most 8 items."),
-    (
-        "Must provide item ids",
-        "NO_ITEMS",
-        "Name at least one item.",
-    ),
-    (
-        "Item not in bag",
-        "ITEM_NOT_IN_BAG",
-        "Only bagged items can be equipped.",
-    ),
-    (
-        "Item not owned by adventurer",
-        "ITEM_NOT_OWNED",
-        "Only equipped or bagged items can be dropped.",
-    ),
-    (
-        "Invalid starting weapon",
-        "INVALID_STARTING_WEAPON",
-        "Choose weapon 12 (Wand), 16 (Book), 46 (Short Sword) or 76 (Club).",
-    ),
-    (
-        "insufficient stat upgrades",
-        "INSUFFICIENT_STAT_UPGRADES",
-        "Spend exactly the available stat points.",
-    ),
-    (
-        "Must use all stats",
-        "MUST_USE_ALL_STATS",
-        "Spend exactly the available stat points.",
-    ),
-    (
-        "Luck must be zero",
-        "LUCK_MUST_BE_ZERO",
-        "Luck cannot be upgraded.",
-    ),
-    (
-        "invalid item id",
-        "INVALID_ITEM_ID",
-        "Item ids run from 1 to 101.",
-    ),
-    (
-        "Not token owner",
-        "NOT_OWNER",
-        "This wallet does not own that adventurer.",
-    ),
-    (
-        "Adventurer already started",
-        "ALREADY_STARTED",
-        "This adventurer is already playing: use ls_get_adventurer.",
-    ),
-    // The dungeon (ls_new_game entries ticket, golden_pass, free) and its ticket.
-    (
-        "ERC20: insufficient balance",
-        "NO_TICKET",
-        "This wallet holds no dungeon ticket: get one, or use another entry.",
-    ),
-    (
-        "Golden pass on cooldown",
-        "GOLDEN_PASS_COOLDOWN",
-        "This golden pass was used recently: use another pass or another entry.",
-    ),
-    (
-        "Not owner of golden pass",
-        "NOT_PASS_OWNER",
-        "This wallet does not own that golden pass: check golden_pass_id.",
-    ),
-    (
-        "Not Allowed",
-        "NO_FREE_GAME",
-        "The dungeon offers no free game to this wallet: use entry ticket or golden_pass.",
-    ),
-];
-
 /// Wrapper felts that frame the real reason in nested call failures.
 const WRAPPERS: &[&str] = &[
     "ENTRYPOINT_FAILED",
@@ -225,10 +84,9 @@ pub enum RevertKind {
 pub struct Revert {
     /// The game's reason string (or the raw message when none could be found).
     pub reason: String,
-    /// What the reason means, decoded once.
+    /// What the reason means, decoded once; the tool surface words what to do instead from its
+    /// code.
     pub kind: RevertKind,
-    /// What to do instead, when known.
-    pub hint: Option<&'static str>,
 }
 
 impl Revert {
@@ -259,7 +117,6 @@ impl Revert {
         Self {
             reason: refusal.reason().to_string(),
             kind: RevertKind::Game(refusal),
-            hint: hint_of(refusal.reason()),
         }
     }
 }
@@ -305,20 +162,7 @@ pub fn of_reason(reason: impl Into<String>) -> Revert {
     } else {
         RevertKind::Unknown
     };
-    let hint = match kind {
-        RevertKind::Game(r) => hint_of(r.reason()),
-        RevertKind::Dungeon(d) => hint_of(d.reason()),
-        RevertKind::Refused(_) | RevertKind::Unknown => None,
-    };
-    Revert { reason, kind, hint }
-}
-
-/// The hint for a known reason.
-fn hint_of(reason: &str) -> Option<&'static str> {
-    REASONS
-        .iter()
-        .find(|(r, _, _)| *r == reason)
-        .map(|(_, _, hint)| *hint)
+    Revert { reason, kind }
 }
 
 /// Reads what the node or the account refused from its message: a stale nonce (devnet:
@@ -416,7 +260,6 @@ mod tests {
         assert_eq!(r.reason, "Not in battle");
         assert_eq!(r.kind, RevertKind::Game(Refusal::NotInBattle));
         assert_eq!(r.code(), "NOT_IN_BATTLE");
-        assert!(r.hint.unwrap().contains("ls_explore"));
     }
 
     #[test]
@@ -443,13 +286,15 @@ mod tests {
 
     #[test]
     fn every_known_reason_maps_to_its_code() {
-        for (reason, code, hint) in REASONS {
-            let r = classify(&format!("(0x00 ('{reason}'))"));
-            assert_eq!(r.code(), *code);
-            assert_eq!(r.hint, Some(*hint));
-            assert_eq!(of_reason(*reason).code(), *code);
+        for refusal in Refusal::ALL.iter().filter(|r| r.code().is_some()) {
+            let r = classify(&format!("(0x00 ('{}'))", refusal.reason()));
+            assert_eq!(r.kind, RevertKind::Game(*refusal));
+            assert_eq!(Some(r.code()), refusal.code());
         }
         for d in DungeonRefusal::ALL {
+            let r = classify(&format!("(0x00 ('{}'))", d.reason()));
+            assert_eq!(r.kind, RevertKind::Dungeon(d));
+            assert_eq!(r.code(), d.code());
             assert_eq!(of_reason(d.reason()).kind, RevertKind::Dungeon(d));
         }
     }
@@ -461,10 +306,7 @@ mod tests {
             assert_eq!(r.reason, refusal.reason());
             assert_eq!(of_reason(refusal.reason()), r);
             match refusal.code() {
-                Some(code) => {
-                    assert_eq!(r.code(), code);
-                    assert!(r.hint.is_some(), "{refusal:?}");
-                }
+                Some(code) => assert_eq!(r.code(), code),
                 None => assert_eq!(r.code(), "UNKNOWN_REVERT"),
             }
         }

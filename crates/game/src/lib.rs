@@ -1,5 +1,5 @@
 //! Pure game layer for Death Mountain / Loot Survivor 2 (`ls_0_0_9`): data models and their felt
-//! encodings, event decoding, rules, catalogue, phase/legal actions and the agent-facing view.
+//! encodings, event decoding, rules, catalogue, phase, the adventurer view and the planner.
 //! No I/O, no async: everything here is deterministic and unit-tested (rules: docs/game-rules.md).
 //!
 //! The lowest layer of loot-survivor-mcp, as a crate of its own: its only dependencies are
@@ -12,7 +12,6 @@ pub mod after;
 pub mod boosts;
 pub mod catalogue;
 pub mod combat;
-pub mod compact;
 pub mod engine;
 pub mod events;
 pub mod felt;
@@ -26,9 +25,10 @@ pub mod preview;
 mod properties;
 pub mod random;
 pub mod rules;
+#[cfg(any(test, feature = "testing"))]
+pub mod sample;
 #[cfg(test)]
 mod testing;
-pub mod tool_call;
 pub mod verdict;
 pub mod view;
 
@@ -41,6 +41,6 @@ pub use felt::{DecodeError, FeltReader};
 pub use model::{
     Adventurer, Bag, BeastEvent, Equipment, GameState, Item, ItemPurchase, SpecialPowers, Stats,
 };
-pub use phase::{LegalAction, Phase, legal_actions, phase};
+pub use phase::{Phase, phase};
 pub use preview::{BattlePreview, battle_preview};
 pub use view::{AdventurerView, adventurer_view};

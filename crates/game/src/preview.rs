@@ -1,4 +1,4 @@
-//! The battle preview behind `ls_battle_preview`: damage both ways with and without a critical
+//! The battle preview: damage both ways with and without a critical
 //! hit, both crit chances, flee and ambush odds, rounds to kill and to die, and the probability of
 //! winning when attacking to the death. Random bytes are modelled as uniform and independent; the
 //! win probability is then computed exactly, or by a bounded simulation for very long fights.
@@ -307,13 +307,9 @@ pub fn battle_preview_with(
         StatsMode::Reduction => (1.0, 0.0),
     };
     let info = catalogue::beast(beast.id);
-    let base = info.map_or_else(
-        || format!("Unknown beast #{}", beast.id),
-        |b| b.name.to_string(),
-    );
     BattlePreview {
         beast_id: beast.id,
-        beast_name: beast.specials.full_name(&base),
+        beast_name: beast.display_name(),
         beast_tier: info.map_or(Tier::None, |b| b.tier),
         beast_type: info.map_or(ItemType::None, |b| b.beast_type),
         beast_level: beast.level,

@@ -1,9 +1,8 @@
 //! Whether a market item is an upgrade or a downgrade for its slot, so an agent does not buy a
-//! weaker weapon because it is cheap, and the `ls_buy_item` hint: a purchase the gold covers.
+//! weaker weapon because it is cheap, and the purchase to suggest: one the gold covers.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
 use super::catalogue::{self, Slot};
 use super::model::GameState;
@@ -55,8 +54,8 @@ const EMPTY_SLOT_GAIN: i32 = 1000;
 
 /// A purchase the gold covers, items and potions together: upgrades and empty slots first (the
 /// biggest gain per slot, one item per slot, no more replaced items than free bag slots), then
-/// potions with what is left; below half health the potions come first.
-pub fn purchase_hint(state: &GameState, items: &[AffordableItem]) -> Value {
+/// potions with what is left; below half health the potions come first. Each item is equipped.
+pub fn purchase_plan(state: &GameState, items: &[AffordableItem]) -> PurchasePlan {
     let adv = &state.adventurer;
     let price = rules::potion_price(adv.level(), adv.stats.charisma);
     let potions_for = |gold: u16| rules::max_potions(adv.health, adv.max_health(), gold, price);
@@ -93,28 +92,41 @@ pub fn purchase_hint(state: &GameState, items: &[AffordableItem]) -> Value {
             free_bag -= usize::from(replaces);
             gold -= item.price;
             slots.push(slot);
-            picks.push(json!({ "item": item.id, "equip": true }));
+            picks.push(item.id);
         }
     }
     if potions == 0 {
         potions = potions_for(gold);
     }
-    json!({ "items": picks, "potions": potions })
+    PurchasePlan {
+        items: picks,
+        potions,
+    }
 }
 
-/// What a purchase hint (`{items: [{item}], potions}`) costs this adventurer, in gold.
-pub fn hint_cost(state: &GameState, hint: &Value) -> u32 {
-    let adv = &state.adventurer;
-    let items: u32 = hint["items"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|p| p["item"].as_u64())
-        .filter_map(|id| catalogue::item(id as u8))
-        .map(|i| u32::from(rules::item_price(i.tier, adv.stats.charisma)))
-        .sum();
-    let potions = hint["potions"].as_u64().unwrap_or(0) as u32;
-    items + potions * u32::from(rules::potion_price(adv.level(), adv.stats.charisma))
+/// A purchase: the items to buy and equip, by id, and the potions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PurchasePlan {
+    /// Item ids, each bought and equipped.
+    pub items: Vec<u8>,
+    /// Potions.
+    pub potions: u8,
+}
+
+impl PurchasePlan {
+    /// What this purchase costs the adventurer of `state`, in gold.
+    pub fn cost(&self, state: &GameState) -> u32 {
+        let adv = &state.adventurer;
+        let items: u32 = self
+            .items
+            .iter()
+            .filter_map(|&id| catalogue::item(id))
+            .map(|i| u32::from(rules::item_price(i.tier, adv.stats.charisma)))
+            .sum();
+        items
+            + u32::from(self.potions)
+                * u32::from(rules::potion_price(adv.level(), adv.stats.charisma))
+    }
 }
 
 #[cfg(test)]
@@ -181,17 +193,16 @@ mod tests {
                 };
             }
             let items = phase::affordable_items(&s);
-            let hint = purchase_hint(&s, &items);
-            let cost = hint_cost(&s, &hint);
+            let plan = purchase_plan(&s, &items);
+            let cost = plan.cost(&s);
             assert!(
                 cost <= u32::from(s.adventurer.gold),
-                "case {case}: hint {hint} costs {cost} > {} gold",
+                "case {case}: plan {plan:?} costs {cost} > {} gold",
                 s.adventurer.gold
             );
             let mut slots = Vec::new();
             let mut replaced = 0;
-            for p in hint["items"].as_array().unwrap() {
-                let id = p["item"].as_u64().unwrap() as u8;
+            for &id in &plan.items {
                 assert!(s.market.contains(&id) && !s.owns(id), "case {case}: {id}");
                 let v = verdict(&s, id);
                 assert!(

@@ -1,12 +1,12 @@
-//! The agent-facing adventurer snapshot returned by `ls_get_adventurer` and every write tool:
-//! derived values (level, max health, prices, phase, legal actions) with names, deterministic JSON.
+//! The adventurer snapshot a player decides from: derived values (level, max health, prices,
+//! phase, market verdicts) with names, deterministic JSON. The tool surface adds its legal tools.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::catalogue::{self, ItemType, Slot, Tier};
 use super::model::{GameState, Item, SpecialPowers, Stats};
-use super::phase::{self, LegalAction, Phase};
+use super::phase::{self, Phase};
 use super::rules;
 
 /// An equipped item with its catalogue facts and derived greatness.
@@ -153,8 +153,6 @@ pub struct AdventurerView {
     pub max_potions: u8,
     /// Action counter (increments once per transaction).
     pub action_count: u16,
-    /// Tools the contract would accept now.
-    pub legal_actions: Vec<LegalAction>,
 }
 
 /// What buying `id` and equipping it would change for this adventurer.
@@ -224,7 +222,7 @@ pub fn item_effect(state: &GameState, id: u8) -> ItemEffect {
 }
 
 /// The item's name with its specials once they are unlocked, and the specials.
-pub(crate) fn item_display_name(item: &Item, seed: u16) -> (String, SpecialPowers) {
+pub fn item_display_name(item: &Item, seed: u16) -> (String, SpecialPowers) {
     let base = catalogue::item_name(item.id);
     if seed == 0 {
         return (base, SpecialPowers::default());
@@ -279,13 +277,9 @@ pub fn adventurer_view(adventurer_id: u64, state: &GameState) -> AdventurerView 
     let beast = (phase == Phase::InBattle).then(|| {
         let b = &state.beast;
         let info = catalogue::beast(b.id);
-        let base = info.map_or_else(
-            || format!("Unknown beast #{}", b.id),
-            |i| i.name.to_string(),
-        );
         BeastView {
             id: b.id,
-            name: b.specials.full_name(&base),
+            name: b.display_name(),
             tier: info.map_or(Tier::None, |i| i.tier),
             beast_type: info.map_or(ItemType::None, |i| i.beast_type),
             level: b.level,
@@ -343,7 +337,6 @@ pub fn adventurer_view(adventurer_id: u64, state: &GameState) -> AdventurerView 
             0
         },
         action_count: adv.action_count,
-        legal_actions: phase::legal_actions(state),
     }
 }
 
@@ -395,7 +388,6 @@ mod tests {
         );
         assert_eq!(ring.effect.power, 0);
         assert_eq!(v.action_count, 9);
-        assert_eq!(v.legal_actions[0].tool, "ls_explore");
     }
 
     #[test]
@@ -458,7 +450,7 @@ mod tests {
         assert!(
             serde_json::to_string(&schema)
                 .unwrap()
-                .contains("legal_actions")
+                .contains("max_potions")
         );
     }
 
@@ -468,6 +460,5 @@ mod tests {
         assert_eq!(v.phase, Phase::NotStarted);
         assert_eq!(v.level, 1);
         assert!(v.equipment.is_empty() && v.bag.is_empty() && v.market.is_empty());
-        assert_eq!(v.legal_actions[0].tool, "ls_new_game");
     }
 }

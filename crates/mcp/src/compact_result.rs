@@ -1,28 +1,30 @@
 //! The compact result envelopes (the default `detail`) and the `compact | full` union every
 //! adventurer-returning tool answers with. The rendering itself is pure, in
-//! [`game::compact`] (with the principle: only what changes the next move); this file adds
-//! the envelope, leaves out what this adventurer was already shown, and adds the advice line.
+//! [`crate::present::compact`] (with the principle: only what changes the next move); this file
+//! adds the envelope, leaves out what this adventurer was already shown, and adds the advice line.
 
 use std::borrow::Cow;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
 
-use super::shown_memory::ShownMemory;
-use game::compact::{
+use super::present::compact::{
     CompactMarket, CompactState, compact_actions, compact_events, compact_market, compact_state,
     market_ids,
 };
+use super::present::legal::{LegalAction, battle_odds, legal_actions};
+use super::present::tool_call::short_call;
+use super::present::tools;
+use super::present::view::AdventurerView;
+use super::shown_memory::ShownMemory;
 use game::engine::EngineSettings;
 use game::events::GameEvent;
 use game::model::GameState;
-use game::phase::{Phase, phase, tools};
+use game::phase::{Phase, phase};
 use game::policy::{Params, Policy};
-use game::tool_call::short_call;
-use game::view::{AdventurerView, adventurer_view};
 
-/// The eight write tools (each signs and sends game transactions), named where the game names
-/// its actions' tools.
+/// The eight write tools (each signs and sends game transactions), named where the tool calls
+/// of the game's actions name them.
 pub const WRITE_TOOLS: [&str; 8] = [
     tools::NEW_GAME,
     tools::EXPLORE,
@@ -146,13 +148,22 @@ pub(crate) struct WriteOutcome<'a> {
 
 /// The compact result of a write: a market, stats, equipment or bag already shown to this
 /// adventurer is left out. `view` is the adventurer view of `state` when the caller has it (the
-/// full result's); the advice builds it otherwise.
+/// full result's, whose legal tools, battle odds and game view are reused); built otherwise, once.
 pub(crate) fn compact_action(
     w: WriteOutcome<'_>,
     state: &GameState,
     view: Option<&AdventurerView>,
     r: &Rendering<'_>,
 ) -> CompactActionResult {
+    let (computed, built);
+    let (legal, odds, view): (&[LegalAction], _, _) = match view {
+        Some(v) => (&v.legal_actions, v.odds.as_ref(), Some(&v.view)),
+        None => {
+            computed = battle_odds(state);
+            built = legal_actions(state, computed.as_ref());
+            (&built, computed.as_ref(), None)
+        }
+    };
     let mut shown = compact_state(state);
     let mut market = compact_market(state);
     let policy = r.memory.with(w.adventurer_id, |recall| {
@@ -168,7 +179,7 @@ pub(crate) fn compact_action(
         replayed: w.replayed,
         events: compact_events(w.events),
         state: shown,
-        actions: compact_actions(state),
+        actions: compact_actions(state, legal, odds),
         advice: advise(w.adventurer_id, policy, state, view, r),
         market,
     }
@@ -187,9 +198,10 @@ pub(crate) fn compact_adventurer(
         recall.shown_all(&shown, ids);
         recall.policy.take()
     });
+    let odds = battle_odds(state);
     CompactAdventurerResult {
         state: shown,
-        actions: compact_actions(state),
+        actions: compact_actions(state, &legal_actions(state, odds.as_ref()), odds.as_ref()),
         advice: advise(adventurer_id, policy, state, None, r),
         market,
     }
@@ -198,12 +210,12 @@ pub(crate) fn compact_adventurer(
 /// The planner's move as a call and its reason ("ls_flee {\"to_the_death\":true}: win 23 %,
 /// flee 98 %: fleeing to the death"), by the adventurer's own planner (taken from the memory
 /// and put back, so the decision runs outside its lock); none before the game starts, after
-/// death, or with advice off. `view` is `state`'s adventurer view, built here when not given.
+/// death, or with advice off. `view` is `state`'s game view, built here when not given.
 fn advise(
     adventurer_id: u64,
     policy: Option<Policy>,
     state: &GameState,
-    view: Option<&AdventurerView>,
+    view: Option<&game::view::AdventurerView>,
     r: &Rendering<'_>,
 ) -> Option<String> {
     let settings = r.advice?;
@@ -213,7 +225,7 @@ fn advise(
     let mut policy = policy.unwrap_or_else(|| Policy::new(Params::default(), settings));
     let decision = match view {
         Some(view) => policy.decide(state, view),
-        None => policy.decide(state, &adventurer_view(adventurer_id, state)),
+        None => policy.decide(state, &game::view::adventurer_view(adventurer_id, state)),
     };
     r.memory
         .with(adventurer_id, |recall| recall.policy = Some(policy));
@@ -222,4 +234,50 @@ fn advise(
         short_call(&decision.action),
         decision.reason
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::present::legal::previews_computed;
+    use crate::present::view::adventurer_view;
+    use game::sample::sample_state;
+
+    #[test]
+    fn a_battle_result_with_its_advice_previews_the_fight_once() {
+        let mut state = sample_state();
+        state.adventurer.beast_health = 17;
+        let memory = ShownMemory::default();
+        let r = Rendering {
+            memory: &memory,
+            real_hashes: false,
+            advice: Some(EngineSettings::default()),
+        };
+        let outcome = || WriteOutcome {
+            adventurer_id: 1,
+            tx_hash: "0x1",
+            pre_confirmed: false,
+            replayed: false,
+            mint_tx_hash: None,
+            events: &[],
+        };
+        let before = previews_computed();
+        let full = adventurer_view(1, &state);
+        let compact = compact_action(outcome(), &state, Some(&full), &r);
+        assert_eq!(
+            previews_computed() - before,
+            1,
+            "the full view's odds are reused"
+        );
+        assert!(compact.actions[0].starts_with("ls_attack: win "));
+        assert!(compact.advice.is_some());
+
+        let before = previews_computed();
+        compact_action(outcome(), &state, None, &r);
+        assert_eq!(
+            previews_computed() - before,
+            1,
+            "a replayed write computes them once"
+        );
+    }
 }

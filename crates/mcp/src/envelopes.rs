@@ -5,8 +5,8 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::compact_result::{CompactActionResult, CompactAdventurerResult, Detailed};
+use super::present::view::AdventurerView;
 use game::events::GameEvent;
-use game::view::AdventurerView;
 
 /// The result of every write tool.
 #[derive(Debug, Clone, Serialize, serde::Deserialize, JsonSchema)]

@@ -4,6 +4,7 @@
 use rmcp::model::{ContentBlock, IntoContents};
 
 use crate::error::{ErrorCode, ToolError};
+use crate::revert_hints::revert_hint;
 use chain::ChainError;
 use chain::wallet_account::SESSION_POLICIES;
 
@@ -39,7 +40,7 @@ pub fn from_chain(e: ChainError) -> ToolError {
             if simulated {
                 t = t.with_detail("fee_charged", false);
             }
-            match revert.hint {
+            match revert_hint(revert.code()) {
                 Some(h) => t.with_hint(h),
                 None => t.with_hint("read ls_get_adventurer and pick one of its actions"),
             }

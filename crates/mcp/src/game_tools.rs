@@ -14,11 +14,11 @@ use super::params::{
 use super::server::LsServer;
 use super::write::Asked;
 use crate::error::{SCHEMA_VERSION, ToolError};
-use game::compact::Detail;
+use crate::present::compact::Detail;
+use crate::present::view::adventurer_view;
 use game::engine::Action;
 use game::model::ItemPurchase;
 use game::model::Stats;
-use game::view::adventurer_view;
 
 #[tool_router(router = game_tool_router, vis = "pub(crate)")]
 impl LsServer {

@@ -4,10 +4,10 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::ToolError;
+use crate::present::compact::Detail;
 use chain::Confirm;
 use chain::entry::Entry;
 use game::catalogue;
-use game::compact::Detail;
 
 /// An item by catalogue id (1–101) or name ("Short Sword", "short_sword", "ShortSword").
 #[derive(Debug, Clone, Deserialize, JsonSchema, PartialEq)]

@@ -11,9 +11,9 @@ use serde_json::{Value, json};
 
 use super::errors::from_chain;
 use super::server::LsServer;
+use crate::present::view::adventurer_view;
 use game::catalogue;
 use game::rules;
-use game::view::adventurer_view;
 
 /// The rules guide, written for an agent.
 pub const RULES_URI: &str = "ls://rules";

@@ -15,7 +15,7 @@ use super::backend::GameBackend;
 use super::compact_result::Rendering;
 use super::replay::ReplayCache;
 use super::shown_memory::ShownMemory;
-use game::compact::Detail;
+use crate::present::compact::Detail;
 
 /// The name the server gives in `initialize`: the product's, whichever crate builds it.
 const SERVER_NAME: &str = "loot-survivor-mcp";

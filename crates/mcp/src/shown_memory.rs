@@ -7,7 +7,7 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use game::compact::{CompactMarket, CompactState};
+use crate::present::compact::{CompactMarket, CompactState};
 use game::policy::Policy;
 
 use crate::bounded_map::BoundedMap;
@@ -100,7 +100,7 @@ impl ShownMemory {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use game::compact::compact_state;
+    use crate::present::compact::compact_state;
     use game::model::GameState;
 
     fn shown(m: &ShownMemory, id: u64, ids: &[u8]) -> bool {

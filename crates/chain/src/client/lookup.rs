@@ -103,7 +103,7 @@ pub struct TokenBalance {
     pub formatted: String,
 }
 
-/// What `ls_wallet` reports about the signing account.
+/// What the wallet report says about the signing account.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct WalletReport {
     /// The account contract address.

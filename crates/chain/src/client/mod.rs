@@ -91,7 +91,7 @@ pub struct ChainClient {
     http: reqwest::Client,
     /// Distinguishes outside-execution nonces made in the same nanosecond.
     outside_counter: std::sync::atomic::AtomicU64,
-    /// Fee tokens `ls_wallet` reports, as (symbol, address); the profile's `chain.fee_tokens`.
+    /// Fee tokens the wallet report lists, as (symbol, address); the profile's `chain.fee_tokens`.
     fee_tokens: Vec<(String, Felt)>,
     /// The game token contract, once read.
     token: std::sync::OnceLock<Felt>,
@@ -524,7 +524,7 @@ impl ChainClient {
         &self.ledger
     }
 
-    /// Reports these fee tokens in `ls_wallet` (the profile's `chain.fee_tokens`), in this order.
+    /// Reports these fee tokens in the wallet report (the profile's `chain.fee_tokens`), in this order.
     pub fn with_fee_tokens(mut self, tokens: Vec<(String, Felt)>) -> Self {
         self.fee_tokens = tokens;
         self
@@ -562,7 +562,7 @@ impl ChainClient {
     }
 }
 
-/// The fee tokens `ls_wallet` reports unless the profile names others (same addresses on mainnet,
+/// The fee tokens the wallet report lists unless the profile names others (same addresses on mainnet,
 /// Sepolia, starknet-devnet and katana's dev chain).
 const FEE_TOKENS: [(&str, &str); 2] = [
     (

@@ -1,6 +1,6 @@
 //! The chain client's side of a Controller session: before anything is signed, the session must
 //! be stored, live, registered, not revoked, on a supported class; a session approved while the
-//! server runs is picked up; `ls_wallet` shows it.
+//! server runs is picked up; the wallet report shows it.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -12,7 +12,7 @@ use crate::revert::NodeRefusal;
 use crate::session_slot::SessionSlot;
 use crate::session_state::{SessionProblem, read_session_state};
 
-/// What `ls_wallet` shows of the Controller session the server signs with.
+/// What the wallet report shows of the Controller session the server signs with.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SessionReport {
     /// When it expires (unix seconds); absent when no session is stored.
@@ -110,7 +110,7 @@ impl ChainClient {
         }
     }
 
-    /// The session as `ls_wallet` shows it, or `None` when the wallet signs with its own key.
+    /// The session as the wallet report shows it, or `None` when the wallet signs with its own key.
     pub(super) async fn session_report(&self) -> Result<Option<SessionReport>, ChainError> {
         let Some(slot) = self.account.signer().session() else {
             return Ok(None);

@@ -17,7 +17,7 @@
 //! Every record names the chain it was made on ([`Journal::bind_chain`]: the chain id and block
 //! 0's hash and timestamp, which change when a devnet or katana is started afresh). Replays, intents and
 //! the transactions followed at start are those of the chain the server is connected to; a record
-//! from another chain stays for the audit (`ls_get_tx` marks it) but never answers for this one.
+//! from another chain stays for the audit (the transaction lookup marks it) but never answers for this one.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};

@@ -193,7 +193,7 @@ pub struct ServerSettings {
     pub shutdown_grace_ms: u64,
     /// Result detail when a call does not pass `detail`: `compact` (default) or `full`.
     #[serde(default)]
-    pub detail: game::compact::Detail,
+    pub detail: mcp::Detail,
     /// Whether compact results carry the built-in planner's move (`advice`); off to evaluate a
     /// model's own play.
     #[serde(default = "default_advice")]

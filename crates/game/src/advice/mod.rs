@@ -1,6 +1,6 @@
 //! Advice where decisions are hard, as odds over the engine's distributions (never a peek at the
 //! hidden randomness): what each market item is worth for this adventurer, the best buys for the
-//! gold, what a stat point does, and the fight with each weapon. Behind `ls_advise`.
+//! gold, what a stat point does, and the fight with each weapon.
 
 mod damage;
 pub mod equip;

@@ -36,7 +36,7 @@ impl Stat {
         Stat::Charisma,
     ];
 
-    /// The argument name of `ls_upgrade`.
+    /// The stat's name, as the upgrade's arguments spell it.
     pub fn name(self) -> &'static str {
         match self {
             Stat::Strength => "strength",

@@ -1,6 +1,6 @@
 //! The action engine: a pure port of the `ls_0_0_9` game systems (docs/game-rules.md) that plays
 //! every action on an in-memory game exactly as the contract would without VRF, emitting the same
-//! events in the same order. The embedded `sim` chain runs on it, and `ls_battle_preview` uses it
+//! events in the same order. The embedded `sim` chain runs on it, and the battle preview uses it
 //! to predict outcomes on worlds with deterministic randomness.
 
 mod battle;

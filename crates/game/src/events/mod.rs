@@ -75,13 +75,9 @@ pub struct BeastEncounter {
 impl From<BeastEvent> for BeastEncounter {
     fn from(b: BeastEvent) -> Self {
         let info = catalogue::beast(b.id);
-        let base = info.map_or_else(
-            || format!("Unknown beast #{}", b.id),
-            |i| i.name.to_string(),
-        );
         Self {
             id: b.id,
-            name: b.specials.full_name(&base),
+            name: b.display_name(),
             tier: info.map_or(Tier::None, |i| i.tier),
             beast_type: info.map_or(ItemType::None, |i| i.beast_type),
             level: b.level,

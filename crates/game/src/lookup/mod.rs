@@ -1,4 +1,4 @@
-//! Catalogue search behind `ls_lookup`: items, beasts, obstacles and special names by id, by
+//! Catalogue search: items, beasts, obstacles and special names by id, by
 //! case-insensitive name, by `*` wildcard, or by a slug with specials ("demon-grasp-dragon",
 //! "katana-of-power"); filters by kind, tier, type and slot; an exact limit; and up to five
 //! suggestions on a miss. Every entry carries the combat facts an agent needs to use it.

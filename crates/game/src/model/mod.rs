@@ -447,6 +447,17 @@ pub struct BeastEvent {
 }
 
 impl BeastEvent {
+    /// The name shown for this beast: its specials around the catalogue's name.
+    pub fn display_name(&self) -> String {
+        let base = catalogue::beast(self.id).map_or_else(
+            || format!("Unknown beast #{}", self.id),
+            |i| i.name.to_string(),
+        );
+        self.specials.full_name(&base)
+    }
+}
+
+impl BeastEvent {
     /// Decodes the 8-felt Cairo-Serde form.
     pub fn decode_felts(r: &mut FeltReader) -> Result<Self, DecodeError> {
         let inner = |r: &mut FeltReader| -> Result<Self, DecodeError> {

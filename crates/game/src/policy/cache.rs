@@ -1,5 +1,5 @@
 //! One game's advice kept between decisions. The market advice is what a market is worth as it
-//! was first seen (as an agent asking `ls_advise` once per market sees it): it is kept for as long
+//! was first seen (as an agent asking for advice once per market sees it): it is kept for as long
 //! as the market lasts (same level, equipped items, weapon xp and charisma), and valued item by
 //! item, only for the items a decision could buy. A purchase only ever takes items its budget
 //! covers, in the advice's order, so the items it cannot afford never change it; each item's

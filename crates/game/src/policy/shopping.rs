@@ -8,7 +8,7 @@ use serde::Deserialize;
 use crate::catalogue::Slot;
 use crate::view::AdventurerView;
 
-/// One market item's value, as the market advice (`ls_advise` about market) gives it.
+/// One market item's value, as the market advice gives it.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 pub struct ItemValue {
     /// Item id.

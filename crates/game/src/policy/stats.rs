@@ -5,7 +5,7 @@
 use crate::advice::Stat;
 use crate::model::Stats;
 
-/// One stat's effect, as the stat advice (`ls_advise` about stats) gives it.
+/// One stat's effect, as the stat advice gives it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StatOption {
     /// The stat.

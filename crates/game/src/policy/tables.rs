@@ -1,5 +1,5 @@
 //! The advisors' figures the planner decides on, computed straight from the game state and
-//! rounded as `ls_advise` and `ls_battle_preview` round them, so this policy and a player reading
+//! rounded as the advice and the battle preview round them, so this policy and a player reading
 //! those tools see the same numbers.
 
 use super::fight::FightOdds;

@@ -13,10 +13,10 @@ use super::super::envelopes::ActionResult;
 use super::super::errors::from_chain;
 use super::super::server::LsServer;
 use crate::error::{SCHEMA_VERSION, ToolError};
+use crate::present::view::adventurer_view;
 use chain::{ChainError, TxReport};
 use game::after::state_after_events;
 use game::model::GameState;
-use game::view::adventurer_view;
 
 /// How long a write waits for the node's state to show its transaction (load-balanced nodes lag).
 const READ_AFTER_WRITE: Duration = Duration::from_secs(10);

@@ -28,8 +28,8 @@ use super::envelopes::{ActionResult, WriteResult};
 use super::params::ActionArgs;
 use super::server::LsServer;
 use crate::error::{ErrorCode, ToolError};
+use crate::present::compact::Detail;
 use chain::WriteOptions;
-use game::compact::Detail;
 use game::engine::Action;
 use game::model::GameState;
 

@@ -12,9 +12,9 @@ use super::super::errors::from_chain;
 use super::super::server::LsServer;
 use crate::error::ToolError;
 use crate::params::EntryArg;
+use crate::present::compact::Detail;
 use chain::WriteOptions;
 use chain::entry::Entry;
-use game::compact::Detail;
 use game::engine::Action;
 
 /// What `ls_new_game` was asked for, once validated.

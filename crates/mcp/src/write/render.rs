@@ -7,8 +7,8 @@ use super::super::compact_result::{Detailed, WriteOutcome, compact_action};
 use super::super::envelopes::{ActionResult, WriteResult};
 use super::super::server::LsServer;
 use crate::error::ToolError;
+use crate::present::compact::Detail;
 use chain::TxStatus;
-use game::compact::Detail;
 use game::model::GameState;
 
 impl LsServer {

@@ -12,12 +12,15 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::catalogue::{self, Slot};
-use super::events::{AttackEvent, Discovery, GameEvent, GameEventDetails};
-use super::model::{GameState, Stats};
-use super::phase::{self, Phase, tools};
-use super::verdict::Verdict;
-use super::{preview, rules, view};
+use super::legal::LegalAction;
+use super::tools;
+use game::catalogue::{self, Slot};
+use game::events::{AttackEvent, Discovery, GameEvent, GameEventDetails};
+use game::model::{GameState, Stats};
+use game::phase::{self, Phase};
+use game::preview::BattlePreview;
+use game::verdict::Verdict;
+use game::{rules, view};
 
 /// How much a result says: `compact` (the default) or `full` (the whole adventurer view and the
 /// raw events).
@@ -117,15 +120,10 @@ pub fn compact_state(state: &GameState) -> CompactState {
             )
         })
         .collect();
-    let beast = (ph == Phase::InBattle).then(|| {
-        let b = &state.beast;
-        let base = catalogue::beast(b.id)
-            .map_or_else(|| format!("Unknown beast #{}", b.id), |i| i.name.into());
-        CompactBeast {
-            name: b.specials.full_name(&base),
-            level: b.level,
-            health: adv.beast_health,
-        }
+    let beast = (ph == Phase::InBattle).then(|| CompactBeast {
+        name: state.beast.display_name(),
+        level: state.beast.level,
+        health: adv.beast_health,
     });
     CompactState {
         phase: ph,
@@ -197,18 +195,20 @@ pub fn compact_market(state: &GameState) -> Option<CompactMarket> {
     Some(CompactMarket { items, downgrades })
 }
 
-/// The legal tools of `state`, one line each with what matters for choosing: odds in battle,
-/// points to spend, potion prices; the other tools by name.
-pub fn compact_actions(state: &GameState) -> Vec<String> {
+/// The legal tools of `state` (`legal`, described with `odds`: [`super::legal`]), one line each
+/// with what matters for choosing: odds in battle, points to spend, potion prices; the other tools
+/// by name.
+pub fn compact_actions(
+    state: &GameState,
+    legal: &[LegalAction],
+    odds: Option<&BattlePreview>,
+) -> Vec<String> {
     let adv = &state.adventurer;
-    let odds = (phase::phase(adv) == Phase::InBattle && adv.level() > 1)
-        .then(|| preview::battle_preview(state))
-        .flatten();
-    phase::legal_actions_with(state, || odds.clone())
-        .into_iter()
+    legal
+        .iter()
         .map(|a| {
             let note = match a.tool.as_str() {
-                tools::ATTACK => odds.as_ref().map_or_else(
+                tools::ATTACK => odds.map_or_else(
                     || "kills the starter beast in one hit".to_string(),
                     |p| {
                         format!(
@@ -224,7 +224,6 @@ pub fn compact_actions(state: &GameState) -> Vec<String> {
                     },
                 ),
                 tools::FLEE => odds
-                    .as_ref()
                     .and_then(|p| p.flee_chance.zip(p.flee_to_the_death_probability))
                     .map_or_else(
                         || "a failed try lets the beast hit".to_string(),
@@ -247,7 +246,7 @@ pub fn compact_actions(state: &GameState) -> Vec<String> {
                 _ => String::new(),
             };
             if note.is_empty() {
-                a.tool
+                a.tool.clone()
             } else {
                 format!("{}: {note}", a.tool)
             }
@@ -431,7 +430,7 @@ fn event_line(d: &GameEventDetails) -> Option<String> {
     })
 }
 
-fn names(items: &[super::events::ItemRef]) -> String {
+fn names(items: &[game::events::ItemRef]) -> String {
     items
         .iter()
         .map(|i| i.name.as_str())
@@ -442,8 +441,14 @@ fn names(items: &[super::events::ItemRef]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::events::{BeastEncounter, ItemRef};
-    use crate::model::tests::sample_state;
+    use crate::present::legal::{battle_odds, legal_actions};
+
+    fn actions_of(s: &GameState) -> Vec<String> {
+        let odds = battle_odds(s);
+        compact_actions(s, &legal_actions(s, odds.as_ref()), odds.as_ref())
+    }
+    use game::events::{BeastEncounter, ItemRef};
+    use game::sample::sample_state;
 
     fn ev(details: GameEventDetails) -> GameEvent {
         GameEvent {
@@ -482,11 +487,11 @@ mod tests {
         let (down, listed): (Vec<u8>, Vec<u8>) = market_ids(&s)
             .into_iter()
             .filter(|&id| !s.owns(id))
-            .partition(|&id| crate::verdict::verdict(&s, id) == Verdict::Downgrade);
+            .partition(|&id| game::verdict::verdict(&s, id) == Verdict::Downgrade);
         assert_eq!(m.items.len(), listed.len(), "{:?}", m.items);
         assert!(m.items[0].starts_with("4 Silver Ring, Ring T2, 14g: luck +1"));
         for (line, id) in m.items.iter().zip(listed) {
-            let expected = match crate::verdict::verdict(&s, id) {
+            let expected = match game::verdict::verdict(&s, id) {
                 Verdict::Upgrade => ", upgrade",
                 Verdict::Same => ", same",
                 Verdict::EmptySlot => ", empty slot",
@@ -501,7 +506,7 @@ mod tests {
         let summary =
             (!down.is_empty()).then(|| format!("{} downgrades: {}", down.len(), ids.join(", ")));
         assert_eq!(m.downgrades, summary);
-        let actions = compact_actions(&s);
+        let actions = actions_of(&s);
         assert_eq!(
             actions[0], "ls_explore",
             "a tool that never changes is its name"
@@ -524,7 +529,7 @@ mod tests {
             ("Demon Grasp Dragon", 20, 17)
         );
         assert!(compact_market(&s).is_none());
-        let actions = compact_actions(&s);
+        let actions = actions_of(&s);
         assert!(actions[0].starts_with("ls_attack: win "), "{actions:?}");
         assert!(actions[0].contains("vs 17 hp"), "{actions:?}");
         assert!(

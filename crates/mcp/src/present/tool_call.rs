@@ -3,8 +3,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::engine::Action;
-use super::phase::tools;
+use super::tools;
+use game::engine::Action;
 
 /// The tool call (name and arguments) that makes `action` on adventurer `id`, as any MCP client
 /// sends it.
@@ -77,7 +77,7 @@ fn is_default(v: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{ItemPurchase, Stats};
+    use game::model::{ItemPurchase, Stats};
 
     #[test]
     fn short_calls_keep_only_what_differs_from_the_defaults() {
