@@ -90,14 +90,14 @@ async fn client(server: LsServer) -> RunningService<RoleClient, ()> {
 }
 
 /// Replays `actions` on a fresh world asking for `detail`, the advice line on or off; returns the
-/// time spent in the calls.
+/// time each call took, in order.
 async fn replay(
     first_id: u64,
     actions: &[Action],
     (detail, advice): (&str, bool),
     game: u64,
     out: &mut impl Write,
-) -> Duration {
+) -> Vec<Duration> {
     let c = client(
         LsServer::new(
             Arc::new(SimChain::new(EngineSettings::default(), first_id)),
@@ -106,7 +106,7 @@ async fn replay(
         .with_advice(advice),
     )
     .await;
-    let mut spent = Duration::ZERO;
+    let mut spent = Vec::with_capacity(actions.len());
     for action in actions {
         let (tool, args) = tool_call(first_id, action);
         let mut args = args;
@@ -119,7 +119,7 @@ async fn replay(
             .call_tool(CallToolRequestParams::new(tool).with_arguments(map))
             .await
             .expect("call");
-        spent += clock.elapsed();
+        spent.push(clock.elapsed());
         assert_eq!(
             r.is_error,
             Some(false),
@@ -145,7 +145,8 @@ async fn main() {
         .find_map(|a| a.parse().ok())
         .unwrap_or(200);
     let cost = std::env::var("TOKENS_ADVICE_COST").is_ok_and(|v| v == "1");
-    let mut advice_cost = (Duration::ZERO, Duration::ZERO, 0u32);
+    // Each compact result's time with the advice line and without it, the same call of the same game.
+    let mut advice_cost: Vec<(Duration, Duration)> = Vec::new();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
 
@@ -204,20 +205,37 @@ async fn main() {
                 &mut io::sink(),
             )
             .await;
-            advice_cost.0 += with;
-            advice_cost.1 += without;
-            advice_cost.2 += actions.len() as u32;
+            advice_cost.extend(with.into_iter().zip(without));
         }
         out.flush().unwrap();
     }
-    if cost && advice_cost.2 > 0 {
-        let per = |d: Duration| d.as_secs_f64() * 1000.0 / f64::from(advice_cost.2);
-        eprintln!(
-            "compact results: {} ; with advice {:.3} ms each, without {:.3} ms, advice costs {:+.3} ms",
-            advice_cost.2,
-            per(advice_cost.0),
-            per(advice_cost.1),
-            per(advice_cost.0) - per(advice_cost.1)
-        );
+    if cost && !advice_cost.is_empty() {
+        eprintln!("{}", advice_cost_line(&advice_cost));
     }
+}
+
+/// What the advice line costs per compact result: the median and p90 of the calls with it and
+/// without it, and the median of the paired differences (the same call of the same game), in ms.
+fn advice_cost_line(pairs: &[(Duration, Duration)]) -> String {
+    let ms = |d: &Duration| d.as_secs_f64() * 1000.0;
+    let quantile = |mut v: Vec<f64>, q: f64| {
+        v.sort_by(f64::total_cmp);
+        v[((v.len() - 1) as f64 * q).round() as usize]
+    };
+    let with: Vec<f64> = pairs.iter().map(|(w, _)| ms(w)).collect();
+    let without: Vec<f64> = pairs.iter().map(|(_, o)| ms(o)).collect();
+    let diff: Vec<f64> = pairs.iter().map(|(w, o)| ms(w) - ms(o)).collect();
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    format!(
+        "compact results: {}; with advice p50 {:.3} ms, p90 {:.3} ms, mean {:.3} ms; without p50 {:.3} ms, p90 {:.3} ms, mean {:.3} ms; advice costs p50 {:+.3} ms (paired), mean {:+.3} ms",
+        pairs.len(),
+        quantile(with.clone(), 0.5),
+        quantile(with.clone(), 0.9),
+        mean(&with),
+        quantile(without.clone(), 0.5),
+        quantile(without.clone(), 0.9),
+        mean(&without),
+        quantile(diff.clone(), 0.5),
+        mean(&diff),
+    )
 }
