@@ -40,18 +40,8 @@ async fn two_concurrent_new_games_on_the_sponsored_route_get_two_ids() {
         .await;
     let (rpc, stand_in) =
         paymaster::start(world.devnet.url.clone(), Relayer::devnet_account_1()).await;
-    let address = format!("{:#x}", controller.address);
-    let client = world
-        .client_at(
-            &rpc,
-            (),
-            &[
-                ("LS_HOME", home.path().to_str().unwrap()),
-                ("LS_WALLET__KIND", "session"),
-                ("LS_ACCOUNT_ADDRESS", &address),
-                ("LS_KEYSTORE_PASSWORD", PASSWORD),
-            ],
-        )
+    let client = controller
+        .session_client(&world, &rpc, home.path(), PASSWORD, &[])
         .await;
 
     let (first, second) = tokio::join!(

@@ -91,17 +91,13 @@ async fn a_whole_game_signed_only_by_a_controller_session() {
     // The stand-in sponsors everything but `start_game` (and so the new game's mint+start).
     stand_in.refuse(addresses.game_systems, selector!("start_game"));
     let address = format!("{:#x}", controller.address);
-    let client = world
-        .client_at(
+    let client = controller
+        .session_client(
+            &world,
             &rpc,
-            (),
-            &[
-                ("LS_HOME", home.path().to_str().unwrap()),
-                ("LS_WALLET__KIND", "session"),
-                ("LS_ACCOUNT_ADDRESS", &address),
-                ("LS_KEYSTORE_PASSWORD", PASSWORD),
-                ("RUST_LOG", "trace"),
-            ],
+            home.path(),
+            PASSWORD,
+            &[("RUST_LOG", "trace")],
         )
         .await;
     let mut seen = String::new();

@@ -299,6 +299,27 @@ pub async fn deploy_controller(
 }
 
 impl DeployedController {
+    /// The real binary serving `world` through `rpc` (the paymaster stand-in), signing as this
+    /// Controller with the session stored under `home` (unlocked with `password`).
+    pub async fn session_client(
+        &self,
+        world: &super::World,
+        rpc: &url::Url,
+        home: &std::path::Path,
+        password: &str,
+        extra_env: &[(&str, &str)],
+    ) -> super::Client {
+        let address = format!("{:#x}", self.address);
+        let mut env = vec![
+            ("LS_HOME", home.to_str().unwrap()),
+            ("LS_WALLET__KIND", "session"),
+            ("LS_ACCOUNT_ADDRESS", address.as_str()),
+            ("LS_KEYSTORE_PASSWORD", password),
+        ];
+        env.extend_from_slice(extra_env);
+        world.client_at(rpc, (), &env).await
+    }
+
     /// The owner sends one call from the account (an owner-signed `__execute__`) and waits.
     pub async fn owner_calls(&self, call: Call, what: &str) {
         let sent = self
