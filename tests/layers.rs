@@ -82,25 +82,25 @@ fn member_deps(meta: &Value) -> BTreeMap<String, BTreeSet<String>> {
         .iter()
         .map(|m| m.as_str().unwrap())
         .collect();
-    let names: BTreeSet<String> = meta["packages"]
+    let packages: Vec<&Value> = meta["packages"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|p| members.contains(p["id"].as_str().unwrap()))
-        .map(|p| p["name"].as_str().unwrap().to_string())
         .collect();
-    meta["packages"]
-        .as_array()
-        .unwrap()
+    let names: BTreeSet<&str> = packages
         .iter()
-        .filter(|p| members.contains(p["id"].as_str().unwrap()))
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    packages
+        .iter()
         .map(|p| {
             let deps = p["dependencies"]
                 .as_array()
                 .unwrap()
                 .iter()
                 .map(|d| d["name"].as_str().unwrap().to_string())
-                .filter(|d| names.contains(d))
+                .filter(|d| names.contains(d.as_str()))
                 .collect();
             (p["name"].as_str().unwrap().to_string(), deps)
         })

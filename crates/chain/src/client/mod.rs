@@ -429,6 +429,15 @@ impl ChainClient {
         self.account.signer().check_calls(calls)
     }
 
+    /// Checks the calls planning made (a mint+start's predicted start) against the policies; a
+    /// plan of known calls was checked before the lock.
+    fn check_planned(&self, plan: &Plan, calls: &[Call]) -> Result<(), ChainError> {
+        match plan {
+            Plan::Calls(_) => Ok(()),
+            Plan::MintAndStart { .. } => self.may_sign(calls),
+        }
+    }
+
     /// Simulates (fee estimate), signs, records, sends and waits; one write at a time for this
     /// account, with a local nonce that is re-read from the node after any nonce error.
     pub(super) async fn execute(
@@ -478,14 +487,17 @@ impl ChainClient {
                     .map_err(ChainError::from_provider)?,
             };
             let built = match declined.take() {
-                Some((at, calls)) if at == nonce => Ok((calls, true)),
-                _ => self.build(&plan, nonce).await.map(|c| (c, false)),
+                Some((at, calls)) if at == nonce => Ok(calls),
+                _ => match self.build(&plan, nonce).await {
+                    Ok(calls) => {
+                        self.check_planned(&plan, &calls)?;
+                        Ok(calls)
+                    }
+                    Err(e) => Err(e),
+                },
             };
             let sent = match built {
-                Ok((calls, checked)) => {
-                    if !checked && !matches!(plan, Plan::Calls(_)) {
-                        self.may_sign(&calls)?;
-                    }
+                Ok(calls) => {
                     self.sign_and_send(&calls, nonce, adventurer_id, action, &opts)
                         .await
                 }

@@ -143,9 +143,7 @@ impl ChainClient {
             ),
         };
         let calls = self.build(plan, nonce.unwrap_or(Felt::ZERO)).await?;
-        if nonce.is_some() {
-            self.may_sign(&calls)?;
-        }
+        self.check_planned(plan, &calls)?;
         let declined = |calls| Sponsorship::Declined(nonce.map(|n| (n, calls)));
         match self
             .send_outside(held, calls.clone(), adventurer_id, action, opts.clone())
