@@ -12,7 +12,8 @@ mod http;
 use std::sync::{Arc, Mutex};
 
 use loot_survivor_mcp::chain::outside::{ANY_CALLER, OutsideExecution};
-use loot_survivor_mcp::chain::{ChainError, cartridge, vrf};
+use loot_survivor_mcp::chain::paymaster::{CartridgePaymaster, OutsideRequest, Paymaster};
+use loot_survivor_mcp::chain::{ChainError, vrf};
 use loot_survivor_mcp::game::model::Adventurer;
 use loot_survivor_mcp::game::random::explore_salt;
 use loot_survivor_mcp::wallet::{CARTRIDGE_VRF_PROVIDER, REQUEST_RANDOM_SELECTOR, SecretSigner};
@@ -90,7 +91,8 @@ async fn the_request_has_cartridge_s_shape_and_a_valid_signature() {
     ))
     .await;
     let signed = signed_explore().await;
-    let hash = cartridge::submit(&reqwest::Client::new(), &url, &signed)
+    let hash = CartridgePaymaster::new(reqwest::Client::new(), url.clone())
+        .submit(OutsideRequest::V2(&signed))
         .await
         .unwrap();
     assert_eq!(hash, Felt::from(0x123abc));
@@ -198,7 +200,8 @@ async fn answers_over_http_map_into_the_taxonomy() {
     ];
     for (answer, want) in cases {
         let (url, _) = server(answer).await;
-        let got = cartridge::submit(&http_client, &url, &signed)
+        let got = CartridgePaymaster::new(http_client.clone(), url.clone())
+            .submit(OutsideRequest::V2(&signed))
             .await
             .unwrap_err();
         let kind = match got {
@@ -213,7 +216,8 @@ async fn answers_over_http_map_into_the_taxonomy() {
     }
     // Nothing listening: an RPC error, its typed source kept, that names no URL key.
     let closed = url::Url::parse("http://127.0.0.1:9/?key=SECRET").unwrap();
-    let e = cartridge::submit(&http_client, &closed, &signed)
+    let e = CartridgePaymaster::new(http_client.clone(), closed.clone())
+        .submit(OutsideRequest::V2(&signed))
         .await
         .unwrap_err();
     let ChainError::Http(source) = &e else {

@@ -19,6 +19,7 @@ use common::controller::{
 use common::paymaster::{self, Relayer, UNSPONSORED_MESSAGE};
 use loot_survivor_mcp::chain::outside::{ANY_CALLER, OutsideExecution};
 use loot_survivor_mcp::chain::outside_v3::OutsideExecutionV3;
+use loot_survivor_mcp::chain::paymaster::{CartridgePaymaster, OutsideRequest, Paymaster};
 use loot_survivor_mcp::chain::{ChainError, cartridge};
 use loot_survivor_mcp::wallet::session::{SessionPolicies, SessionSigner};
 use starknet::accounts::{Account, ExecutionEncoding, SingleOwnerAccount};
@@ -167,7 +168,12 @@ async fn session_signed_outside_execution_v3_on_a_real_controller() {
         .sign(second.message_hash(chain_id, address), &second.calls)
         .await
         .unwrap();
-    let hash = cartridge::submit_v3(&http, &url, address, &second, &signature)
+    let hash = CartridgePaymaster::new(http.clone(), url.clone())
+        .submit(OutsideRequest::V3 {
+            account: address,
+            execution: &second,
+            signature: &signature,
+        })
         .await
         .expect("the stand-in relays it");
     succeeded(&provider, hash, "relayed by the paymaster").await;
@@ -191,7 +197,12 @@ async fn session_signed_outside_execution_v3_on_a_real_controller() {
     assert_eq!(channel_mask, vec![Felt::from(3)]);
 
     // Its replay through the paymaster comes back as a failure, not as "unsponsored".
-    let err = cartridge::submit_v3(&http, &url, address, &second, &signature)
+    let err = CartridgePaymaster::new(http.clone(), url.clone())
+        .submit(OutsideRequest::V3 {
+            account: address,
+            execution: &second,
+            signature: &signature,
+        })
         .await
         .expect_err("the replay fails");
     assert!(!matches!(err, ChainError::Unsponsored(_)), "{err:?}");
@@ -208,7 +219,14 @@ async fn session_signed_outside_execution_v3_on_a_real_controller() {
         .sign(third.message_hash(chain_id, address), &third.calls)
         .await
         .unwrap();
-    match cartridge::submit_v3(&http, &url, address, &third, &signature).await {
+    match CartridgePaymaster::new(http.clone(), url.clone())
+        .submit(OutsideRequest::V3 {
+            account: address,
+            execution: &third,
+            signature: &signature,
+        })
+        .await
+    {
         Err(ChainError::Unsponsored(m)) => assert_eq!(m, UNSPONSORED_MESSAGE),
         other => panic!("{other:?}"),
     }
@@ -217,7 +235,12 @@ async fn session_signed_outside_execution_v3_on_a_real_controller() {
 
     // Sponsored again, the same signed execution goes through.
     pm.sponsor_all();
-    let hash = cartridge::submit_v3(&http, &url, address, &third, &signature)
+    let hash = CartridgePaymaster::new(http.clone(), url.clone())
+        .submit(OutsideRequest::V3 {
+            account: address,
+            execution: &third,
+            signature: &signature,
+        })
         .await
         .unwrap();
     succeeded(&provider, hash, "sponsored again").await;
@@ -258,7 +281,8 @@ async fn the_paymaster_stand_in_relays_v2_too() {
     )
     .await
     .unwrap();
-    let hash = cartridge::submit(&reqwest::Client::new(), &url, &signed)
+    let hash = CartridgePaymaster::new(reqwest::Client::new(), url.clone())
+        .submit(OutsideRequest::V2(&signed))
         .await
         .expect("the stand-in relays a v2 execution");
     succeeded(&provider, hash, "v2 relayed by the paymaster").await;

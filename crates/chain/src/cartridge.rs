@@ -142,34 +142,12 @@ fn map_error(err: &RpcError) -> ChainError {
     ChainError::Rpc(message)
 }
 
-/// Sends a signed v2 outside execution to `url` and returns the paymaster's transaction hash.
-pub async fn submit(
-    http: &reqwest::Client,
-    url: &url::Url,
-    signed: &SignedOutsideExecution,
-) -> Result<Felt, ChainError> {
-    post(http, url, &request_body(signed, 1)).await
-}
-
-/// Sends a v3 outside execution of `account` with its `signature` to `url` and returns the
-/// paymaster's transaction hash; [`ChainError::Unsponsored`] when it will not pay for the calls.
-pub async fn submit_v3(
-    http: &reqwest::Client,
-    url: &url::Url,
-    account: Felt,
-    execution: &OutsideExecutionV3,
-    signature: &[Felt],
-) -> Result<Felt, ChainError> {
-    post(
-        http,
-        url,
-        &request_body_v3(account, execution, signature, 1),
-    )
-    .await
-}
-
 /// Posts a request body and reads the answer with [`parse_response`].
-async fn post(http: &reqwest::Client, url: &url::Url, body: &Value) -> Result<Felt, ChainError> {
+pub(crate) async fn post(
+    http: &reqwest::Client,
+    url: &url::Url,
+    body: &Value,
+) -> Result<Felt, ChainError> {
     let resp = http
         .post(url.clone())
         .json(body)

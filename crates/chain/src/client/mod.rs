@@ -12,6 +12,9 @@ use starknet::core::types::{BlockId, BlockTag, Call, Event, Felt, FunctionCall};
 use starknet::providers::Provider;
 use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
 
+use crate::node::NodeTransport;
+use crate::paymaster::{CartridgePaymaster, Paymaster};
+
 use super::bindings::{adventurer_systems, game_systems, game_token_systems};
 use super::ledger::TxLedger;
 use super::new_game::Plan;
@@ -28,6 +31,10 @@ use wallet::PolicyGuard;
 
 mod actions;
 mod lookup;
+#[cfg(test)]
+mod pipeline_tests;
+#[cfg(test)]
+mod scripted;
 mod send;
 mod session;
 mod sponsored;
@@ -37,7 +44,7 @@ use send::{SendFailure, Sent};
 pub use session::SessionReport;
 use sponsored::Sponsorship;
 
-type Rpc = Arc<JsonRpcClient<HttpTransport>>;
+type Rpc = Arc<JsonRpcClient<NodeTransport>>;
 type WalletAccount = Wallet<Rpc>;
 
 /// How long a signed outside execution stays valid (its `execute_before` from now).
@@ -88,7 +95,8 @@ pub struct ChainClient {
     /// Randomness-consuming actions go through Cartridge VRF and outside execution.
     vrf: bool,
     rpc_url: url::Url,
-    http: reqwest::Client,
+    /// Relays outside executions (VRF-bundled actions, a session's sponsored writes).
+    paymaster: Arc<dyn Paymaster>,
     /// Distinguishes outside-execution nonces made in the same nanosecond.
     outside_counter: std::sync::atomic::AtomicU64,
     /// Fee tokens the wallet report lists, as (symbol, address); the profile's `chain.fee_tokens`.
@@ -153,19 +161,34 @@ pub(crate) fn provider(url: url::Url, timeout: Duration) -> Result<Rpc, ChainErr
         .timeout(timeout)
         .build()
         .map_err(|e| ChainError::Config(format!("HTTP client: {e}")))?;
-    Ok(Arc::new(JsonRpcClient::new(
+    Ok(Arc::new(JsonRpcClient::new(NodeTransport::Http(
         HttpTransport::new_with_client(url, http),
-    )))
+    ))))
 }
 
 impl ChainClient {
-    /// Connects and checks that the node is the network the profile expects.
+    /// Connects over HTTP to the node at `rpc_url`, whose Cartridge paymaster (when it has one)
+    /// relays outside executions, and checks that it is the network the profile expects.
     pub async fn connect(opts: ConnectOptions) -> Result<Self, ChainError> {
         let http = reqwest::Client::builder()
             .timeout(opts.request_timeout)
             .build()
             .map_err(|e| ChainError::Config(format!("HTTP client: {e}")))?;
-        let provider = provider(opts.rpc_url.clone(), opts.request_timeout)?;
+        let node = NodeTransport::Http(HttpTransport::new_with_client(
+            opts.rpc_url.clone(),
+            http.clone(),
+        ));
+        let paymaster = Arc::new(CartridgePaymaster::new(http, opts.rpc_url.clone()));
+        Self::connect_through(opts, node, paymaster).await
+    }
+
+    /// [`ChainClient::connect`] through these seams: the node's transport and the paymaster.
+    pub async fn connect_through(
+        opts: ConnectOptions,
+        node: NodeTransport,
+        paymaster: Arc<dyn Paymaster>,
+    ) -> Result<Self, ChainError> {
+        let provider = Arc::new(JsonRpcClient::new(node));
         let chain_id = provider
             .chain_id()
             .await
@@ -211,7 +234,7 @@ impl ChainClient {
             policy: opts.policy,
             vrf: opts.vrf,
             rpc_url: opts.rpc_url,
-            http,
+            paymaster,
             outside_counter: std::sync::atomic::AtomicU64::new(0),
             fee_tokens: FEE_TOKENS
                 .iter()

@@ -12,16 +12,17 @@ use tokio::sync::MutexGuard;
 
 use super::send::Sent;
 use super::{ChainClient, OUTSIDE_EXECUTION_VALIDITY, TxReport, WriteOptions};
+use crate::ChainError;
 use crate::new_game::Plan;
 use crate::outside::{ANY_CALLER, OutsideExecution};
 use crate::outside_v3::OutsideExecutionV3;
+use crate::paymaster::OutsideRequest;
 use crate::retry::read_with_retries;
 use crate::wallet_account::AccountSigner;
-use crate::{ChainError, cartridge};
 
 impl ChainClient {
     /// Signs the calls as an outside execution (any caller, valid for
-    /// [`OUTSIDE_EXECUTION_VALIDITY`]) and submits it with `cartridge_addExecuteOutsideTransaction`;
+    /// [`OUTSIDE_EXECUTION_VALIDITY`]) and submits it to the paymaster;
     /// then tracks the paymaster's transaction like any other write. An owner key signs SNIP-9
     /// v2; a Controller session signs v3, the only version current Controllers speak. The wallet
     /// pays no fee, so none is counted against the budget.
@@ -82,7 +83,7 @@ impl ChainClient {
                     "submitting outside execution to the Cartridge paymaster"
                 );
                 (
-                    cartridge::submit(&self.http, &self.rpc_url, &signed).await?,
+                    self.paymaster.submit(OutsideRequest::V2(&signed)).await?,
                     nonce,
                 )
             }
@@ -99,14 +100,14 @@ impl ChainClient {
                     action,
                     "submitting a session's outside execution (v3) to the Cartridge paymaster"
                 );
-                let sent = cartridge::submit_v3(
-                    &self.http,
-                    &self.rpc_url,
-                    account,
-                    &execution,
-                    &signature,
-                )
-                .await;
+                let sent = self
+                    .paymaster
+                    .submit(OutsideRequest::V3 {
+                        account,
+                        execution: &execution,
+                        signature: &signature,
+                    })
+                    .await;
                 match sent {
                     Ok(hash) => (hash, execution.nonce.0),
                     Err(e) => return Err(self.session_refused(e).await),

@@ -1,0 +1,280 @@
+//! The write pipeline against a scripted node and paymaster: no devnet, real signing, the node's
+//! literal wire format through starknet-rs's own client.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use starknet::core::types::Felt;
+use starknet::macros::selector;
+use starknet_types_core::felt::secret_felt::SecretFelt;
+use wallet::session::{SessionPolicies, SessionSigner};
+use wallet::{PolicyGuard, PolicySettings, SecretSigner};
+
+use super::scripted::{
+    ACCOUNT, CHAIN_ID, GAME_SYSTEMS, GAME_TOKEN_SYSTEMS, ScriptedChain, Sponsor,
+};
+use super::{ChainClient, ConnectOptions, WriteOptions};
+use crate::node::NodeTransport;
+use crate::paymaster::{CartridgePaymaster, Paymaster};
+use crate::session_slot::SessionSlot;
+use crate::wallet_account::AccountSigner;
+use crate::{ChainError, Confirm, GameAddresses, Hooks, TxStatus};
+use game::engine::Action;
+use game::model::Adventurer;
+
+const EXPLORE: Action = Action::Explore { till_beast: false };
+
+fn felt(hex: &str) -> Felt {
+    Felt::from_hex(hex).unwrap()
+}
+
+fn key(hex: &str) -> SecretSigner {
+    SecretSigner::new(SecretFelt::from_hex_string(&mut hex.to_string()).unwrap())
+}
+
+fn addresses() -> GameAddresses {
+    GameAddresses {
+        world: None,
+        game_systems: felt(GAME_SYSTEMS),
+        adventurer_systems: felt("0xad7e"),
+        game_token_systems: felt(GAME_TOKEN_SYSTEMS),
+        settings_systems: felt("0x5e77"),
+        dungeon: None,
+        ticket: None,
+        golden_pass: None,
+    }
+}
+
+fn owner_key() -> AccountSigner {
+    AccountSigner::Key(Arc::new(key("0x1234abcd")))
+}
+
+/// A Controller session allowed to mint, start and explore, registered and live.
+fn session() -> AccountSigner {
+    let load = || {
+        let policies = SessionPolicies::new([
+            (felt(GAME_TOKEN_SYSTEMS), "mint_game"),
+            (felt(GAME_SYSTEMS), "start_game"),
+            (felt(GAME_SYSTEMS), "explore"),
+        ])
+        .map_err(|e| e.to_string())?;
+        Ok(Some(SessionSigner::new_as_registered(
+            key("0x5e55"),
+            felt(ACCOUNT),
+            felt("0x6017d"),
+            felt(CHAIN_ID),
+            policies,
+            4_000_000_000,
+        )))
+    };
+    AccountSigner::Session(Arc::new(SessionSlot::new(
+        Box::new(load),
+        "loot-survivor-mcp session new",
+    )))
+}
+
+async fn client_with(
+    chain: &ScriptedChain,
+    paymaster: Arc<dyn Paymaster>,
+    signer: AccountSigner,
+    vrf: bool,
+) -> ChainClient {
+    let settings = PolicySettings {
+        read_only: false,
+        max_fee_per_tx: 10u128.pow(18),
+        session_fee_budget: 10u128.pow(19),
+        daily_fee_budget: 10u128.pow(20),
+        max_tx_per_minute: 1_000,
+        allow_vrf: None,
+    };
+    let addresses = addresses();
+    let policy = PolicyGuard::new(&settings, vrf, addresses.signable_entrypoints());
+    let opts = ConnectOptions {
+        rpc_url: url::Url::parse("http://scripted.invalid/").unwrap(),
+        request_timeout: Duration::from_secs(5),
+        chain_id: Felt::from_bytes_be_slice(b"SN_SEPOLIA"),
+        spec_versions: vec!["0.9".into()],
+        addresses,
+        account_address: felt(ACCOUNT),
+        signer,
+        settings_id: 0,
+        poll: Duration::from_millis(10),
+        fee_multiplier: 1.5,
+        policy: Arc::new(policy),
+        vrf,
+    };
+    let node = NodeTransport::InProcess(Arc::new(chain.clone()));
+    let client = ChainClient::connect_through(opts, node, paymaster)
+        .await
+        .expect("connects to the scripted node")
+        .with_token_count_storage("token_count")
+        .unwrap();
+    chain.with(|s| s.log.clear());
+    client
+}
+
+async fn client(chain: &ScriptedChain, signer: AccountSigner, vrf: bool) -> ChainClient {
+    client_with(chain, Arc::new(chain.clone()), signer, vrf).await
+}
+
+fn opts(timeout: Duration) -> WriteOptions {
+    WriteOptions {
+        confirm: Confirm::Accepted,
+        timeout,
+        hooks: Hooks::default(),
+    }
+}
+
+fn asked(chain: &ScriptedChain, method: &str) -> usize {
+    chain.with(|s| s.log.iter().filter(|m| *m == method).count())
+}
+
+#[tokio::test]
+async fn a_stale_nonce_is_read_again_once_and_the_write_lands() {
+    let chain = ScriptedChain::new(6);
+    chain.with(|s| s.lagging_nonce_reads = 1);
+    let client = client(&chain, owner_key(), false).await;
+    let report = client
+        .act(1, &EXPLORE, None, opts(Duration::from_secs(5)))
+        .await
+        .expect("lands after one re-read");
+    assert_eq!(asked(&chain, "starknet_getNonce"), 2);
+    assert_eq!(asked(&chain, "starknet_estimateFee"), 2);
+    let sent = chain.with(|s| s.sent.clone());
+    assert_eq!(sent, vec![(6, report.tx_hash)]);
+    let record = client.ledger().get(report.tx_hash).expect("journaled");
+    assert_eq!(record.nonce, "0x6");
+}
+
+#[tokio::test]
+async fn a_nonce_the_node_keeps_refusing_is_reported_after_one_re_read() {
+    let chain = ScriptedChain::new(6);
+    chain.with(|s| s.lagging_nonce_reads = 2);
+    let client = client(&chain, owner_key(), false).await;
+    let err = client
+        .act(1, &EXPLORE, None, opts(Duration::from_secs(5)))
+        .await
+        .expect_err("the node answers a stale nonce twice");
+    assert!(
+        matches!(err, ChainError::Rpc(ref m) if m.contains("nonce")),
+        "{err:?}"
+    );
+    assert_eq!(asked(&chain, "starknet_getNonce"), 2);
+    assert_eq!(asked(&chain, "starknet_addInvokeTransaction"), 0);
+}
+
+#[tokio::test]
+async fn a_receipt_that_never_comes_is_a_timeout_naming_the_sent_hash() {
+    let chain = ScriptedChain::new(0);
+    chain.with(|s| s.withhold_receipts = true);
+    let client = client(&chain, owner_key(), false).await;
+    let err = client
+        .act(1, &EXPLORE, None, opts(Duration::from_millis(150)))
+        .await
+        .expect_err("no receipt within the timeout");
+    let sent = chain.with(|s| s.sent.clone());
+    assert_eq!(sent.len(), 1);
+    let ChainError::Timeout {
+        tx_hash,
+        last_status,
+    } = err
+    else {
+        panic!("{err:?}")
+    };
+    assert_eq!(tx_hash, sent[0].1);
+    assert_eq!(last_status, TxStatus::Received);
+    assert_eq!(
+        client.ledger().get(tx_hash).map(|r| r.last_status),
+        Some(TxStatus::Received)
+    );
+}
+
+#[tokio::test]
+async fn a_declined_sponsorship_is_sent_by_the_account_itself() {
+    let chain = ScriptedChain::new(3);
+    chain.with(|s| s.sponsor = Sponsor::Declines);
+    let client = client(&chain, session(), false).await;
+    let report = client
+        .act(1, &EXPLORE, None, opts(Duration::from_secs(5)))
+        .await
+        .expect("the account sends what the paymaster declined");
+    let log = chain.with(|s| s.log.clone());
+    let relay = log
+        .iter()
+        .position(|m| m == "paymaster")
+        .expect("asked the paymaster");
+    let send = log
+        .iter()
+        .position(|m| m == "starknet_addInvokeTransaction")
+        .expect("sent directly");
+    assert!(relay < send, "{log:?}");
+    assert_eq!(asked(&chain, "paymaster"), 1);
+    assert_eq!(chain.with(|s| s.sent.clone()), vec![(3, report.tx_hash)]);
+}
+
+#[tokio::test]
+async fn a_paymaster_that_is_down_is_a_typed_error_and_nothing_is_sent() {
+    let chain = ScriptedChain::new(0);
+    let closed = url::Url::parse("http://127.0.0.1:9/").unwrap();
+    let down = Arc::new(CartridgePaymaster::new(reqwest::Client::new(), closed));
+    let client = client_with(&chain, down, session(), false).await;
+    let err = client
+        .act(1, &EXPLORE, None, opts(Duration::from_secs(5)))
+        .await
+        .expect_err("nobody listens at the paymaster's address");
+    let ChainError::Http(source) = &err else {
+        panic!("{err:?}")
+    };
+    assert!(source.inner().is_connect(), "{err}");
+    assert_eq!(asked(&chain, "starknet_addInvokeTransaction"), 0);
+    assert_eq!(asked(&chain, "starknet_estimateFee"), 0);
+}
+
+#[tokio::test]
+async fn two_concurrent_sponsored_new_games_get_two_ids() {
+    let chain = ScriptedChain::new(0);
+    let client = client(&chain, session(), false).await;
+    let (a, b) = tokio::join!(
+        client.mint_and_start(None, 12, opts(Duration::from_secs(5))),
+        client.mint_and_start(None, 46, opts(Duration::from_secs(5))),
+    );
+    let (a, b) = (a.expect("first game"), b.expect("second game"));
+    let mut ids = [a.adventurer_id, b.adventurer_id];
+    ids.sort();
+    assert_eq!(ids, [1, 2]);
+    assert_eq!(asked(&chain, "paymaster"), 2);
+    assert_eq!(asked(&chain, "starknet_addInvokeTransaction"), 0);
+    let starts: Vec<Felt> = chain.with(|s| {
+        s.executed
+            .iter()
+            .flat_map(|calls| calls.iter())
+            .filter(|(selector, _)| *selector == selector!("start_game"))
+            .map(|(_, calldata)| calldata[0])
+            .collect()
+    });
+    assert_eq!(starts.len(), 2);
+    assert_ne!(starts[0], starts[1]);
+}
+
+#[tokio::test]
+async fn a_vrf_action_with_the_state_in_hand_reads_nothing_before_sending() {
+    let chain = ScriptedChain::new(0);
+    let client = client(&chain, owner_key(), true).await;
+    let before = Adventurer::default();
+    client
+        .act(1, &EXPLORE, Some(&before), opts(Duration::from_secs(5)))
+        .await
+        .expect("relayed");
+    let log = chain.with(|s| s.log.clone());
+    assert_eq!(
+        log.first().map(String::as_str),
+        Some("paymaster"),
+        "{log:?}"
+    );
+    let executed = chain.with(|s| s.executed.clone());
+    let selectors: Vec<Felt> = executed[0].iter().map(|(s, _)| *s).collect();
+    assert_eq!(
+        selectors,
+        vec![selector!("request_random"), selector!("explore")]
+    );
+}
