@@ -211,7 +211,7 @@ impl ChainClient {
             Entry::Free => "claim_free_game",
             Entry::Ticket | Entry::GoldenPass { .. } => "buy_game",
         };
-        let report = self.execute(calls, None, action, opts).await?;
+        let report = self.submitter().execute(calls, None, action, opts).await?;
         let id = self.minted_id(&report, action).await?;
         Ok((id, report))
     }

@@ -35,8 +35,8 @@ pub mod wallet_account;
 pub mod write_behind;
 
 pub use client::{
-    ChainClient, ConnectOptions, SessionReport, TokenBalance, TxLookup, TxReport, WalletReport,
-    WriteOptions,
+    ChainClient, ChainReader, ConnectOptions, SessionReport, TokenBalance, TxLookup, TxReport,
+    WalletReport, WriteOptions,
 };
 pub use error::{ChainError, Redacted};
 pub use manifest::GameAddresses;

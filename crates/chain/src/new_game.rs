@@ -21,7 +21,7 @@ use starknet::providers::Provider;
 
 use super::ChainError;
 use super::bindings::game_systems;
-use super::client::{ChainClient, TxReport, WriteOptions};
+use super::client::{ChainClient, Submitter, TxReport, WriteOptions};
 use super::token_id::token_id_from_events;
 
 /// The calls of a write, or how to build them once the nonce is known.
@@ -77,6 +77,7 @@ impl ChainClient {
             weapon,
         };
         let report = self
+            .submitter()
             .execute_planned(plan, None, "mint_game+start_game", opts)
             .await?;
         let token = self.cached_token_address().await;
@@ -92,14 +93,17 @@ impl ChainClient {
             report,
         })
     }
+}
 
+impl Submitter {
     /// The calls of a plan at `nonce`.
     pub(super) async fn build(&self, plan: &Plan, nonce: Felt) -> Result<Vec<Call>, ChainError> {
         match plan {
             Plan::Calls(calls) => Ok(calls.clone()),
             Plan::MintAndStart { mint, weapon } => {
                 let id = self.predict_token_id(mint, nonce).await?;
-                let start = game_systems::start_game(self.addresses().game_systems, &id, weapon);
+                let start =
+                    game_systems::start_game(self.reader.addresses().game_systems, &id, weapon);
                 Ok(vec![mint.clone(), start])
             }
         }
@@ -109,10 +113,12 @@ impl ChainClient {
     /// where its storage layout is known (a storage read costs the node far less than running
     /// the mint), else from a simulation's events.
     async fn predict_token_id(&self, mint: &Call, nonce: Felt) -> Result<u64, ChainError> {
-        if let (Some(key), Some(token)) = (self.token_count_key, self.cached_token_address().await)
-        {
+        if let (Some(key), Some(token)) = (
+            self.token_count_key,
+            self.reader.cached_token_address().await,
+        ) {
             let count = super::retry::read_with_retries(|| {
-                self.wallet_account().provider().get_storage_at(
+                self.account.provider().get_storage_at(
                     token,
                     key,
                     BlockId::Tag(BlockTag::PreConfirmed),
@@ -125,7 +131,7 @@ impl ChainClient {
             });
         }
         let simulated = self
-            .wallet_account()
+            .account
             .execute_v3(vec![mint.clone()])
             .nonce(nonce)
             .simulate(true, true)
@@ -147,7 +153,7 @@ impl ChainClient {
         };
         let mut events = Vec::new();
         collect_events(&invocation, &mut events);
-        let token = self.cached_token_address().await;
+        let token = self.reader.cached_token_address().await;
         token_id_from_events(&events, token)
             .ok_or_else(|| ChainError::Decode("the mint simulation shows no token id".into()))
     }

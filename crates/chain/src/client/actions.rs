@@ -10,7 +10,7 @@ use game::engine::Action;
 impl ChainClient {
     /// The contract call for an action (built with the generated bindings).
     pub fn action_call(&self, id: u64, action: &Action) -> Call {
-        let gs = self.addresses.game_systems;
+        let gs = self.addresses().game_systems;
         match action {
             Action::StartGame { weapon } => game_systems::start_game(gs, &id, weapon),
             Action::Explore { till_beast } => game_systems::explore(gs, &id, till_beast),

@@ -2,7 +2,6 @@
 //! what this server recorded of it, and the wallet's balances and spending.
 
 use serde::Serialize;
-use starknet::accounts::Account;
 use starknet::core::types::{ExecutionResult, Felt, StarknetError};
 use starknet::providers::{Provider, ProviderError};
 
@@ -17,7 +16,7 @@ use crate::{Execution, TxStatus};
 impl ChainClient {
     /// Status, receipt and game events of a transaction, plus what this server recorded of it.
     pub async fn get_tx(&self, hash: Felt) -> Result<TxLookup, ChainError> {
-        let record = self.ledger.get(hash);
+        let record = self.ledger().get(hash);
         let status = read_with_retries(|| self.provider.get_transaction_status(hash)).await;
         let status = match status {
             Ok(s) => s,
@@ -60,7 +59,7 @@ impl ChainClient {
 
     /// The account's balance of an ERC20 token (STRK, ETH), in its smallest unit.
     pub async fn balance_of(&self, token: Felt) -> Result<u128, ChainError> {
-        let call = erc20::balance_of(token, &self.account.address());
+        let call = erc20::balance_of(token, &self.account_address());
         let v = self
             .view("balance_of", call, erc20::decode_balance_of)
             .await?;
@@ -80,12 +79,12 @@ impl ChainClient {
             });
         }
         Ok(WalletReport {
-            account_address: format!("{:#x}", self.account.address()),
-            chain_id: short_string(self.chain_id),
+            account_address: format!("{:#x}", self.account_address()),
+            chain_id: short_string(self.chain_id()),
             balances,
-            policy: self.policy.snapshot(),
-            transactions_signed: self.ledger.len(),
-            session: self.session_report().await?,
+            policy: self.policy().snapshot(),
+            transactions_signed: self.ledger().len(),
+            session: self.submitter.session_report().await?,
         })
     }
 }

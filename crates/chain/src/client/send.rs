@@ -4,19 +4,17 @@
 use std::time::SystemTime;
 
 use starknet::accounts::Account;
-use starknet::core::types::{
-    Call, Felt, StarknetError, TransactionReceipt, TransactionReceiptWithBlockInfo,
-};
+use starknet::core::types::{Call, Felt, StarknetError};
 use starknet::providers::{Provider, ProviderError};
 
-use super::{ChainClient, TxReport, WriteOptions};
+use super::submitter::Submitter;
+use super::{TxReport, WriteOptions};
 use crate::ChainError;
 use crate::TxStatus;
 use crate::revert::NodeRefusal;
 use crate::submit::{Progress, wait_for_receipt};
-use game::events::decode_game_event;
 
-impl ChainClient {
+impl Submitter {
     /// Waits for a sent transaction at the requested confirmation level, records its status and
     /// (when the wallet pays) its fee against the budget, and reports its game events. The send
     /// is counted (at its fee bound) while the first receipt request is on its way.
@@ -43,7 +41,7 @@ impl ChainClient {
         };
         let (waited, ()) = tokio::join!(
             wait_for_receipt(
-                &*self.provider,
+                &*self.reader.provider,
                 hash,
                 opts.confirm,
                 opts.timeout,
@@ -58,7 +56,7 @@ impl ChainClient {
             Ok(receipt) => {
                 self.ledger
                     .set_status(hash, receipt.receipt.finality_status().into());
-                let report = self.report(receipt)?;
+                let report = self.reader.report(receipt)?;
                 if paid {
                     self.policy.record_sent(hash, report.actual_fee, sent_at);
                 }
@@ -166,7 +164,7 @@ impl ChainClient {
         request: starknet::core::types::BroadcastedInvokeTransactionV3,
         hash: Felt,
     ) -> Result<Felt, SendFailure> {
-        match self.provider.add_invoke_transaction(request).await {
+        match self.reader.provider.add_invoke_transaction(request).await {
             Ok(r) if r.transaction_hash == hash => Ok(hash),
             Ok(r) => Err(SendFailure::Other(ChainError::Decode(format!(
                 "the node reports hash {:#x} for transaction {hash:#x}",
@@ -190,7 +188,7 @@ impl ChainClient {
     /// Whether the node knows a transaction (looked up a few times, for lagging nodes).
     async fn node_knows(&self, hash: Felt) -> bool {
         for attempt in 0..3 {
-            match self.provider.get_transaction_status(hash).await {
+            match self.reader.provider.get_transaction_status(hash).await {
                 Ok(_) => return true,
                 Err(ProviderError::StarknetError(StarknetError::TransactionHashNotFound)) => {}
                 Err(_) => {}
@@ -198,37 +196,6 @@ impl ChainClient {
             tokio::time::sleep(crate::retry::backoff(attempt)).await;
         }
         false
-    }
-
-    pub(super) fn report(
-        &self,
-        r: TransactionReceiptWithBlockInfo,
-    ) -> Result<TxReport, ChainError> {
-        let TransactionReceipt::Invoke(inv) = &r.receipt else {
-            return Err(ChainError::Decode("expected an invoke receipt".into()));
-        };
-        let emitters = self.addresses.event_emitters();
-        let mut events = Vec::new();
-        for e in &inv.events {
-            if !emitters.contains(&e.from_address) {
-                continue;
-            }
-            match decode_game_event(&e.keys, &e.data) {
-                Ok(Some(ev)) => events.push(ev),
-                Ok(None) => {}
-                Err(err) => {
-                    return Err(ChainError::Decode(format!("game event: {err}")));
-                }
-            }
-        }
-        Ok(TxReport {
-            tx_hash: inv.transaction_hash,
-            status: (&inv.finality_status).into(),
-            block_number: r.block.block_number().into(),
-            actual_fee: inv.actual_fee.amount.try_into().unwrap_or(u128::MAX),
-            events,
-            raw_events: inv.events.clone(),
-        })
     }
 }
 

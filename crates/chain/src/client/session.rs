@@ -6,7 +6,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 
-use super::ChainClient;
+use super::submitter::Submitter;
 use crate::ChainError;
 use crate::revert::NodeRefusal;
 use crate::session_slot::SessionSlot;
@@ -38,7 +38,7 @@ fn now_s() -> u64 {
         .unwrap_or_default()
 }
 
-impl ChainClient {
+impl Submitter {
     /// Refuses to sign when the session cannot; when the one in use cannot, the stored session
     /// is read again first, so a session approved meanwhile is used.
     pub(super) async fn session_ready(&self) -> Result<(), ChainError> {
@@ -86,7 +86,7 @@ impl ChainClient {
             }
             return Ok(problem.clone());
         }
-        let problem = read_session_state(&*self.provider, &session)
+        let problem = read_session_state(&*self.reader.provider, &session)
             .await?
             .problem(now);
         *known = Some((session.session_hash(), problem.clone()));

@@ -11,7 +11,8 @@ use starknet::core::types::{Call, Felt};
 use tokio::sync::MutexGuard;
 
 use super::send::Sent;
-use super::{ChainClient, OUTSIDE_EXECUTION_VALIDITY, TxReport, WriteOptions};
+use super::submitter::Submitter;
+use super::{OUTSIDE_EXECUTION_VALIDITY, TxReport, WriteOptions};
 use crate::ChainError;
 use crate::new_game::Plan;
 use crate::outside::{ANY_CALLER, OutsideExecution};
@@ -20,7 +21,7 @@ use crate::paymaster::OutsideRequest;
 use crate::retry::read_with_retries;
 use crate::wallet_account::AccountSigner;
 
-impl ChainClient {
+impl Submitter {
     /// Signs the calls as an outside execution (any caller, valid for
     /// [`OUTSIDE_EXECUTION_VALIDITY`]) and submits it to the paymaster;
     /// then tracks the paymaster's transaction like any other write. An owner key signs SNIP-9
@@ -43,7 +44,7 @@ impl ChainClient {
             .await
     }
 
-    /// The signing and sending half of [`ChainClient::execute_outside`], for a caller that holds
+    /// The signing and sending half of [`Submitter::execute_outside`], for a caller that holds
     /// the account's write lock (`_held`) and has checked `calls` against the policies.
     async fn send_outside(
         &self,
@@ -74,7 +75,7 @@ impl ChainClient {
                     calls,
                 };
                 let signed = execution
-                    .sign(&**key, account, self.chain_id)
+                    .sign(&**key, account, self.reader.chain_id())
                     .await
                     .map_err(|e| ChainError::Signing(e.to_string()))?;
                 tracing::info!(
@@ -89,7 +90,7 @@ impl ChainClient {
             }
             AccountSigner::Session(_) => {
                 let execution = OutsideExecutionV3::new_any_caller(calls, execute_before)?;
-                let message = execution.message_hash(self.chain_id, account);
+                let message = execution.message_hash(self.reader.chain_id(), account);
                 let signature = self
                     .account
                     .signer()
