@@ -11,8 +11,9 @@ mod http;
 
 use std::sync::{Arc, Mutex};
 
+use loot_survivor_mcp::chain::controller::cartridge::CartridgePaymaster;
 use loot_survivor_mcp::chain::outside::{ANY_CALLER, OutsideExecution};
-use loot_survivor_mcp::chain::paymaster::{CartridgePaymaster, OutsideRequest, Paymaster};
+use loot_survivor_mcp::chain::paymaster::{OutsideRequest, Paymaster};
 use loot_survivor_mcp::chain::{ChainError, vrf};
 use loot_survivor_mcp::game::model::Adventurer;
 use loot_survivor_mcp::game::random::explore_salt;

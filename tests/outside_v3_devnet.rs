@@ -17,10 +17,12 @@ use common::controller::{
     STRK, class_dir, deploy_controller, signer, strk_balance, succeeded, view,
 };
 use common::paymaster::{self, Relayer, UNSPONSORED_MESSAGE};
+use loot_survivor_mcp::chain::ChainError;
+use loot_survivor_mcp::chain::controller::cartridge;
+use loot_survivor_mcp::chain::controller::cartridge::CartridgePaymaster;
+use loot_survivor_mcp::chain::controller::outside_v3::OutsideExecutionV3;
 use loot_survivor_mcp::chain::outside::{ANY_CALLER, OutsideExecution};
-use loot_survivor_mcp::chain::outside_v3::OutsideExecutionV3;
-use loot_survivor_mcp::chain::paymaster::{CartridgePaymaster, OutsideRequest, Paymaster};
-use loot_survivor_mcp::chain::{ChainError, cartridge};
+use loot_survivor_mcp::chain::paymaster::{OutsideRequest, Paymaster};
 use loot_survivor_mcp::wallet::session::{SessionPolicies, SessionSigner};
 use starknet::accounts::{Account, ExecutionEncoding, SingleOwnerAccount};
 use starknet::core::types::{BlockId, BlockTag, Call, Felt};

@@ -11,8 +11,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use common::controller::{class_dir, deploy_controller};
 use common::paymaster::{self, Relayer};
+use loot_survivor_mcp::chain::controller::policies::session_policy_pairs;
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
-use loot_survivor_mcp::chain::session_policies::session_policy_pairs;
 use loot_survivor_mcp::wallet::ScryptCost;
 use loot_survivor_mcp::wallet::session::SessionStore;
 use serde_json::json;

@@ -14,7 +14,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use common::controller::{
     STRK, class_dir, deploy_controller, session_account, signer, strk_balance,
 };
-use loot_survivor_mcp::chain::session_state::{SessionProblem, read_session_state};
+use loot_survivor_mcp::chain::controller::state::{SessionProblem, read_session_state};
 use loot_survivor_mcp::wallet::session::{SessionError, SessionPolicies, SessionSigner};
 use starknet::accounts::{Account, ConnectedAccount};
 use starknet::core::types::{Call, Felt};

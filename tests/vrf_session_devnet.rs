@@ -30,10 +30,10 @@ use common::controller::{
     DeployedController, class_dir, deploy_controller, stored_session_key, view,
 };
 use common::paymaster::{self, ACCOUNT_1, Relayer, execution_v3};
+use loot_survivor_mcp::chain::controller::outside_v3::{OutsideExecutionV3, fresh_nonce};
+use loot_survivor_mcp::chain::controller::policies::session_policy_pairs;
+use loot_survivor_mcp::chain::controller::slot::SessionSlot;
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
-use loot_survivor_mcp::chain::outside_v3::{OutsideExecutionV3, fresh_nonce};
-use loot_survivor_mcp::chain::session_policies::session_policy_pairs;
-use loot_survivor_mcp::chain::session_slot::SessionSlot;
 use loot_survivor_mcp::chain::wallet_account::{AccountSigner, SESSION_POLICIES};
 use loot_survivor_mcp::chain::{ChainClient, ChainError, Confirm, Hooks, WriteOptions};
 use loot_survivor_mcp::game::engine::{Action, EngineSettings, World};

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use loot_survivor_mcp::chain::session_slot::SessionSlot;
+use loot_survivor_mcp::chain::controller::slot::SessionSlot;
 use loot_survivor_mcp::chain::wallet_account::{AccountSigner, WalletAccount};
 use loot_survivor_mcp::wallet::SecretSigner;
 use loot_survivor_mcp::wallet::session::{

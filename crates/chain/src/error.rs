@@ -117,7 +117,7 @@ pub enum ChainError {
     #[error("{problem}")]
     Session {
         /// What is wrong with the session.
-        problem: super::session_state::SessionProblem,
+        problem: crate::controller::state::SessionProblem,
         /// The command the player runs to approve a new session.
         renew: String,
     },

@@ -2,8 +2,8 @@
 //! the decoding of receipt events into game events.
 
 pub mod bindings;
-pub mod cartridge;
 mod client;
+pub mod controller;
 mod convert;
 pub mod deploy;
 pub mod deploy_dungeon;
@@ -18,13 +18,9 @@ pub mod manifest;
 mod new_game;
 pub mod node;
 pub mod outside;
-pub mod outside_v3;
 pub mod paymaster;
 pub mod retry;
 pub mod revert;
-pub mod session_policies;
-pub mod session_slot;
-pub mod session_state;
 pub mod sim;
 mod status;
 mod submit;
@@ -35,9 +31,10 @@ pub mod wallet_account;
 pub mod write_behind;
 
 pub use client::{
-    ChainClient, ChainReader, ConnectOptions, SessionReport, TokenBalance, TxLookup, TxReport,
-    WalletReport, WriteOptions,
+    ChainClient, ChainReader, ConnectOptions, TokenBalance, TxLookup, TxReport, WalletReport,
+    WriteOptions,
 };
+pub use controller::slot::SessionReport;
 pub use error::{ChainError, Redacted};
 pub use manifest::GameAddresses;
 pub use new_game::MintedGame;

@@ -1,13 +1,12 @@
 //! The paymaster seam: who relays a signed outside execution and pays for it. The Cartridge
-//! paymaster (`cartridge_addExecuteOutsideTransaction` on a Cartridge RPC) is the one in use; the
-//! write pipeline's unit tests relay through scripted ones.
+//! paymaster ([`crate::controller::cartridge::CartridgePaymaster`]) is the one in use; the write
+//! pipeline's unit tests relay through scripted ones.
 
 use starknet::core::types::Felt;
 
 use crate::ChainError;
-use crate::cartridge;
+use crate::controller::outside_v3::OutsideExecutionV3;
 use crate::outside::SignedOutsideExecution;
-use crate::outside_v3::OutsideExecutionV3;
 
 /// A signed outside execution, in the SNIP-9 version its signer speaks.
 #[derive(Debug, Clone, Copy)]
@@ -25,45 +24,10 @@ pub enum OutsideRequest<'a> {
     },
 }
 
-impl OutsideRequest<'_> {
-    /// The JSON-RPC request that submits it (`id` 1).
-    pub fn body(&self) -> serde_json::Value {
-        match *self {
-            OutsideRequest::V2(signed) => cartridge::request_body(signed, 1),
-            OutsideRequest::V3 {
-                account,
-                execution,
-                signature,
-            } => cartridge::request_body_v3(account, execution, signature, 1),
-        }
-    }
-}
-
 /// Relays signed outside executions.
 #[async_trait::async_trait]
 pub trait Paymaster: Send + Sync {
     /// Submits `request` and returns the hash of the transaction that carries it; no sponsor is
     /// [`ChainError::Unsponsored`], no paymaster at all [`ChainError::NoPaymaster`].
     async fn submit(&self, request: OutsideRequest<'_>) -> Result<Felt, ChainError>;
-}
-
-/// The Cartridge paymaster at a Cartridge RPC URL.
-#[derive(Debug, Clone)]
-pub struct CartridgePaymaster {
-    http: reqwest::Client,
-    url: url::Url,
-}
-
-impl CartridgePaymaster {
-    /// The paymaster at `url`, reached with `http`.
-    pub fn new(http: reqwest::Client, url: url::Url) -> Self {
-        Self { http, url }
-    }
-}
-
-#[async_trait::async_trait]
-impl Paymaster for CartridgePaymaster {
-    async fn submit(&self, request: OutsideRequest<'_>) -> Result<Felt, ChainError> {
-        cartridge::post(&self.http, &self.url, &request.body()).await
-    }
 }

@@ -9,11 +9,12 @@ use starknet::accounts::{
     Account, ConnectedAccount, ExecutionEncoder, RawDeclarationV3, RawExecutionV3,
 };
 use starknet::core::types::{BlockId, BlockTag, Call, Felt};
+use starknet::providers::Provider;
 use starknet::signers::{Signer, SignerInteractivityContext};
 
 use super::ChainError;
 use super::bindings::entrypoint_name;
-use super::session_slot::SessionSlot;
+use crate::controller::slot::SessionSlot;
 use wallet::{CARTRIDGE_VRF_PROVIDER, PolicyDenied, SecretSigner, SessionError};
 
 /// The policy rule a session refusal names.
@@ -34,6 +35,24 @@ impl AccountSigner {
         match self {
             AccountSigner::Session(s) => Some(s),
             AccountSigner::Key(_) => None,
+        }
+    }
+
+    /// Refuses to sign when the signer cannot (a session that is missing, expired, revoked,
+    /// unregistered, or on an unsupported class); a key always can.
+    pub async fn ready<P: Provider + Sync>(&self, provider: &P) -> Result<(), ChainError> {
+        match self {
+            AccountSigner::Key(_) => Ok(()),
+            AccountSigner::Session(s) => s.ready(provider).await,
+        }
+    }
+
+    /// A failed write as the signer explains it: a session refusal becomes the session's typed
+    /// problem; anything else is returned as it is.
+    pub async fn refused<P: Provider + Sync>(&self, provider: &P, err: ChainError) -> ChainError {
+        match self {
+            AccountSigner::Key(_) => err,
+            AccountSigner::Session(s) => s.refused(provider, err).await,
         }
     }
 

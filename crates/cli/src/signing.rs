@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::config::Settings;
 use anyhow::{Context as _, bail};
 use base::home;
-use chain::session_slot::SessionSlot;
+use chain::controller::slot::SessionSlot;
 use chain::wallet_account::AccountSigner;
 use game::felt::parse_felt;
 use starknet::core::types::Felt;

@@ -84,7 +84,10 @@ impl ChainClient {
             balances,
             policy: self.policy().snapshot(),
             transactions_signed: self.ledger().len(),
-            session: self.submitter.session_report().await?,
+            session: match self.submitter.account.signer().session() {
+                Some(slot) => Some(slot.report(&*self.provider).await?),
+                None => None,
+            },
         })
     }
 }
@@ -117,7 +120,7 @@ pub struct WalletReport {
     pub transactions_signed: usize,
     /// The Controller session the server signs with (session wallets only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<super::SessionReport>,
+    pub session: Option<crate::controller::slot::SessionReport>,
 }
 
 /// What a transaction lookup found.

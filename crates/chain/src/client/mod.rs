@@ -12,8 +12,9 @@ use starknet::core::types::{Call, Event, Felt};
 use starknet::providers::Provider;
 use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
 
+use crate::controller::cartridge::CartridgePaymaster;
 use crate::node::NodeTransport;
-use crate::paymaster::{CartridgePaymaster, Paymaster};
+use crate::paymaster::Paymaster;
 
 use super::ledger::TxLedger;
 use super::submit::{Confirm, Hooks};
@@ -34,13 +35,11 @@ mod reader;
 #[cfg(test)]
 mod scripted;
 mod send;
-mod session;
 mod sponsored;
 mod submitter;
 
 pub use lookup::{TokenBalance, TxLookup, WalletReport};
 pub use reader::ChainReader;
-pub use session::SessionReport;
 pub(crate) use submitter::Submitter;
 
 type Rpc = Arc<JsonRpcClient<NodeTransport>>;

@@ -14,9 +14,10 @@ use super::scripted::{
     ACCOUNT, CHAIN_ID, GAME_SYSTEMS, GAME_TOKEN_SYSTEMS, ScriptedChain, Sponsor,
 };
 use super::{ChainClient, ConnectOptions, WriteOptions};
+use crate::controller::cartridge::CartridgePaymaster;
+use crate::controller::slot::SessionSlot;
 use crate::node::NodeTransport;
-use crate::paymaster::{CartridgePaymaster, Paymaster};
-use crate::session_slot::SessionSlot;
+use crate::paymaster::Paymaster;
 use crate::wallet_account::AccountSigner;
 use crate::{ChainError, Confirm, GameAddresses, Hooks, TxStatus};
 use game::engine::Action;

@@ -15,7 +15,7 @@ use starknet::macros::selector;
 use starknet_crypto::poseidon_hash_many;
 
 use crate::ChainError;
-use crate::cartridge::parse_response;
+use crate::controller::cartridge::{parse_response, request};
 use crate::node::RpcNode;
 use crate::paymaster::{OutsideRequest, Paymaster};
 
@@ -343,9 +343,9 @@ impl RpcNode for ScriptedChain {
 
 #[async_trait::async_trait]
 impl Paymaster for ScriptedChain {
-    async fn submit(&self, request: OutsideRequest<'_>) -> Result<Felt, ChainError> {
+    async fn submit(&self, outside: OutsideRequest<'_>) -> Result<Felt, ChainError> {
         tokio::task::yield_now().await;
-        let answer = self.with(|s| s.relay(&request.body()));
+        let answer = self.with(|s| s.relay(&request(&outside)));
         parse_response(&answer)
     }
 }

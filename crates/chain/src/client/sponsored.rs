@@ -14,9 +14,9 @@ use super::send::Sent;
 use super::submitter::Submitter;
 use super::{OUTSIDE_EXECUTION_VALIDITY, TxReport, WriteOptions};
 use crate::ChainError;
+use crate::controller::outside_v3::OutsideExecutionV3;
 use crate::new_game::Plan;
 use crate::outside::{ANY_CALLER, OutsideExecution};
-use crate::outside_v3::OutsideExecutionV3;
 use crate::paymaster::OutsideRequest;
 use crate::retry::read_with_retries;
 use crate::wallet_account::AccountSigner;
@@ -35,7 +35,7 @@ impl Submitter {
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
         self.may_sign(&calls)?;
-        self.session_ready().await?;
+        self.account.signer().ready(&*self.reader.provider).await?;
         let mut held = self.write_lock.lock().await;
         self.policy
             .check_rate(SystemTime::now())
@@ -111,7 +111,13 @@ impl Submitter {
                     .await;
                 match sent {
                     Ok(hash) => (hash, execution.nonce.0),
-                    Err(e) => return Err(self.session_refused(e).await),
+                    Err(e) => {
+                        return Err(self
+                            .account
+                            .signer()
+                            .refused(&*self.reader.provider, e)
+                            .await);
+                    }
                 }
             }
         };

@@ -22,7 +22,6 @@ use crate::ledger::TxLedger;
 use crate::new_game::Plan;
 use crate::paymaster::Paymaster;
 use crate::retry::read_with_retries;
-use crate::session_state::SessionProblem;
 use crate::subscribe::Subscriber;
 use wallet::PolicyGuard;
 
@@ -45,8 +44,6 @@ pub(crate) struct Submitter {
     pub(super) subscriber: Option<Subscriber>,
     /// Storage key of the game token's minted count, where its layout is known.
     pub(crate) token_count_key: Option<Felt>,
-    /// The session last checked on chain and what stopped it, if anything (session wallets).
-    pub(super) session_known: tokio::sync::Mutex<Option<(Felt, Option<SessionProblem>)>>,
     /// This RPC has no Cartridge paymaster (it answered "method not found"): sessions send
     /// directly.
     pub(super) paymaster_absent: AtomicBool,
@@ -73,7 +70,6 @@ impl Submitter {
             outside_counter: AtomicU64::new(0),
             subscriber: None,
             token_count_key: None,
-            session_known: tokio::sync::Mutex::new(None),
             paymaster_absent: AtomicBool::new(false),
         }
     }
@@ -121,7 +117,7 @@ impl Submitter {
         if let Plan::Calls(calls) = &plan {
             self.may_sign(calls)?;
         }
-        self.session_ready().await?;
+        self.account.signer().ready(&*self.reader.provider).await?;
         let mut next_nonce = self.write_lock.lock().await;
         self.policy
             .check_rate(SystemTime::now())
@@ -173,7 +169,11 @@ impl Submitter {
                 }
                 Err(SendFailure::Other(e)) => {
                     *next_nonce = None;
-                    return Err(self.session_refused(e).await);
+                    return Err(self
+                        .account
+                        .signer()
+                        .refused(&*self.reader.provider, e)
+                        .await);
                 }
             }
         };

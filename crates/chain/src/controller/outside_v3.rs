@@ -9,8 +9,8 @@ use starknet::core::types::{Call, Felt};
 use starknet::core::utils::starknet_keccak;
 use starknet_crypto::poseidon_hash_many;
 
-use super::ChainError;
-use super::outside::{
+use crate::ChainError;
+use crate::outside::{
     ANY_CALLER, OutsideExecutionJson, calls_hash, hex, message_hash_of, push_calls,
     snip9_domain_hash, with_signature,
 };
@@ -158,7 +158,7 @@ mod tests {
                 "\"OutsideExecution\"(\"Caller\":\"ContractAddress\",\"Nonce\":\"(felt,u128)\",\"Execute After\":\"u128\",\"Execute Before\":\"u128\",\"Calls\":\"Call*\")\"Call\"(\"To\":\"ContractAddress\",\"Selector\":\"selector\",\"Calldata\":\"felt*\")"
             )
         );
-        assert!(OUTSIDE_EXECUTION_V3_TYPE.ends_with(super::super::outside::CALL_TYPE));
+        assert!(OUTSIDE_EXECUTION_V3_TYPE.ends_with(crate::outside::CALL_TYPE));
     }
 
     #[test]

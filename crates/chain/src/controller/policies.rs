@@ -20,8 +20,8 @@
 
 use starknet::core::types::Felt;
 
-use super::GameAddresses;
-use super::bindings::entrypoint_name;
+use crate::GameAddresses;
+use crate::bindings::entrypoint_name;
 use wallet::session::{SessionError, SessionPolicies};
 
 /// The pairs, unsorted (the session sorts them): game calls, then `request_random` when `vrf`,

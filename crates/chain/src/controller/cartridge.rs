@@ -10,11 +10,12 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use starknet::core::types::Felt;
 
-use super::ChainError;
-use super::error::Redacted;
-use super::outside::{OutsideExecutionJson, SignedOutsideExecution, hex};
-use super::outside_v3::{OutsideExecutionV3, OutsideExecutionV3Json};
-use super::revert::{classify, has_phrase, node_refusal, words};
+use crate::ChainError;
+use crate::controller::outside_v3::{OutsideExecutionV3, OutsideExecutionV3Json};
+use crate::error::Redacted;
+use crate::outside::{OutsideExecutionJson, SignedOutsideExecution, hex};
+use crate::paymaster::{OutsideRequest, Paymaster};
+use crate::revert::{classify, has_phrase, node_refusal, words};
 
 /// The method name.
 pub const METHOD: &str = "cartridge_addExecuteOutsideTransaction";
@@ -142,12 +143,41 @@ fn map_error(err: &RpcError) -> ChainError {
     ChainError::Rpc(message)
 }
 
+/// The JSON-RPC request that submits `request` (`id` 1).
+pub fn request(request: &OutsideRequest<'_>) -> Value {
+    match *request {
+        OutsideRequest::V2(signed) => request_body(signed, 1),
+        OutsideRequest::V3 {
+            account,
+            execution,
+            signature,
+        } => request_body_v3(account, execution, signature, 1),
+    }
+}
+
+/// The Cartridge paymaster at a Cartridge RPC URL.
+#[derive(Debug, Clone)]
+pub struct CartridgePaymaster {
+    http: reqwest::Client,
+    url: url::Url,
+}
+
+impl CartridgePaymaster {
+    /// The paymaster at `url`, reached with `http`.
+    pub fn new(http: reqwest::Client, url: url::Url) -> Self {
+        Self { http, url }
+    }
+}
+
+#[async_trait::async_trait]
+impl Paymaster for CartridgePaymaster {
+    async fn submit(&self, outside: OutsideRequest<'_>) -> Result<Felt, ChainError> {
+        post(&self.http, &self.url, &request(&outside)).await
+    }
+}
+
 /// Posts a request body and reads the answer with [`parse_response`].
-pub(crate) async fn post(
-    http: &reqwest::Client,
-    url: &url::Url,
-    body: &Value,
-) -> Result<Felt, ChainError> {
+async fn post(http: &reqwest::Client, url: &url::Url, body: &Value) -> Result<Felt, ChainError> {
     let resp = http
         .post(url.clone())
         .json(body)
@@ -199,8 +229,8 @@ mod tests {
     fn request_bodies_are_byte_identical_to_the_pinned_ones() {
         let signed = SignedOutsideExecution {
             account: Felt::from(0xacc_u64),
-            execution: super::super::outside::OutsideExecution {
-                caller: super::super::outside::ANY_CALLER,
+            execution: crate::outside::OutsideExecution {
+                caller: crate::outside::ANY_CALLER,
                 nonce: Felt::from(0xabcdef_u64),
                 execute_after: 5,
                 execute_before: 1_900_000_000,
@@ -214,7 +244,7 @@ mod tests {
             r#"{"id":7,"jsonrpc":"2.0","method":"cartridge_addExecuteOutsideTransaction","params":{"address":"0xacc","outside_execution":{"caller":"0x414e595f43414c4c4552","calls":[{"calldata":["0x2a","0x1"],"selector":"0x1f64d317ff277789ba74de95db50418ab0fa47c09241400b7379b50d6334c3a","to":"0x5e2d"}],"execute_after":5,"execute_before":1900000000,"nonce":"0xabcdef"},"signature":["0x5","0x6"]}}"#
         );
         let v3 = OutsideExecutionV3 {
-            caller: super::super::outside::ANY_CALLER,
+            caller: crate::outside::ANY_CALLER,
             nonce: (Felt::from(0xc0ffee_u64), 4),
             execute_after: 5,
             execute_before: 1_900_000_000,
@@ -280,7 +310,7 @@ mod tests {
         let eth = f("0x49d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7");
         let calldata = vec![account, f("0x11c37937e08000"), Felt::ZERO];
         let execution = OutsideExecutionV3 {
-            caller: super::super::outside::ANY_CALLER,
+            caller: crate::outside::ANY_CALLER,
             nonce: (
                 f("0x564b73282b2fb5f201cf2070bf0ca2526871cb7daa06e0e805521ef5d907b33"),
                 1,

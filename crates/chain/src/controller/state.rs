@@ -11,7 +11,7 @@ use starknet::core::types::{BlockId, BlockTag, Felt, FunctionCall};
 use starknet::macros::selector;
 use starknet::providers::Provider;
 
-use super::ChainError;
+use crate::ChainError;
 use wallet::SessionSigner;
 
 /// A Controller class this server knows, by hash.
