@@ -5,6 +5,9 @@ use std::sync::Arc;
 use starknet::accounts::AccountError;
 use starknet::core::types::{ContractExecutionError, Felt, StarknetError};
 use starknet::providers::ProviderError;
+use starknet::providers::jsonrpc::{HttpTransportError, JsonRpcClientError};
+
+use crate::node::NodeTransportError;
 
 use super::journal::JournalError;
 use super::revert::{NodeRefusal, Revert, classify, node_refusal};
@@ -160,28 +163,30 @@ impl ChainError {
             }
             _ => {}
         }
-        let e = Redacted::new(e);
-        let text = e.to_string();
-        let revert = classify(&text);
-        if revert.is_known() {
-            return Self::Revert {
-                revert,
-                tx_hash: None,
-            };
+        let said = answer_text(&e);
+        if let Some(said) = &said {
+            let revert = classify(said);
+            if revert.is_known() {
+                return Self::Revert {
+                    revert,
+                    tx_hash: None,
+                };
+            }
         }
-        let refusal = match e.inner() {
+        let refusal = match &e {
             ProviderError::StarknetError(StarknetError::InvalidTransactionNonce(_)) => {
                 Some(NodeRefusal::StaleNonce)
             }
             ProviderError::StarknetError(StarknetError::CompiledClassHashMismatch) => {
                 Some(NodeRefusal::ClassHashMismatch)
             }
-            _ => node_refusal(&text, false),
+            _ => said.as_deref().and_then(|said| node_refusal(said, false)),
         };
+        let e = Redacted::new(e);
         match refusal {
             Some(refusal) => Self::Refused {
                 refusal,
-                message: text,
+                message: e.to_string(),
             },
             None => Self::Provider(e),
         }
@@ -287,6 +292,30 @@ impl<E: std::fmt::Display> std::fmt::Debug for Redacted<E> {
 impl<E: std::fmt::Display> std::error::Error for Redacted<E> {}
 
 /// The innermost message of a nested contract execution error.
+/// What the node said in words, where its answer carries words: the payload of a validation
+/// failure or an unexpected error, or the message and data of a JSON-RPC error starknet-rs has no
+/// variant for (a node's own codes). Typed answers carry none; they are matched by variant.
+fn answer_text(e: &ProviderError) -> Option<String> {
+    match e {
+        ProviderError::StarknetError(
+            StarknetError::ValidationFailure(said) | StarknetError::UnexpectedError(said),
+        ) => Some(said.clone()),
+        ProviderError::Other(inner) => {
+            let any = inner.as_any();
+            let rpc = match any.downcast_ref::<JsonRpcClientError<NodeTransportError>>() {
+                Some(JsonRpcClientError::JsonRpcError(rpc)) => Some(rpc),
+                _ => match any.downcast_ref::<JsonRpcClientError<HttpTransportError>>() {
+                    Some(JsonRpcClientError::JsonRpcError(rpc)) => Some(rpc),
+                    _ => None,
+                },
+            }?;
+            let data = rpc.data.as_ref().map(|d| d.to_string()).unwrap_or_default();
+            Some(format!("{} {data}", rpc.message))
+        }
+        _ => None,
+    }
+}
+
 fn execution_text(e: &ContractExecutionError) -> String {
     match e {
         ContractExecutionError::Message(m) => m.clone(),
@@ -339,6 +368,43 @@ mod tests {
         assert_eq!(busy.node_refusal(), None);
         assert!(busy.to_string().starts_with("RPC error: "), "{busy}");
         assert!(std::error::Error::source(&busy).is_some());
+    }
+
+    #[test]
+    fn a_node_error_without_a_starknet_code_is_read_from_its_message_and_data() {
+        use starknet::providers::jsonrpc::JsonRpcError;
+        let answer = |message: &str, data: Option<serde_json::Value>| {
+            ProviderError::from(JsonRpcClientError::<NodeTransportError>::JsonRpcError(
+                JsonRpcError {
+                    code: -32000,
+                    message: message.into(),
+                    data,
+                },
+            ))
+        };
+        let stale = ChainError::from_provider(answer(
+            "Invalid transaction nonce",
+            Some(serde_json::json!("expected 0x7, got 0x6")),
+        ));
+        assert_eq!(stale.node_refusal(), Some(NodeRefusal::StaleNonce));
+        let session = ChainError::from_provider(answer(
+            "Account validation failed",
+            Some(serde_json::json!({"reason": "session/expired"})),
+        ));
+        assert_eq!(session.node_refusal(), Some(NodeRefusal::Session));
+        let other = ChainError::from_provider(answer("Internal error", None));
+        assert!(matches!(other, ChainError::Provider(_)), "{other:?}");
+        // Only the node's answer is read: a transport failure is not classified by its text.
+        let transport = ProviderError::from(JsonRpcClientError::<NodeTransportError>::JsonError(
+            serde_json::from_str::<u8>("\"nonce invalid session/x\"").unwrap_err(),
+        ));
+        assert!(
+            matches!(
+                ChainError::from_provider(transport),
+                ChainError::Provider(_)
+            ),
+            "a transport error is never a refusal"
+        );
     }
 
     #[test]
