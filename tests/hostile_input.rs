@@ -193,7 +193,12 @@ async fn nothing_before_initialize_ends_the_process() {
             &json!(6),
         )
         .await;
-    assert!(r["error"]["code"].is_i64(), "{r}");
+    assert_eq!(rpc_error("a request before initialize", &r), -32600);
+    let said = r["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        said.contains("start the session with an `initialize`"),
+        "{r}"
+    );
     s.ping("a request before initialize").await;
     s.initialize().await;
     s.ping("initialize").await;

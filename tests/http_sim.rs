@@ -282,3 +282,30 @@ async fn a_malformed_tools_call_is_invalid_params_over_http() {
     }
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_before_initialize_is_told_to_initialize_and_a_closed_session_answers_204() {
+    let home = tempfile::tempdir().unwrap();
+    let server = Server::start(home.path(), &[], &[]).await;
+    let call = json!({"jsonrpc": "2.0", "id": 41, "method": "tools/call",
+        "params": {"name": "ls_get_adventurer", "arguments": {"adventurer_id": 1}}});
+    let r = reqwest::Client::new()
+        .post(&server.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(call.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), reqwest::StatusCode::BAD_REQUEST);
+    let answer: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(answer["id"], 41, "{answer}");
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.contains("before `initialize`"), "{message}");
+
+    let mut session = Session::open(&server.url, None).await;
+    session.ok("ls_wallet", json!({})).await;
+    assert_eq!(session.close().await, reqwest::StatusCode::NO_CONTENT);
+    server.stop().await;
+}

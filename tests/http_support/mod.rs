@@ -191,6 +191,18 @@ impl Session {
         req.send().await.expect("POST /mcp")
     }
 
+    /// Closes the session (`DELETE /mcp`) and returns the HTTP status.
+    pub async fn close(&self) -> reqwest::StatusCode {
+        let mut req = self.http.delete(&self.url);
+        if let Some(t) = &self.token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(sid) = &self.session {
+            req = req.header("mcp-session-id", sid);
+        }
+        req.send().await.expect("DELETE /mcp").status()
+    }
+
     /// `tools/call`; its result as the agent sees it.
     pub async fn call(&mut self, tool: &str, args: Value) -> Outcome {
         let call = format!("{tool} {args}");
@@ -300,6 +312,11 @@ pub async fn fleet(url: &str, tokens: &Path, sessions: usize, extra: &[&str]) ->
         )
     });
     assert!(out.status.success(), "http_fleet.py failed: {summary}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains("Session termination failed"),
+        "the Python client logged a failed session close:\n{stderr}"
+    );
     summary
 }
 

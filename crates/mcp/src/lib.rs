@@ -18,6 +18,7 @@ pub mod http;
 mod in_memory;
 mod indexer;
 mod indexer_types;
+mod lifecycle;
 pub mod logging;
 mod malformed;
 mod params;

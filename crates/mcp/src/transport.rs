@@ -25,6 +25,7 @@ use tokio::sync::Mutex;
 
 use super::transport_id::{IdScanner, scan_id};
 use crate::error::ToolError;
+use crate::lifecycle::refuse_before_initialize;
 
 /// Longest line (one JSON-RPC message) read from the client, in bytes. The largest legitimate
 /// message is a few kilobytes; this bounds parsing work and memory per message.
@@ -166,6 +167,12 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin + Send + 'static> GuardedTransp
     }
 
     fn message(&mut self, value: Value) -> Option<ClientJsonRpcMessage> {
+        if !self.initialized
+            && let Some(answer) = refuse_before_initialize(&value)
+        {
+            self.answer(answer);
+            return None;
+        }
         let id = readable_id(&value);
         let has_id = value.get("id").is_some();
         let has_method = value.get("method").is_some();

@@ -8,6 +8,7 @@ mod gate;
 mod guard;
 mod limits;
 mod owners;
+mod replies;
 mod settings;
 mod tokens;
 
@@ -132,6 +133,10 @@ pub async fn serve(
     let ready = drain.clone();
     let app = Router::new()
         .nest_service("/mcp", service)
+        .route_layer(axum::middleware::from_fn_with_state(
+            opts.settings.max_request_bytes,
+            replies::shape,
+        ))
         .route_layer(axum::middleware::from_fn_with_state(gate, gate::check))
         .route("/healthz", get(|| async { "ok\n" }))
         .route(
