@@ -1,4 +1,9 @@
-//! The indexer clients of loot-survivor-mcp: what a chain node cannot answer (leaderboards, an
-//! owner's games, an adventurer's event history). Today: Torii, the Dojo world's indexer.
+//! The indexes of loot-survivor-mcp: what a chain node cannot answer (leaderboards, an owner's
+//! games, an adventurer's event history). [`GameIndex`] is the one interface the tools call;
+//! Torii (the Dojo world's indexer) implements it, and so does the embedded sim chain.
 
+mod game_index;
+mod sim_index;
 pub mod torii;
+
+pub use game_index::{GameIndex, IndexError};

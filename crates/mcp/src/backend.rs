@@ -9,6 +9,7 @@ use chain::sim::SimChain;
 use chain::{ChainClient, ChainError, MintedGame, TxLookup, TxReport, WalletReport};
 use game::engine::{Action, EngineSettings};
 use game::model::{Adventurer, GameState};
+use indexer::GameIndex;
 
 /// What the tools need from a chain.
 #[async_trait::async_trait]
@@ -102,7 +103,7 @@ pub trait GameBackend: Send + Sync {
     }
     /// The chain's own index of every game and event, on a chain that keeps one (the embedded
     /// sim chain): the indexer tools answer from it when no Torii is configured.
-    fn own_index(&self) -> Option<&SimChain> {
+    fn game_index(&self) -> Option<&dyn GameIndex> {
         None
     }
 }
@@ -153,7 +154,7 @@ impl GameBackend for SimChain {
             .then(|| self.settings())
     }
 
-    fn own_index(&self) -> Option<&SimChain> {
+    fn game_index(&self) -> Option<&dyn GameIndex> {
         Some(self)
     }
 }

@@ -78,7 +78,8 @@ pub struct IndexerInfo {
 }
 
 impl IndexerInfo {
-    pub(super) fn from_torii(source: &str, head: Option<IndexerHead>) -> Self {
+    /// An answer of `source`, as fresh as the index's `head` says.
+    pub(super) fn from_index(source: &str, head: Option<IndexerHead>) -> Self {
         Self {
             source: source.into(),
             indexed_block: head.and_then(|h| h.block),

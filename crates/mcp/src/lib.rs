@@ -30,7 +30,6 @@ mod revert_hints;
 mod schema;
 mod server;
 mod shown_memory;
-mod sim_index;
 pub mod stdio;
 mod torii_tools;
 pub mod transport;

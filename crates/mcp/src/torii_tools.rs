@@ -1,8 +1,8 @@
-//! The indexer tools: `ls_get_leaderboard`, `ls_list_adventurers` and `ls_get_game_events`, over
-//! Torii, with the chain as the fallback where one exists (adventurer ids this server already
-//! knows). Failures become `INDEXER_ERROR` only when no fallback can answer. On a chain that
-//! indexes itself (the embedded sim chain) and no Torii, they answer from it (`sim_index`). This
-//! file defines the tools; the work is in `indexer/`, one file per tool.
+//! The indexer tools: `ls_get_leaderboard`, `ls_list_adventurers` and `ls_get_game_events`, read
+//! from one [`GameIndex`](indexer::GameIndex): Torii when configured, else the chain's own (the
+//! embedded sim chain's). Over Torii the chain is the fallback where one exists (adventurer ids
+//! this server already knows); failures become `INDEXER_ERROR` only when no fallback can answer.
+//! This file defines the tools; the work is in `indexer/`, one file per tool.
 
 use std::sync::Arc;
 
@@ -72,11 +72,7 @@ impl LsServer {
     ) -> Result<Json<LeaderboardResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let limit = page_limit(a.limit)?;
-        match self.own_index() {
-            Some(sim) => self.sim_leaderboard(sim, &a, limit),
-            None => self.torii_leaderboard(&a, limit).await,
-        }
-        .map(Json)
+        self.leaderboard_page(&a, limit).await.map(Json)
     }
 
     #[tool(
@@ -106,10 +102,6 @@ impl LsServer {
     ) -> Result<Json<GameEventsResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let limit = page_limit(a.limit)?;
-        match self.own_index() {
-            Some(sim) => self.sim_game_events(sim, &a, limit),
-            None => self.torii_game_events(&a, limit).await,
-        }
-        .map(Json)
+        self.game_events_page(&a, limit).await.map(Json)
     }
 }

@@ -38,6 +38,9 @@ pub struct OwnedGame {
     pub score: u64,
     /// Player name, when set.
     pub player_name: Option<String>,
+    /// The stored adventurer, when read: [`GameIndex::owner_games`](crate::GameIndex::owner_games)
+    /// fills it; [`ToriiClient::owner_games`] reads the token models only.
+    pub adventurer: Option<Adventurer>,
 }
 
 /// A page of an owner's games, newest first.
@@ -49,6 +52,8 @@ pub struct OwnedGamesPage {
     pub total: Option<u64>,
     /// Whether older games follow.
     pub has_more: bool,
+    /// What could not be read (e.g. the adventurers when their lookup failed).
+    pub warnings: Vec<String>,
 }
 
 impl ToriiClient {
@@ -166,6 +171,7 @@ impl ToriiClient {
                         .unwrap_or(false),
                     score: r.get("score").and_then(values::u64_of).unwrap_or(0),
                     player_name: r.get("player_name").and_then(values::short_string),
+                    adventurer: None,
                 })
             })
             .collect::<Result<Vec<_>, ToriiError>>()?;
@@ -175,6 +181,7 @@ impl ToriiClient {
             games,
             total,
             has_more,
+            warnings: Vec::new(),
         })
     }
 }

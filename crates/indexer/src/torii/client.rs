@@ -58,7 +58,7 @@ pub struct ToriiClient {
     pub(super) token_namespace: String,
     pub(super) game_address: Felt,
     pub(super) world_address: Option<Felt>,
-    pub(super) dungeon: Option<Felt>,
+    pub(crate) dungeon: Option<Felt>,
     timeout_ms: u64,
     retries: u32,
     pub(super) leaderboard_cache: TtlCache<LeaderboardQuery, LeaderboardPage>,
@@ -108,11 +108,6 @@ impl ToriiClient {
     /// The GraphQL prefix of the game's models (e.g. `ls009`).
     pub fn short_namespace(&self) -> &str {
         &self.short_ns
-    }
-
-    /// The dungeon whose games the `dungeon` leaderboard scope ranks, when the profile names one.
-    pub fn dungeon(&self) -> Option<Felt> {
-        self.dungeon
     }
 
     /// Runs a GraphQL query and returns its `data` object.

@@ -74,9 +74,9 @@ pub struct EventsPage {
     pub events: Vec<GameEvent>,
     /// Where the next page starts, when more events follow.
     pub next: Option<EventsFrom>,
-    /// Events Torii holds for the adventurer.
+    /// Events the index holds for the adventurer.
     pub total: Option<u64>,
-    /// The highest action count Torii has indexed for the adventurer.
+    /// The highest action count the index holds for the adventurer.
     pub last_action_count: Option<u64>,
     /// Rows that could not be decoded (skipped).
     pub warnings: Vec<String>,

@@ -1,6 +1,6 @@
-//! `ls_list_adventurers`: an owner's games from Torii, completed and corrected from the chain for
-//! games this server played, and read from the chain alone (for the ids this server knows) when
-//! Torii is down or not configured.
+//! `ls_list_adventurers`: an owner's games from the index; from Torii, completed and corrected from
+//! the chain for games this server played, and read from the chain alone (for the ids this server
+//! knows) when Torii is down or no index is there.
 
 use std::collections::BTreeMap;
 
@@ -13,14 +13,15 @@ use crate::indexer_types::{
 };
 use crate::server::LsServer;
 use game::felt::parse_felt;
-use game::model::Adventurer;
 use game::phase::{Phase, phase};
 use game::rules::level_from_xp;
 use indexer::torii::values::address_string;
-use indexer::torii::{OwnedGame, PageCursor, ToriiClient, ToriiError};
+use indexer::torii::{OwnedGame, OwnedGamesPage, PageCursor, ToriiError};
+use indexer::{GameIndex, IndexError};
 
 use super::common::{
-    MAX_CHAIN_SCAN, bad_cursor, chain_summary, decode_cursor, indexer_error, owner_cursor,
+    MAX_CHAIN_SCAN, bad_cursor, chain_summary, decode_cursor, index_error, indexer_error,
+    owner_cursor,
 };
 
 impl LsServer {
@@ -54,16 +55,16 @@ impl LsServer {
                 None => (self.wallet()?, None),
             },
         };
-        if let Some(sim) = self.own_index() {
-            return self.sim_adventurers(sim, owner, before, limit);
-        }
-        let torii_result = match &self.indexer.torii {
-            Some(t) => Some(self.list_from_torii(t, owner, before, limit).await),
+        let read = match self.game_index() {
+            Some(index) => Some((index, index.owner_games(owner, before, limit).await)),
             None => None,
         };
-        let mut out = match torii_result {
-            Some(Ok(list)) => list,
-            Some(Err(e)) => {
+        let mut out = match read {
+            Some((index, Ok(page))) => {
+                self.list_from_index(index, page, owner, before, limit)
+                    .await
+            }
+            Some((_, Err(IndexError::Torii(e)))) => {
                 let mut list = self.list_from_chain(owner, before, limit).await?;
                 if list.adventurers.is_empty() {
                     return Err(indexer_error(&e).with_hint(
@@ -76,6 +77,7 @@ impl LsServer {
                 ));
                 list
             }
+            Some((_, Err(e))) => return Err(index_error(e)),
             None => {
                 let mut list = self.list_from_chain(owner, before, limit).await?;
                 list.indexer.error = Some(ToriiError::NotConfigured.to_string());
@@ -90,45 +92,68 @@ impl LsServer {
         Ok(out)
     }
 
-    /// One page of the owner's games from Torii, completed with the games this server knows that
-    /// Torii has not indexed yet and corrected where the chain is ahead.
-    async fn list_from_torii(
+    /// One page of the owner's games from the index; an index that follows the chain (Torii) is
+    /// completed with the games this server knows that it has not indexed yet and corrected where
+    /// the chain is ahead.
+    async fn list_from_index(
         &self,
-        torii: &ToriiClient,
+        index: &dyn GameIndex,
+        page: OwnedGamesPage,
         owner: Felt,
         before: Option<u64>,
         limit: u32,
-    ) -> Result<AdventurerListResult, ToriiError> {
-        let page = torii.owner_games(owner, before, limit).await?;
+    ) -> AdventurerListResult {
         let ids: Vec<u64> = page.games.iter().map(|g| g.adventurer_id).collect();
-        self.indexer.listed.remember(ids.iter().copied());
-        let mut warnings = Vec::new();
-        let packed = match torii.packed_adventurers(&ids).await {
-            Ok(p) => {
-                warnings.extend(p.warnings);
-                p.by_id
-            }
-            Err(e) => {
-                warnings.push(format!("adventurer states unavailable: {e}"));
-                BTreeMap::new()
-            }
-        };
+        let follows = index.follows_chain();
+        // A chain's own index lists the chain's rows.
+        let row_source = if follows { index.name() } else { "chain" };
         let mut rows: BTreeMap<u64, AdventurerSummary> = page
             .games
             .iter()
-            .map(|g| {
-                (
-                    g.adventurer_id,
-                    torii_summary(g, packed.get(&g.adventurer_id)),
-                )
-            })
+            .map(|g| (g.adventurer_id, index_summary(g, row_source)))
             .collect();
-        // The id range this page covers: known ids in it that Torii lacks are added from the chain.
-        let lower = if page.has_more {
-            ids.iter().min().copied().unwrap_or(0)
+        let (lag, from_chain_rows) = if follows {
+            self.indexer.listed.remember(ids.iter().copied());
+            // The id range this page covers: known ids in it that the index lacks are added.
+            let lower = if page.has_more {
+                ids.iter().min().copied().unwrap_or(0)
+            } else {
+                0
+            };
+            self.complete_from_chain(&mut rows, owner, before, lower)
+                .await
         } else {
-            0
+            (Vec::new(), 0)
         };
+        let mut adventurers: Vec<AdventurerSummary> = rows.into_values().rev().collect();
+        let truncated = adventurers.len() > limit as usize;
+        adventurers.truncate(limit as usize);
+        let next_cursor = owner_cursor(owner, &adventurers, page.has_more || truncated);
+        let source = if from_chain_rows > 0 {
+            format!("{}+chain", index.name())
+        } else {
+            index.name().to_string()
+        };
+        let mut indexer = IndexerInfo::from_index(&source, index.head().await);
+        indexer.behind = !lag.is_empty() || from_chain_rows > 0;
+        AdventurerListResult {
+            total: page.total,
+            lag,
+            warnings: page.warnings,
+            ..self.owner_page(owner, adventurers, limit, next_cursor, indexer)
+        }
+    }
+
+    /// Adds to `rows` the games this server played in `lower..before` that the index lacks or
+    /// holds at an older action, read from the chain; returns the lag found and how many rows
+    /// came from the chain.
+    async fn complete_from_chain(
+        &self,
+        rows: &mut BTreeMap<u64, AdventurerSummary>,
+        owner: Felt,
+        before: Option<u64>,
+        lower: u64,
+    ) -> (Vec<ActionLag>, usize) {
         let mut lag = Vec::new();
         let mut from_chain_rows = 0;
         for id in self
@@ -167,23 +192,7 @@ impl LsServer {
             rows.insert(id, row);
             from_chain_rows += 1;
         }
-        let mut adventurers: Vec<AdventurerSummary> = rows.into_values().rev().collect();
-        let truncated = adventurers.len() > limit as usize;
-        adventurers.truncate(limit as usize);
-        let next_cursor = owner_cursor(owner, &adventurers, page.has_more || truncated);
-        let source = if from_chain_rows > 0 {
-            "torii+chain"
-        } else {
-            "torii"
-        };
-        let mut indexer = IndexerInfo::from_torii(source, torii.indexer_head().await);
-        indexer.behind = !lag.is_empty() || from_chain_rows > 0;
-        Ok(AdventurerListResult {
-            total: page.total,
-            lag,
-            warnings,
-            ..self.owner_page(owner, adventurers, limit, next_cursor, indexer)
-        })
+        (lag, from_chain_rows)
     }
 
     /// One page of the owner's games among the ids this server knows, read from the chain.
@@ -269,7 +278,9 @@ impl LsServer {
     }
 }
 
-fn torii_summary(g: &OwnedGame, packed: Option<&Adventurer>) -> AdventurerSummary {
+/// One game as the index lists it, its numbers from its adventurer where the index holds it.
+fn index_summary(g: &OwnedGame, source: &str) -> AdventurerSummary {
+    let packed = g.adventurer.as_ref();
     let xp = packed
         .map(|a| a.xp)
         .unwrap_or_else(|| u16::try_from(g.score).unwrap_or(u16::MAX));
@@ -283,6 +294,6 @@ fn torii_summary(g: &OwnedGame, packed: Option<&Adventurer>) -> AdventurerSummar
         action_count: packed.map(|a| a.action_count),
         player_name: g.player_name.clone(),
         game_over: g.game_over || packed.is_some_and(|a| phase(a) == Phase::Dead),
-        source: "torii".into(),
+        source: source.into(),
     }
 }

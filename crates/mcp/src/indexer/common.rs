@@ -1,15 +1,17 @@
-//! What the indexer tools share: page limits, cursors, the `INDEXER_ERROR` mapping, the scope of
-//! the leaderboard and the summary of one game read from the chain.
+//! What the indexer tools share: the index they read, page limits, cursors, the mapping of index
+//! failures, the scope of the leaderboard and the summary of one game read from the chain.
 
 use starknet::core::types::Felt;
 
 use crate::error::{ErrorCode, ToolError};
+use crate::errors::{from_chain, missing_adventurer};
 use crate::indexer_types::AdventurerSummary;
 use crate::server::LsServer;
 use game::model::Adventurer;
 use game::phase::{Phase, phase};
 use indexer::torii::values::address_string;
-use indexer::torii::{PageCursor, Scope, ToriiClient, ToriiError};
+use indexer::torii::{PageCursor, Scope, ToriiError};
+use indexer::{GameIndex, IndexError};
 
 /// Rows per page when the agent does not say.
 pub const DEFAULT_LIMIT: u32 = 50;
@@ -19,18 +21,18 @@ pub const MAX_LIMIT: u32 = 200;
 pub(crate) const MAX_CHAIN_SCAN: usize = 400;
 
 impl LsServer {
-    /// The chain's own index, used when no Torii is configured.
-    pub(crate) fn own_index(&self) -> Option<&chain::sim::SimChain> {
-        match self.indexer.torii {
-            Some(_) => None,
-            None => self.backend.own_index(),
+    /// The index the indexer tools read: Torii when configured, else the chain's own (the sim
+    /// chain's), else none.
+    pub(crate) fn game_index(&self) -> Option<&dyn GameIndex> {
+        match &self.indexer.torii {
+            Some(torii) => Some(torii.as_ref()),
+            None => self.backend.game_index(),
         }
     }
 
-    pub(crate) fn torii(&self) -> Result<&ToriiClient, ToolError> {
-        self.indexer
-            .torii
-            .as_deref()
+    /// The index to read, or `INDEXER_ERROR` when there is none.
+    pub(crate) fn index(&self) -> Result<&dyn GameIndex, ToolError> {
+        self.game_index()
             .ok_or_else(|| indexer_error(&ToriiError::NotConfigured))
     }
 
@@ -41,15 +43,10 @@ impl LsServer {
         })
     }
 
-    /// The dungeon whose games the `dungeon` leaderboard scope ranks, when the profile names one.
-    pub(crate) fn dungeon(&self) -> Option<Felt> {
-        self.indexer.torii.as_deref().and_then(ToriiClient::dungeon)
-    }
-
     /// The scope asked for, else `dungeon` when the profile names a dungeon and `all` otherwise;
     /// `dungeon` on a profile without one is a validation error.
     pub(crate) fn leaderboard_scope(&self, asked: Option<Scope>) -> Result<Scope, ToolError> {
-        let has_dungeon = self.dungeon().is_some();
+        let has_dungeon = self.game_index().and_then(|i| i.dungeon()).is_some();
         match asked {
             Some(Scope::Dungeon) if !has_dungeon => Err(ToolError::validation(
                 "scope \"dungeon\" needs a profile that names the dungeon minting official games",
@@ -105,6 +102,15 @@ pub(crate) fn indexer_error(e: &ToriiError) -> ToolError {
         .retryable(e.is_transient())
         .with_detail("kind", e.kind())
         .with_hint(hint)
+}
+
+/// Maps an index failure: Torii's to `INDEXER_ERROR`, the chain's as any chain failure.
+pub(crate) fn index_error(e: IndexError) -> ToolError {
+    match e {
+        IndexError::Torii(e) => indexer_error(&e),
+        IndexError::Chain(e) => from_chain(e),
+        IndexError::NoSuchAdventurer(id) => missing_adventurer(id),
+    }
 }
 
 /// The cursor of the page after `page` of an owner's games (newest first), when there is one.
@@ -168,5 +174,16 @@ mod tests {
         assert!(e.hint.unwrap().contains("LS_TORII_URL"));
         let e = indexer_error(&ToriiError::Unsupported("keys".into()));
         assert!(e.hint.unwrap().contains("1.7.5"));
+    }
+
+    #[test]
+    fn index_errors_keep_their_layer_s_code() {
+        let e = index_error(IndexError::Torii(ToriiError::Timeout(5)));
+        assert_eq!((e.code, e.retryable), (ErrorCode::IndexerError, true));
+        let e = index_error(IndexError::Chain(chain::ChainError::Rpc("down".into())));
+        assert_eq!(e.code, ErrorCode::RpcError);
+        let e = index_error(IndexError::NoSuchAdventurer(9));
+        assert_eq!(e.code, ErrorCode::NotFound);
+        assert_eq!(e.details["adventurer_id"], 9);
     }
 }

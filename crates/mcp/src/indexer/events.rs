@@ -1,5 +1,6 @@
-//! `ls_get_game_events` over Torii: the page from Torii's event history, compared with the
-//! adventurer's action count on the chain so a Torii that is behind says so.
+//! `ls_get_game_events`: a page of the adventurer's history from the index; an index that
+//! follows the chain from outside (Torii) is compared with the adventurer's action count on the
+//! chain, so one that is behind says so.
 
 use crate::error::{SCHEMA_VERSION, ToolError};
 use crate::errors::from_chain;
@@ -7,11 +8,11 @@ use crate::indexer_types::{ActionLag, GameEventsArgs, GameEventsResult, IndexerI
 use crate::server::LsServer;
 use indexer::torii::{EventsFrom, KeyFormat, PageCursor};
 
-use super::common::{bad_cursor, decode_cursor, indexer_error};
+use super::common::{bad_cursor, decode_cursor, index_error};
 
 impl LsServer {
-    /// One page of an adventurer's events from Torii.
-    pub(crate) async fn torii_game_events(
+    /// One page of an adventurer's events from the index.
+    pub(crate) async fn game_events_page(
         &self,
         a: &GameEventsArgs,
         limit: u32,
@@ -34,13 +35,13 @@ impl LsServer {
             Some(_) => return Err(bad_cursor()),
             None => EventsFrom::default(),
         };
-        let torii = self.torii().map_err(|e| {
+        let index = self.index().map_err(|e| {
             e.with_hint("without an indexer, each write tool's result carries that action's events")
         })?;
-        let page = torii
+        let page = index
             .game_events(id, from, limit)
             .await
-            .map_err(|e| indexer_error(&e))?;
+            .map_err(index_error)?;
         let mut warnings = page.warnings;
         if page.key_format == Some(KeyFormat::Unpadded) {
             warnings.push(
@@ -49,9 +50,15 @@ impl LsServer {
                     .into(),
             );
         }
-        let mut indexer = IndexerInfo::from_torii("torii", torii.indexer_head().await);
-        let lag = match self.backend.state(id).await {
-            Ok(state) => {
+        let mut indexer = IndexerInfo::from_index(index.name(), index.head().await);
+        // The chain's own index is never behind it: only an index following it is compared.
+        let chain_state = if index.follows_chain() {
+            Some(self.backend.state(id).await)
+        } else {
+            None
+        };
+        let lag = match chain_state {
+            Some(Ok(state)) => {
                 let chain = u64::from(state.adventurer.action_count);
                 let indexed = page.last_action_count.unwrap_or(0);
                 (chain > indexed).then(|| ActionLag {
@@ -61,13 +68,14 @@ impl LsServer {
                     actions_behind: chain - indexed,
                 })
             }
-            Err(e) => {
+            Some(Err(e)) => {
                 warnings.push(format!(
                     "could not compare with the chain: {}",
                     from_chain(e).message
                 ));
                 None
             }
+            None => None,
         };
         indexer.behind = lag.is_some();
         let next_cursor = page.next.map(|n| {

@@ -1,6 +1,6 @@
-//! `ls_get_leaderboard` over Torii: arguments and cursor reconciled, the scope chosen (the
-//! dungeon's games where the profile names one), the page fetched (or a recent cached page when
-//! Torii fails) and its freshness reported.
+//! `ls_get_leaderboard`: arguments and cursor reconciled, the scope chosen (the dungeon's games
+//! where the index knows one), the page read from the index (Torii may serve a recent cached page
+//! when it fails) and its freshness reported.
 
 use crate::error::{SCHEMA_VERSION, ToolError};
 use crate::indexer_types::{IndexerInfo, LeaderboardArgs, LeaderboardFilters, LeaderboardResult};
@@ -9,18 +9,18 @@ use game::felt::parse_felt;
 use indexer::torii::values::pad_felt;
 use indexer::torii::{LeaderboardQuery, PageCursor};
 
-use super::common::{bad_cursor, cursor_mismatch, decode_cursor, indexer_error};
+use super::common::{bad_cursor, cursor_mismatch, decode_cursor, index_error};
 
 impl LsServer {
-    /// One leaderboard page from Torii.
-    pub(crate) async fn torii_leaderboard(
+    /// One leaderboard page from the index.
+    pub(crate) async fn leaderboard_page(
         &self,
         a: &LeaderboardArgs,
         limit: u32,
     ) -> Result<LeaderboardResult, ToolError> {
         let q = self.leaderboard_query(a, limit)?;
-        let torii = self.torii()?;
-        let fetch = torii.leaderboard(&q).await.map_err(|e| indexer_error(&e))?;
+        let index = self.index()?;
+        let fetch = index.leaderboard(&q).await.map_err(index_error)?;
         let page = fetch.page;
         let next_cursor = match page.rows.last() {
             Some(last) if page.has_more => Some(
@@ -45,9 +45,9 @@ impl LsServer {
                 let source = if fetch.cache_age.is_some() {
                     "cache"
                 } else {
-                    "torii"
+                    index.name()
                 };
-                IndexerInfo::from_torii(source, torii.indexer_head().await)
+                IndexerInfo::from_index(source, index.head().await)
             }
         };
         indexer.cache_age_ms = fetch.cache_age.map(|d| d.as_millis() as u64);

@@ -1,0 +1,115 @@
+//! One interface over every index of the game's history: the reads the indexer tools need (the
+//! leaderboard, an owner's games, an adventurer's events), answered by Torii or by a chain that
+//! keeps its own index (the embedded sim chain, in `sim_index`), so the tools call one and present
+//! its answer the same way.
+
+use starknet_types_core::felt::Felt;
+
+use crate::torii::{
+    EventsFrom, EventsPage, IndexerHead, LeaderboardFetch, LeaderboardQuery, OwnedGamesPage,
+    ToriiClient, ToriiError,
+};
+use chain::ChainError;
+
+/// Why an index could not answer.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum IndexError {
+    /// Torii failed or is not configured.
+    #[error(transparent)]
+    Torii(#[from] ToriiError),
+    /// The chain keeping its own index failed to read it.
+    #[error(transparent)]
+    Chain(#[from] ChainError),
+    /// The adventurer was never minted (said by an index that knows every token).
+    #[error("adventurer {0} does not exist")]
+    NoSuchAdventurer(u64),
+}
+
+/// The game's history as an index answers it, a page at a time.
+#[async_trait::async_trait]
+pub trait GameIndex: Send + Sync {
+    /// The index's name, as results report where they came from (`torii`, `sim`).
+    fn name(&self) -> &'static str;
+    /// Whether the index follows the chain from outside and may be behind it (Torii): readers then
+    /// compare its answers with the chain. A chain's own index is the chain and never behind.
+    fn follows_chain(&self) -> bool {
+        true
+    }
+    /// The dungeon whose games the `dungeon` leaderboard scope ranks, when the index knows one.
+    fn dungeon(&self) -> Option<Felt> {
+        None
+    }
+    /// How far the index has read the chain, when it says.
+    async fn head(&self) -> Option<IndexerHead> {
+        None
+    }
+    /// A page of the games ranked by score (xp), ties by id.
+    async fn leaderboard(&self, q: &LeaderboardQuery) -> Result<LeaderboardFetch, IndexError>;
+    /// A page of an owner's games, newest (highest id) first, below `before` when given, each
+    /// with its adventurer where the index holds it.
+    async fn owner_games(
+        &self,
+        owner: Felt,
+        before: Option<u64>,
+        limit: u32,
+    ) -> Result<OwnedGamesPage, IndexError>;
+    /// A page of an adventurer's events in chain order, starting at `from`.
+    async fn game_events(
+        &self,
+        adventurer_id: u64,
+        from: EventsFrom,
+        limit: u32,
+    ) -> Result<EventsPage, IndexError>;
+}
+
+#[async_trait::async_trait]
+impl GameIndex for ToriiClient {
+    fn name(&self) -> &'static str {
+        "torii"
+    }
+
+    fn dungeon(&self) -> Option<Felt> {
+        self.dungeon
+    }
+
+    async fn head(&self) -> Option<IndexerHead> {
+        self.indexer_head().await
+    }
+
+    async fn leaderboard(&self, q: &LeaderboardQuery) -> Result<LeaderboardFetch, IndexError> {
+        Ok(ToriiClient::leaderboard(self, q).await?)
+    }
+
+    /// The owner's games from the token models, each with its packed adventurer (a failed
+    /// lookup of those is a warning: the games are still listed).
+    async fn owner_games(
+        &self,
+        owner: Felt,
+        before: Option<u64>,
+        limit: u32,
+    ) -> Result<OwnedGamesPage, IndexError> {
+        let mut page = ToriiClient::owner_games(self, owner, before, limit).await?;
+        let ids: Vec<u64> = page.games.iter().map(|g| g.adventurer_id).collect();
+        match self.packed_adventurers(&ids).await {
+            Ok(packed) => {
+                for g in &mut page.games {
+                    g.adventurer = packed.by_id.get(&g.adventurer_id).copied();
+                }
+                page.warnings.extend(packed.warnings);
+            }
+            Err(e) => page
+                .warnings
+                .push(format!("adventurer states unavailable: {e}")),
+        }
+        Ok(page)
+    }
+
+    async fn game_events(
+        &self,
+        adventurer_id: u64,
+        from: EventsFrom,
+        limit: u32,
+    ) -> Result<EventsPage, IndexError> {
+        Ok(ToriiClient::game_events(self, adventurer_id, from, limit).await?)
+    }
+}

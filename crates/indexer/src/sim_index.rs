@@ -1,0 +1,169 @@
+//! The embedded sim chain as its own index, read from its games and transaction history in the
+//! same shapes and cursors as Torii's answers: the leaderboard ranked by xp (ties by id, as the
+//! Torii query ranks), an owner's games newest first, an adventurer's events in chain order. The
+//! sim chain has no dungeon, so the leaderboard ranks every game whatever the scope.
+
+use starknet_types_core::felt::Felt;
+
+use crate::game_index::{GameIndex, IndexError};
+use crate::torii::values::address_string;
+use crate::torii::{
+    EventsFrom, EventsPage, LeaderboardFetch, LeaderboardPage, LeaderboardQuery, LeaderboardRow,
+    OwnedGame, OwnedGamesPage,
+};
+use chain::sim::{REMEMBERED_TXS, SimChain};
+use game::phase::{Phase, phase};
+
+#[async_trait::async_trait]
+impl GameIndex for SimChain {
+    fn name(&self) -> &'static str {
+        "sim"
+    }
+
+    fn follows_chain(&self) -> bool {
+        false
+    }
+
+    async fn leaderboard(&self, q: &LeaderboardQuery) -> Result<LeaderboardFetch, IndexError> {
+        let mut games = self.games()?;
+        games.sort_by(|x, y| {
+            y.adventurer
+                .xp
+                .cmp(&x.adventurer.xp)
+                .then(x.adventurer_id.cmp(&y.adventurer_id))
+        });
+        // Ranks count every game; the filters then pick rows, as the Torii query does.
+        let matching: Vec<LeaderboardRow> = games
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| {
+                (!q.live_only || phase(&g.adventurer) != Phase::Dead)
+                    && q.owner.is_none_or(|o| o == g.owner)
+            })
+            .map(|(i, g)| LeaderboardRow {
+                rank: i as u64 + 1,
+                adventurer_id: g.adventurer_id,
+                player_name: None,
+                score: u64::from(g.adventurer.xp),
+                level: g.adventurer.level(),
+                health: Some(g.adventurer.health),
+                owner: Some(address_string(g.owner)),
+                game_over: phase(&g.adventurer) == Phase::Dead,
+            })
+            .collect();
+        let total = matching.len() as u64;
+        let (rows, has_more) = page_of(
+            matching.into_iter().filter(|r| r.rank > q.after_rank),
+            q.limit,
+        );
+        Ok(LeaderboardFetch {
+            page: LeaderboardPage {
+                rows,
+                total: Some(total),
+                has_more,
+                warnings: Vec::new(),
+            },
+            cache_age: None,
+            stale_because: None,
+        })
+    }
+
+    async fn owner_games(
+        &self,
+        owner: Felt,
+        before: Option<u64>,
+        limit: u32,
+    ) -> Result<OwnedGamesPage, IndexError> {
+        let owned: Vec<_> = self
+            .games()?
+            .into_iter()
+            .filter(|g| g.owner == owner)
+            .collect();
+        let total = owned.len() as u64;
+        let (games, has_more) = page_of(
+            owned
+                .into_iter()
+                .rev()
+                .filter(|g| before.is_none_or(|b| g.adventurer_id < b))
+                .map(|g| OwnedGame {
+                    adventurer_id: g.adventurer_id,
+                    game_over: phase(&g.adventurer) == Phase::Dead,
+                    score: u64::from(g.adventurer.xp),
+                    player_name: None,
+                    adventurer: Some(g.adventurer),
+                }),
+            limit,
+        );
+        Ok(OwnedGamesPage {
+            games,
+            total: Some(total),
+            has_more,
+            warnings: Vec::new(),
+        })
+    }
+
+    async fn game_events(
+        &self,
+        adventurer_id: u64,
+        from: EventsFrom,
+        limit: u32,
+    ) -> Result<EventsPage, IndexError> {
+        let (all, pruned) = SimChain::game_events(self, adventurer_id)?
+            .ok_or(IndexError::NoSuchAdventurer(adventurer_id))?;
+        // (action count, position among that action's events from 1) of each event, in order.
+        let mut seen_of_action = 0u64;
+        let mut last_action = None;
+        let positioned: Vec<_> = all
+            .into_iter()
+            .map(|e| {
+                let ac = u64::from(e.action_count);
+                if last_action != Some(ac) {
+                    last_action = Some(ac);
+                    seen_of_action = 0;
+                }
+                seen_of_action += 1;
+                (ac, seen_of_action, e)
+            })
+            .collect();
+        let total = positioned.len() as u64;
+        let last_action_count = positioned.last().map(|(ac, _, _)| *ac);
+        let (page, has_more) = page_of(
+            positioned.into_iter().filter(|(ac, k, _)| {
+                *ac > from.action_count || (*ac == from.action_count && *k > from.skip)
+            }),
+            limit,
+        );
+        let next = match page.last() {
+            Some((ac, k, _)) if has_more => Some(EventsFrom {
+                action_count: *ac,
+                skip: *k,
+            }),
+            _ => None,
+        };
+        let mut warnings = Vec::new();
+        if pruned {
+            warnings.push(format!(
+                "the sim chain keeps its last {REMEMBERED_TXS} transactions; this adventurer's earliest events are gone"
+            ));
+        }
+        Ok(EventsPage {
+            events: page.into_iter().map(|(_, _, e)| e).collect(),
+            next,
+            total: Some(total),
+            last_action_count,
+            warnings,
+            key_format: None,
+        })
+    }
+}
+
+/// The first `limit` items, and whether more follow.
+fn page_of<T>(items: impl Iterator<Item = T>, limit: u32) -> (Vec<T>, bool) {
+    let mut page: Vec<T> = items.take(limit as usize + 1).collect();
+    let has_more = page.len() > limit as usize;
+    page.truncate(limit as usize);
+    (page, has_more)
+}
+
+#[cfg(test)]
+mod tests;
