@@ -551,7 +551,7 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// A copied game's row for the next id (`Game` as given): see `SimChain::import_games`.
+    /// The first id from `from` on that no game holds (the next mint's).
     pub(super) fn next_free_id(&self, from: u64) -> Result<u64, StoreError> {
         let mut id = from.max(1);
         while self.version(id)?.is_some() {
