@@ -1,6 +1,6 @@
-//! What the saved sim world costs: one action on an in-memory world vs on the state file (lock,
-//! reload check, save) as the history fills up to its cap, the state file's size, and the cold
-//! start of one server process over a full state file (spawn, MCP handshake, one read, exit), as
+//! What the saved sim world costs: one action on an in-memory world vs on the saved store (read
+//! what others wrote, commit) as the history fills up to its cap, the store's size, and the cold
+//! start of one server process over a full store (spawn, MCP handshake, one read, exit), as
 //! a one-shot client such as the MCP Inspector CLI pays on every call. A benchmark, not a test:
 //! `cargo bench --bench sim_world` (or `--profile dev` to reuse the debug build).
 
@@ -85,7 +85,7 @@ fn main() {
     summary("action, in memory", play(&memory, 1000));
 
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("sim").join("world.json");
+    let path = dir.path().join("sim").join("world.sqlite3");
     let saved = SimChain::open(SimOptions {
         settings,
         first_adventurer_id: 1,
@@ -99,17 +99,17 @@ fn main() {
         let t = play(&saved, upto - filled);
         filled = upto;
         let size = |p: &std::path::Path| std::fs::metadata(p).map_or(0, |m| m.len()) as f64 / 1e6;
-        let history = dir.path().join("sim").join("world.json.history.jsonl");
+        let wal = dir.path().join("sim").join("world.sqlite3-wal");
         summary(&format!("action, saved, history up to {upto} txs"), t);
         println!(
-            "{:<44} world {:.2} MB, history {:.2} MB",
+            "{:<44} store {:.2} MB, its log {:.2} MB",
             "  files",
             size(&path),
-            size(&history)
+            size(&wal)
         );
     }
 
-    // Cold start of one server process over that full state file.
+    // Cold start of one server process over that full store.
     let handshake = concat!(
         r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}"#,
         "\n",

@@ -85,7 +85,7 @@ fn a_whole_game_one_process_per_call() {
     let id = started["adventurer_id"].as_u64().expect("adventurer id");
     let id_arg = id.to_string();
     assert!(
-        h.join("sim").join("world.json").is_file(),
+        h.join("sim").join("world.sqlite3").is_file(),
         "the world is saved"
     );
     let mut adv = started["adventurer"].clone();

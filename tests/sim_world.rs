@@ -115,7 +115,7 @@ async fn the_world_survives_a_restart_and_fresh_starts_over() {
     ok(&s, "ls_attack", full(json!({"adventurer_id": id}))).await;
     let before = ok(&s, "ls_get_adventurer", full(json!({"adventurer_id": id}))).await;
     s.stop().await;
-    assert!(home.path().join("sim").join("world.json").is_file());
+    assert!(home.path().join("sim").join("world.sqlite3").is_file());
 
     let s = Server::start(home.path(), &["serve"], &[]).await;
     let after = ok(&s, "ls_get_adventurer", full(json!({"adventurer_id": id}))).await;

@@ -1,6 +1,6 @@
 //! The sim chain's transaction history: every transaction in its own block, its decoded game
-//! events, and lookups by hash and by adventurer (the embedded chain's own indexer). Serializable,
-//! so it persists with the world.
+//! events, and lookups by hash and by adventurer (the embedded chain's own indexer). A world in
+//! memory keeps it here; a saved world keeps the same transactions in its store.
 
 use std::collections::VecDeque;
 use std::time::SystemTime;
@@ -16,7 +16,7 @@ use crate::{Execution, TxLookup, TxReport, TxStatus, WriteOptions};
 use game::events::GameEvent;
 
 /// How many transactions the history keeps (older ones read as unknown and their events are
-/// gone); bounds the state file at a few megabytes.
+/// gone); bounds the history of a long-lived world.
 pub const REMEMBERED_TXS: usize = 4096;
 
 /// One committed sim transaction: its record, as the journal keeps one on a real chain, and what
@@ -29,18 +29,90 @@ pub(super) struct SimTx {
     events: Vec<GameEvent>,
 }
 
-/// The world's transaction counters and its transactions, oldest first. Only the counters are
-/// serialized with the world: a saved world keeps its transactions in the history file.
+/// The world's transaction counters: the last nonce and block given out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct Counters {
+    pub(super) nonce: u64,
+    pub(super) block: u64,
+}
+
+/// A world in memory's counters and transactions, oldest first. Its serialized form (the
+/// counters) is the one the JSON world files of earlier versions hold.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub(super) struct Ledger {
-    nonce: u64,
-    block: u64,
+    #[serde(flatten)]
+    counters: Counters,
     #[serde(skip)]
     txs: VecDeque<SimTx>,
 }
 
+/// The game events as an agent reads a receipt's (`GameEventDetails::for_agent`): what a
+/// transaction stores and reports.
+pub(super) fn for_agent(events: &[GameEvent]) -> Vec<GameEvent> {
+    events
+        .iter()
+        .map(|e| GameEvent {
+            details: e.details.clone().for_agent(),
+            ..e.clone()
+        })
+        .collect()
+}
+
 impl SimTx {
-    fn report(&self, raw_events: Vec<Event>) -> TxReport {
+    /// The next transaction after `counters` (which it advances), in its own block, carrying
+    /// `events` (already read as an agent reads them, see [`for_agent`]). It is final at once.
+    pub(super) fn next(
+        counters: &mut Counters,
+        adventurer_id: Option<u64>,
+        action: &str,
+        events: Vec<GameEvent>,
+        opts: &WriteOptions,
+    ) -> Self {
+        counters.nonce += 1;
+        counters.block += 1;
+        let hash = poseidon_hash_many(&[
+            cairo_short_string_to_felt("sim_tx").expect("short ASCII constant"),
+            Felt::from(counters.nonce),
+            Felt::from(adventurer_id.unwrap_or(0)),
+        ]);
+        Self {
+            record: TxRecord {
+                tx_hash: hash,
+                adventurer_id,
+                action: action.to_string(),
+                nonce: format!("{:#x}", Felt::from(counters.nonce)),
+                max_fee: "0".into(),
+                signed_at: SystemTime::now()
+                    .duration_since(SystemTime::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs()),
+                last_status: TxStatus::reached_by(opts.confirm),
+                from_another_chain: false,
+            },
+            block: counters.block,
+            events,
+        }
+    }
+
+    /// The transaction's hash.
+    pub(super) fn hash(&self) -> Felt {
+        self.record.tx_hash
+    }
+
+    /// The adventurer it acted on (`None` for none).
+    pub(super) fn adventurer_id(&self) -> Option<u64> {
+        self.record.adventurer_id
+    }
+
+    /// Its receipt: the game events the engine emitted (`engine_events`, encoded as the contract
+    /// emits them), then `other_events` (such as a mint's `Transfer`), as raw events; the stored
+    /// events as the decoded ones. No progress is reported: it is final at once.
+    pub(super) fn report(&self, engine_events: &[GameEvent], other_events: Vec<Event>) -> TxReport {
+        let mut raw = raw_events(engine_events);
+        raw.extend(other_events);
+        self.receipt(raw)
+    }
+
+    fn receipt(&self, raw_events: Vec<Event>) -> TxReport {
         TxReport {
             tx_hash: self.record.tx_hash,
             status: self.record.last_status,
@@ -53,69 +125,32 @@ impl SimTx {
 }
 
 impl Ledger {
-    /// Records one transaction in its own block: its game events as the engine emitted them,
-    /// read as an agent reads a receipt's (`GameEventDetails::for_agent`), and its receipt's raw
-    /// events (those, encoded as the contract emits them, then `other_events`, such as a mint's
-    /// `Transfer`). It is final at once, so no progress is reported.
+    /// The counters (to carry a world of the earlier file format over).
+    pub(super) fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    /// Records the next transaction (see [`SimTx::next`]), forgetting the oldest past
+    /// [`REMEMBERED_TXS`]; returns it.
     pub(super) fn commit(
         &mut self,
         adventurer_id: Option<u64>,
         action: &str,
         events: Vec<GameEvent>,
-        other_events: Vec<Event>,
         opts: &WriteOptions,
-    ) -> TxReport {
-        let mut raw_events = raw_events(&events);
-        raw_events.extend(other_events);
-        // What the agent reads, as a receipt's events decode on a real chain.
-        let events: Vec<GameEvent> = events
-            .into_iter()
-            .map(|mut e| {
-                e.details = e.details.for_agent();
-                e
-            })
-            .collect();
-        self.nonce += 1;
-        self.block += 1;
-        let hash = poseidon_hash_many(&[
-            cairo_short_string_to_felt("sim_tx").expect("short ASCII constant"),
-            Felt::from(self.nonce),
-            Felt::from(adventurer_id.unwrap_or(0)),
-        ]);
-        let tx = SimTx {
-            record: TxRecord {
-                tx_hash: hash,
-                adventurer_id,
-                action: action.to_string(),
-                nonce: format!("{:#x}", Felt::from(self.nonce)),
-                max_fee: "0".into(),
-                signed_at: SystemTime::now()
-                    .duration_since(SystemTime::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_secs()),
-                last_status: TxStatus::reached_by(opts.confirm),
-                from_another_chain: false,
-            },
-            block: self.block,
-            events,
-        };
-        let report = tx.report(raw_events);
-        self.txs.push_back(tx);
+    ) -> SimTx {
+        let tx = SimTx::next(&mut self.counters, adventurer_id, action, events, opts);
+        self.txs.push_back(tx.clone());
         while self.txs.len() > REMEMBERED_TXS {
             self.txs.pop_front();
         }
-        report
+        tx
     }
 
-    /// The transactions committed since the last call (to append to a history file).
-    pub(super) fn take_new(&mut self) -> Vec<SimTx> {
-        self.txs.drain(..).collect()
-    }
-
-    /// A ledger over transactions read back from a history file.
+    /// A ledger over transactions read back from a store.
     pub(super) fn of_history(txs: Vec<SimTx>) -> Self {
         Self {
-            nonce: 0,
-            block: 0,
+            counters: Counters::default(),
             txs: txs.into(),
         }
     }
@@ -123,16 +158,13 @@ impl Ledger {
     /// What is known about a transaction.
     pub(super) fn lookup(&self, tx_hash: Felt) -> TxLookup {
         match self.txs.iter().rev().find(|t| t.record.tx_hash == tx_hash) {
-            Some(tx) => {
-                let raw = raw_events(&tx.events);
-                TxLookup {
-                    record: Some(tx.record.clone()),
-                    status: tx.record.last_status,
-                    execution: Some(Execution::Succeeded),
-                    revert_reason: None,
-                    report: Some(tx.report(raw)),
-                }
-            }
+            Some(tx) => TxLookup {
+                record: Some(tx.record.clone()),
+                status: tx.record.last_status,
+                execution: Some(Execution::Succeeded),
+                revert_reason: None,
+                report: Some(tx.receipt(raw_events(&tx.events))),
+            },
             None => TxLookup {
                 record: None,
                 status: TxStatus::NotReceived,
@@ -181,10 +213,10 @@ mod tests {
             timeout: std::time::Duration::from_secs(1),
             hooks: Default::default(),
         };
-        let sent = ledger.commit(Some(4), "attack", Vec::new(), Vec::new(), &opts);
-        let line = serde_json::to_string(&ledger.take_new()[0]).unwrap();
+        let sent = ledger.commit(Some(4), "attack", Vec::new(), &opts);
+        let line = serde_json::to_string(&sent).unwrap();
         let back: SimTx = serde_json::from_str(&line).unwrap();
-        assert_eq!(back.record.tx_hash, sent.tx_hash);
+        assert_eq!(back.record.tx_hash, sent.hash());
         assert_eq!(back.record.action, "attack");
         assert_eq!(back.record.nonce, "0x1");
     }

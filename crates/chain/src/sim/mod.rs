@@ -4,12 +4,21 @@
 //! as the world contract emits them (and decoded back, like a real receipt). Each new game draws a
 //! hidden seed, as the VRF does on mainnet, so advisors can only give odds (`seeds`); a
 //! deterministic world plays `poseidon(xp, adventurer_id)`, as on chains without VRF. The world
-//! lives in memory or in a state file shared by every server process (`store`), and answers the
-//! indexer's questions (every game, an adventurer's events) from its own history (`ledger`).
+//! lives in memory (`cache`), saved in a SQLite store shared by every server process (`store`,
+//! which converts the JSON files of earlier versions: `convert`), and answers the indexer's
+//! questions (every game, an adventurer's events) from its own history (`ledger`).
+//!
+//! A write computes the action on the cache under the world's mutex (the engine step only), then
+//! commits it to the store outside that mutex; the commit refuses a step computed on a game or a
+//! collection that moved on meanwhile (another process, another thread), and the write is
+//! computed again on the newer state. Only then is the cache updated and the result rendered.
 
+mod cache;
+mod convert;
 mod ledger;
 mod seeds;
 mod store;
+mod write;
 
 pub use ledger::REMEMBERED_TXS;
 pub use seeds::{SeedError, SimRandomness};
@@ -18,20 +27,16 @@ pub use store::StoreError;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use serde::{Deserialize, Serialize};
 use starknet::core::types::{Event, Felt};
 use starknet::core::utils::cairo_short_string_to_felt;
 
-use super::revert;
-use super::{ChainError, TxLookup, TxReport, WriteOptions};
-use game::engine::{Action, EngineSettings, Game, World};
+use super::{ChainError, TxLookup};
+use cache::Cache;
+use game::engine::{EngineSettings, Game};
 use game::events::{GameEvent, encode_game_event};
 use game::model::{Adventurer, GameState};
-use ledger::{Ledger, SimTx};
-use store::{Stamp, StateFile};
-
-/// Version of the state file's layout.
-const STATE_VERSION: u32 = 1;
+use ledger::Ledger;
+use store::{Store, WorldRow};
 
 fn short(s: &str) -> Felt {
     cairo_short_string_to_felt(s).expect("short ASCII constant")
@@ -62,28 +67,10 @@ pub fn raw_events(events: &[GameEvent]) -> Vec<Event> {
         .collect()
 }
 
-/// Everything the world is: what the state file holds.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct State {
-    version: u32,
-    world: World,
-    ledger: Ledger,
-}
-
-impl State {
-    fn new(settings: EngineSettings, first_adventurer_id: u64) -> Self {
-        Self {
-            version: STATE_VERSION,
-            world: World::new(settings, first_adventurer_id),
-            ledger: Ledger::default(),
-        }
-    }
-}
-
 struct Inner {
-    state: State,
-    /// The version of the state file `state` was read from or saved as.
-    stamp: Option<Stamp>,
+    cache: Cache,
+    /// The transactions of a world in memory (a saved world keeps them in its store).
+    ledger: Ledger,
 }
 
 /// How to open a sim world.
@@ -95,20 +82,21 @@ pub struct SimOptions {
     pub first_adventurer_id: u64,
     /// Where each game's randomness comes from.
     pub randomness: SimRandomness,
-    /// The state file; `None` keeps the world in memory.
+    /// The store (a SQLite file; a `.json` path names the earlier format's file, and the store
+    /// goes beside it as `.sqlite3`); `None` keeps the world in memory.
     pub state_file: Option<PathBuf>,
     /// Discard the saved world and start over.
     pub fresh: bool,
 }
 
 impl SimOptions {
-    /// The state file in the profile folder `dir`: deterministic and hidden-seed worlds never
-    /// share one (an advisor must never predict a hidden-seed game as if it were public).
+    /// The store in the profile folder `dir`: deterministic and hidden-seed worlds never share
+    /// one (an advisor must never predict a hidden-seed game as if it were public).
     pub fn state_path(dir: &Path, randomness: SimRandomness) -> PathBuf {
         dir.join(if randomness.is_deterministic() {
-            "world-deterministic.json"
+            "world-deterministic.sqlite3"
         } else {
-            "world.json"
+            "world.sqlite3"
         })
     }
 }
@@ -129,8 +117,7 @@ pub struct SimChain {
     inner: Mutex<Inner>,
     randomness: SimRandomness,
     settings: EngineSettings,
-    first_adventurer_id: u64,
-    store: Option<StateFile>,
+    store: Option<Store>,
 }
 
 impl std::fmt::Debug for SimChain {
@@ -139,10 +126,12 @@ impl std::fmt::Debug for SimChain {
     }
 }
 
-fn store_error(e: StoreError) -> ChainError {
-    ChainError::Sim {
-        corrupt: matches!(e, StoreError::Corrupt { .. }),
-        source: std::sync::Arc::new(e),
+impl From<StoreError> for ChainError {
+    fn from(e: StoreError) -> Self {
+        ChainError::Sim {
+            corrupt: matches!(e, StoreError::Corrupt { .. }),
+            source: std::sync::Arc::new(e),
+        }
     }
 }
 
@@ -161,44 +150,39 @@ impl SimChain {
     ) -> Self {
         Self {
             inner: Mutex::new(Inner {
-                state: State::new(settings, first_adventurer_id),
-                stamp: None,
+                cache: Cache::new(settings, first_adventurer_id),
+                ledger: Ledger::default(),
             }),
             randomness,
             settings,
-            first_adventurer_id,
             store: None,
         }
     }
 
-    /// Opens a world: in memory, or the saved one in `state_file` (created on the first write;
-    /// discarded first when `fresh`). A saved world made with other rules is refused.
+    /// Opens a world: in memory, or the saved one in `state_file` (created if missing, from the
+    /// earlier JSON format's files beside it if there are any; emptied first when `fresh`). A
+    /// saved world made with other rules is refused.
     pub fn open(opts: SimOptions) -> Result<Self, ChainError> {
         let mut sim =
             Self::with_randomness(opts.settings, opts.first_adventurer_id, opts.randomness);
         let Some(path) = opts.state_file else {
             return Ok(sim);
         };
-        let store = StateFile::new(path);
-        let inner = sim.inner.get_mut().unwrap_or_else(|p| p.into_inner());
-        if opts.fresh {
-            let _lock = store.lock().map_err(store_error)?;
-            store.clear_history().map_err(store_error)?;
-            inner.stamp = Some(store.write(&inner.state).map_err(store_error)?);
-        } else if let Some((state, stamp)) = store.read::<State>().map_err(store_error)? {
-            check_saved(&store, &state, &opts.settings)?;
-            *inner = Inner {
-                state,
-                stamp: Some(stamp),
-            };
-        }
+        let path = if path.extension().is_some_and(|e| e == "json") {
+            path.with_extension("sqlite3")
+        } else {
+            path
+        };
+        let (store, row) = Store::open(path, opts.settings, opts.first_adventurer_id, opts.fresh)?;
+        check_saved(&store, &row, &opts.settings)?;
         sim.store = Some(store);
+        sim.refresh(true)?;
         Ok(sim)
     }
 
-    /// The state file, when the world is saved.
+    /// The store's file, when the world is saved.
     pub fn state_file(&self) -> Option<&Path> {
-        self.store.as_ref().map(StateFile::path)
+        self.store.as_ref().map(Store::path)
     }
 
     /// The world's rules.
@@ -220,110 +204,53 @@ impl SimChain {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Rereads the state file if another process changed it since it was read.
-    fn refresh(&self, inner: &mut Inner) -> Result<(), ChainError> {
+    /// Brings in what other processes (and other threads' commits) wrote since the last look:
+    /// the store is read outside the world's mutex, which is held only to merge.
+    fn refresh(&self, force: bool) -> Result<(), ChainError> {
         let Some(store) = &self.store else {
             return Ok(());
         };
-        let now = store.stamp().map_err(store_error)?;
-        if now == inner.stamp {
-            return Ok(());
-        }
-        match store.read::<State>().map_err(store_error)? {
-            Some((state, stamp)) => {
-                check_saved(store, &state, &self.settings)?;
-                *inner = Inner {
-                    state,
-                    stamp: Some(stamp),
-                };
-            }
-            None => {
-                // The file was removed: start over, as `--fresh` would.
-                *inner = Inner {
-                    state: State::new(self.settings, self.first_adventurer_id),
-                    stamp: None,
-                };
-            }
+        let (generation, seq) = {
+            let inner = self.lock();
+            (inner.cache.generation, inner.cache.seq)
+        };
+        if let Some(changes) = store.changes(generation, seq, force)? {
+            self.lock().cache.merge(changes);
         }
         Ok(())
     }
 
     /// Reads the current world.
-    fn read<T>(&self, f: impl FnOnce(&State) -> T) -> Result<T, ChainError> {
-        let mut inner = self.lock();
-        self.refresh(&mut inner)?;
-        Ok(f(&inner.state))
-    }
-
-    /// Changes the world: under the file lock, on the latest saved state, saved before the
-    /// result is returned. A failed change leaves the world as it was.
-    fn write<T>(
-        &self,
-        f: impl FnOnce(&mut State) -> Result<T, ChainError>,
-    ) -> Result<T, ChainError> {
-        let mut inner = self.lock();
-        let Some(store) = &self.store else {
-            return f(&mut inner.state);
-        };
-        let _lock = store.lock().map_err(store_error)?;
-        self.refresh(&mut inner)?;
-        let out = f(&mut inner.state)?;
-        let new = inner.state.ledger.take_new();
-        match store
-            .append_history(&new, REMEMBERED_TXS)
-            .and_then(|()| store.write(&inner.state))
-        {
-            Ok(stamp) => {
-                inner.stamp = Some(stamp);
-                Ok(out)
-            }
-            Err(e) => {
-                // Forget the unsaved change: the next refresh rereads the file.
-                inner.stamp = None;
-                inner.state = State::new(self.settings, self.first_adventurer_id);
-                Err(store_error(e))
-            }
-        }
-    }
-
-    /// Answers from the transaction history: the saved one, or the one in memory.
-    fn history<T>(&self, f: impl FnOnce(&Ledger) -> T) -> Result<T, ChainError> {
-        match &self.store {
-            Some(store) => {
-                let txs: Vec<SimTx> = store.read_history().map_err(store_error)?;
-                Ok(f(&Ledger::of_history(txs)))
-            }
-            None => Ok(f(&self.lock().state.ledger)),
-        }
+    fn read<T>(&self, f: impl FnOnce(&Cache) -> T) -> Result<T, ChainError> {
+        self.refresh(false)?;
+        Ok(f(&self.lock().cache))
     }
 
     /// The game state, as `get_game_state` would return it.
     pub fn game_state(&self, adventurer_id: u64) -> Result<GameState, ChainError> {
-        self.read(|s| s.world.state(adventurer_id))
+        self.read(|c| c.state(adventurer_id))
     }
 
     /// The stored game of a token, its hidden seed included: for the research ceiling agent
     /// only, never for the tools nor the advice.
     pub fn stored_game(&self, adventurer_id: u64) -> Result<Option<Game>, ChainError> {
-        self.read(|s| s.world.game(adventurer_id).cloned())
+        self.read(|c| c.entry(adventurer_id).map(|e| e.game.clone()))
     }
 
     /// The owner of a token, `None` if never minted.
     pub fn owner_of(&self, adventurer_id: u64) -> Result<Option<Felt>, ChainError> {
-        self.read(|s| s.world.owner(adventurer_id))
+        self.read(|c| c.entry(adventurer_id).map(|e| e.owner))
     }
 
-    /// Every game of the world, in id order.
+    /// Every game of the world, in id order. O(games): the leaderboard and the adventurer list
+    /// read it, no write does.
     pub fn games(&self) -> Result<Vec<SimGame>, ChainError> {
-        self.read(|s| {
-            s.world
-                .tokens()
-                .filter_map(|(id, owner)| {
-                    s.world.game(id).map(|g| SimGame {
-                        adventurer_id: id,
-                        owner,
-                        adventurer: g.adventurer,
-                    })
+        self.read(|c| {
+            c.entries()
+                .map(|(id, e)| SimGame {
+                    adventurer_id: id,
+                    owner: e.owner,
+                    adventurer: e.game.adventurer,
                 })
                 .collect()
         })
@@ -338,83 +265,34 @@ impl SimChain {
         if self.owner_of(adventurer_id)?.is_none() {
             return Ok(None);
         }
-        self.history(|l| Some(l.events_of(adventurer_id)))
-    }
-
-    /// Mints an adventurer token to the sim account; its game draws a hidden seed unless the
-    /// world is deterministic.
-    pub fn mint_game(&self, opts: &WriteOptions) -> Result<(u64, TxReport), ChainError> {
-        self.write(|state| {
-            let next = state.world.next_id();
-            let hidden = self
-                .randomness
-                .hidden_seed(next)
-                .map_err(|e| ChainError::Rpc(e.to_string()))?;
-            let id = state.world.mint_hidden(sim_account(), hidden);
-            let transfer = Event {
-                from_address: sim_game_systems(),
-                keys: vec![
-                    starknet::macros::selector!("Transfer"),
-                    Felt::ZERO,
-                    sim_account(),
-                    Felt::from(id),
-                    Felt::ZERO,
-                ],
-                data: vec![],
-            };
-            let report =
-                state
-                    .ledger
-                    .commit(Some(id), "mint_game", Vec::new(), vec![transfer], opts);
-            Ok((id, report))
-        })
-    }
-
-    /// Applies an action; a refused action is a simulation-time revert (no transaction).
-    pub fn apply(
-        &self,
-        adventurer_id: u64,
-        action: &Action,
-        opts: &WriteOptions,
-    ) -> Result<TxReport, ChainError> {
-        self.write(|state| {
-            let events = state
-                .world
-                .act(sim_account(), adventurer_id, action)
-                .map_err(|r| ChainError::Revert {
-                    revert: revert::Revert::from_engine(r),
-                    tx_hash: None,
-                })?;
-            Ok(state.ledger.commit(
-                Some(adventurer_id),
-                action.entrypoint(),
-                events,
-                Vec::new(),
-                opts,
-            ))
-        })
+        Ok(Some(match &self.store {
+            Some(store) => {
+                Ledger::of_history(store.txs_of(adventurer_id)?).events_of(adventurer_id)
+            }
+            None => self.lock().ledger.events_of(adventurer_id),
+        }))
     }
 
     /// What is known about a transaction of this world.
     pub fn lookup(&self, tx_hash: Felt) -> Result<TxLookup, ChainError> {
-        self.history(|l| l.lookup(tx_hash))
+        Ok(match &self.store {
+            Some(store) => Ledger::of_history(store.tx(tx_hash)?).lookup(tx_hash),
+            None => self.lock().ledger.lookup(tx_hash),
+        })
     }
 }
 
 /// Refuses a saved world of another layout or other rules than the settings ask for.
-fn check_saved(
-    store: &StateFile,
-    state: &State,
-    settings: &EngineSettings,
-) -> Result<(), ChainError> {
-    if state.version != STATE_VERSION {
+fn check_saved(store: &Store, row: &WorldRow, settings: &EngineSettings) -> Result<(), ChainError> {
+    if row.layout != store::LAYOUT {
         return Err(ChainError::Config(format!(
-            "the sim world at {} has layout version {} (this server reads {STATE_VERSION}); start over with `serve --fresh` (or sim.fresh = true)",
+            "the sim world at {} has layout version {} (this server reads {}); start over with `serve --fresh` (or sim.fresh = true)",
             store.path().display(),
-            state.version
+            row.layout,
+            store::LAYOUT
         )));
     }
-    if state.world.settings() != settings {
+    if &row.settings != settings {
         return Err(ChainError::Config(format!(
             "the sim world at {} was made with other [sim] rules than the settings now ask for; start over with `serve --fresh` (or sim.fresh = true), or restore the old rules",
             store.path().display()
@@ -423,5 +301,7 @@ fn check_saved(
     Ok(())
 }
 
+#[cfg(test)]
+mod store_tests;
 #[cfg(test)]
 mod tests;

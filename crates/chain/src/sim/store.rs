@@ -1,38 +1,62 @@
-//! The sim world on disk: one JSON state file (the engine world, the transaction history and each
-//! game's hidden seed) under the user's data directory, so one-shot clients (the MCP Inspector
-//! CLI starts a server per call) can continue a game. The transaction history goes to an
-//! append-only JSON-lines file beside it, so a write rewrites only the small world file and a
-//! server start reads only that; the history is read when a tool asks for it.
+//! The saved sim world: one SQLite database under the user's data directory (`rusqlite`,
+//! bundled), a row per game (its owner, version and stored game with its hidden seed, as JSON), a
+//! row per collected beast, a row per remembered transaction, and one row of world counters. A
+//! write touches only the rows it changes, so it costs the same in an empty world and in one of a
+//! hundred thousand games (docs/sim-store.md has the reasons and the numbers).
 //!
-//! Concurrency: each write takes an exclusive advisory lock on a sibling lock file, reloads the
-//! state if another process changed it, applies the action and saves (temp file + rename, so a
-//! reader only ever sees a whole file); reads need no lock and reload when the file changed. We
-//! chose a lock per write over one lock per process lifetime because a long-running host (Claude
-//! Desktop) and one-shot clients must be able to play the same world side by side; a process
-//! lock would refuse the second one. A write that cannot get the lock within `LOCK_WAIT` fails
-//! with a clear, retryable error. The lock is `std::fs::File::try_lock` (flock on Unix,
-//! LockFileEx on Windows, stable since Rust 1.89), so no locking crate is needed.
+//! Several processes share the world (a long-running host and one-shot clients): SQLite's own
+//! locks order the writes (`BEGIN IMMEDIATE`, waiting up to `BUSY_WAIT` for another process's),
+//! WAL lets reads run beside a write, and every committed change carries the world's change
+//! counter (`seq`), so a process reads only what changed since it last looked (checked with
+//! `PRAGMA data_version`, which moves when another connection commits). A write commits before
+//! it answers: WAL with `synchronous = FULL` survives the process being killed and the machine
+//! losing power.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime};
+use std::sync::Mutex;
+use std::time::Duration;
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
+use starknet::core::types::Felt;
+
+use super::cache::{Changes, Entry};
+use super::ledger::{Counters, SimTx};
+use game::engine::{BeastKey, EngineSettings, Game};
 
 /// How long a write waits for another process's write to finish.
-const LOCK_WAIT: Duration = Duration::from_secs(10);
+const BUSY_WAIT: Duration = Duration::from_secs(10);
 
-/// Why the state file could not be used.
+/// Version of the database's layout.
+pub(super) const LAYOUT: i64 = 2;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS world(
+  id INTEGER PRIMARY KEY CHECK (id = 1), layout INTEGER NOT NULL, settings TEXT NOT NULL,
+  generation INTEGER NOT NULL, seq INTEGER NOT NULL, next_id INTEGER NOT NULL,
+  nonce INTEGER NOT NULL, block INTEGER NOT NULL, collected INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS games(
+  id INTEGER PRIMARY KEY, owner TEXT NOT NULL, version INTEGER NOT NULL, seq INTEGER NOT NULL,
+  game TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS games_seq ON games(seq);
+CREATE TABLE IF NOT EXISTS collection(
+  beast INTEGER NOT NULL, special2 INTEGER NOT NULL, special3 INTEGER NOT NULL,
+  seq INTEGER NOT NULL, PRIMARY KEY(beast, special2, special3)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS collection_seq ON collection(seq);
+CREATE TABLE IF NOT EXISTS txs(
+  n INTEGER PRIMARY KEY, hash TEXT NOT NULL, adventurer_id INTEGER, tx TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS txs_hash ON txs(hash);
+CREATE INDEX IF NOT EXISTS txs_adventurer ON txs(adventurer_id, n);
+";
+
+/// Why the saved world could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// Another process held the lock for longer than `LOCK_WAIT`.
+    /// Another process held the world for longer than `BUSY_WAIT`.
     #[error(
         "the sim world at {0} is locked by another process that did not finish within 10 s; retry"
     )]
     Busy(PathBuf),
-    /// Reading or writing failed.
+    /// Creating its folder, or moving a converted world aside, failed.
     #[error("cannot {what} the sim world at {path}: {source}")]
     Io {
         /// What was attempted.
@@ -42,6 +66,14 @@ pub enum StoreError {
         /// The cause.
         source: std::io::Error,
     },
+    /// The database failed.
+    #[error("the sim world at {path}: {source}")]
+    Sql {
+        /// The database.
+        path: PathBuf,
+        /// The cause.
+        source: rusqlite::Error,
+    },
     /// The file is not a sim world this version can read.
     #[error(
         "the sim world at {path} cannot be read ({reason}); start over with `serve --fresh` (or sim.fresh = true)"
@@ -49,251 +81,493 @@ pub enum StoreError {
     Corrupt {
         /// The file.
         path: PathBuf,
-        /// The parse error.
+        /// What is wrong.
         reason: String,
     },
 }
 
-/// Identifies one version of the file: a rename gives a new inode, a rewrite a new length or
-/// modification time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Stamp {
-    len: u64,
-    modified: Option<SystemTime>,
-    inode: u64,
+/// The world's row: its rules, layout, counters and where its changes are.
+#[derive(Clone, Debug)]
+pub(super) struct WorldRow {
+    pub(super) layout: i64,
+    pub(super) settings: EngineSettings,
+    /// Bumped by each fresh start, so another process's cache starts over.
+    pub(super) generation: u64,
+    /// The change counter: bumped by every write, stored on each row it writes.
+    pub(super) seq: u64,
+    pub(super) next_id: u64,
+    pub(super) counters: Counters,
+    /// How many beasts the collection holds.
+    pub(super) collected: u64,
 }
 
-impl Stamp {
-    fn of(meta: &fs::Metadata) -> Self {
-        #[cfg(unix)]
-        let inode = std::os::unix::fs::MetadataExt::ino(meta);
-        #[cfg(not(unix))]
-        let inode = 0;
-        Self {
-            len: meta.len(),
-            modified: meta.modified().ok(),
-            inode,
-        }
-    }
-}
-
-/// The history file is rewritten with only its newest entries once it grows past this.
-const HISTORY_COMPACT_BYTES: u64 = 8_000_000;
-
-/// The state file, its lock file and its append-only history file.
+/// The reading connection and the `data_version` it last read at.
 #[derive(Debug)]
-pub(super) struct StateFile {
+struct Reader {
+    conn: Connection,
+    seen: Option<i64>,
+}
+
+/// The saved world (see the module doc).
+#[derive(Debug)]
+pub(super) struct Store {
     path: PathBuf,
-    lock_path: PathBuf,
-    history_path: PathBuf,
+    /// The connection writes commit on; its lock orders this process's commits.
+    writer: Mutex<Connection>,
+    reader: Mutex<Reader>,
 }
 
-/// Held while a write is in progress; dropping it releases the lock.
-#[derive(Debug)]
-pub(super) struct WriteLock {
-    _file: File,
+/// One write in progress (`BEGIN IMMEDIATE`): nothing is visible until it commits.
+pub(super) struct Tx<'a> {
+    tx: rusqlite::Transaction<'a>,
+    store: &'a Store,
 }
 
-impl StateFile {
-    /// The state file at `path` (its lock file is `path` + `.lock`, its history `path` +
-    /// `.history.jsonl`).
-    pub(super) fn new(path: PathBuf) -> Self {
-        let sibling = |suffix: &str| {
-            let mut p = path.clone().into_os_string();
-            p.push(suffix);
-            PathBuf::from(p)
-        };
-        Self {
-            lock_path: sibling(".lock"),
-            history_path: sibling(".history.jsonl"),
-            path,
-        }
-    }
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
 
-    /// Appends entries to the history, one JSON line each (under the write lock); once the file
-    /// passes `HISTORY_COMPACT_BYTES` it is rewritten with its newest `keep` entries.
-    pub(super) fn append_history<T: Serialize + DeserializeOwned>(
-        &self,
-        entries: &[T],
-        keep: usize,
-    ) -> Result<(), StoreError> {
-        if entries.is_empty() {
-            return Ok(());
-        }
-        let mut text = Vec::new();
-        for e in entries {
-            serde_json::to_writer(&mut text, e).map_err(|e| StoreError::Corrupt {
-                path: self.history_path.clone(),
-                reason: e.to_string(),
+fn u(v: i64) -> u64 {
+    u64::try_from(v).unwrap_or(0)
+}
+
+fn i(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+impl Store {
+    /// Opens (or creates) the database at `path`; `fresh` empties it first, an unreadable one
+    /// included. A new database takes in the world of the earlier file format beside it, if any
+    /// (`convert`). Returns the store and its world row.
+    pub(super) fn open(
+        path: PathBuf,
+        settings: EngineSettings,
+        first_id: u64,
+        fresh: bool,
+    ) -> Result<(Self, WorldRow), StoreError> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|source| StoreError::Io {
+                what: "create the folder of",
+                path: path.clone(),
+                source,
             })?;
-            text.push(b'\n');
         }
-        let mut file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&self.history_path)
-            .map_err(self.io("append to the history of"))?;
-        file.write_all(&text)
-            .map_err(self.io("append to the history of"))?;
-        let len = file.metadata().map_err(self.io("read"))?.len();
-        drop(file);
-        if len > HISTORY_COMPACT_BYTES {
-            let all: Vec<T> = self.read_history()?;
-            let newest = &all[all.len().saturating_sub(keep)..];
-            let mut tmp = self.history_path.clone().into_os_string();
-            tmp.push(format!(".tmp-{}", std::process::id()));
-            let tmp = PathBuf::from(tmp);
-            let mut text = Vec::new();
-            for e in newest {
-                serde_json::to_writer(&mut text, e).expect("serializable");
-                text.push(b'\n');
+        match Self::open_at(&path, settings, first_id, fresh) {
+            Err(StoreError::Corrupt { .. }) if fresh => {
+                tracing::warn!(path = %path.display(), "unreadable sim world discarded (fresh)");
+                for suffix in ["", "-wal", "-shm"] {
+                    let mut p = path.clone().into_os_string();
+                    p.push(suffix);
+                    let _ = std::fs::remove_file(PathBuf::from(p));
+                }
+                Self::open_at(&path, settings, first_id, fresh)
             }
-            fs::write(&tmp, &text).map_err(self.io("compact the history of"))?;
-            fs::rename(&tmp, &self.history_path).map_err(self.io("compact the history of"))?;
+            r => r,
         }
-        Ok(())
     }
 
-    /// Every history entry, oldest first (a line cut short by a concurrent append is skipped).
-    pub(super) fn read_history<T: DeserializeOwned>(&self) -> Result<Vec<T>, StoreError> {
-        let text = match fs::read_to_string(&self.history_path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(self.io("read the history of")(e)),
+    fn open_at(
+        path: &Path,
+        settings: EngineSettings,
+        first_id: u64,
+        fresh: bool,
+    ) -> Result<(Self, WorldRow), StoreError> {
+        let connect = || -> Result<Connection, StoreError> {
+            let conn = Connection::open(path).map_err(|e| sql_error(path, e))?;
+            conn.busy_timeout(BUSY_WAIT)
+                .and_then(|()| conn.pragma_update(None, "journal_mode", "WAL"))
+                .and_then(|()| conn.pragma_update(None, "synchronous", "FULL"))
+                .map_err(|e| sql_error(path, e))?;
+            Ok(conn)
         };
-        Ok(text
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect())
+        let store = Self {
+            path: path.to_path_buf(),
+            writer: Mutex::new(connect()?),
+            reader: Mutex::new(Reader {
+                conn: connect()?,
+                seen: None,
+            }),
+        };
+        let legacy = super::convert::Legacy::beside(path);
+        let row = store.write(|tx| {
+            tx.tx
+                .execute_batch(SCHEMA)
+                .map_err(|e| sql_error(path, e))?;
+            let existing = tx.world_row()?;
+            if fresh {
+                let generation = existing.as_ref().map_or(0, |w| w.generation) + 1;
+                let seq = existing.as_ref().map_or(0, |w| w.seq) + 1;
+                tx.tx
+                    .execute_batch("DELETE FROM games; DELETE FROM collection; DELETE FROM txs;")
+                    .map_err(|e| sql_error(path, e))?;
+                let row = WorldRow::empty(settings, first_id, generation, seq);
+                tx.set_world(&row)?;
+                return Ok(row);
+            }
+            if let Some(row) = existing {
+                return Ok(row);
+            }
+            match legacy.import(tx)? {
+                Some(row) => Ok(row),
+                None => {
+                    let row = WorldRow::empty(settings, first_id, 1, 1);
+                    tx.set_world(&row)?;
+                    Ok(row)
+                }
+            }
+        })?;
+        // Also after a crash between the conversion's commit and this, or a fresh start.
+        legacy.move_aside()?;
+        Ok((store, row))
     }
 
-    /// Empties the history (starting over).
-    pub(super) fn clear_history(&self) -> Result<(), StoreError> {
-        match fs::remove_file(&self.history_path) {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(self.io("clear the history of")(e)),
-        }
-    }
-
-    /// Where the state lives.
+    /// The database file.
     pub(super) fn path(&self) -> &Path {
         &self.path
     }
 
-    fn io(&self, what: &'static str) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
-        move |source| StoreError::Io {
-            what,
+    fn sql(&self) -> impl Fn(rusqlite::Error) -> StoreError + '_ {
+        |e| sql_error(&self.path, e)
+    }
+
+    /// Runs `f` in one write transaction, committed (durably) when it returns `Ok`, rolled back
+    /// otherwise. Waits up to `BUSY_WAIT` for another process's write.
+    pub(super) fn write<T, E: From<StoreError>>(
+        &self,
+        f: impl FnOnce(&Tx<'_>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let mut conn = lock(&self.writer);
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(self.sql())?;
+        let tx = Tx { tx, store: self };
+        let out = f(&tx)?;
+        tx.tx.commit().map_err(self.sql())?;
+        Ok(out)
+    }
+
+    /// What changed since the cache's `generation` and `seq` (everything when the generation is
+    /// another), in one snapshot; `None` when no other connection committed since the last read
+    /// (unless `force`).
+    pub(super) fn changes(
+        &self,
+        generation: u64,
+        seq: u64,
+        force: bool,
+    ) -> Result<Option<Changes>, StoreError> {
+        let mut reader = lock(&self.reader);
+        let version: i64 = reader
+            .conn
+            .query_row("PRAGMA data_version", [], |r| r.get(0))
+            .map_err(self.sql())?;
+        if !force && reader.seen == Some(version) {
+            return Ok(None);
+        }
+        let tx = reader.conn.transaction().map_err(self.sql())?;
+        let world = world_row(&tx, &self.path)?.ok_or_else(|| StoreError::Corrupt {
             path: self.path.clone(),
-            source,
-        }
-    }
-
-    /// The current version of the file, `None` when there is none.
-    pub(super) fn stamp(&self) -> Result<Option<Stamp>, StoreError> {
-        match fs::metadata(&self.path) {
-            Ok(m) => Ok(Some(Stamp::of(&m))),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(self.io("read")(e)),
-        }
-    }
-
-    /// Reads the state and the version read, `None` when there is no file yet.
-    pub(super) fn read<T: DeserializeOwned>(&self) -> Result<Option<(T, Stamp)>, StoreError> {
-        let mut file = match File::open(&self.path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(self.io("open")(e)),
+            reason: "no world row".into(),
+        })?;
+        let since = if world.generation == generation {
+            seq
+        } else {
+            0
         };
-        let stamp = Stamp::of(&file.metadata().map_err(self.io("read"))?);
-        let mut text = String::new();
-        file.read_to_string(&mut text).map_err(self.io("read"))?;
-        let state = serde_json::from_str(&text).map_err(|e| StoreError::Corrupt {
-            path: self.path.clone(),
-            reason: e.to_string(),
-        })?;
-        Ok(Some((state, stamp)))
+        let mut games = Vec::new();
+        let mut stmt = tx
+            .prepare_cached("SELECT id, owner, version, game FROM games WHERE seq > ?1")
+            .map_err(self.sql())?;
+        let mut rows = stmt.query([i(since)]).map_err(self.sql())?;
+        while let Some(r) = rows.next().map_err(self.sql())? {
+            let id: i64 = r.get(0).map_err(self.sql())?;
+            let owner: String = r.get(1).map_err(self.sql())?;
+            let version: i64 = r.get(2).map_err(self.sql())?;
+            let game: String = r.get(3).map_err(self.sql())?;
+            games.push((
+                u(id),
+                Entry {
+                    owner: self.felt(&owner)?,
+                    game: self.json(&game)?,
+                    version: u(version),
+                },
+            ));
+        }
+        drop(rows);
+        drop(stmt);
+        let collected = tx
+            .prepare_cached("SELECT beast, special2, special3 FROM collection WHERE seq > ?1")
+            .and_then(|mut s| {
+                s.query_map([i(since)], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                    .collect::<Result<Vec<BeastKey>, _>>()
+            })
+            .map_err(self.sql())?;
+        tx.commit().map_err(self.sql())?;
+        reader.seen = Some(version);
+        Ok(Some(Changes {
+            generation: world.generation,
+            seq: world.seq,
+            games,
+            collected,
+        }))
     }
 
-    /// Replaces the file atomically (temp file, sync, rename); returns the new version.
-    pub(super) fn write<T: Serialize>(&self, state: &T) -> Result<Stamp, StoreError> {
-        if let Some(dir) = self.path.parent() {
-            fs::create_dir_all(dir).map_err(self.io("create the folder of"))?;
-        }
-        let mut tmp = self.path.clone().into_os_string();
-        tmp.push(format!(".tmp-{}", std::process::id()));
-        let tmp = PathBuf::from(tmp);
-        let text = serde_json::to_vec(state).map_err(|e| StoreError::Corrupt {
-            path: self.path.clone(),
-            reason: e.to_string(),
-        })?;
-        let mut file = File::create(&tmp).map_err(self.io("write"))?;
-        file.write_all(&text).map_err(self.io("write"))?;
-        file.sync_all().map_err(self.io("write"))?;
-        drop(file);
-        fs::rename(&tmp, &self.path).map_err(self.io("replace"))?;
-        let stamp = self.stamp()?;
-        stamp.ok_or_else(|| self.io("find")(std::io::Error::from(std::io::ErrorKind::NotFound)))
+    /// The committed version of a game, `None` if never minted.
+    pub(super) fn version_of(&self, id: u64) -> Result<Option<u64>, StoreError> {
+        lock(&self.reader)
+            .conn
+            .prepare_cached("SELECT version FROM games WHERE id = ?1")
+            .and_then(|mut s| s.query_row([i(id)], |r| r.get::<_, i64>(0)).optional())
+            .map(|v| v.map(u))
+            .map_err(self.sql())
     }
 
-    /// Takes the write lock, waiting up to `LOCK_WAIT` for another process.
-    pub(super) fn lock(&self) -> Result<WriteLock, StoreError> {
-        if let Some(dir) = self.lock_path.parent() {
-            fs::create_dir_all(dir).map_err(self.io("create the folder of"))?;
-        }
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&self.lock_path)
-            .map_err(self.io("lock"))?;
-        let start = Instant::now();
-        loop {
-            match file.try_lock() {
-                Ok(()) => return Ok(WriteLock { _file: file }),
-                Err(fs::TryLockError::WouldBlock) if start.elapsed() < LOCK_WAIT => {
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                Err(fs::TryLockError::WouldBlock) => {
-                    return Err(StoreError::Busy(self.path.clone()));
-                }
-                Err(fs::TryLockError::Error(e)) => return Err(self.io("lock")(e)),
-            }
+    /// The remembered transactions of an adventurer, oldest first.
+    pub(super) fn txs_of(&self, adventurer_id: u64) -> Result<Vec<SimTx>, StoreError> {
+        self.read_txs(
+            "SELECT tx FROM txs WHERE adventurer_id = ?1 ORDER BY n",
+            i(adventurer_id),
+        )
+    }
+
+    /// The remembered transaction with this hash, if any.
+    pub(super) fn tx(&self, hash: Felt) -> Result<Vec<SimTx>, StoreError> {
+        self.read_txs(
+            "SELECT tx FROM txs WHERE hash = ?1 ORDER BY n DESC LIMIT 1",
+            format!("{hash:#x}"),
+        )
+    }
+
+    fn read_txs(&self, query: &str, arg: impl rusqlite::ToSql) -> Result<Vec<SimTx>, StoreError> {
+        let reader = lock(&self.reader);
+        let texts = reader
+            .conn
+            .prepare_cached(query)
+            .and_then(|mut s| {
+                s.query_map([arg], |r| r.get::<_, String>(0))?
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .map_err(self.sql())?;
+        texts.iter().map(|t| self.json(t)).collect()
+    }
+
+    fn json<T: serde::de::DeserializeOwned>(&self, text: &str) -> Result<T, StoreError> {
+        serde_json::from_str(text).map_err(|e| StoreError::Corrupt {
+            path: self.path.clone(),
+            reason: e.to_string(),
+        })
+    }
+
+    fn felt(&self, hex: &str) -> Result<Felt, StoreError> {
+        Felt::from_hex(hex).map_err(|e| StoreError::Corrupt {
+            path: self.path.clone(),
+            reason: e.to_string(),
+        })
+    }
+}
+
+impl WorldRow {
+    /// The row of an empty world.
+    pub(super) fn empty(
+        settings: EngineSettings,
+        first_id: u64,
+        generation: u64,
+        seq: u64,
+    ) -> Self {
+        Self {
+            layout: LAYOUT,
+            settings,
+            generation,
+            seq,
+            next_id: first_id.max(1),
+            counters: Counters::default(),
+            collected: 0,
         }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+fn sql_error(path: &Path, e: rusqlite::Error) -> StoreError {
+    let path = path.to_path_buf();
+    match e.sqlite_error_code() {
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy(path),
+        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => StoreError::Corrupt {
+            path,
+            reason: e.to_string(),
+        },
+        _ => StoreError::Sql { path, source: e },
+    }
+}
 
-    #[test]
-    fn writes_replace_whole_files_and_locks_exclude() {
-        let dir = tempfile::tempdir().unwrap();
-        let f = StateFile::new(dir.path().join("sub").join("w.json"));
-        assert!(f.read::<Vec<u32>>().unwrap().is_none());
-        assert_eq!(f.stamp().unwrap(), None);
-        let s1 = f.write(&vec![1u32, 2]).unwrap();
-        let (v, s) = f.read::<Vec<u32>>().unwrap().unwrap();
-        assert_eq!((v, s), (vec![1, 2], s1));
-        let s2 = f.write(&vec![3u32]).unwrap();
-        assert_ne!(s1, s2, "a rewrite is a new version");
-        let held = f.lock().unwrap();
-        let other = StateFile::new(f.path().to_path_buf());
-        let file = OpenOptions::new()
-            .write(true)
-            .open(&other.lock_path)
-            .unwrap();
-        assert!(matches!(file.try_lock(), Err(fs::TryLockError::WouldBlock)));
-        drop(held);
-        assert!(file.try_lock().is_ok());
-        f.append_history(&[1u32, 2], 10).unwrap();
-        f.append_history(&[3u32], 10).unwrap();
-        assert_eq!(f.read_history::<u32>().unwrap(), [1, 2, 3]);
-        f.clear_history().unwrap();
-        assert!(f.read_history::<u32>().unwrap().is_empty());
-        fs::write(f.path(), "{not json").unwrap();
-        let e = f.read::<Vec<u32>>().unwrap_err();
-        assert!(e.to_string().contains("--fresh"), "{e}");
+fn world_row(conn: &Connection, path: &Path) -> Result<Option<WorldRow>, StoreError> {
+    let row = conn
+        .query_row(
+            "SELECT layout, settings, generation, seq, next_id, nonce, block, collected
+             FROM world WHERE id = 1",
+            [],
+            |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    [
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                        r.get(6)?,
+                        r.get(7)?,
+                    ],
+                ))
+            },
+        )
+        .optional()
+        .map_err(|e| sql_error(path, e))?;
+    let Some((layout, settings, [generation, seq, next_id, nonce, block, collected])) = row else {
+        return Ok(None);
+    };
+    let settings = serde_json::from_str(&settings).map_err(|e| StoreError::Corrupt {
+        path: path.to_path_buf(),
+        reason: format!("its rules: {e}"),
+    })?;
+    Ok(Some(WorldRow {
+        layout,
+        settings,
+        generation: u(generation),
+        seq: u(seq),
+        next_id: u(next_id),
+        counters: Counters {
+            nonce: u(nonce),
+            block: u(block),
+        },
+        collected: u(collected),
+    }))
+}
+
+impl Tx<'_> {
+    fn sql(&self) -> impl Fn(rusqlite::Error) -> StoreError + '_ {
+        self.store.sql()
+    }
+
+    /// The world's row, `None` in a new database.
+    pub(super) fn world_row(&self) -> Result<Option<WorldRow>, StoreError> {
+        world_row(&self.tx, &self.store.path)
+    }
+
+    /// The world's row, which every opened store has.
+    pub(super) fn world(&self) -> Result<WorldRow, StoreError> {
+        self.world_row()?.ok_or_else(|| StoreError::Corrupt {
+            path: self.store.path.clone(),
+            reason: "no world row".into(),
+        })
+    }
+
+    /// Replaces the world's row.
+    pub(super) fn set_world(&self, w: &WorldRow) -> Result<(), StoreError> {
+        let settings = serde_json::to_string(&w.settings).expect("settings serialize");
+        self.tx
+            .prepare_cached(
+                "INSERT OR REPLACE INTO world
+                 (id, layout, settings, generation, seq, next_id, nonce, block, collected)
+                 VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )
+            .and_then(|mut s| {
+                s.execute(params![
+                    w.layout,
+                    settings,
+                    i(w.generation),
+                    i(w.seq),
+                    i(w.next_id),
+                    i(w.counters.nonce),
+                    i(w.counters.block),
+                    i(w.collected),
+                ])
+            })
+            .map_err(self.sql())?;
+        Ok(())
+    }
+
+    /// The stored version of a game, `None` if never minted.
+    pub(super) fn version(&self, id: u64) -> Result<Option<u64>, StoreError> {
+        self.tx
+            .prepare_cached("SELECT version FROM games WHERE id = ?1")
+            .and_then(|mut s| s.query_row([i(id)], |r| r.get::<_, i64>(0)).optional())
+            .map(|v| v.map(u))
+            .map_err(self.sql())
+    }
+
+    /// Writes a game at `version`, changed in write `seq`.
+    pub(super) fn put_game(&self, id: u64, e: &Entry, seq: u64) -> Result<(), StoreError> {
+        let game = serde_json::to_string(&e.game).expect("a game serializes");
+        self.tx
+            .prepare_cached(
+                "INSERT OR REPLACE INTO games (id, owner, version, seq, game)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )
+            .and_then(|mut s| {
+                s.execute(params![
+                    i(id),
+                    format!("{:#x}", e.owner),
+                    i(e.version),
+                    i(seq),
+                    game
+                ])
+            })
+            .map_err(self.sql())?;
+        Ok(())
+    }
+
+    /// Adds named beasts to the collection in write `seq`; returns how many were new.
+    pub(super) fn collect(&self, keys: &[BeastKey], seq: u64) -> Result<u64, StoreError> {
+        let mut added = 0;
+        for &(beast, special2, special3) in keys {
+            added += self
+                .tx
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO collection (beast, special2, special3, seq)
+                     VALUES (?1, ?2, ?3, ?4)",
+                )
+                .and_then(|mut s| s.execute(params![beast, special2, special3, i(seq)]))
+                .map_err(self.sql())? as u64;
+        }
+        Ok(added)
+    }
+
+    /// Remembers a transaction, forgetting the oldest past `keep`.
+    pub(super) fn push_tx(&self, tx: &SimTx, keep: usize) -> Result<(), StoreError> {
+        let text = serde_json::to_string(tx).expect("a transaction serializes");
+        self.tx
+            .prepare_cached("INSERT INTO txs (hash, adventurer_id, tx) VALUES (?1, ?2, ?3)")
+            .and_then(|mut s| {
+                s.execute(params![
+                    format!("{:#x}", tx.hash()),
+                    tx.adventurer_id().map(i),
+                    text
+                ])
+            })
+            .map_err(self.sql())?;
+        let n = self.tx.last_insert_rowid();
+        self.tx
+            .prepare_cached("DELETE FROM txs WHERE n <= ?1")
+            .and_then(|mut s| s.execute([n - keep as i64]))
+            .map_err(self.sql())?;
+        Ok(())
+    }
+
+    /// The first id from `from` on that no game holds (the next mint's).
+    pub(super) fn next_free_id(&self, from: u64) -> Result<u64, StoreError> {
+        let mut id = from.max(1);
+        while self.version(id)?.is_some() {
+            id += 1;
+        }
+        Ok(id)
+    }
+}
+
+impl Entry {
+    /// A game just minted (version 1) or copied in.
+    pub(super) fn new(owner: Felt, game: Game) -> Self {
+        Self {
+            owner,
+            game,
+            version: 1,
+        }
     }
 }

@@ -1,12 +1,13 @@
 //! Tests of `sim`.
 
 use super::*;
-use crate::Hooks;
 use crate::submit::Confirm;
+use crate::{Hooks, WriteOptions};
+use game::engine::Action;
 use game::events::GameEventDetails;
 use std::time::Duration;
 
-fn opts() -> WriteOptions {
+pub(super) fn opts() -> WriteOptions {
     WriteOptions {
         confirm: Confirm::Accepted,
         timeout: Duration::from_secs(1),
@@ -102,7 +103,7 @@ fn hidden_seeds_make_each_fresh_world_a_new_dungeon() {
     assert_ne!(m, det);
 }
 
-fn saved(path: &Path, randomness: SimRandomness, fresh: bool) -> SimChain {
+pub(super) fn saved(path: &Path, randomness: SimRandomness, fresh: bool) -> SimChain {
     SimChain::open(SimOptions {
         settings: EngineSettings::default(),
         first_adventurer_id: 1,
@@ -117,7 +118,7 @@ fn saved(path: &Path, randomness: SimRandomness, fresh: bool) -> SimChain {
 fn saved_worlds_are_shared_between_processes_and_start_over_when_fresh() {
     let dir = tempfile::tempdir().unwrap();
     let path = SimOptions::state_path(dir.path(), SimRandomness::Os);
-    assert!(path.ends_with("world.json"));
+    assert!(path.ends_with("world.sqlite3"));
     let a = saved(&path, SimRandomness::Os, false);
     let (id, _) = a.mint_game(&opts()).unwrap();
     let start = a
@@ -164,7 +165,7 @@ fn saved_worlds_are_shared_between_processes_and_start_over_when_fresh() {
 #[test]
 fn parallel_writers_never_lose_an_action() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("world.json");
+    let path = dir.path().join("world.sqlite3");
     let writers: Vec<_> = (0..3)
         .map(|_| {
             let path = path.clone();
