@@ -71,10 +71,12 @@ impl GameBackend for Recorder {
     }
 }
 
+/// The server as served by default (`server.strict = true`: its input schemas say unknown keys
+/// are refused).
 fn options() -> ServerOptions {
     ServerOptions {
         chain: "sim".into(),
-        strict: false,
+        strict: true,
         default_timeout: Duration::from_secs(5),
     }
 }

@@ -50,6 +50,43 @@ pub(crate) fn tidy_tool(tool: &mut Tool) {
     }
 }
 
+/// Says in a tool's input schema what strict mode enforces: an object takes no key beyond its
+/// properties (`additionalProperties: false`). A union with several object alternatives is left
+/// open, since the server accepts a key that any of them names.
+pub(crate) fn close_input(tool: &mut Tool) {
+    let mut input = Value::Object(tool.input_schema.as_ref().clone());
+    close_objects(&mut input);
+    if let Value::Object(o) = input {
+        tool.input_schema = Arc::new(o);
+    }
+}
+
+fn close_objects(v: &mut Value) {
+    let Value::Object(o) = v else { return };
+    if o.contains_key("properties") {
+        o.entry("additionalProperties")
+            .or_insert(Value::Bool(false));
+    }
+    for (key, child) in o.iter_mut() {
+        match (key.as_str(), child) {
+            ("properties" | "$defs", Value::Object(children)) => {
+                children.values_mut().for_each(close_objects);
+            }
+            ("items", child) => close_objects(child),
+            ("anyOf" | "oneOf", Value::Array(alternatives)) => {
+                let objects = alternatives
+                    .iter()
+                    .filter(|a| a.get("properties").is_some())
+                    .count();
+                if objects <= 1 {
+                    alternatives.iter_mut().for_each(close_objects);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Integer formats schemars emits, with their bounds.
 fn int_bounds(format: &str) -> Option<(i128, i128)> {
     Some(match format {

@@ -90,7 +90,7 @@ impl LsServer {
 
     /// A server over a game backend.
     pub fn new(backend: Arc<dyn GameBackend>, opts: ServerOptions) -> Self {
-        let tool_router = Self::all_tools();
+        let tool_router = Self::all_tools(opts.strict);
         Self {
             backend,
             opts,
@@ -106,14 +106,18 @@ impl LsServer {
         }
     }
 
-    /// Every tool, with the schema settings of [`super::schema`] applied.
-    fn all_tools() -> ToolRouter<Self> {
+    /// Every tool, with the schema settings of [`super::schema`] applied; in strict mode its
+    /// input schema says that unknown keys are refused.
+    fn all_tools(strict: bool) -> ToolRouter<Self> {
         let mut tools = Self::game_tool_router()
             + Self::tx_tool_router()
             + Self::torii_tool_router()
             + Self::advisor_tool_router();
         for route in tools.map.values_mut() {
             super::schema::tidy_tool(&mut route.attr);
+            if strict {
+                super::schema::close_input(&mut route.attr);
+            }
         }
         tools
     }
@@ -225,7 +229,7 @@ mod tests {
 
     #[test]
     fn every_tool_has_schemas_and_annotations() {
-        let tools = LsServer::all_tools().list_all();
+        let tools = LsServer::all_tools(true).list_all();
         assert_eq!(tools.len(), 17);
         for t in tools {
             let title = t.title.as_deref().unwrap_or_default();
@@ -264,6 +268,32 @@ mod tests {
         }
     }
 
+    #[test]
+    fn strict_schemas_say_unknown_keys_are_refused_and_lax_ones_do_not() {
+        let closed = |t: &rmcp::model::Tool| t.input_schema.get("additionalProperties").cloned();
+        for t in LsServer::all_tools(true).list_all() {
+            if t.input_schema.contains_key("properties") {
+                assert_eq!(closed(&t), Some(serde_json::json!(false)), "{}", t.name);
+            }
+        }
+        for t in LsServer::all_tools(false).list_all() {
+            assert_eq!(closed(&t), None, "{}", t.name);
+        }
+        let buy = LsServer::all_tools(true)
+            .list_all()
+            .into_iter()
+            .find(|t| t.name == "ls_buy_item")
+            .unwrap();
+        let purchase = buy.input_schema["properties"]["items"]["items"]["anyOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a.get("properties").is_some())
+            .unwrap()
+            .clone();
+        assert_eq!(purchase["additionalProperties"], false, "{purchase}");
+    }
+
     /// Most bytes of the whole `tools/list` answer (issue 28; it was 50.5 KB).
     const TOOLS_LIST_BUDGET: usize = 30 * 1024;
     /// Most bytes of all definitions (name, description, input schema): the 4,500-token budget at
@@ -274,7 +304,7 @@ mod tests {
 
     #[test]
     fn tool_definitions_fit_their_budget_and_say_the_shared_options_once() {
-        let tools = LsServer::all_tools().list_all();
+        let tools = LsServer::all_tools(true).list_all();
         let list = serde_json::to_string(&serde_json::json!({ "tools": tools })).unwrap();
         assert!(
             list.len() <= TOOLS_LIST_BUDGET,
