@@ -22,7 +22,7 @@ use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 use wallet::session::approval::{
     ApprovalError, ApprovalRequest, REDIRECT_QUERY_NAME, approval_url, callback_uri,
-    parse_callback, parse_poll_response, poll_request, query_value,
+    keychain_rpc_url, parse_callback, parse_poll_response, poll_request, query_value,
 };
 use wallet::session::{ApprovedSession, RecordState, SessionStore};
 use wallet::session_password;
@@ -77,13 +77,20 @@ pub(crate) async fn session_new(args: &SettingsArgs, opts: &SessionNewArgs) -> a
             waiting.public_key
         );
     }
+    let (keychain_rpc, replaced) = keychain_rpc_url(&settings.chain.rpc_url, chain_id)?;
+    if replaced {
+        eprintln!(
+            "the profile's RPC URL carries a credential, which stays on this machine: the keychain \
+             registers the session through {keychain_rpc}"
+        );
+    }
     let pending = store.begin(chain_id, &policies, expires_at, password.as_bytes())?;
     let callback = callback_uri(port);
     let url = approval_url(&ApprovalRequest {
         keychain_url: &opts.keychain_url,
         public_key: pending.public_key,
         policies: &policies,
-        rpc_url: &settings.chain.rpc_url,
+        rpc_url: &keychain_rpc,
         expires_at,
         callback_uri: &callback,
     });

@@ -54,6 +54,12 @@ fn credentials(url: &Url) -> Vec<String> {
     out
 }
 
+/// Whether `url` carries anything that may be a credential (user info, a query value, a key-like
+/// path segment): such a URL must not leave the machine.
+pub fn has_credentials(url: &Url) -> bool {
+    !credentials(url).is_empty()
+}
+
 /// `url` as it may be logged or shown: user info, every query value and key-like path segments
 /// replaced by [`HIDDEN_CREDENTIAL`]; scheme, host, port, query names and short path segments kept.
 pub fn shown_url(url: &Url) -> String {

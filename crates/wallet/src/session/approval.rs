@@ -3,8 +3,9 @@
 //! long-poll `subscribeCreateSession` request and answer.
 //!
 //! Sources (cartridge-gg): keychain `packages/keychain/src/components/session.tsx` @051386fc
-//! (the query parameters it reads; the POST body is `JSON.stringify(response)`, the redirect form
-//! is `{redirect_uri}?{redirect_query_name}=btoa(JSON)` with the `=` padding stripped;
+//! (the query parameters it reads; the POST body is `JSON.stringify(response)` there and the
+//! base64 of it at @dec36231, the redirect form is `{redirect_uri}?{redirect_query_name}=btoa(JSON)`
+//! with the `=` padding stripped;
 //! `callback_uri` must be host `localhost`, path `/callback`); controller
 //! `packages/controller/src/node/provider.ts` @004a93bc and `server.ts` @2ee0fdb4 (the Node SDK's
 //! `redirect_query_name=startapp` on a localhost server); controller-cli `src/api.rs` @168369b4
@@ -48,6 +49,14 @@ pub enum ApprovalError {
         /// The profile's chain.
         wanted: Felt,
     },
+    /// The profile's RPC URL carries a credential and the network has no public RPC to send
+    /// instead.
+    #[error(
+        "the RPC URL {0} carries a credential, which the approval URL would hand to the browser \
+         and Cartridge's keychain; run `session new` with an RPC URL without one (e.g. \
+         `--set chain.rpc_url=...`)"
+    )]
+    CredentialInRpcUrl(String),
     /// The API reports the session revoked.
     #[error("the Cartridge API reports the session revoked")]
     Revoked,
@@ -74,6 +83,35 @@ pub struct ApprovalRequest<'a> {
     pub expires_at: u64,
     /// The local callback, `http://localhost:{port}/callback`.
     pub callback_uri: &'a Url,
+}
+
+/// Cartridge's public RPC of each network the keychain knows, by chain id (`SN_MAIN`,
+/// `SN_SEPOLIA`): what the keychain is given when the profile's RPC URL carries a credential.
+const PUBLIC_RPC: [(Felt, &str); 2] = [
+    (
+        Felt::from_hex_unchecked("0x534e5f4d41494e"),
+        "https://api.cartridge.gg/x/starknet/mainnet/rpc/v0_9",
+    ),
+    (
+        Felt::from_hex_unchecked("0x534e5f5345504f4c4941"),
+        "https://api.cartridge.gg/x/starknet/sepolia/rpc/v0_9",
+    ),
+];
+
+/// The RPC URL the keychain may be given for `chain_id`: the profile's `rpc_url` when it carries
+/// no credential (user info, query values, key-like path segments), else the network's public
+/// Cartridge RPC (`Ok((url, true))`: say so); a credential on another network is refused, since
+/// the URL would reach the browser, its history and Cartridge.
+pub fn keychain_rpc_url(rpc_url: &Url, chain_id: Felt) -> Result<(Url, bool), ApprovalError> {
+    if !base::redact::has_credentials(rpc_url) {
+        return Ok((rpc_url.clone(), false));
+    }
+    match PUBLIC_RPC.iter().find(|(id, _)| *id == chain_id) {
+        Some((_, public)) => Ok((Url::parse(public).expect("a valid URL"), true)),
+        None => Err(ApprovalError::CredentialInRpcUrl(base::redact::shown_url(
+            rpc_url,
+        ))),
+    }
 }
 
 /// `http://localhost:{port}/callback`, the only callback form the keychain accepts.
@@ -117,7 +155,8 @@ fn display_name(entrypoint: &str) -> String {
 }
 
 /// `{keychain}/session?public_key&policies&rpc_url&expires_at&redirect_uri&redirect_query_name
-/// &callback_uri`. The keychain POSTs to `callback_uri` when present; the redirect parameters are
+/// &callback_uri`. The keychain POSTs to `callback_uri` when present (JSON or base64 JSON, by
+/// version); the redirect parameters are
 /// the same local server, for keychains that only redirect.
 pub fn approval_url(req: &ApprovalRequest<'_>) -> Url {
     let mut url = req.keychain_url.clone();
@@ -147,8 +186,9 @@ struct SessionResponse {
     session_key_guid: Option<String>,
 }
 
-/// Reads the keychain's answer: the POST body (JSON) or the redirect's base64 JSON (standard or
-/// URL-safe alphabet, padding optional, `+` possibly turned into a space by query decoding).
+/// Reads the keychain's answer, a POST body or a redirect's query value: JSON or base64 JSON
+/// (standard or URL-safe alphabet, padding optional, `+` possibly turned into a space by query
+/// decoding).
 /// `requested_expiry` stands in when the answer carries no expiry; `session_key_guid` must match
 /// when the answer names one.
 pub fn parse_callback(

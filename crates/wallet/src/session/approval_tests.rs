@@ -189,3 +189,32 @@ fn poll_answers_that_cannot_be_used() {
     .unwrap_err();
     assert_eq!(e, ApprovalError::Api("invalid guid".into()));
 }
+
+#[test]
+fn the_keychain_never_gets_a_credential_of_the_rpc_url() {
+    let main = Felt::from_hex_unchecked("0x534e5f4d41494e");
+    let plain = Url::parse("http://127.0.0.1:5050/").unwrap();
+    assert_eq!(
+        keychain_rpc_url(&plain, SEPOLIA).unwrap(),
+        (plain.clone(), false)
+    );
+    let public = Url::parse("https://api.cartridge.gg/x/starknet/mainnet/rpc/v0_9").unwrap();
+    assert_eq!(
+        keychain_rpc_url(&public, main).unwrap(),
+        (public.clone(), false)
+    );
+    for with_key in [
+        "https://rpc.example/v0_9?apikey=SECRETKEY123",
+        "https://user:SECRETKEY123@rpc.example/",
+        "https://starknet-mainnet.example/v2/SECRETKEY1234567890abcdef",
+    ] {
+        let (sent, replaced) = keychain_rpc_url(&Url::parse(with_key).unwrap(), main).unwrap();
+        assert!(replaced, "{with_key}");
+        assert_eq!(sent, public);
+        assert!(!sent.as_str().contains("SECRETKEY"));
+    }
+    let devnet_key = Url::parse("http://127.0.0.1:5050/?token=SECRETKEY123").unwrap();
+    let e = keychain_rpc_url(&devnet_key, Felt::from_hex_unchecked("0x4b4154414e41")).unwrap_err();
+    assert!(matches!(e, ApprovalError::CredentialInRpcUrl(_)), "{e:?}");
+    assert!(!e.to_string().contains("SECRETKEY"), "{e}");
+}
