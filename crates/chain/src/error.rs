@@ -115,14 +115,17 @@ pub enum ChainError {
     /// The wallet failed to sign.
     #[error("signing failed: {0}")]
     Signing(String),
-    /// The Controller session cannot sign (expired, revoked, not registered, old class);
-    /// nothing was signed. `renew` is the command that makes a new one.
+    /// The Controller session cannot sign (expired, revoked, not registered, old class). `renew`
+    /// is the command that makes a new one.
     #[error("{problem}")]
     Session {
         /// What is wrong with the session.
         problem: crate::controller::state::SessionProblem,
         /// The command the player runs to approve a new session.
         renew: String,
+        /// Whether the write was signed and sent before the refusal (it reached the paymaster or
+        /// the node, and nothing reached the chain) rather than refused before signing.
+        sent: bool,
     },
     /// The Cartridge paymaster has no sponsor for these calls (its errors -32003, -32004); they
     /// may be sent directly from the account instead.

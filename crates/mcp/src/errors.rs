@@ -109,12 +109,22 @@ pub fn from_chain(e: ChainError) -> ToolError {
         }
         ChainError::Signing(m) => ToolError::new(ErrorCode::RpcError, m).retryable(false),
         ChainError::Invalid(m) => ToolError::validation(m),
-        ChainError::Session { problem, renew } => {
+        ChainError::Session {
+            problem,
+            renew,
+            sent,
+        } => {
+            let what = if sent {
+                "the write was signed and refused before it reached the chain (nothing happened in \
+                 the game)"
+            } else {
+                "nothing was signed"
+            };
             ToolError::new(ErrorCode::SessionInvalid, problem.to_string())
                 .with_detail("problem", problem.code())
                 .with_hint(format!(
-                    "nothing was signed; the player approves a new session with `{renew}`, which \
-                     the next write uses; ls_wallet shows the session"
+                    "{what}; the player approves a new session with `{renew}`, which the next \
+                     write uses; ls_wallet shows the session"
                 ))
         }
         e @ (ChainError::Unsponsored(_) | ChainError::NoPaymaster(_)) => {

@@ -279,3 +279,20 @@ async fn a_vrf_action_with_the_state_in_hand_reads_nothing_before_sending() {
         vec![selector!("request_random"), selector!("explore")]
     );
 }
+
+#[tokio::test]
+async fn a_session_revoked_meanwhile_is_read_from_the_chain_whatever_the_paymaster_said() {
+    let chain = ScriptedChain::new(0);
+    chain.with(|s| s.sponsor = Sponsor::RevokedMeanwhile);
+    let client = client(&chain, session(), false).await;
+    let err = client
+        .act(1, &EXPLORE, None, opts(Duration::from_secs(5)))
+        .await
+        .expect_err("the paymaster refused it");
+    let ChainError::Session { problem, sent, .. } = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(*problem, crate::controller::state::SessionProblem::Revoked);
+    assert!(*sent, "it was signed and reached the paymaster");
+    assert_eq!(asked(&chain, "starknet_addInvokeTransaction"), 0);
+}

@@ -39,6 +39,9 @@ pub(super) enum Sponsor {
     Relays,
     /// It does not pay for these calls (-32003).
     Declines,
+    /// The session is revoked on chain as the request arrives, and the paymaster answers an
+    /// internal error that names no session.
+    RevokedMeanwhile,
 }
 
 /// The chain's state and what was asked of it.
@@ -56,6 +59,8 @@ pub(super) struct State {
     pub(super) withhold_receipts: bool,
     /// How the paymaster answers.
     pub(super) sponsor: Sponsor,
+    /// The session is revoked on chain (`is_session_revoked`).
+    pub(super) revoked: bool,
     /// Every transaction the node accepted from the account, as (nonce, hash).
     pub(super) sent: Vec<(u64, Felt)>,
     /// The calls of every transaction, as (selector, calldata) lists.
@@ -187,7 +192,7 @@ impl State {
         } else if selector == selector!("is_session_registered") {
             success(id, json!(["0x1"]))
         } else if selector == selector!("is_session_revoked") {
-            success(id, json!(["0x0"]))
+            success(id, json!([if self.revoked { "0x1" } else { "0x0" }]))
         } else {
             failure(
                 id,
@@ -284,13 +289,20 @@ impl State {
     /// The paymaster's answer to a relay request (its JSON body as sent).
     fn relay(&mut self, body: &Value) -> Value {
         self.log.push("paymaster".into());
-        if self.sponsor == Sponsor::Declines {
-            return failure(
-                1,
-                -32003,
-                "insufficient credits and no applicable paymaster found",
-                None,
-            );
+        match self.sponsor {
+            Sponsor::Relays => {}
+            Sponsor::Declines => {
+                return failure(
+                    1,
+                    -32003,
+                    "insufficient credits and no applicable paymaster found",
+                    None,
+                );
+            }
+            Sponsor::RevokedMeanwhile => {
+                self.revoked = true;
+                return failure(1, -32603, "Internal error", None);
+            }
         }
         let calls = body["params"]["outside_execution"]["calls"]
             .as_array()
@@ -319,6 +331,7 @@ impl ScriptedChain {
             minted: 0,
             withhold_receipts: false,
             sponsor: Sponsor::Relays,
+            revoked: false,
             sent: Vec::new(),
             executed: Vec::new(),
             receipts: HashMap::new(),

@@ -12,7 +12,6 @@ use starknet::providers::Provider;
 
 use super::state::{SessionProblem, read_session_state};
 use crate::ChainError;
-use crate::revert::NodeRefusal;
 use wallet::SessionSigner;
 
 /// Reads the stored session (`Ok(None)`: none is stored); errors are already worded for a person.
@@ -88,6 +87,7 @@ impl SessionSlot {
         ChainError::Session {
             problem,
             renew: self.renew.clone(),
+            sent: false,
         }
     }
 
@@ -140,16 +140,34 @@ impl SessionSlot {
         Ok(problem)
     }
 
-    /// A failed write that the account refused for its session (decoded from a `session/…`
-    /// reason where the answer was read): the session's state is read again and reported
-    /// instead, typed.
+    /// A signed write that failed at the paymaster or the node: the session's state is read
+    /// from the chain again, whatever the answer said (a paymaster's wording of a revocation is
+    /// not a contract), and a session that can no longer sign is reported instead, typed. A
+    /// decoded game refusal is the game's answer and is returned as it is.
     pub async fn refused<P: Provider + Sync>(&self, provider: &P, err: ChainError) -> ChainError {
-        if err.node_refusal() != Some(NodeRefusal::Session) {
+        let game_refusal = matches!(&err, ChainError::Revert { revert, tx_hash: None }
+            if revert.is_known() && revert.node_refusal().is_none());
+        let settled = matches!(
+            err,
+            ChainError::Policy(_)
+                | ChainError::Session { .. }
+                | ChainError::Timeout { .. }
+                | ChainError::Cancelled { .. }
+                | ChainError::Revert {
+                    tx_hash: Some(_),
+                    ..
+                }
+        );
+        if game_refusal || settled {
             return err;
         }
         *self.known.lock().await = None;
         match self.problem(provider).await {
-            Ok(Some(problem)) => self.error(problem),
+            Ok(Some(problem)) => ChainError::Session {
+                problem,
+                renew: self.renew.clone(),
+                sent: true,
+            },
             _ => err,
         }
     }
