@@ -300,7 +300,10 @@ pub async fn deploy_controller(
 
 impl DeployedController {
     /// The real binary serving `world` through `rpc` (the paymaster stand-in), signing as this
-    /// Controller with the session stored under `home` (unlocked with `password`).
+    /// Controller with the session stored under `home` (unlocked with `password`), set up as the
+    /// player's guide says: `wallet.kind = "session"` and nothing else, so the profile's own
+    /// `wallet.account_address` (devnet's first predeployed account) stays as it is and the
+    /// stored session's account must win.
     pub async fn session_client(
         &self,
         world: &super::World,
@@ -309,11 +312,9 @@ impl DeployedController {
         password: &str,
         extra_env: &[(&str, &str)],
     ) -> super::Client {
-        let address = format!("{:#x}", self.address);
         let mut env = vec![
             ("LS_HOME", home.to_str().unwrap()),
             ("LS_WALLET__KIND", "session"),
-            ("LS_ACCOUNT_ADDRESS", address.as_str()),
             ("LS_KEYSTORE_PASSWORD", password),
         ];
         env.extend_from_slice(extra_env);

@@ -43,11 +43,21 @@ pub(crate) fn wallet_signer(
         .map(|a| parse_felt(a).map_err(anyhow::Error::msg))
         .transpose()?;
     let address = match (configured, stored) {
-        (Some(c), Some(s)) if c != s => bail!(
-            "the stored Controller session is for account {s:#x}, but wallet.account_address is \
-             {c:#x}: run `{renew}` for this account, or fix the address"
-        ),
-        (Some(a), _) | (None, Some(a)) => a,
+        (Some(c), Some(s)) => {
+            if c != s {
+                // A session signs only for its own account; a profile that names another one
+                // (devnet's and katana's name their first predeployed account) must not stop it.
+                // Account addresses are public: both are shown.
+                tracing::warn!(
+                    session_account = %format!("{s:#x}"),
+                    wallet_account_address = %format!("{c:#x}"),
+                    "the stored Controller session signs for its own account, not for \
+                     wallet.account_address"
+                );
+            }
+            s
+        }
+        (Some(a), None) | (None, Some(a)) => a,
         (None, None) => bail!(
             "wallet.kind = \"session\" but no Controller session is stored for profile '{}': run \
              `{renew}` first (or set wallet.account_address to serve until one is approved)",
