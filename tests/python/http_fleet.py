@@ -17,8 +17,11 @@ With --stdio BIN instead of --url, each session starts its own server process ov
 server (scripts/bench-fleet.sh); --accounts gives session i the account i of a JSON list of
 {address, private_key} (LS_ACCOUNT_ADDRESS / LS_PRIVATE_KEY): one journal per account, one
 process per journal.
-Prints one JSON line: games, deaths, actions, elapsed_s, games_per_minute, latency_ms {p50, p95}
-per tool call, cross-identity refusals, and failures (session errors). Exits 1 if any session
+With --duration S, each session plays games until S seconds have passed (stopping between two
+calls) instead of --games.
+Prints one JSON line: games, deaths, actions, calls, calls_per_second, elapsed_s,
+games_per_minute, latency_ms {p50, p95, p99} per tool call, cross-identity refusals, and failures
+(session errors). The clients run on the server's machine: they share its cores. Exits 1 if any session
 failed or a cross-identity attempt was not refused.
 """
 
@@ -61,6 +64,11 @@ class Fleet:
         self.actions = 0
         self.refusals = 0
         self.failures: list[str] = []
+        self.deadline: float | None = None
+
+    def over(self) -> bool:
+        """Whether a --duration run has reached its end."""
+        return self.deadline is not None and time.perf_counter() >= self.deadline
 
     def arrived(self, i: int, identity: str, adventurer_id: int) -> None:
         self.adventurers[i] = (identity, adventurer_id)
@@ -102,7 +110,7 @@ async def play(session: ClientSession, fleet: Fleet, max_actions: int) -> int:
     adventurer_id = out["adventurer_id"]
     state = out["state"]
     actions = 0
-    while state["phase"] != "dead" and actions < max_actions:
+    while state["phase"] != "dead" and actions < max_actions and not fleet.over():
         phase = state["phase"]
         if phase == "in_battle":
             out = await ok(session, fleet, "ls_attack", {"adventurer_id": adventurer_id, "to_the_death": True})
@@ -150,8 +158,10 @@ async def cross_check(session: ClientSession, fleet: Fleet, i: int, identity: st
 async def run_session(session: ClientSession, i: int, identity: str, fleet: Fleet, args: argparse.Namespace) -> int:
     await session.initialize()
     own = -1
-    for _ in range(args.games):
+    played = 0
+    while (played < args.games) if fleet.deadline is None else not fleet.over():
         own = await play(session, fleet, args.max_actions)
+        played += 1
     fleet.arrived(i, identity, own)
     if args.cross_check:
         await cross_check(session, fleet, i, identity, own)
@@ -179,6 +189,8 @@ async def session_run(i: int, url: str, entry: dict[str, str], fleet: Fleet, arg
                 async with ClientSession(read, write) as session:
                     own = await run_session(session, i, identity, fleet, args)
     except Exception as e:  # noqa: BLE001 - every failure is reported, not raised
+        while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
+            e = e.exceptions[0]
         fleet.failures.append(f"session {i} ({identity}): {type(e).__name__}: {e}")
         if own is None and len(fleet.adventurers) + len(fleet.failures) >= fleet.n:
             fleet.ready.set()
@@ -201,6 +213,8 @@ async def main(args: argparse.Namespace) -> int:
             args.accounts = json.load(f)
     fleet = Fleet(args.sessions)
     start = time.perf_counter()
+    if args.duration:
+        fleet.deadline = start + args.duration
     async with anyio.create_task_group() as tg:
         for i in range(args.sessions):
             tg.start_soon(session_run, i, args.url, tokens[i % len(tokens)], fleet, args)
@@ -211,9 +225,11 @@ async def main(args: argparse.Namespace) -> int:
         "deaths": fleet.deaths,
         "actions": fleet.actions,
         "calls": len(fleet.latencies),
+        "calls_per_second": round(len(fleet.latencies) / elapsed, 1) if elapsed > 0 else 0.0,
         "elapsed_s": round(elapsed, 2),
         "games_per_minute": round(fleet.games / elapsed * 60.0, 1) if elapsed > 0 else 0.0,
-        "latency_ms": {"p50": percentile(fleet.latencies, 50), "p95": percentile(fleet.latencies, 95)},
+        "latency_ms": {"p50": percentile(fleet.latencies, 50), "p95": percentile(fleet.latencies, 95),
+                       "p99": percentile(fleet.latencies, 99)},
         "cross_identity_refusals": fleet.refusals,
         "adventurers": {str(k): v[1] for k, v in sorted(fleet.adventurers.items())},
         "failures": fleet.failures[:20],
@@ -232,5 +248,6 @@ if __name__ == "__main__":
     p.add_argument("--sessions", type=int, default=1)
     p.add_argument("--games", type=int, default=1, help="games per session")
     p.add_argument("--max-actions", type=int, default=400)
+    p.add_argument("--duration", type=float, default=0, help="play for this many seconds instead of --games")
     p.add_argument("--cross-check", action="store_true")
     sys.exit(anyio.run(main, p.parse_args()))

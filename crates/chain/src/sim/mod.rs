@@ -4,9 +4,10 @@
 //! as the world contract emits them (and decoded back, like a real receipt). Each new game draws a
 //! hidden seed, as the VRF does on mainnet, so advisors can only give odds (`seeds`); a
 //! deterministic world plays `poseidon(xp, adventurer_id)`, as on chains without VRF. The world
-//! lives in memory (`cache`), saved in a SQLite store shared by every server process (`store`,
-//! which converts the JSON files of earlier versions: `convert`), and answers the indexer's
-//! questions (every game, an adventurer's events) from its own history (`ledger`).
+//! lives in memory (`cache`), or in a SQLite store shared by every server process (`store`,
+//! which converts the JSON files of earlier versions: `convert`) with only its recently used
+//! games in memory, and answers the indexer's questions (every game, an adventurer's events)
+//! from its own history (`ledger`).
 //!
 //! A write computes the action on the cache under the world's mutex (the engine step only), then
 //! commits it to the store outside that mutex; the commit refuses a step computed on a game or a
@@ -31,7 +32,7 @@ use starknet::core::types::{Event, Felt};
 use starknet::core::utils::cairo_short_string_to_felt;
 
 use super::{ChainError, TxLookup};
-use cache::Cache;
+use cache::{Cache, Entry};
 use game::engine::{EngineSettings, Game};
 use game::events::{GameEvent, encode_game_event};
 use game::model::{Adventurer, GameState};
@@ -176,6 +177,9 @@ impl SimChain {
         let (store, row) = Store::open(path, opts.settings, opts.first_adventurer_id, opts.fresh)?;
         check_saved(&store, &row, &opts.settings)?;
         sim.store = Some(store);
+        sim.lock()
+            .cache
+            .bound(cache::LIVE_GAMES, cache::FINISHED_GAMES);
         sim.refresh(true)?;
         Ok(sim)
     }
@@ -210,50 +214,82 @@ impl SimChain {
         let Some(store) = &self.store else {
             return Ok(());
         };
-        let (generation, seq) = {
+        let (generation, seq, wanted) = {
             let inner = self.lock();
-            (inner.cache.generation, inner.cache.seq)
+            (inner.cache.generation, inner.cache.seq, inner.cache.ids())
         };
-        if let Some(changes) = store.changes(generation, seq, force)? {
+        if let Some(changes) = store.changes(generation, seq, force, &wanted)? {
             self.lock().cache.merge(changes);
         }
         Ok(())
     }
 
-    /// Reads the current world.
-    fn read<T>(&self, f: impl FnOnce(&Cache) -> T) -> Result<T, ChainError> {
+    /// The current game of a token (`None` if never minted): the cache's, else the store's (then
+    /// cached).
+    fn entry(&self, adventurer_id: u64) -> Result<Option<Entry>, ChainError> {
         self.refresh(false)?;
-        Ok(f(&self.lock().cache))
+        self.load(adventurer_id)
+    }
+
+    /// The game of a token as the cache holds it, else as the store does (then cached), with no
+    /// refresh first.
+    fn load(&self, adventurer_id: u64) -> Result<Option<Entry>, ChainError> {
+        if let Some(entry) = self.lock().cache.get(adventurer_id) {
+            return Ok(Some(entry));
+        }
+        let Some(store) = &self.store else {
+            return Ok(None);
+        };
+        let Some((generation, seq, entry)) = store.game(adventurer_id)? else {
+            return Ok(None);
+        };
+        self.lock()
+            .cache
+            .put(generation, seq, adventurer_id, entry.clone(), &[]);
+        Ok(Some(entry))
     }
 
     /// The game state, as `get_game_state` would return it.
     pub fn game_state(&self, adventurer_id: u64) -> Result<GameState, ChainError> {
-        self.read(|c| c.state(adventurer_id))
+        let entry = self.entry(adventurer_id)?;
+        Ok(self.lock().cache.state(adventurer_id, entry.as_ref()))
     }
 
     /// The stored game of a token, its hidden seed included: for the research ceiling agent
     /// only, never for the tools nor the advice.
     pub fn stored_game(&self, adventurer_id: u64) -> Result<Option<Game>, ChainError> {
-        self.read(|c| c.entry(adventurer_id).map(|e| e.game.clone()))
+        Ok(self.entry(adventurer_id)?.map(|e| e.game))
     }
 
     /// The owner of a token, `None` if never minted.
     pub fn owner_of(&self, adventurer_id: u64) -> Result<Option<Felt>, ChainError> {
-        self.read(|c| c.entry(adventurer_id).map(|e| e.owner))
+        Ok(self.entry(adventurer_id)?.map(|e| e.owner))
     }
 
-    /// Every game of the world, in id order. O(games): the leaderboard and the adventurer list
-    /// read it, no write does.
+    /// Every game of the world, in id order, read from the store (a world in memory copies its
+    /// own). O(games): the leaderboard and the adventurer list read it, no write does.
     pub fn games(&self) -> Result<Vec<SimGame>, ChainError> {
-        self.read(|c| {
-            c.entries()
+        let Some(store) = &self.store else {
+            return Ok(self
+                .lock()
+                .cache
+                .entries()
                 .map(|(id, e)| SimGame {
                     adventurer_id: id,
                     owner: e.owner,
                     adventurer: e.game.adventurer,
                 })
-                .collect()
-        })
+                .collect());
+        };
+        Ok(store
+            .games()?
+            .into_iter()
+            .map(|(adventurer_id, owner, adventurer)| SimGame {
+                adventurer_id,
+                owner,
+                adventurer,
+            })
+            .collect())
     }
 
     /// An adventurer's game events in chain order and whether older ones were pruned from the
@@ -301,6 +337,8 @@ fn check_saved(store: &Store, row: &WorldRow, settings: &EngineSettings) -> Resu
     Ok(())
 }
 
+#[cfg(test)]
+mod cache_tests;
 #[cfg(test)]
 mod store_tests;
 #[cfg(test)]

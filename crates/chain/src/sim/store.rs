@@ -9,8 +9,9 @@
 //! WAL lets reads run beside a write, and every committed change carries the world's change
 //! counter (`seq`), so a process reads only what changed since it last looked (checked with
 //! `PRAGMA data_version`, which moves when another connection commits). A write commits before
-//! it answers: WAL with `synchronous = FULL` survives the process being killed and the machine
-//! losing power.
+//! it answers: WAL with `synchronous = NORMAL` survives the process being killed (`kill -9`); a
+//! power loss may lose the last writes, not the database (a practice world: FULL would cost a
+//! disk sync, some 4 ms, per write).
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -19,12 +20,18 @@ use std::time::Duration;
 use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
 use starknet::core::types::Felt;
 
-use super::cache::{Changes, Entry};
+use super::cache::Entry;
 use super::ledger::{Counters, SimTx};
 use game::engine::{BeastKey, EngineSettings, Game};
 
+mod read;
+
 /// How long a write waits for another process's write to finish.
 const BUSY_WAIT: Duration = Duration::from_secs(10);
+
+/// SQLite's `synchronous` in WAL mode: a commit is in the log (the OS's cache) before a write
+/// answers, so it survives `kill -9`; the log is synced at checkpoints (docs/sim-store.md).
+const SYNC: &str = "NORMAL";
 
 /// Version of the database's layout.
 pub(super) const LAYOUT: i64 = 2;
@@ -176,7 +183,7 @@ impl Store {
             let conn = Connection::open(path).map_err(|e| sql_error(path, e))?;
             conn.busy_timeout(BUSY_WAIT)
                 .and_then(|()| conn.pragma_update(None, "journal_mode", "WAL"))
-                .and_then(|()| conn.pragma_update(None, "synchronous", "FULL"))
+                .and_then(|()| conn.pragma_update(None, "synchronous", SYNC))
                 .map_err(|e| sql_error(path, e))?;
             Ok(conn)
         };
@@ -230,8 +237,8 @@ impl Store {
         |e| sql_error(&self.path, e)
     }
 
-    /// Runs `f` in one write transaction, committed (durably) when it returns `Ok`, rolled back
-    /// otherwise. Waits up to `BUSY_WAIT` for another process's write.
+    /// Runs `f` in one write transaction, committed (surviving `kill -9`) when it returns `Ok`,
+    /// rolled back otherwise. Waits up to `BUSY_WAIT` for another process's write.
     pub(super) fn write<T, E: From<StoreError>>(
         &self,
         f: impl FnOnce(&Tx<'_>) -> Result<T, E>,
@@ -244,110 +251,6 @@ impl Store {
         let out = f(&tx)?;
         tx.tx.commit().map_err(self.sql())?;
         Ok(out)
-    }
-
-    /// What changed since the cache's `generation` and `seq` (everything when the generation is
-    /// another), in one snapshot; `None` when no other connection committed since the last read
-    /// (unless `force`).
-    pub(super) fn changes(
-        &self,
-        generation: u64,
-        seq: u64,
-        force: bool,
-    ) -> Result<Option<Changes>, StoreError> {
-        let mut reader = lock(&self.reader);
-        let version: i64 = reader
-            .conn
-            .query_row("PRAGMA data_version", [], |r| r.get(0))
-            .map_err(self.sql())?;
-        if !force && reader.seen == Some(version) {
-            return Ok(None);
-        }
-        let tx = reader.conn.transaction().map_err(self.sql())?;
-        let world = world_row(&tx, &self.path)?.ok_or_else(|| StoreError::Corrupt {
-            path: self.path.clone(),
-            reason: "no world row".into(),
-        })?;
-        let since = if world.generation == generation {
-            seq
-        } else {
-            0
-        };
-        let mut games = Vec::new();
-        let mut stmt = tx
-            .prepare_cached("SELECT id, owner, version, game FROM games WHERE seq > ?1")
-            .map_err(self.sql())?;
-        let mut rows = stmt.query([i(since)]).map_err(self.sql())?;
-        while let Some(r) = rows.next().map_err(self.sql())? {
-            let id: i64 = r.get(0).map_err(self.sql())?;
-            let owner: String = r.get(1).map_err(self.sql())?;
-            let version: i64 = r.get(2).map_err(self.sql())?;
-            let game: String = r.get(3).map_err(self.sql())?;
-            games.push((
-                u(id),
-                Entry {
-                    owner: self.felt(&owner)?,
-                    game: self.json(&game)?,
-                    version: u(version),
-                },
-            ));
-        }
-        drop(rows);
-        drop(stmt);
-        let collected = tx
-            .prepare_cached("SELECT beast, special2, special3 FROM collection WHERE seq > ?1")
-            .and_then(|mut s| {
-                s.query_map([i(since)], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-                    .collect::<Result<Vec<BeastKey>, _>>()
-            })
-            .map_err(self.sql())?;
-        tx.commit().map_err(self.sql())?;
-        reader.seen = Some(version);
-        Ok(Some(Changes {
-            generation: world.generation,
-            seq: world.seq,
-            games,
-            collected,
-        }))
-    }
-
-    /// The committed version of a game, `None` if never minted.
-    pub(super) fn version_of(&self, id: u64) -> Result<Option<u64>, StoreError> {
-        lock(&self.reader)
-            .conn
-            .prepare_cached("SELECT version FROM games WHERE id = ?1")
-            .and_then(|mut s| s.query_row([i(id)], |r| r.get::<_, i64>(0)).optional())
-            .map(|v| v.map(u))
-            .map_err(self.sql())
-    }
-
-    /// The remembered transactions of an adventurer, oldest first.
-    pub(super) fn txs_of(&self, adventurer_id: u64) -> Result<Vec<SimTx>, StoreError> {
-        self.read_txs(
-            "SELECT tx FROM txs WHERE adventurer_id = ?1 ORDER BY n",
-            i(adventurer_id),
-        )
-    }
-
-    /// The remembered transaction with this hash, if any.
-    pub(super) fn tx(&self, hash: Felt) -> Result<Vec<SimTx>, StoreError> {
-        self.read_txs(
-            "SELECT tx FROM txs WHERE hash = ?1 ORDER BY n DESC LIMIT 1",
-            format!("{hash:#x}"),
-        )
-    }
-
-    fn read_txs(&self, query: &str, arg: impl rusqlite::ToSql) -> Result<Vec<SimTx>, StoreError> {
-        let reader = lock(&self.reader);
-        let texts = reader
-            .conn
-            .prepare_cached(query)
-            .and_then(|mut s| {
-                s.query_map([arg], |r| r.get::<_, String>(0))?
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .map_err(self.sql())?;
-        texts.iter().map(|t| self.json(t)).collect()
     }
 
     fn json<T: serde::de::DeserializeOwned>(&self, text: &str) -> Result<T, StoreError> {

@@ -243,7 +243,12 @@ fn a_step_computed_on_a_stale_game_is_refused_then_computed_again() {
     let a = saved(&path, SimRandomness::Master(3), false);
     let (id, _) = a.mint_game(&opts()).unwrap();
     let start = Action::StartGame { weapon: 46 };
-    let stale = a.lock().cache.step(sim_account(), id, &start).unwrap();
+    let game = a.entry(id).unwrap();
+    let stale = a
+        .lock()
+        .cache
+        .step(sim_account(), id, game.as_ref(), &start)
+        .unwrap();
     let b = saved(&path, SimRandomness::Master(3), false);
     b.apply(id, &start, &opts()).unwrap();
     let store = a.store.as_ref().unwrap();

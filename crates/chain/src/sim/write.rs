@@ -62,7 +62,7 @@ impl SimChain {
                 (id, tx)
             }
             Some(store) => {
-                let (id, tx, generation, entry) = store.write(|tx| {
+                let (id, tx, generation, seq, entry) = store.write(|tx| {
                     let mut row = tx.world()?;
                     let id = tx.next_free_id(row.next_id)?;
                     let entry = Entry::new(sim_account(), new_game(seed(id)?));
@@ -73,9 +73,9 @@ impl SimChain {
                         SimTx::next(&mut row.counters, Some(id), "mint_game", Vec::new(), opts);
                     tx.push_tx(&sent, REMEMBERED_TXS)?;
                     tx.set_world(&row)?;
-                    Ok::<_, ChainError>((id, sent, row.generation, entry))
+                    Ok::<_, ChainError>((id, sent, row.generation, row.seq, entry))
                 })?;
-                self.lock().cache.put(generation, id, entry, &[]);
+                self.lock().cache.put(generation, seq, id, entry, &[]);
                 (id, tx)
             }
         };
@@ -91,19 +91,24 @@ impl SimChain {
     ) -> Result<TxReport, ChainError> {
         let Some(store) = &self.store else {
             let mut inner = self.lock();
-            let step = inner
-                .cache
-                .step(sim_account(), adventurer_id, action)
+            let cache = &inner.cache;
+            let step = cache
+                .step(
+                    sim_account(),
+                    adventurer_id,
+                    cache.peek(adventurer_id),
+                    action,
+                )
                 .map_err(revert)?;
             let entry = Entry {
                 owner: step.owner,
                 game: step.game.clone(),
                 version: step.base_version + 1,
             };
-            let generation = inner.cache.generation;
+            let (generation, seq) = (inner.cache.generation, inner.cache.seq);
             inner
                 .cache
-                .put(generation, adventurer_id, entry, &step.collected);
+                .put(generation, seq, adventurer_id, entry, &step.collected);
             let tx = inner.ledger.commit(
                 Some(adventurer_id),
                 action.entrypoint(),
@@ -117,12 +122,16 @@ impl SimChain {
         for _ in 0..STEP_ATTEMPTS {
             self.refresh(force)?;
             force = true;
-            let step = self.lock().cache.step(sim_account(), adventurer_id, action);
+            let entry = self.load(adventurer_id)?;
+            let step = self
+                .lock()
+                .cache
+                .step(sim_account(), adventurer_id, entry.as_ref(), action);
             let step = match step {
                 Ok(step) => step,
                 Err(r) => {
-                    // Refused on the cache: final unless the game moved on meanwhile.
-                    let cached = self.lock().cache.entry(adventurer_id).map(|e| e.version);
+                    // Refused on the game read: final unless it moved on meanwhile.
+                    let cached = entry.map(|e| e.version);
                     if store.version_of(adventurer_id)? == cached {
                         return Err(revert(r));
                     }
@@ -175,12 +184,12 @@ impl SimChain {
             );
             tx.push_tx(&sent, REMEMBERED_TXS)?;
             tx.set_world(&row)?;
-            Ok(Some((sent, row.generation, entry)))
+            Ok(Some((sent, row.generation, row.seq, entry)))
         })?;
-        Ok(committed.map(|(sent, generation, entry)| {
+        Ok(committed.map(|(sent, generation, seq, entry)| {
             self.lock()
                 .cache
-                .put(generation, adventurer_id, entry, &step.collected);
+                .put(generation, seq, adventurer_id, entry, &step.collected);
             sent
         }))
     }
