@@ -3,7 +3,7 @@
 //! stale read never replaces what a later change brought.
 
 use super::cache::{Cache, Changes, Entry, finished};
-use super::tests::{opts, saved};
+use super::tests::{next_move, opts, saved};
 use super::*;
 use game::engine::Action;
 
@@ -16,19 +16,7 @@ fn play_to_death(sim: &SimChain, id: u64) {
         if adv.health == 0 {
             return;
         }
-        let action = if adv.stat_upgrades_available > 0 {
-            Action::Upgrade {
-                stats: game::model::Stats {
-                    vitality: adv.stat_upgrades_available,
-                    ..Default::default()
-                },
-            }
-        } else if adv.beast_health > 0 {
-            Action::Attack { to_the_death: true }
-        } else {
-            Action::Explore { till_beast: true }
-        };
-        sim.apply(id, &action, &opts()).unwrap();
+        sim.apply(id, &next_move(&adv, true), &opts()).unwrap();
     }
     panic!("game {id} did not end");
 }

@@ -1,7 +1,7 @@
 //! Tests of the saved world: durability, the earlier format's conversion, processes side by side
 //! on one adventurer, fresh starts.
 
-use super::tests::{opts, saved};
+use super::tests::{next_move, opts, saved};
 use super::*;
 use game::engine::{Action, World};
 
@@ -11,21 +11,7 @@ fn play(sim: &SimChain, id: u64, actions: usize) {
         if adv.health == 0 {
             return;
         }
-        let action = if adv.stat_upgrades_available > 0 {
-            Action::Upgrade {
-                stats: game::model::Stats {
-                    vitality: adv.stat_upgrades_available,
-                    ..Default::default()
-                },
-            }
-        } else if adv.beast_health > 0 {
-            Action::Attack {
-                to_the_death: false,
-            }
-        } else {
-            Action::Explore { till_beast: false }
-        };
-        let _ = sim.apply(id, &action, &opts());
+        let _ = sim.apply(id, &next_move(&adv, false), &opts());
     }
 }
 

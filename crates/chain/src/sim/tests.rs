@@ -47,6 +47,25 @@ fn plays_and_reports_like_a_chain() {
     );
 }
 
+/// The tests' fixed policy: every point in vitality, attack a beast (to the death when asked),
+/// else explore one step (till a beast when `to_the_death`).
+pub(super) fn next_move(adv: &game::model::Adventurer, to_the_death: bool) -> Action {
+    if adv.stat_upgrades_available > 0 {
+        Action::Upgrade {
+            stats: game::model::Stats {
+                vitality: adv.stat_upgrades_available,
+                ..Default::default()
+            },
+        }
+    } else if adv.beast_health > 0 {
+        Action::Attack { to_the_death }
+    } else {
+        Action::Explore {
+            till_beast: to_the_death,
+        }
+    }
+}
+
 /// Plays the same choices on adventurer 1 of a fresh world: start, the starter beast, all
 /// points in vitality, then explore/attack until 40 actions or death. Returns every event.
 fn same_choices(randomness: SimRandomness) -> Vec<GameEventDetails> {
@@ -64,20 +83,7 @@ fn same_choices(randomness: SimRandomness) -> Vec<GameEventDetails> {
         if adv.health == 0 {
             break;
         }
-        act(if adv.stat_upgrades_available > 0 {
-            Action::Upgrade {
-                stats: game::model::Stats {
-                    vitality: adv.stat_upgrades_available,
-                    ..Default::default()
-                },
-            }
-        } else if adv.beast_health > 0 {
-            Action::Attack {
-                to_the_death: false,
-            }
-        } else {
-            Action::Explore { till_beast: false }
-        });
+        act(next_move(&adv, false));
     }
     events
 }
