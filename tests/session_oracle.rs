@@ -28,6 +28,9 @@ struct Vector {
     hash: &'static str,
     policies: Vec<(&'static str, Vec<&'static str>)>,
     calls: Vec<(&'static str, &'static str, Vec<u64>)>,
+    /// The spender and amount the keychain is given for `approve` policies (an `ApprovalPolicy`
+    /// on the wasm side; our signer knows only the call policy).
+    approve_limit: Option<(&'static str, &'static str)>,
 }
 
 const GAME: &str = "0x023f86f5b4702f6ba114b82fb73448c58aad8f37a28b508b80bf129ee1edc405";
@@ -50,6 +53,7 @@ fn vectors() -> Vec<Vector> {
                 (VRF, vec!["request_random"]),
                 (GAME, vec!["flee", "explore", "attack"]),
             ],
+            approve_limit: None,
             calls: vec![
                 (VRF, "request_random", vec![7, 0, 9]),
                 (GAME, "explore", vec![7, 0]),
@@ -64,6 +68,7 @@ fn vectors() -> Vec<Vector> {
             expires_at: 1_900_000_000,
             hash: "0x7f3e1b2a9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2",
             policies: vec![(GAME, vec!["explore"])],
+            approve_limit: None,
             calls: vec![(GAME, "explore", vec![1, 1])],
         },
         Vector {
@@ -89,6 +94,37 @@ fn vectors() -> Vec<Vector> {
                 (TOKEN, vec!["approve", "transfer"]),
                 (VRF, vec!["request_random"]),
             ],
+            approve_limit: None,
+            calls: vec![
+                (TOKEN, "approve", vec![5, 6, 0]),
+                (GAME, "get_x", vec![]),
+                (GAME, "buy_items", vec![1, 2, 3, 4]),
+            ],
+        },
+        Vector {
+            name: "an approve with its spender and amount (the keychain's ApprovalPolicy)",
+            private_key: "0x5a1e5a1e5a1e5a1e5a1e5a1e5a1e5a1e",
+            address: "0x04f1b0ba8e0a7c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d",
+            owner_guid: "0x1",
+            chain_id: sepolia,
+            expires_at: 4_102_444_800,
+            hash: "0x1",
+            policies: vec![
+                (
+                    GAME,
+                    vec![
+                        "select_stat_upgrades",
+                        "buy_items",
+                        "getx",
+                        "get_x",
+                        "a1",
+                        "a_b",
+                    ],
+                ),
+                (TOKEN, vec!["approve", "transfer"]),
+                (VRF, vec!["request_random"]),
+            ],
+            approve_limit: Some(("0xd0", "0xde0b6b3a7640000")),
             calls: vec![
                 (TOKEN, "approve", vec![5, 6, 0]),
                 (GAME, "get_x", vec![]),
@@ -114,7 +150,12 @@ fn to_json(v: &Vector) -> Value {
         .map(|(contract, names)| {
             let methods: Vec<String> = names
                 .iter()
-                .map(|n| format!("{n}:{:#x}", selector(n)))
+                .map(|n| match v.approve_limit {
+                    Some((spender, amount)) if *n == "approve" => {
+                        format!("{n}:{:#x}:{spender}:{amount}", selector(n))
+                    }
+                    _ => format!("{n}:{:#x}", selector(n)),
+                })
                 .collect();
             (contract.to_string(), json!(methods))
         })

@@ -4,7 +4,7 @@
 //
 // Usage: node session-sign.mjs <package dir>  (vectors as JSON on stdin)
 // Input:  {"vectors": [{"name", "private_key", "address", "owner_guid", "chain_id", "expires_at",
-//          "hash", "policies": {"<contract>": ["<entrypoint>:<selector>", ...]},
+//          "hash", "policies": {"<contract>": ["<entrypoint>:<selector>[:<spender>:<amount>]", ...]},
 //          "calls": [{"to", "entrypoint", "calldata": [...]}]}]}
 // Output: {"results": [{"name", "session_key_guid", "signature": ["0x..", ...]}]}
 import { readFileSync } from "node:fs";
@@ -38,11 +38,15 @@ function toWasmPolicies(policies) {
     .flatMap(([target, methods]) =>
       methods
         .map((m) => {
-          const [entrypoint, selector] = m.split(":");
-          return { entrypoint, selector };
+          const [entrypoint, selector, spender, amount] = m.split(":");
+          return { entrypoint, selector, spender, amount };
         })
         .sort((a, b) => a.entrypoint.localeCompare(b.entrypoint))
-        .map((m) => ({ target, method: m.selector, authorized: true })),
+        .map((m) =>
+          m.spender
+            ? { target, spender: m.spender, amount: m.amount }
+            : { target, method: m.selector, authorized: true },
+        ),
     );
 }
 

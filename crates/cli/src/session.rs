@@ -21,7 +21,7 @@ use starknet::providers::jsonrpc::HttpTransport;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 use wallet::session::approval::{
-    ApprovalError, ApprovalRequest, REDIRECT_QUERY_NAME, approval_url, callback_uri,
+    ApprovalError, ApprovalLimit, ApprovalRequest, REDIRECT_QUERY_NAME, approval_url, callback_uri,
     keychain_rpc_url, parse_callback, parse_poll_response, poll_request, query_value,
 };
 use wallet::session::{ApprovedSession, RecordState, SessionStore};
@@ -86,10 +86,20 @@ pub(crate) async fn session_new(args: &SettingsArgs, opts: &SessionNewArgs) -> a
     }
     let pending = store.begin(chain_id, &policies, expires_at, password.as_bytes())?;
     let callback = callback_uri(port);
+    let approvals: Vec<ApprovalLimit> = addresses
+        .ticket_approve()
+        .map(|rule| ApprovalLimit {
+            token: rule.ticket,
+            spender: rule.dungeon,
+            amount: rule.amount,
+        })
+        .into_iter()
+        .collect();
     let url = approval_url(&ApprovalRequest {
         keychain_url: &opts.keychain_url,
         public_key: pending.public_key,
         policies: &policies,
+        approvals: &approvals,
         rpc_url: &keychain_rpc,
         expires_at,
         callback_uri: &callback,

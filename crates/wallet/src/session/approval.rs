@@ -77,6 +77,8 @@ pub struct ApprovalRequest<'a> {
     pub public_key: Felt,
     /// The policies asked for.
     pub policies: &'a SessionPolicies,
+    /// The spender and amount of each `approve` policy, by token contract.
+    pub approvals: &'a [ApprovalLimit],
     /// The RPC the keychain sends the registration through.
     pub rpc_url: &'a Url,
     /// The expiry asked for (unix seconds).
@@ -114,27 +116,49 @@ pub fn keychain_rpc_url(rpc_url: &Url, chain_id: Felt) -> Result<(Url, bool), Ap
     }
 }
 
+/// What an `approve` policy allows: its spender and amount on one token. The keychain shows them
+/// and builds an approval policy from them (cartridge-gg/docs `src/pages/controller/presets.md`
+/// @a07bd10, "Token Approval Policies"); the session's merkle leaf is the same as a plain call
+/// policy's on (token, `approve`), as `@cartridge/controller-wasm` 0.10.0 signs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ApprovalLimit {
+    /// The token contract.
+    pub token: Felt,
+    /// The only spender.
+    pub spender: Felt,
+    /// The largest amount, in the token's base units.
+    pub amount: u128,
+}
+
 /// `http://localhost:{port}/callback`, the only callback form the keychain accepts.
 pub fn callback_uri(port: u16) -> Url {
     Url::parse(&format!("http://localhost:{port}{CALLBACK_PATH}")).expect("a valid URL")
 }
 
 /// `{"verified":false,"contracts":{addr:{"methods":[{name,entrypoint,authorized:true}]}}}` with
-/// addresses as `0x` and 64 hex digits and methods in leaf order.
-pub fn policies_json(policies: &SessionPolicies) -> Value {
+/// addresses as `0x` and 64 hex digits and methods in leaf order; an `approve` method listed in
+/// `approvals` also carries its `spender` (`0x` and 64 hex digits) and `amount` (`0x` hex).
+pub fn policies_json(policies: &SessionPolicies, approvals: &[ApprovalLimit]) -> Value {
     let mut contracts = serde_json::Map::new();
     for p in policies.policies() {
         let entry = contracts
             .entry(p.contract_hex())
             .or_insert_with(|| json!({"methods": []}));
+        let mut method = json!({
+            "name": display_name(&p.entrypoint),
+            "entrypoint": p.entrypoint,
+            "authorized": true,
+        });
+        if p.entrypoint == "approve"
+            && let Some(limit) = approvals.iter().find(|a| a.token == p.contract)
+        {
+            method["spender"] = json!(format!("{:#066x}", limit.spender));
+            method["amount"] = json!(format!("{:#x}", limit.amount));
+        }
         entry["methods"]
             .as_array_mut()
             .expect("methods is an array")
-            .push(json!({
-                "name": display_name(&p.entrypoint),
-                "entrypoint": p.entrypoint,
-                "authorized": true,
-            }));
+            .push(method);
     }
     json!({"verified": false, "contracts": contracts})
 }
@@ -165,7 +189,10 @@ pub fn approval_url(req: &ApprovalRequest<'_>) -> Url {
     url.query_pairs_mut()
         .clear()
         .append_pair("public_key", &format!("{:#x}", req.public_key))
-        .append_pair("policies", &policies_json(req.policies).to_string())
+        .append_pair(
+            "policies",
+            &policies_json(req.policies, req.approvals).to_string(),
+        )
         .append_pair("rpc_url", req.rpc_url.as_str())
         .append_pair("expires_at", &req.expires_at.to_string())
         .append_pair("redirect_uri", req.callback_uri.as_str())

@@ -30,6 +30,7 @@ fn approval_url_carries_the_parameters_the_keychain_reads() {
         keychain_url: &keychain,
         public_key: Felt::from(0xabcdu32),
         policies: &policies,
+        approvals: &[],
         rpc_url: &rpc,
         expires_at: 2_000_000_000,
         callback_uri: &callback,
@@ -217,4 +218,34 @@ fn the_keychain_never_gets_a_credential_of_the_rpc_url() {
     let e = keychain_rpc_url(&devnet_key, Felt::from_hex_unchecked("0x4b4154414e41")).unwrap_err();
     assert!(matches!(e, ApprovalError::CredentialInRpcUrl(_)), "{e:?}");
     assert!(!e.to_string().contains("SECRETKEY"), "{e}");
+}
+
+#[test]
+fn an_approve_policy_names_its_spender_and_amount() {
+    let ticket = Felt::from(0x7171u32);
+    let policies =
+        SessionPolicies::new([(ticket, "approve"), (Felt::from(0xd0u32), "buy_game")]).unwrap();
+    let limit = ApprovalLimit {
+        token: ticket,
+        spender: Felt::from(0xd0u32),
+        amount: 1_000_000_000_000_000_000,
+    };
+    let sent = policies_json(&policies, &[limit]);
+    let expected: Value = serde_json::from_str(
+        r#"{"verified":false,"contracts":{
+          "0x0000000000000000000000000000000000000000000000000000000000007171":{"methods":[
+            {"name":"Approve","entrypoint":"approve","authorized":true,
+             "spender":"0x00000000000000000000000000000000000000000000000000000000000000d0",
+             "amount":"0xde0b6b3a7640000"}]},
+          "0x00000000000000000000000000000000000000000000000000000000000000d0":{"methods":[
+            {"name":"Buy Game","entrypoint":"buy_game","authorized":true}]}}}"#,
+    )
+    .unwrap();
+    assert_eq!(sent, expected);
+    // Without a limit for its token, an approve stays a plain call policy.
+    let plain = policies_json(&policies, &[]);
+    assert!(
+        plain["contracts"].to_string().find("spender").is_none(),
+        "{plain}"
+    );
 }
