@@ -12,9 +12,7 @@ mod mcp;
 
 use std::time::Instant;
 
-use rmcp::ServiceExt;
 use rmcp::service::{RoleClient, RunningService};
-use rmcp::transport::TokioChildProcess;
 use serde_json::json;
 
 /// A run size from the environment, else its default.
@@ -35,18 +33,6 @@ fn rss_mb(pid: u32) -> f64 {
         .and_then(|v| v.parse().ok())
         .expect("VmRSS");
     kb / 1024.0
-}
-
-/// The server on a fresh data directory, and its pid.
-async fn start(bin: &str, home: &std::path::Path) -> (RunningService<RoleClient, ()>, u32) {
-    let mut cmd = tokio::process::Command::new(bin);
-    cmd.env_remove("LS_CHAIN")
-        .env("LS_CONFIG_DIR", "/nonexistent")
-        .env("LS_HOME", home)
-        .env("RUST_LOG", "warn");
-    let transport = TokioChildProcess::new(cmd).expect("spawn the server");
-    let pid = transport.id().expect("server pid");
-    (().serve(transport).await.expect("MCP handshake"), pid)
 }
 
 /// Plays one game to its end (the phase in each result says what to do); returns the
@@ -87,7 +73,7 @@ async fn main() {
         .unwrap_or_else(|_| env!("CARGO_BIN_EXE_loot-survivor-mcp").to_string());
     // On the disk the target folder is on (/tmp may be in memory, where a sync costs nothing).
     let home = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a data directory");
-    let (server, pid) = start(&bin, home.path()).await;
+    let (server, pid) = mcp::sim_server(&bin, home.path(), &[], &[]).await;
     println!(
         "Long run: {bin} over stdio, fresh sim world in {}, {games} games, one client",
         home.path().display()

@@ -7,30 +7,15 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::time::Duration;
 
 use common::BIN;
-use common::mcp::{full, ok, try_call};
-use rmcp::ServiceExt;
+use common::mcp::{full, ok, sim_server, try_call};
 use rmcp::service::{RoleClient, RunningService};
-use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 
 /// Answered writes before the kill.
 const ANSWERED: usize = 40;
-
-/// A server on the sim profile with its data directory at `home`, and its process id.
-async fn start(home: &Path) -> (RunningService<RoleClient, ()>, u32) {
-    let mut cmd = tokio::process::Command::new(BIN);
-    cmd.env_remove("LS_CHAIN")
-        .env("LS_CONFIG_DIR", "/nonexistent")
-        .env("LS_HOME", home)
-        .env("RUST_LOG", "warn");
-    let transport = TokioChildProcess::new(cmd).expect("spawn the server");
-    let pid = transport.id().expect("server pid");
-    (().serve(transport).await.expect("MCP handshake"), pid)
-}
 
 /// The fields of an adventurer a write changes.
 fn key(adventurer: &Value) -> Value {
@@ -89,7 +74,7 @@ async fn stream(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_answered_write_survives_a_kill_9() {
     let home = tempfile::tempdir().unwrap();
-    let (server, pid) = start(home.path()).await;
+    let (server, pid) = sim_server(BIN, home.path(), &[], &[]).await;
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let writer = tokio::spawn(stream(server, tx));
     let mut answered: Vec<(u64, Value)> = Vec::new();
@@ -116,7 +101,7 @@ async fn every_answered_write_survives_a_kill_9() {
         last.insert(*id, adventurer.clone());
     }
     let in_flight = answered.last().expect("answers").0;
-    let (s, _) = start(home.path()).await;
+    let (s, _) = sim_server(BIN, home.path(), &[], &[]).await;
     for (id, answer) in &last {
         let now = ok(&s, "ls_get_adventurer", full(json!({"adventurer_id": id}))).await;
         let now = &now["adventurer"];

@@ -5,9 +5,7 @@
 mod common;
 
 use common::BIN;
-use common::mcp::{agent_error, ok, practice_agent};
-use rmcp::ServiceExt;
-use rmcp::transport::TokioChildProcess;
+use common::mcp::{agent_error, ok, practice_agent, sim_server};
 use serde_json::json;
 
 #[tokio::test]
@@ -133,13 +131,7 @@ async fn advisor_tools_answer_on_sim() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_binary_serves_sim_by_default() {
     let home = tempfile::tempdir().unwrap();
-    let mut cmd = tokio::process::Command::new(BIN);
-    cmd.env_remove("LS_CHAIN")
-        .env("LS_HOME", home.path())
-        .env("LS_CONFIG_DIR", "/nonexistent")
-        .env("RUST_LOG", "warn");
-    let transport = TokioChildProcess::new(cmd).expect("spawn the server");
-    let client = ().serve(transport).await.expect("MCP handshake");
+    let (client, _) = sim_server(BIN, home.path(), &[], &[]).await;
     let s = ok(&client, "ls_new_game", json!({"weapon": 46})).await;
     assert!(
         s.get("tx").is_none(),

@@ -10,13 +10,11 @@ use std::ops::Deref;
 use std::path::Path;
 
 use common::BIN;
-use common::mcp::{agent_error, call, err, full, ok};
+use common::mcp::{agent_error, call, err, full, ok, sim_server};
 use loot_survivor_mcp::agent::Agent;
 use loot_survivor_mcp::chain::sim::sim_account;
 use loot_survivor_mcp::mcp::LsServer;
-use rmcp::ServiceExt;
 use rmcp::service::{RoleClient, RunningService};
-use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 
 /// A server process on the sim profile with its data directory at `home`; the tests ask it for
@@ -33,17 +31,7 @@ impl Deref for Server {
 
 impl Server {
     async fn start(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Self {
-        let mut cmd = tokio::process::Command::new(BIN);
-        cmd.args(args)
-            .env_remove("LS_CHAIN")
-            .env("LS_CONFIG_DIR", "/nonexistent")
-            .env("LS_HOME", home)
-            .env("RUST_LOG", "warn");
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        let transport = TokioChildProcess::new(cmd).expect("spawn the server");
-        Self(().serve(transport).await.expect("MCP handshake"))
+        Self(sim_server(BIN, home, args, env).await.0)
     }
 
     async fn stop(self) {

@@ -182,6 +182,30 @@ pub async fn read_text(
     }
 }
 
+/// The binary `bin` serving its default profile (the sim chain) over stdio with `args`: its data
+/// directory at `home`, no configuration directory, warnings logged, `env` on top; the client
+/// and the server's process id.
+pub async fn sim_server(
+    bin: &str,
+    home: &std::path::Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (RunningService<RoleClient, ()>, u32) {
+    use rmcp::ServiceExt;
+    let mut cmd = tokio::process::Command::new(bin);
+    cmd.args(args)
+        .env_remove("LS_CHAIN")
+        .env("LS_CONFIG_DIR", "/nonexistent")
+        .env("LS_HOME", home)
+        .env("RUST_LOG", "warn");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let transport = rmcp::transport::TokioChildProcess::new(cmd).expect("spawn the server");
+    let pid = transport.id().expect("server pid");
+    (().serve(transport).await.expect("MCP handshake"), pid)
+}
+
 /// An rmcp client connected in process to the practice server (the sim chain, first id 1).
 pub async fn practice(strict: bool) -> RunningService<RoleClient, ()> {
     connect_in_memory(LsServer::practice(strict), ())
