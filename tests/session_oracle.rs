@@ -18,6 +18,7 @@ use starknet::core::utils::get_selector_from_name;
 use starknet_types_core::felt::secret_felt::SecretFelt;
 
 /// One signing case: who signs, what is allowed, what is signed.
+#[derive(Clone)]
 struct Vector {
     name: &'static str,
     private_key: &'static str,
@@ -40,6 +41,36 @@ const TOKEN: &str = "0x000000000000000000000000000000000000000000000000000000000
 fn vectors() -> Vec<Vector> {
     let sepolia = Felt::from_bytes_be_slice(b"SN_SEPOLIA");
     let main = Felt::from_bytes_be_slice(b"SN_MAIN");
+    let nine = Vector {
+        name: "three contracts, nine policies, three calls",
+        private_key: "0x5a1e5a1e5a1e5a1e5a1e5a1e5a1e5a1e",
+        address: "0x04f1b0ba8e0a7c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d",
+        owner_guid: "0x1",
+        chain_id: sepolia,
+        expires_at: 4_102_444_800,
+        hash: "0x1",
+        policies: vec![
+            (
+                GAME,
+                vec![
+                    "select_stat_upgrades",
+                    "buy_items",
+                    "getx",
+                    "get_x",
+                    "a1",
+                    "a_b",
+                ],
+            ),
+            (TOKEN, vec!["approve", "transfer"]),
+            (VRF, vec!["request_random"]),
+        ],
+        approve_limit: None,
+        calls: vec![
+            (TOKEN, "approve", vec![5, 6, 0]),
+            (GAME, "get_x", vec![]),
+            (GAME, "buy_items", vec![1, 2, 3, 4]),
+        ],
+    };
     vec![
         Vector {
             name: "two contracts, four policies, two calls",
@@ -71,65 +102,11 @@ fn vectors() -> Vec<Vector> {
             approve_limit: None,
             calls: vec![(GAME, "explore", vec![1, 1])],
         },
-        Vector {
-            name: "three contracts, nine policies, three calls",
-            private_key: "0x5a1e5a1e5a1e5a1e5a1e5a1e5a1e5a1e",
-            address: "0x04f1b0ba8e0a7c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d",
-            owner_guid: "0x1",
-            chain_id: sepolia,
-            expires_at: 4_102_444_800,
-            hash: "0x1",
-            policies: vec![
-                (
-                    GAME,
-                    vec![
-                        "select_stat_upgrades",
-                        "buy_items",
-                        "getx",
-                        "get_x",
-                        "a1",
-                        "a_b",
-                    ],
-                ),
-                (TOKEN, vec!["approve", "transfer"]),
-                (VRF, vec!["request_random"]),
-            ],
-            approve_limit: None,
-            calls: vec![
-                (TOKEN, "approve", vec![5, 6, 0]),
-                (GAME, "get_x", vec![]),
-                (GAME, "buy_items", vec![1, 2, 3, 4]),
-            ],
-        },
+        nine.clone(),
         Vector {
             name: "an approve with its spender and amount (the keychain's ApprovalPolicy)",
-            private_key: "0x5a1e5a1e5a1e5a1e5a1e5a1e5a1e5a1e",
-            address: "0x04f1b0ba8e0a7c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d",
-            owner_guid: "0x1",
-            chain_id: sepolia,
-            expires_at: 4_102_444_800,
-            hash: "0x1",
-            policies: vec![
-                (
-                    GAME,
-                    vec![
-                        "select_stat_upgrades",
-                        "buy_items",
-                        "getx",
-                        "get_x",
-                        "a1",
-                        "a_b",
-                    ],
-                ),
-                (TOKEN, vec!["approve", "transfer"]),
-                (VRF, vec!["request_random"]),
-            ],
             approve_limit: Some(("0xd0", "0xde0b6b3a7640000")),
-            calls: vec![
-                (TOKEN, "approve", vec![5, 6, 0]),
-                (GAME, "get_x", vec![]),
-                (GAME, "buy_items", vec![1, 2, 3, 4]),
-            ],
+            ..nine
         },
     ]
 }

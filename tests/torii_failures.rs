@@ -11,17 +11,22 @@ use starknet_types_core::felt::Felt;
 use torii_support::fixtures::{FIRST_ID, GAME, WALLET, client, client_with, seeded};
 use torii_support::{Endpoint, Fault};
 
+/// The first `limit` rows of the whole leaderboard.
+fn first_page(limit: u32) -> LeaderboardQuery {
+    LeaderboardQuery {
+        scope: Scope::All,
+        after_rank: 0,
+        limit,
+        live_only: false,
+        owner: None,
+    }
+}
+
 #[tokio::test]
 async fn transient_failures_are_retried_then_reported() {
     let fake = seeded().await;
     let c = client(&fake);
-    let q = LeaderboardQuery {
-        scope: Scope::All,
-        after_rank: 0,
-        limit: 5,
-        live_only: false,
-        owner: None,
-    };
+    let q = first_page(5);
     for status in [500, 502, 503, 429] {
         fake.clear_log();
         fake.fail_next(Endpoint::Sql, Fault::Status(status));
@@ -74,13 +79,7 @@ async fn transient_failures_are_retried_then_reported() {
 async fn slow_answers_time_out_and_are_retried() {
     let fake = seeded().await;
     let c = client_with(&fake, 200, 2, 0);
-    let q = LeaderboardQuery {
-        scope: Scope::All,
-        after_rank: 0,
-        limit: 3,
-        live_only: false,
-        owner: None,
-    };
+    let q = first_page(3);
     fake.fail_next(Endpoint::Sql, Fault::Delay(Duration::from_millis(1000)));
     let f = c.leaderboard(&q).await.unwrap();
     assert_eq!(f.page.rows.len(), 3, "the retry after the timeout succeeds");
@@ -102,13 +101,7 @@ async fn slow_answers_time_out_and_are_retried() {
 async fn malformed_empty_and_misshapen_answers_are_errors_not_retried() {
     let fake = seeded().await;
     let c = client(&fake);
-    let q = LeaderboardQuery {
-        scope: Scope::All,
-        after_rank: 0,
-        limit: 3,
-        live_only: false,
-        owner: None,
-    };
+    let q = first_page(3);
     for fault in [Fault::Malformed, Fault::Empty, Fault::WrongShape] {
         fake.clear_log();
         fake.fail_next(Endpoint::Sql, fault.clone());
@@ -174,13 +167,7 @@ async fn sql_errors_carry_torii_message_and_are_not_retried() {
 async fn leaderboard_pages_are_cached_briefly_and_served_stale_when_torii_fails() {
     let fake = seeded().await;
     let c = client_with(&fake, 2000, 0, 300);
-    let q = LeaderboardQuery {
-        scope: Scope::All,
-        after_rank: 0,
-        limit: 10,
-        live_only: false,
-        owner: None,
-    };
+    let q = first_page(10);
     fake.clear_log();
     let first = c.leaderboard(&q).await.unwrap();
     assert!(first.cache_age.is_none());
@@ -224,13 +211,7 @@ async fn leaderboard_pages_are_cached_briefly_and_served_stale_when_torii_fails(
 async fn a_failed_health_lookup_degrades_the_page_and_is_not_cached() {
     let fake = seeded().await;
     let c = client_with(&fake, 2000, 0, 60_000);
-    let q = LeaderboardQuery {
-        scope: Scope::All,
-        after_rank: 0,
-        limit: 10,
-        live_only: false,
-        owner: None,
-    };
+    let q = first_page(10);
     fake.fail_next(Endpoint::GraphQl, Fault::Status(500));
     let f = c.leaderboard(&q).await.unwrap();
     assert_eq!(f.page.rows.len(), 10);
