@@ -5,8 +5,7 @@
 
 use serde_json::{Value, json};
 
-/// JSON-RPC "invalid request".
-const INVALID_REQUEST: i32 = -32600;
+use crate::transport::INVALID_REQUEST;
 
 /// The `_meta` key that marks a request of the inline (initialize-free) lifecycle.
 const INLINE_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";

@@ -34,7 +34,7 @@ pub const MAX_LINE_BYTES: usize = 1024 * 1024;
 /// JSON-RPC "parse error": the line is not JSON.
 const PARSE_ERROR: i32 = -32700;
 /// JSON-RPC "invalid request": JSON, but not a message we accept.
-const INVALID_REQUEST: i32 = -32600;
+pub(crate) const INVALID_REQUEST: i32 = -32600;
 /// Longest error detail we copy from a parser into an answer (never the input itself).
 const MAX_DETAIL_CHARS: usize = 160;
 

@@ -77,6 +77,15 @@ fn felt(v: &Value) -> Felt {
     Felt::from_hex(v.as_str().unwrap_or_default()).expect("a felt in 0x hex")
 }
 
+/// A JSON array of `0x` felts.
+fn felts(v: &Value) -> Vec<Felt> {
+    v.as_array()
+        .expect("an array of felts")
+        .iter()
+        .map(felt)
+        .collect()
+}
+
 fn hex(f: Felt) -> String {
     format!("{f:#x}")
 }
@@ -122,12 +131,6 @@ fn invoke_v3_hash(tx: &Value) -> Felt {
         bound(b"L2_GAS", "l2_gas"),
         bound(b"L1_DATA", "l1_data_gas"),
     ]);
-    let calldata: Vec<Felt> = tx["calldata"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(felt)
-        .collect();
     poseidon_hash_many(&[
         Felt::from_bytes_be_slice(b"invoke"),
         Felt::THREE,
@@ -138,7 +141,7 @@ fn invoke_v3_hash(tx: &Value) -> Felt {
         felt(&tx["nonce"]),
         Felt::ZERO,
         poseidon_hash_many(&[]),
-        poseidon_hash_many(&calldata),
+        poseidon_hash_many(&felts(&tx["calldata"])),
     ])
 }
 
@@ -251,15 +254,9 @@ impl State {
                     return stale(id, nonce, self.nonce);
                 }
                 let hash = invoke_v3_hash(tx);
-                let calldata: Vec<Felt> = tx["calldata"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(felt)
-                    .collect();
                 self.sent.push((self.nonce, hash));
                 self.nonce += 1;
-                self.execute(hash, decode_calls(&calldata));
+                self.execute(hash, decode_calls(&felts(&tx["calldata"])));
                 success(id, json!({"transaction_hash": hex(hash)}))
             }
             "starknet_getTransactionReceipt" => {
@@ -309,7 +306,7 @@ impl State {
             .unwrap()
             .iter()
             .map(|c| {
-                let data = c["calldata"].as_array().unwrap().iter().map(felt).collect();
+                let data = felts(&c["calldata"]);
                 (felt(&c["selector"]), data)
             })
             .collect();

@@ -9,16 +9,15 @@ use axum::http::{Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::lifecycle::refuse_before_initialize;
+use rmcp::transport::common::http_header::HEADER_SESSION_ID;
 
-/// The header that names a streamable HTTP session.
-const SESSION_HEADER: &str = "mcp-session-id";
+use crate::lifecycle::refuse_before_initialize;
 
 /// The axum middleware; `max_body` is the request size limit (`http.max_request_bytes`).
 pub(super) async fn shape(State(max_body): State<usize>, request: Request, next: Next) -> Response {
     let closing = request.method() == Method::DELETE;
     let request =
-        if request.method() == Method::POST && !request.headers().contains_key(SESSION_HEADER) {
+        if request.method() == Method::POST && !request.headers().contains_key(HEADER_SESSION_ID) {
             let (parts, body) = request.into_parts();
             let Ok(bytes) = to_bytes(body, max_body).await else {
                 return StatusCode::PAYLOAD_TOO_LARGE.into_response();
