@@ -239,7 +239,13 @@ pub fn parse_felt(s: &str) -> Result<Felt, String> {
         }
         Felt::from_dec_str(s)
     };
-    parsed.map_err(|_| "out of the felt range".to_string())
+    // Both parsers reduce modulo the prime: a value that does not print back was out of range.
+    let digits = |t: &str| t.trim_start_matches('0').to_ascii_lowercase();
+    match parsed {
+        Ok(f) if digits(&f.to_string()) == digits(s) => Ok(f),
+        Ok(f) if s.len() > 2 && digits(&format!("{f:x}")) == digits(&s[2..]) => Ok(f),
+        _ => Err("out of the felt range".to_string()),
+    }
 }
 
 #[cfg(test)]
@@ -252,6 +258,14 @@ mod tests {
         assert!(parse_felt("0x").is_err());
         assert!(parse_felt("-1").is_err());
         assert!(parse_felt(&format!("0x{}", "f".repeat(64))).is_err());
+        assert_eq!(parse_felt("0x000a").unwrap(), Felt::from(10u8));
+        assert_eq!(parse_felt("0").unwrap(), Felt::ZERO);
+        let p = "3618502788666131213697322783095070105623107215331596699973092056135872020481";
+        assert!(parse_felt(p).is_err());
+        assert!(
+            parse_felt("0x800000000000011000000000000000000000000000000000000000000000001")
+                .is_err()
+        );
     }
 
     use super::*;

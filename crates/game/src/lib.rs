@@ -15,6 +15,7 @@ pub mod combat;
 pub mod engine;
 pub mod events;
 pub mod felt;
+pub mod id;
 pub mod lookup;
 pub mod model;
 pub mod pack;
@@ -29,6 +30,7 @@ pub mod rules;
 pub mod sample;
 #[cfg(test)]
 mod testing;
+pub mod token_fields;
 pub mod verdict;
 pub mod view;
 
@@ -38,6 +40,7 @@ pub use events::{
     decode_game_events,
 };
 pub use felt::{DecodeError, FeltReader};
+pub use id::{AdventurerId, IdError};
 pub use model::{
     Adventurer, Bag, BeastEvent, Equipment, GameState, Item, ItemPurchase, SpecialPowers, Stats,
 };

@@ -1,0 +1,162 @@
+//! The fields packed into a Denshokan token id (the second generation's adventurer id): which
+//! game, which minter (the dungeon), which settings, when it was minted and when it expires.
+//! Bit layout from Provable-Games/denshokan-sdk `src/utils/token-id.ts` (@ `3aa32fa`): the low
+//! u128 holds game_id 0–29, minted_by 30–69, settings_id 70–99, start_delay 100–124 and the flags
+//! 125–127; the high u128 minted_at 128–162, end_delay 163–187, objective_id 188–217, tx_hash
+//! 218–227, salt 228–237, metadata 238–250.
+
+use serde::Serialize;
+
+use crate::id::AdventurerId;
+
+/// Death Mountain's game id in the Denshokan registry.
+pub const DEATH_MOUNTAIN_GAME_ID: u32 = 1;
+
+/// The decoded fields of a packed token id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct TokenFields {
+    /// The game (1: Death Mountain).
+    pub game_id: u32,
+    /// The minter's registry id (the dungeon that sold the game; a direct mint is the player's).
+    pub minted_by: u64,
+    /// The game settings id.
+    pub settings_id: u32,
+    /// Unix seconds of the mint.
+    pub minted_at: u64,
+    /// Seconds after the mint before the game may start (0: at once).
+    pub start_delay: u32,
+    /// Seconds after the mint when the game expires (0: never).
+    pub end_delay: u32,
+    /// The objective id (0: none).
+    pub objective_id: u32,
+    /// Whether the token cannot be transferred.
+    pub soulbound: bool,
+    /// Whether the mint carried a game context.
+    pub has_context: bool,
+    /// Whether a paymaster paid the mint.
+    pub paymaster: bool,
+    /// Ten bits of the mint transaction's hash.
+    pub tx_hash: u16,
+    /// The mint's salt (10 bits).
+    pub salt: u16,
+    /// Free metadata (13 bits).
+    pub metadata: u16,
+}
+
+impl TokenFields {
+    /// Unpacks an id. Every felt decodes: a small v1 id reads as game 0 minted at 0.
+    pub fn of(id: AdventurerId) -> Self {
+        let bytes = id.felt().to_bytes_be();
+        let high = u128::from_be_bytes(bytes[..16].try_into().expect("16 bytes"));
+        let low = u128::from_be_bytes(bytes[16..].try_into().expect("16 bytes"));
+        let bits = |word: u128, at: u32, width: u32| (word >> at) & ((1u128 << width) - 1);
+        Self {
+            game_id: bits(low, 0, 30) as u32,
+            minted_by: bits(low, 30, 40) as u64,
+            settings_id: bits(low, 70, 30) as u32,
+            start_delay: bits(low, 100, 25) as u32,
+            soulbound: bits(low, 125, 1) == 1,
+            has_context: bits(low, 126, 1) == 1,
+            paymaster: bits(low, 127, 1) == 1,
+            minted_at: bits(high, 0, 35) as u64,
+            end_delay: bits(high, 35, 25) as u32,
+            objective_id: bits(high, 60, 30) as u32,
+            tx_hash: bits(high, 90, 10) as u16,
+            salt: bits(high, 100, 10) as u16,
+            metadata: bits(high, 110, 13) as u16,
+        }
+    }
+
+    /// Whether these fields describe a packed Death Mountain token (not a small v1 id).
+    pub fn is_death_mountain(&self) -> bool {
+        self.game_id == DEATH_MOUNTAIN_GAME_ID && self.minted_at > 0
+    }
+
+    /// Unix seconds when the game expires, if it does.
+    pub fn expires_at(&self) -> Option<u64> {
+        (self.end_delay > 0).then(|| self.minted_at + u64::from(self.end_delay))
+    }
+
+    /// Unix seconds when the game may start (the mint time when there is no delay).
+    pub fn starts_at(&self) -> u64 {
+        self.minted_at + u64::from(self.start_delay)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Packs fields with big-integer arithmetic written independently of the decoder: each field
+    /// shifted to its bit offset from the SDK's table and summed as a decimal string.
+    fn packed(fields: &[(u32, u128)]) -> AdventurerId {
+        let mut low: u128 = 0;
+        let mut high: u128 = 0;
+        for &(offset, value) in fields {
+            if offset < 128 {
+                low |= value << offset;
+            } else {
+                high |= value << (offset - 128);
+            }
+        }
+        let hex = format!("0x{high:032x}{low:032x}");
+        AdventurerId::parse(&hex).unwrap()
+    }
+
+    #[test]
+    fn every_field_comes_back_from_its_offset() {
+        let id = packed(&[
+            (0, 1),
+            (30, 19),
+            (70, 3),
+            (100, 60),
+            (125, 1),
+            (127, 1),
+            (128, 1_767_225_600),
+            (163, 86_400),
+            (188, 5),
+            (218, 0x3ff),
+            (228, 0x155),
+            (238, 0x1abc),
+        ]);
+        let f = TokenFields::of(id);
+        assert_eq!(
+            f,
+            TokenFields {
+                game_id: 1,
+                minted_by: 19,
+                settings_id: 3,
+                start_delay: 60,
+                soulbound: true,
+                has_context: false,
+                paymaster: true,
+                minted_at: 1_767_225_600,
+                end_delay: 86_400,
+                objective_id: 5,
+                tx_hash: 0x3ff,
+                salt: 0x155,
+                metadata: 0x1abc,
+            }
+        );
+        assert!(f.is_death_mountain());
+        assert_eq!(f.expires_at(), Some(1_767_225_600 + 86_400));
+        assert_eq!(f.starts_at(), 1_767_225_660);
+        assert!(id.to_u64().is_none());
+    }
+
+    #[test]
+    fn a_metadata_field_lifts_the_id_above_two_to_the_250() {
+        let id = packed(&[(0, 1), (30, 9), (128, 1_700_000_000), (238, 0x1000)]);
+        let two_250 = AdventurerId::parse(&format!("0x4{}", "0".repeat(62))).unwrap();
+        assert!(id > two_250);
+        let f = TokenFields::of(id);
+        assert_eq!((f.metadata, f.minted_by, f.expires_at()), (0x1000, 9, None));
+    }
+
+    #[test]
+    fn a_v1_id_is_not_a_packed_token() {
+        let f = TokenFields::of(AdventurerId::from(42));
+        assert_eq!(f.game_id, 42);
+        assert!(!f.is_death_mountain());
+    }
+}
