@@ -125,7 +125,7 @@ async fn main() {
         report(
             &name,
             time(ROUNDS, || {
-                preview_result("sim", id, &s, Some(settings), &[], None).unwrap()
+                preview_result("sim", id.into(), &s, Some(settings), &[], None).unwrap()
             }),
         );
         states.push((id, s));

@@ -40,7 +40,7 @@ fn time(mut f: impl FnMut(u32)) -> Vec<Duration> {
 fn run(label: &str, j: &Journal) {
     let record = |i: u32| TxRecord {
         tx_hash: Felt::from(i + 1),
-        adventurer_id: Some(u64::from(i % 7)),
+        adventurer_id: Some(u64::from(i % 7).into()),
         action: "explore".into(),
         nonce: format!("{i:#x}"),
         signed_at: 0,
@@ -90,12 +90,12 @@ fn run(label: &str, j: &Journal) {
     );
     report(
         &format!("{label}: replay store"),
-        time(|i| j.put_replay(1, i as u16, "Explore", "{\"ok\":true}")),
+        time(|i| j.put_replay(1.into(), i as u16, "Explore", "{\"ok\":true}")),
     );
     report(
         &format!("{label}: replay lookup"),
         time(|i| {
-            j.replay(1, i as u16, "Explore");
+            j.replay(1.into(), i as u16, "Explore");
         }),
     );
 }

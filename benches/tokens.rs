@@ -12,6 +12,7 @@
 //!
 //!     cargo bench --bench tokens -- GAMES
 
+use loot_survivor_mcp::game::AdventurerId;
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -37,22 +38,22 @@ struct Recorder {
 
 #[async_trait::async_trait]
 impl GameBackend for Recorder {
-    async fn state(&self, id: u64) -> Result<GameState, ChainError> {
+    async fn state(&self, id: AdventurerId) -> Result<GameState, ChainError> {
         self.sim.state(id).await
     }
-    async fn owner(&self, id: u64) -> Result<Option<Felt>, ChainError> {
+    async fn owner(&self, id: AdventurerId) -> Result<Option<Felt>, ChainError> {
         self.sim.owner(id).await
     }
     async fn mint(
         &self,
         name: Option<Felt>,
         opts: WriteOptions,
-    ) -> Result<(u64, TxReport), ChainError> {
+    ) -> Result<(AdventurerId, TxReport), ChainError> {
         self.sim.mint(name, opts).await
     }
     async fn act(
         &self,
-        id: u64,
+        id: AdventurerId,
         action: &Action,
         before: Option<&Adventurer>,
         opts: WriteOptions,
@@ -110,7 +111,7 @@ async fn replay(
     .await;
     let mut spent = Vec::with_capacity(actions.len());
     for action in actions {
-        let (tool, args) = tool_call(first_id, action);
+        let (tool, args) = tool_call(first_id.into(), action);
         let mut args = args;
         args["detail"] = json!(detail);
         let Value::Object(map) = args else {

@@ -65,7 +65,13 @@ async fn signed_explore() -> loot_survivor_mcp::chain::outside::SignedOutsideExe
         selector: starknet::macros::selector!("explore"),
         calldata: vec![Felt::from(42), Felt::ONE],
     };
-    let (calls, bundled) = vrf::bundle(game, 42, &adventurer, &action, game_call);
+    let (calls, bundled) = vrf::bundle(
+        game,
+        loot_survivor_mcp::game::AdventurerId::from(42u64),
+        &adventurer,
+        &action,
+        game_call,
+    );
     assert!(bundled);
     let signer = SecretSigner::new(SecretFelt::from_hex_string(&mut KEY.to_string()).unwrap());
     OutsideExecution {
@@ -103,7 +109,10 @@ async fn the_request_has_cartridge_s_shape_and_a_valid_signature() {
     let (method, path, body) = &seen[0];
     assert_eq!(method, "POST");
     assert_eq!(path, "/x/starknet/mainnet");
-    let salt = format!("{:#x}", explore_salt(42, 5));
+    let salt = format!(
+        "{:#x}",
+        explore_salt(loot_survivor_mcp::game::AdventurerId::from(42u64), 5)
+    );
     let sig: Vec<String> = signed.signature.iter().map(|f| format!("{f:#x}")).collect();
     let want = json!({
         "jsonrpc": "2.0",

@@ -211,7 +211,7 @@ async fn practice_world_and_engine_agree_action_by_action() {
         );
         assert_eq!(
             view_of(&started),
-            adventurer_view(id, &engine.state(id)),
+            adventurer_view(id.into(), &engine.state(id)),
             "state after start_game"
         );
         compared += 1;
@@ -240,7 +240,7 @@ async fn practice_world_and_engine_agree_action_by_action() {
                     view = view_of(&s);
                     assert_eq!(
                         view,
-                        adventurer_view(id, &engine.state(id)),
+                        adventurer_view(id.into(), &engine.state(id)),
                         "state after {} {}",
                         m.tool,
                         m.args
@@ -263,7 +263,10 @@ async fn practice_world_and_engine_agree_action_by_action() {
                     let fresh = client
                         .ok("ls_get_adventurer", json!({"adventurer_id": id}))
                         .await;
-                    assert_eq!(view_of(&fresh), adventurer_view(id, &engine.state(id)));
+                    assert_eq!(
+                        view_of(&fresh),
+                        adventurer_view(id.into(), &engine.state(id))
+                    );
                 }
             }
         }

@@ -93,11 +93,15 @@ async fn both_ways(seed: u64, strategy: Strategy, games: u64) -> u64 {
         assert_eq!(outcome(&was), outcome(&is), "{game}");
         let id = was.adventurer_id;
         assert_eq!(
-            old_sim.game_state(id).unwrap(),
-            new_sim.game_state(id).unwrap(),
+            old_sim.game_state(id.to_u64().unwrap()).unwrap(),
+            new_sim.game_state(id.to_u64().unwrap()).unwrap(),
             "{game}: final state"
         );
-        let history = |sim: &SimChain| sim.game_events(id).unwrap().expect("minted");
+        let history = |sim: &SimChain| {
+            sim.game_events(id.to_u64().unwrap())
+                .unwrap()
+                .expect("minted")
+        };
         assert_eq!(history(&old_sim), history(&new_sim), "{game}: events");
         actions += u64::from(was.actions);
     }

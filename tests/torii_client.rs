@@ -49,17 +49,20 @@ async fn leaderboard_pages_cover_every_game_once_in_rank_order() {
                 assert!(p.rows.len() <= limit as usize);
                 assert!(p.warnings.is_empty(), "{:?}", p.warnings);
                 for r in &p.rows {
-                    let g = game(r.adventurer_id);
+                    let g = game(r.adventurer_id.to_u64().unwrap());
                     assert_eq!(r.score, g.score);
                     assert_eq!(r.game_over, g.game_over);
                     assert_eq!(r.player_name, g.player_name);
                     assert_eq!(r.owner, Some(format!("{:#x}", g.owner)));
-                    assert_eq!(r.health, Some(adventurer(r.adventurer_id).health));
+                    assert_eq!(
+                        r.health,
+                        Some(adventurer(r.adventurer_id.to_u64().unwrap()).health)
+                    );
                     assert_eq!(
                         r.level,
                         loot_survivor_mcp::game::rules::level_from_xp(g.score as u16)
                     );
-                    seen.push((r.rank, r.adventurer_id));
+                    seen.push((r.rank, r.adventurer_id.to_u64().unwrap()));
                 }
                 let expected_total = expected_order(|g| {
                     (!live_only || !g.game_over) && owner.is_none_or(|o| g.owner == o)
@@ -190,9 +193,9 @@ async fn owner_games_come_newest_first_across_pages() {
         for _ in 0..20 {
             let p = c.owner_games(owner, before, 7).await.unwrap();
             assert_eq!(p.total, Some(GAMES / 5));
-            seen.extend(p.games.iter().map(|g| g.adventurer_id));
+            seen.extend(p.games.iter().map(|g| g.adventurer_id.to_u64().unwrap()));
             match p.games.last() {
-                Some(last) if p.has_more => before = Some(last.adventurer_id),
+                Some(last) if p.has_more => before = Some(last.adventurer_id.to_u64().unwrap()),
                 _ => break,
             }
         }
@@ -248,7 +251,7 @@ async fn a_zero_score_ties_with_tokens_that_have_no_score_row() {
         let order: Vec<(u64, u64, u64)> = p
             .rows
             .iter()
-            .map(|r| (r.rank, r.adventurer_id, r.score))
+            .map(|r| (r.rank, r.adventurer_id.to_u64().unwrap(), r.score))
             .collect();
         assert_eq!(
             order,
@@ -292,7 +295,7 @@ async fn the_dungeon_leaderboard_ranks_only_the_dungeons_games() {
     let ids = |p: &loot_survivor_mcp::torii::LeaderboardPage| {
         p.rows
             .iter()
-            .map(|r| (r.rank, r.adventurer_id))
+            .map(|r| (r.rank, r.adventurer_id.to_u64().unwrap()))
             .collect::<Vec<_>>()
     };
     let dungeon = page(Scope::Dungeon).await;
@@ -376,7 +379,7 @@ async fn an_old_torii_key_format_is_detected_and_still_read() {
         "Torii 1.7.3 writes unpadded keys"
     );
     let p = client(&fake)
-        .game_events(id, EventsFrom::default(), 50)
+        .game_events(id.into(), EventsFrom::default(), 50)
         .await
         .unwrap();
     assert_eq!(p.events.len(), actions[0].len(), "never an empty history");
@@ -384,7 +387,7 @@ async fn an_old_torii_key_format_is_detected_and_still_read() {
     let new = FakeTorii::start(Felt::from(GAME)).await;
     new.add_events(&actions[0]);
     let p = client(&new)
-        .game_events(id, EventsFrom::default(), 50)
+        .game_events(id.into(), EventsFrom::default(), 50)
         .await
         .unwrap();
     assert_eq!(p.key_format, Some(KeyFormat::Padded));
@@ -402,7 +405,11 @@ async fn an_unknown_key_format_is_an_error_naming_the_torii_needed() {
          VALUES ('x', '495/', '0x1:0x2:0x3:0x00', '{{}}', '{model_id}', '2026-01-01T00:00:00Z')"
     ));
     let e = client(&fake)
-        .game_events(495, EventsFrom::default(), 50)
+        .game_events(
+            loot_survivor_mcp::game::AdventurerId::from(495u64),
+            EventsFrom::default(),
+            50,
+        )
         .await
         .unwrap_err();
     match e {

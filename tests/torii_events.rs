@@ -60,7 +60,7 @@ async fn event_history_of(version: ToriiVersion) {
         let mut from = EventsFrom::default();
         for page in 0.. {
             assert!(page < 100, "pagination does not end");
-            let p = c.game_events(id, from, limit).await.unwrap();
+            let p = c.game_events(id.into(), from, limit).await.unwrap();
             assert_eq!(p.total, Some(expected.len() as u64 + 1));
             assert_eq!(p.last_action_count, Some(8));
             got.extend(p.events);
@@ -75,7 +75,11 @@ async fn event_history_of(version: ToriiVersion) {
         assert!(warnings[0].contains("Elbow"), "{warnings:?}");
     }
     let empty = client(&fake)
-        .game_events(42, EventsFrom::default(), 10)
+        .game_events(
+            loot_survivor_mcp::game::AdventurerId::from(42u64),
+            EventsFrom::default(),
+            10,
+        )
         .await
         .unwrap();
     assert!(empty.events.is_empty() && empty.next.is_none() && empty.last_action_count.is_none());
@@ -99,7 +103,7 @@ async fn events_of_another_model_under_the_same_key_are_kept_apart() {
             );
         }
         let p = client(&fake)
-            .game_events(id, EventsFrom::default(), 200)
+            .game_events(id.into(), EventsFrom::default(), 200)
             .await
             .unwrap();
         let want: Vec<GameEvent> = actions[0]
@@ -124,7 +128,7 @@ async fn events_past_index_255_of_one_receipt_stay_in_chain_order() {
     let id = 0x77;
     let events: Vec<GameEvent> = (0..300u16)
         .map(|i| GameEvent {
-            adventurer_id: id,
+            adventurer_id: id.into(),
             action_count: 1,
             details: GameEventDetails::Attack(AttackEvent {
                 damage: i,
@@ -138,7 +142,7 @@ async fn events_past_index_255_of_one_receipt_stay_in_chain_order() {
     let mut got = Vec::new();
     let mut from = EventsFrom::default();
     for _ in 0..10 {
-        let p = c.game_events(id, from, 120).await.unwrap();
+        let p = c.game_events(id.into(), from, 120).await.unwrap();
         got.extend(p.events);
         match p.next {
             Some(n) => from = n,

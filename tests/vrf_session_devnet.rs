@@ -146,14 +146,14 @@ impl StandIn {
             .ok_or("no adventurer id")?;
         let before = self
             .client
-            .game_state(id)
+            .game_state(id.into())
             .await
             .map_err(|e| e.to_string())?
             .adventurer;
         let salt = if game.selector == selector!("explore") {
-            explore_salt(id, before.xp)
+            explore_salt(id.into(), before.xp)
         } else if [selector!("attack"), selector!("flee")].contains(&game.selector) {
-            battle_salt(id, before.xp, before.action_count)
+            battle_salt(id.into(), before.xp, before.action_count)
         } else {
             return Err(format!("unexpected VRF game call {:#x}", game.selector));
         };
@@ -294,12 +294,19 @@ async fn vrf_actions_of_a_controller_session_go_as_outside_execution_v3() {
     }));
     // The engine plays the same game on the practice world's rules.
     let mut engine = World::new(EngineSettings::practice_world(), 1);
-    assert!(engine.mint_id(id, controller.address));
+    assert!(engine.mint_id(id.to_u64().unwrap(), controller.address));
     engine
-        .act(controller.address, id, &Action::StartGame { weapon: 46 })
+        .act(
+            controller.address,
+            id.to_u64().unwrap(),
+            &Action::StartGame { weapon: 46 },
+        )
         .unwrap();
     let before = client.game_state(id).await.unwrap();
-    assert_eq!(before.adventurer, engine.state(id).adventurer);
+    assert_eq!(
+        before.adventurer,
+        engine.state(id.to_u64().unwrap()).adventurer
+    );
     assert!(before.adventurer.beast_health > 0, "the starter beast");
 
     // A session without `request_random` refuses the VRF action before anything is signed.
@@ -369,9 +376,15 @@ async fn vrf_actions_of_a_controller_session_go_as_outside_execution_v3() {
         }],
         "the stand-in checked and relayed it"
     );
-    engine.act(controller.address, id, &attack).unwrap();
+    engine
+        .act(controller.address, id.to_u64().unwrap(), &attack)
+        .unwrap();
     let after = client.game_state(id).await.unwrap().adventurer;
-    assert_eq!(after, engine.state(id).adventurer, "as the engine says");
+    assert_eq!(
+        after,
+        engine.state(id.to_u64().unwrap()).adventurer,
+        "as the engine says"
+    );
     assert!(
         after.beast_health == 0 && after.xp > before.adventurer.xp,
         "{after:?}"

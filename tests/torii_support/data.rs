@@ -120,7 +120,7 @@ pub fn details(d: &GameEventDetails) -> Value {
 /// The `data` of an `event_messages_historical` row for a game event.
 pub fn event_data(e: &GameEvent) -> Value {
     json!({
-        "adventurer_id": u64_json(e.adventurer_id),
+        "adventurer_id": u64_json(e.adventurer_id.to_u64().expect("a v1 id")),
         "action_count": e.action_count,
         "details": details(&e.details),
     })

@@ -114,7 +114,7 @@ pub const VERSIONS: [ToriiVersion; 4] = [
 /// One adventurer's events, action by action: one of every kind the client decodes.
 pub fn every_kind_of_event(id: u64) -> Vec<Vec<GameEvent>> {
     let ev = |ac: u16, details| GameEvent {
-        adventurer_id: id,
+        adventurer_id: id.into(),
         action_count: ac,
         details,
     };

@@ -361,7 +361,7 @@ impl FakeTorii {
         for (i, e) in events.iter().enumerate() {
             self.add_model_event(
                 "GameEvent",
-                e.adventurer_id,
+                e.adventurer_id.to_u64().expect("a v1 id"),
                 data::event_data(e),
                 (block, tx, first_index + i as u64),
             );

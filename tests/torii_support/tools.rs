@@ -1,6 +1,7 @@
 //! What the indexer tool tests share: an in-process MCP server over the embedded sim chain, with
 //! or without the Torii stand-in, and a stand-in seeded for the leaderboard.
 
+use loot_survivor_mcp::game::AdventurerId;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -24,22 +25,22 @@ struct RemoteLike(Arc<SimChain>);
 
 #[async_trait::async_trait]
 impl GameBackend for RemoteLike {
-    async fn state(&self, id: u64) -> Result<GameState, ChainError> {
+    async fn state(&self, id: AdventurerId) -> Result<GameState, ChainError> {
         self.0.state(id).await
     }
-    async fn owner(&self, id: u64) -> Result<Option<Felt>, ChainError> {
+    async fn owner(&self, id: AdventurerId) -> Result<Option<Felt>, ChainError> {
         self.0.owner(id).await
     }
     async fn mint(
         &self,
         name: Option<Felt>,
         opts: WriteOptions,
-    ) -> Result<(u64, TxReport), ChainError> {
+    ) -> Result<(AdventurerId, TxReport), ChainError> {
         self.0.mint(name, opts).await
     }
     async fn act(
         &self,
-        id: u64,
+        id: AdventurerId,
         action: &Action,
         before: Option<&Adventurer>,
         opts: WriteOptions,

@@ -3,6 +3,7 @@
 //! `detail: "full"`), calls the tool the `advice` names with the arguments it shows, and stops at
 //! death. It shows that the advice line carries the built-in planner's whole play.
 
+use game::AdventurerId;
 use serde_json::{Map, Value, json};
 
 use super::client::{Agent, AgentError, protocol};
@@ -11,7 +12,7 @@ use super::client::{Agent, AgentError, protocol};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FollowedGame {
     /// The adventurer.
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Level at the end.
     pub level: u64,
     /// Experience at the end.
@@ -68,7 +69,7 @@ impl Agent {
         }
         let state = &result["state"];
         Ok(FollowedGame {
-            adventurer_id: id,
+            adventurer_id: id.into(),
             level: state["level"].as_u64().unwrap_or_default(),
             xp: state["xp"].as_u64().unwrap_or_default(),
             actions,

@@ -151,7 +151,7 @@ impl Table<'_> {
             .sim
             .game_state(id)
             .map_err(Self::refused("get_game_state"))?;
-        let view = adventurer_view(id, &state);
+        let view = adventurer_view(id.into(), &state);
         Ok((state, view))
     }
 }

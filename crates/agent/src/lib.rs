@@ -272,7 +272,7 @@ fn finish(
         Ending::ActionCap
     };
     let summary = GameSummary {
-        adventurer_id: id,
+        adventurer_id: id.into(),
         level: view.level,
         xp: view.xp,
         gold: view.gold,

@@ -71,7 +71,7 @@ fn weapon_wins(advice: &Value) -> Vec<WeaponWin> {
 
 /// The tool call that makes `decision`, with its reason.
 fn to_move(id: u64, decision: Decision) -> Move {
-    let (tool, args) = tool_call(id, &decision.action);
+    let (tool, args) = tool_call(id.into(), &decision.action);
     Move::new(tool, args, decision.reason)
 }
 
@@ -205,7 +205,7 @@ mod tests {
         assert_eq!(opts[1].death_risk, 0.01);
         assert!(stat_options(&json!({"stats": [{"stat": "luck"}]})).is_err());
         let stats = stats::points_in(game::advice::Stat::Wisdom, 2);
-        let (tool, args) = tool_call(3, &Action::Upgrade { stats });
+        let (tool, args) = tool_call(game::AdventurerId::from(3u64), &Action::Upgrade { stats });
         assert_eq!(tool, "ls_upgrade");
         assert_eq!(
             (args["wisdom"].as_u64(), args["charisma"].as_u64()),

@@ -3,6 +3,7 @@
 //! are nearest-rank on the sorted values (index `round(p × (n − 1))`), so they are always a level
 //! some game reached.
 
+use game::AdventurerId;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -13,7 +14,7 @@ use super::{DeathCause, Ending};
 #[derive(Debug, Clone, Serialize)]
 pub struct GameSummary {
     /// The adventurer played.
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Final level.
     pub level: u8,
     /// Final xp.
@@ -185,7 +186,7 @@ mod tests {
 
     fn game(level: u8, cause: Option<DeathCause>) -> GameSummary {
         GameSummary {
-            adventurer_id: 1,
+            adventurer_id: AdventurerId::from(1u64),
             level,
             xp: u16::from(level).pow(2),
             gold: 0,

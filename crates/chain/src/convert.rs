@@ -101,3 +101,9 @@ pub(crate) fn game_state(s: abi::GameState) -> Result<model::GameState, ChainErr
         market: s.market,
     })
 }
+
+/// The `u64` the Dojo world's entrypoints take for an adventurer id; a larger id (a packed
+/// Denshokan token of the second generation) names no adventurer of this world.
+pub fn v1_id(id: game::AdventurerId) -> Result<u64, ChainError> {
+    id.to_u64().ok_or(ChainError::NoSuchAdventurer(id))
+}

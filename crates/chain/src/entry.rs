@@ -13,6 +13,7 @@
 //! @5832693). The bindings come from the practice dungeon's ABI (`abi/practice_dungeon.json`),
 //! which declares the same layouts; the tests check the calldata against the client's.
 
+use game::AdventurerId;
 use starknet::core::types::{Call, Felt, U256};
 
 use super::bindings::{GoldenPassInfo, PaymentType, dungeon, game_token_systems, ticket};
@@ -198,7 +199,7 @@ impl ChainClient {
         entry: Entry,
         player_name: Option<Felt>,
         opts: WriteOptions,
-    ) -> Result<(u64, TxReport), ChainError> {
+    ) -> Result<(AdventurerId, TxReport), ChainError> {
         let addresses = EntryAddresses::new(self.addresses(), self.settings_id);
         let player = Player {
             address: self.account_address(),

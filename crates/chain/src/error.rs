@@ -142,6 +142,10 @@ pub enum ChainError {
     /// profile without a dungeon); nothing was signed.
     #[error("{0}")]
     Invalid(String),
+    /// The id names no adventurer of this deployment (e.g. a packed second-generation id asked
+    /// of a Dojo world, whose ids are u64); nothing was read or signed.
+    #[error("adventurer {0} does not exist in this world")]
+    NoSuchAdventurer(game::AdventurerId),
 }
 
 impl ChainError {

@@ -19,7 +19,7 @@ pub struct TxRecord {
     #[schemars(with = "String")]
     pub tx_hash: Felt,
     /// The adventurer acted on, when the transaction was a game action.
-    pub adventurer_id: Option<u64>,
+    pub adventurer_id: Option<game::AdventurerId>,
     /// What was sent (`explore`, `attack`, `mint_game`, …).
     pub action: String,
     /// The account nonce used (0x-hex).
@@ -84,7 +84,7 @@ impl TxLedger {
     pub fn record(
         &self,
         hash: Felt,
-        adventurer_id: Option<u64>,
+        adventurer_id: Option<game::AdventurerId>,
         action: &str,
         nonce: Felt,
         max_fee: u128,
@@ -134,12 +134,18 @@ mod tests {
     fn records_and_updates_by_hash() {
         let l = TxLedger::default();
         assert!(l.is_empty());
-        l.record(Felt::from(0xabcu32), Some(3), "explore", Felt::TWO, 10)
-            .unwrap();
+        l.record(
+            Felt::from(0xabcu32),
+            Some(3.into()),
+            "explore",
+            Felt::TWO,
+            10,
+        )
+        .unwrap();
         l.set_status(Felt::from(0xabcu32), TxStatus::AcceptedOnL2);
         let r = l.get(Felt::from(0xabcu32)).unwrap();
         assert_eq!(r.tx_hash, Felt::from(0xabcu32));
-        assert_eq!(r.adventurer_id, Some(3));
+        assert_eq!(r.adventurer_id, Some(3.into()));
         assert_eq!(r.last_status, TxStatus::AcceptedOnL2);
         assert_eq!(r.nonce, "0x2");
         assert!(l.get(Felt::ONE).is_none());

@@ -35,6 +35,7 @@ pub use client::{
     WriteOptions,
 };
 pub use controller::slot::SessionReport;
+pub use convert::v1_id;
 pub use error::{ChainError, Redacted};
 pub use manifest::GameAddresses;
 pub use new_game::MintedGame;

@@ -13,6 +13,7 @@
 //! costs the node a storage lookup rather than a run of the mint.
 //! Cost: predict, estimate, send, receipt — four requests instead of six.
 
+use game::AdventurerId;
 use starknet::accounts::{Account, ConnectedAccount};
 use starknet::core::types::{
     BlockId, BlockTag, Call, Event, ExecuteInvocation, Felt, FunctionInvocation, TransactionTrace,
@@ -41,7 +42,7 @@ pub(crate) enum Plan {
 #[derive(Debug, Clone)]
 pub struct MintedGame {
     /// The new adventurer (token) id, read from the receipt.
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// The transaction that minted it (the same as the start's when they were one).
     pub mint_tx_hash: Felt,
     /// The start's transaction.
@@ -102,6 +103,7 @@ impl Submitter {
             Plan::Calls(calls) => Ok(calls.clone()),
             Plan::MintAndStart { mint, weapon } => {
                 let id = self.predict_token_id(mint, nonce).await?;
+                let id = crate::convert::v1_id(id)?;
                 let start =
                     game_systems::start_game(self.reader.addresses().game_systems, &id, weapon);
                 Ok(vec![mint.clone(), start])
@@ -112,7 +114,7 @@ impl Submitter {
     /// The id `mint` would assign if sent now at `nonce`: one more than the token's minted count
     /// where its storage layout is known (a storage read costs the node far less than running
     /// the mint), else from a simulation's events.
-    async fn predict_token_id(&self, mint: &Call, nonce: Felt) -> Result<u64, ChainError> {
+    async fn predict_token_id(&self, mint: &Call, nonce: Felt) -> Result<AdventurerId, ChainError> {
         if let (Some(key), Some(token)) = (
             self.token_count_key,
             self.reader.cached_token_address().await,
@@ -126,9 +128,11 @@ impl Submitter {
             })
             .await
             .map_err(ChainError::from_provider)?;
-            return u64::try_from(count + Felt::ONE).map_err(|_| {
-                ChainError::Decode(format!("the token's minted count {count:#x} is not a u64"))
-            });
+            return u64::try_from(count + Felt::ONE)
+                .map(AdventurerId::from)
+                .map_err(|_| {
+                    ChainError::Decode(format!("the token's minted count {count:#x} is not a u64"))
+                });
         }
         let simulated = self
             .account

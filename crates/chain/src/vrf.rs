@@ -2,6 +2,7 @@
 //! randomness, and the `request_random(caller = game_systems, Source::Salt(salt))` call that must
 //! come first in their multicall, with the salt computed from the state the action starts from.
 
+use game::AdventurerId;
 use starknet::core::types::{Call, Felt};
 
 use game::engine::Action;
@@ -17,7 +18,11 @@ const SOURCE_SALT: Felt = Felt::ONE;
 /// * explore: `poseidon(xp, adventurer_id)`;
 /// * attack, flee, and equip while in battle: `poseidon(xp, adventurer_id, action_count + 1)`;
 /// * start (default settings), equip out of battle, drop, buy, stat upgrades: none.
-pub fn salt_for(adventurer_id: u64, adventurer: &Adventurer, action: &Action) -> Option<Felt> {
+pub fn salt_for(
+    adventurer_id: AdventurerId,
+    adventurer: &Adventurer,
+    action: &Action,
+) -> Option<Felt> {
     let in_battle = adventurer.beast_health > 0;
     match action {
         Action::Explore { .. } => Some(explore_salt(adventurer_id, adventurer.xp)),
@@ -60,7 +65,7 @@ pub fn request_random(game_systems: Felt, salt: Felt) -> Call {
 /// game call. Returns the calls and whether the VRF call was prepended.
 pub fn bundle(
     game_systems: Felt,
-    adventurer_id: u64,
+    adventurer_id: AdventurerId,
     adventurer: &Adventurer,
     action: &Action,
     action_call: Call,
@@ -108,14 +113,14 @@ mod tests {
             let want = Felt::from_hex(s["hash"].as_str().unwrap()).unwrap();
             let got = match s["kind"].as_str().unwrap() {
                 "explore" => salt_for(
-                    id,
+                    id.into(),
                     &adventurer(xp, 3, 0),
                     &Action::Explore { till_beast: false },
                 ),
                 _ => {
                     let ac = s["action_count_before"].as_u64().unwrap() as u16;
                     salt_for(
-                        id,
+                        id.into(),
                         &adventurer(xp, ac, 10),
                         &Action::Attack {
                             to_the_death: false,
@@ -132,13 +137,13 @@ mod tests {
     #[test]
     fn flee_and_battle_equip_use_the_battle_salt() {
         let a = adventurer(17, 7, 10);
-        let want = battle_salt(9001, 17, 7);
+        let want = battle_salt(9001.into(), 17, 7);
         assert_eq!(
-            salt_for(9001, &a, &Action::Flee { to_the_death: true }),
+            salt_for(9001.into(), &a, &Action::Flee { to_the_death: true }),
             Some(want)
         );
         assert_eq!(
-            salt_for(9001, &a, &Action::Equip { items: vec![3] }),
+            salt_for(9001.into(), &a, &Action::Equip { items: vec![3] }),
             Some(want)
         );
     }
@@ -161,14 +166,20 @@ mod tests {
                 stats: Stats::default(),
             },
         ] {
-            assert_eq!(salt_for(1, &out, &action), None, "{action:?}");
+            assert_eq!(salt_for(1.into(), &out, &action), None, "{action:?}");
         }
         let game = Call {
             to: GS,
             selector: Felt::ONE,
             calldata: vec![],
         };
-        let (calls, vrf) = bundle(GS, 1, &out, &Action::Drop { items: vec![1] }, game.clone());
+        let (calls, vrf) = bundle(
+            GS,
+            1.into(),
+            &out,
+            &Action::Drop { items: vec![1] },
+            game.clone(),
+        );
         assert!(!vrf);
         assert_eq!(calls, vec![game]);
     }
@@ -183,7 +194,7 @@ mod tests {
         };
         let (calls, vrf) = bundle(
             GS,
-            42,
+            42.into(),
             &a,
             &Action::Explore { till_beast: true },
             game.clone(),
@@ -195,7 +206,10 @@ mod tests {
             calls[0].selector,
             starknet::macros::selector!("request_random")
         );
-        assert_eq!(calls[0].calldata, vec![GS, Felt::ONE, explore_salt(42, 5)]);
+        assert_eq!(
+            calls[0].calldata,
+            vec![GS, Felt::ONE, explore_salt(42.into(), 5)]
+        );
         assert_eq!(calls[1], game);
     }
 }

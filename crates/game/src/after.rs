@@ -53,7 +53,7 @@ mod tests {
 
     fn event(action_count: u16, details: GameEventDetails) -> GameEvent {
         GameEvent {
-            adventurer_id: 7,
+            adventurer_id: 7.into(),
             action_count,
             details,
         }

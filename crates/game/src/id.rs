@@ -39,6 +39,26 @@ impl AdventurerId {
         u64::try_from(self.0).ok()
     }
 
+    /// The low 64 bits: a stable number for simulations that only need to tell adventurers
+    /// apart (the v1 rules take a `u64` id, and every v1 id is one).
+    pub fn low_u64(self) -> u64 {
+        let b = self.0.to_bytes_be();
+        u64::from_be_bytes(b[24..].try_into().expect("8 bytes"))
+    }
+
+    /// The id as a u256's `(low, high)` 128-bit words (ERC721 token ids are u256).
+    pub fn u256_words(self) -> (u128, u128) {
+        let b = self.0.to_bytes_be();
+        let high = u128::from_be_bytes(b[..16].try_into().expect("16 bytes"));
+        let low = u128::from_be_bytes(b[16..].try_into().expect("16 bytes"));
+        (low, high)
+    }
+
+    /// The id of a u256 token id's words, if it is below the field prime.
+    pub fn from_u256_words(low: u128, high: u128) -> Option<Self> {
+        Self::parse(&format!("0x{high:032x}{low:032x}")).ok()
+    }
+
     /// Parses a decimal or `0x` hex id below the field prime.
     pub fn parse(text: &str) -> Result<Self, IdError> {
         parse_felt(text)
@@ -98,6 +118,12 @@ fn kind(v: &serde_json::Value) -> &'static str {
 impl From<u64> for AdventurerId {
     fn from(v: u64) -> Self {
         Self(Felt::from(v))
+    }
+}
+
+impl PartialEq<u64> for AdventurerId {
+    fn eq(&self, other: &u64) -> bool {
+        self.to_u64() == Some(*other)
     }
 }
 

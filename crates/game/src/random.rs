@@ -8,22 +8,23 @@ use starknet_types_core::felt::Felt;
 
 use super::catalogue::{self, ItemType};
 use super::events::{Discovery, ItemRef};
+use super::id::AdventurerId;
 use super::model::{BeastEvent, SpecialPowers, Stats};
 use super::rules;
 
 /// Salt for out-of-battle randomness (explore, start with custom settings):
 /// `poseidon([xp, adventurer_id])`.
-pub fn explore_salt(adventurer_id: u64, xp: u16) -> Felt {
-    poseidon_hash_many(&[Felt::from(xp), Felt::from(adventurer_id)])
+pub fn explore_salt(adventurer_id: AdventurerId, xp: u16) -> Felt {
+    poseidon_hash_many(&[Felt::from(xp), adventurer_id.felt()])
 }
 
 /// Salt for in-battle randomness (attack, flee, equip in battle):
 /// `poseidon([xp, adventurer_id, action_count + 1])`, with `action_count` read *before* the
 /// transaction (the contract increments it first; u16 wrap-around included).
-pub fn battle_salt(adventurer_id: u64, xp: u16, action_count_before: u16) -> Felt {
+pub fn battle_salt(adventurer_id: AdventurerId, xp: u16, action_count_before: u16) -> Felt {
     poseidon_hash_many(&[
         Felt::from(xp),
-        Felt::from(adventurer_id),
+        adventurer_id.felt(),
         Felt::from(action_count_before.wrapping_add(1)),
     ])
 }
@@ -341,18 +342,18 @@ mod tests {
     #[test]
     fn salts() {
         assert_eq!(
-            explore_salt(5, 0),
+            explore_salt(5.into(), 0),
             poseidon_hash_many(&[Felt::ZERO, Felt::from(5u8)])
         );
         assert_eq!(
-            battle_salt(5, 4, 1),
+            battle_salt(5.into(), 4, 1),
             poseidon_hash_many(&[Felt::from(4u8), Felt::from(5u8), Felt::TWO])
         );
         assert_eq!(
-            battle_salt(5, 4, u16::MAX),
+            battle_salt(5.into(), 4, u16::MAX),
             poseidon_hash_many(&[Felt::from(4u8), Felt::from(5u8), Felt::ZERO])
         );
-        assert_eq!(local_seed(0, 5), explore_salt(5, 0));
+        assert_eq!(local_seed(0, 5), explore_salt(5.into(), 0));
     }
 
     #[test]

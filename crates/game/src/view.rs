@@ -5,6 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::catalogue::{self, ItemType, Slot, Tier};
+use super::id::AdventurerId;
 use super::model::{GameState, Item, SpecialPowers, Stats};
 use super::phase::{self, Phase};
 use super::rules;
@@ -122,7 +123,7 @@ pub struct ItemEffect {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct AdventurerView {
     /// Adventurer (game token) id.
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Phase in the game loop.
     pub phase: Phase,
     /// Level (isqrt of xp, 1 at 0).
@@ -233,7 +234,7 @@ pub fn item_display_name(item: &Item, seed: u16) -> (String, SpecialPowers) {
 
 /// Builds the view of `state` for `adventurer_id`. Pure and deterministic: the same state always
 /// yields the same JSON.
-pub fn adventurer_view(adventurer_id: u64, state: &GameState) -> AdventurerView {
+pub fn adventurer_view(adventurer_id: AdventurerId, state: &GameState) -> AdventurerView {
     let adv = &state.adventurer;
     let phase = phase::phase(adv);
     let seed = adv.item_specials_seed;
@@ -348,7 +349,7 @@ mod tests {
     #[test]
     fn exploring_view() {
         let s = sample_state();
-        let v = adventurer_view(123, &s);
+        let v = adventurer_view(crate::AdventurerId::from(123), &s);
         assert_eq!(v.phase, Phase::Exploring);
         assert_eq!((v.level, v.health, v.max_health, v.gold), (5, 120, 130, 55));
         assert_eq!(v.equipment.len(), 2, "empty slots omitted");
@@ -394,7 +395,7 @@ mod tests {
     fn battle_view_and_closed_market() {
         let mut s = sample_state();
         s.adventurer.beast_health = 17;
-        let v = adventurer_view(1, &s);
+        let v = adventurer_view(crate::AdventurerId::from(1), &s);
         assert_eq!(v.phase, Phase::InBattle);
         assert!(v.market.is_empty());
         let b = v.beast.unwrap();
@@ -407,7 +408,9 @@ mod tests {
         s.adventurer.beast_health = 0;
         s.adventurer.stat_upgrades_available = 1;
         assert!(
-            adventurer_view(1, &s).market.is_empty(),
+            adventurer_view(crate::AdventurerId::from(1), &s)
+                .market
+                .is_empty(),
             "closed with stat points"
         );
     }
@@ -416,10 +419,10 @@ mod tests {
     fn specials_show_in_names_once_seeded() {
         let mut s = sample_state();
         s.adventurer.equipment.weapon.xp = 400; // G20
-        let v = adventurer_view(1, &s);
+        let v = adventurer_view(crate::AdventurerId::from(1), &s);
         assert_eq!(v.equipment[0].name, "Short Sword", "no seed yet");
         s.adventurer.item_specials_seed = 1000;
-        let v = adventurer_view(1, &s);
+        let v = adventurer_view(crate::AdventurerId::from(1), &s);
         let sp = v.equipment[0].specials;
         assert!(sp.special1 > 0 && sp.special2 > 0 && sp.special3 > 0);
         assert!(
@@ -437,11 +440,16 @@ mod tests {
     #[test]
     fn json_is_deterministic_and_shaped() {
         let s = sample_state();
-        let a = serde_json::to_string(&adventurer_view(u64::MAX, &s)).unwrap();
-        let b = serde_json::to_string(&adventurer_view(u64::MAX, &s.clone())).unwrap();
+        let a = serde_json::to_string(&adventurer_view(crate::AdventurerId::from(u64::MAX), &s))
+            .unwrap();
+        let b = serde_json::to_string(&adventurer_view(
+            crate::AdventurerId::from(u64::MAX),
+            &s.clone(),
+        ))
+        .unwrap();
         assert_eq!(a, b);
         let v: serde_json::Value = serde_json::from_str(&a).unwrap();
-        assert_eq!(v["adventurer_id"], serde_json::json!(u64::MAX), "a number");
+        assert_eq!(v["adventurer_id"], "18446744073709551615", "above 2^53: a string");
         assert_eq!(v["phase"], "exploring");
         assert_eq!(v["equipment"][0]["type"], "Blade_or_Hide");
         assert_eq!(v["equipment"][0]["slot"], "Weapon");
@@ -456,7 +464,7 @@ mod tests {
 
     #[test]
     fn not_started_view() {
-        let v = adventurer_view(5, &GameState::default());
+        let v = adventurer_view(crate::AdventurerId::from(5), &GameState::default());
         assert_eq!(v.phase, Phase::NotStarted);
         assert_eq!(v.level, 1);
         assert!(v.equipment.is_empty() && v.bag.is_empty() && v.market.is_empty());

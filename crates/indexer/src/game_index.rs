@@ -3,6 +3,7 @@
 //! keeps its own index (the embedded sim chain, in `sim_index`), so the tools call one and present
 //! its answer the same way.
 
+use game::AdventurerId;
 use starknet_types_core::felt::Felt;
 
 use crate::torii::{
@@ -22,7 +23,7 @@ pub enum IndexError {
     Chain(#[from] ChainError),
     /// The adventurer was never minted (said by an index that knows every token).
     #[error("adventurer {0} does not exist")]
-    NoSuchAdventurer(u64),
+    NoSuchAdventurer(AdventurerId),
 }
 
 /// The game's history as an index answers it, a page at a time.
@@ -50,13 +51,13 @@ pub trait GameIndex: Send + Sync {
     async fn owner_games(
         &self,
         owner: Felt,
-        before: Option<u64>,
+        before: Option<AdventurerId>,
         limit: u32,
     ) -> Result<OwnedGamesPage, IndexError>;
     /// A page of an adventurer's events in chain order, starting at `from`.
     async fn game_events(
         &self,
-        adventurer_id: u64,
+        adventurer_id: AdventurerId,
         from: EventsFrom,
         limit: u32,
     ) -> Result<EventsPage, IndexError>;
@@ -85,15 +86,26 @@ impl GameIndex for ToriiClient {
     async fn owner_games(
         &self,
         owner: Felt,
-        before: Option<u64>,
+        before: Option<AdventurerId>,
         limit: u32,
     ) -> Result<OwnedGamesPage, IndexError> {
+        let before = match before {
+            Some(b) => Some(b.to_u64().ok_or(IndexError::NoSuchAdventurer(b))?),
+            None => None,
+        };
         let mut page = ToriiClient::owner_games(self, owner, before, limit).await?;
-        let ids: Vec<u64> = page.games.iter().map(|g| g.adventurer_id).collect();
+        let ids: Vec<u64> = page
+            .games
+            .iter()
+            .filter_map(|g| g.adventurer_id.to_u64())
+            .collect();
         match self.packed_adventurers(&ids).await {
             Ok(packed) => {
                 for g in &mut page.games {
-                    g.adventurer = packed.by_id.get(&g.adventurer_id).copied();
+                    g.adventurer = g
+                        .adventurer_id
+                        .to_u64()
+                        .and_then(|id| packed.by_id.get(&id).copied());
                 }
                 page.warnings.extend(packed.warnings);
             }
@@ -106,7 +118,7 @@ impl GameIndex for ToriiClient {
 
     async fn game_events(
         &self,
-        adventurer_id: u64,
+        adventurer_id: AdventurerId,
         from: EventsFrom,
         limit: u32,
     ) -> Result<EventsPage, IndexError> {

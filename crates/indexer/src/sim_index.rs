@@ -3,6 +3,7 @@
 //! Torii query ranks), an owner's games newest first, an adventurer's events in chain order. The
 //! sim chain has no dungeon, so the leaderboard ranks every game whatever the scope.
 
+use game::AdventurerId;
 use starknet_types_core::felt::Felt;
 
 use crate::game_index::{GameIndex, IndexError};
@@ -42,7 +43,7 @@ impl GameIndex for SimChain {
             })
             .map(|(i, g)| LeaderboardRow {
                 rank: i as u64 + 1,
-                adventurer_id: g.adventurer_id,
+                adventurer_id: g.adventurer_id.into(),
                 player_name: None,
                 score: u64::from(g.adventurer.xp),
                 level: g.adventurer.level(),
@@ -71,7 +72,7 @@ impl GameIndex for SimChain {
     async fn owner_games(
         &self,
         owner: Felt,
-        before: Option<u64>,
+        before: Option<AdventurerId>,
         limit: u32,
     ) -> Result<OwnedGamesPage, IndexError> {
         let owned: Vec<_> = self
@@ -84,9 +85,9 @@ impl GameIndex for SimChain {
             owned
                 .into_iter()
                 .rev()
-                .filter(|g| before.is_none_or(|b| g.adventurer_id < b))
+                .filter(|g| before.is_none_or(|b| AdventurerId::from(g.adventurer_id) < b))
                 .map(|g| OwnedGame {
-                    adventurer_id: g.adventurer_id,
+                    adventurer_id: g.adventurer_id.into(),
                     game_over: phase(&g.adventurer) == Phase::Dead,
                     score: u64::from(g.adventurer.xp),
                     player_name: None,
@@ -104,12 +105,13 @@ impl GameIndex for SimChain {
 
     async fn game_events(
         &self,
-        adventurer_id: u64,
+        adventurer_id: AdventurerId,
         from: EventsFrom,
         limit: u32,
     ) -> Result<EventsPage, IndexError> {
-        let (all, pruned) = SimChain::game_events(self, adventurer_id)?
-            .ok_or(IndexError::NoSuchAdventurer(adventurer_id))?;
+        let missing = IndexError::NoSuchAdventurer(adventurer_id);
+        let id = adventurer_id.to_u64().ok_or(missing.clone())?;
+        let (all, pruned) = SimChain::game_events(self, id)?.ok_or(missing)?;
         // (action count, position among that action's events from 1) of each event, in order.
         let mut seen_of_action = 0u64;
         let mut last_action = None;

@@ -1,6 +1,7 @@
 //! `ls_advise`'s arguments and result: the pure game advice (crates/game/src/advice) rounded and trimmed
 //! to what a decision needs (a few hundred bytes to about 1.5 KB).
 
+use game::AdventurerId;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -30,7 +31,7 @@ pub enum AdviceTopic {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct AdviseArgs {
     /// The adventurer (game token id).
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Default: weapons in battle, stats with points unspent, else market.
     #[serde(default)]
     pub about: Option<AdviceTopic>,
@@ -188,7 +189,7 @@ pub struct AdviceResult {
     /// The chain profile read from.
     pub chain: String,
     /// The adventurer.
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Level.
     pub level: u8,
     /// Odds over uniform randomness, never a peek at outcomes.
@@ -308,7 +309,7 @@ fn market_advice(
 /// Builds `ls_advise`'s answer from a state (pure; used by the tool, the agent and tests).
 pub fn advice_result(
     chain: &str,
-    adventurer_id: u64,
+    adventurer_id: AdventurerId,
     state: &GameState,
     settings: &EngineSettings,
     args: &AdviseArgs,

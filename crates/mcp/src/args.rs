@@ -194,7 +194,7 @@ mod tests {
 
     #[derive(Debug, Deserialize, JsonSchema, PartialEq)]
     struct Sample {
-        adventurer_id: u64,
+        adventurer_id: game::AdventurerId,
         #[serde(default)]
         till_beast: bool,
     }
@@ -211,7 +211,7 @@ mod tests {
         assert_eq!(
             s,
             Sample {
-                adventurer_id: 7,
+                adventurer_id: game::AdventurerId::from(7u64),
                 till_beast: false
             }
         );
@@ -249,7 +249,7 @@ mod tests {
         assert_eq!(
             s,
             Sample {
-                adventurer_id: 7,
+                adventurer_id: game::AdventurerId::from(7u64),
                 till_beast: true
             }
         );

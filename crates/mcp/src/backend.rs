@@ -1,6 +1,7 @@
 //! The game backend behind the tools: read state, mint, act. The real chain implements it, and so
 //! does the embedded practice chain (`sim`).
 
+use game::AdventurerId;
 use starknet::core::types::Felt;
 
 use chain::WriteOptions;
@@ -15,20 +16,20 @@ use indexer::GameIndex;
 #[async_trait::async_trait]
 pub trait GameBackend: Send + Sync {
     /// The full game state of an adventurer.
-    async fn state(&self, adventurer_id: u64) -> Result<GameState, ChainError>;
+    async fn state(&self, adventurer_id: AdventurerId) -> Result<GameState, ChainError>;
     /// The owner of an adventurer token, `None` if it was never minted.
-    async fn owner(&self, adventurer_id: u64) -> Result<Option<Felt>, ChainError>;
+    async fn owner(&self, adventurer_id: AdventurerId) -> Result<Option<Felt>, ChainError>;
     /// Mints a new game token to the wallet; returns its id and the transaction.
     async fn mint(
         &self,
         player_name: Option<Felt>,
         opts: WriteOptions,
-    ) -> Result<(u64, TxReport), ChainError>;
+    ) -> Result<(AdventurerId, TxReport), ChainError>;
     /// Performs one game action and waits for it; `before` is the adventurer's state before it,
     /// when the caller holds it (see [`GameBackend::needs_state_to_act`]).
     async fn act(
         &self,
-        adventurer_id: u64,
+        adventurer_id: AdventurerId,
         action: &Action,
         before: Option<&Adventurer>,
         opts: WriteOptions,
@@ -86,7 +87,7 @@ pub trait GameBackend: Send + Sync {
         entry: Entry,
         player_name: Option<Felt>,
         opts: WriteOptions,
-    ) -> Result<(u64, TxReport), ChainError> {
+    ) -> Result<(AdventurerId, TxReport), ChainError> {
         self.check_entry(entry)?;
         self.mint(player_name, opts).await
     }
@@ -110,30 +111,31 @@ pub trait GameBackend: Send + Sync {
 
 #[async_trait::async_trait]
 impl GameBackend for SimChain {
-    async fn state(&self, adventurer_id: u64) -> Result<GameState, ChainError> {
-        self.game_state(adventurer_id)
+    async fn state(&self, adventurer_id: AdventurerId) -> Result<GameState, ChainError> {
+        self.game_state(chain::v1_id(adventurer_id)?)
     }
 
-    async fn owner(&self, adventurer_id: u64) -> Result<Option<Felt>, ChainError> {
-        self.owner_of(adventurer_id)
+    async fn owner(&self, adventurer_id: AdventurerId) -> Result<Option<Felt>, ChainError> {
+        self.owner_of(chain::v1_id(adventurer_id)?)
     }
 
     async fn mint(
         &self,
         _player_name: Option<Felt>,
         opts: WriteOptions,
-    ) -> Result<(u64, TxReport), ChainError> {
+    ) -> Result<(AdventurerId, TxReport), ChainError> {
         self.mint_game(&opts)
+            .map(|(id, report)| (id.into(), report))
     }
 
     async fn act(
         &self,
-        adventurer_id: u64,
+        adventurer_id: AdventurerId,
         action: &Action,
         _before: Option<&Adventurer>,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
-        self.apply(adventurer_id, action, &opts)
+        self.apply(chain::v1_id(adventurer_id)?, action, &opts)
     }
 
     async fn tx(&self, tx_hash: Felt) -> Result<TxLookup, ChainError> {
@@ -161,11 +163,11 @@ impl GameBackend for SimChain {
 
 #[async_trait::async_trait]
 impl GameBackend for ChainClient {
-    async fn state(&self, adventurer_id: u64) -> Result<GameState, ChainError> {
+    async fn state(&self, adventurer_id: AdventurerId) -> Result<GameState, ChainError> {
         self.game_state(adventurer_id).await
     }
 
-    async fn owner(&self, adventurer_id: u64) -> Result<Option<Felt>, ChainError> {
+    async fn owner(&self, adventurer_id: AdventurerId) -> Result<Option<Felt>, ChainError> {
         self.owner_of(adventurer_id).await
     }
 
@@ -173,13 +175,13 @@ impl GameBackend for ChainClient {
         &self,
         player_name: Option<Felt>,
         opts: WriteOptions,
-    ) -> Result<(u64, TxReport), ChainError> {
+    ) -> Result<(AdventurerId, TxReport), ChainError> {
         self.mint_game(player_name, opts).await
     }
 
     async fn act(
         &self,
-        adventurer_id: u64,
+        adventurer_id: AdventurerId,
         action: &Action,
         before: Option<&Adventurer>,
         opts: WriteOptions,
@@ -205,7 +207,7 @@ impl GameBackend for ChainClient {
         entry: Entry,
         player_name: Option<Felt>,
         opts: WriteOptions,
-    ) -> Result<(u64, TxReport), ChainError> {
+    ) -> Result<(AdventurerId, TxReport), ChainError> {
         self.enter_game(entry, player_name, opts).await
     }
 

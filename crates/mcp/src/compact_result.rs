@@ -3,6 +3,7 @@
 //! [`crate::present::compact`] (with the principle: only what changes the next move); this file
 //! adds the envelope, leaves out what this adventurer was already shown, and adds the advice line.
 
+use game::AdventurerId;
 use std::borrow::Cow;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
@@ -76,7 +77,7 @@ impl<C: JsonSchema, F: JsonSchema> JsonSchema for Detailed<C, F> {
 pub struct CompactActionResult {
     /// The new adventurer, when `ls_new_game` obtained one.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub adventurer_id: Option<u64>,
+    pub adventurer_id: Option<AdventurerId>,
     /// Transaction hash (0x-hex); absent on `sim`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tx: Option<String>,
@@ -133,7 +134,7 @@ pub(crate) struct Rendering<'a> {
 /// What a write changed, for the compact result.
 pub(crate) struct WriteOutcome<'a> {
     /// Adventurer.
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Transaction hash.
     pub tx_hash: &'a str,
     /// Whether the transaction is only pre-confirmed.
@@ -187,7 +188,7 @@ pub(crate) fn compact_action(
 
 /// The compact read of an adventurer: everything, the open market included, remembered as shown.
 pub(crate) fn compact_adventurer(
-    adventurer_id: u64,
+    adventurer_id: AdventurerId,
     state: &GameState,
     r: &Rendering<'_>,
 ) -> CompactAdventurerResult {
@@ -212,7 +213,7 @@ pub(crate) fn compact_adventurer(
 /// and put back, so the decision runs outside its lock); none before the game starts, after
 /// death, or with advice off. `view` is `state`'s game view, built here when not given.
 fn advise(
-    adventurer_id: u64,
+    adventurer_id: AdventurerId,
     policy: Option<Policy>,
     state: &GameState,
     view: Option<&game::view::AdventurerView>,
@@ -254,7 +255,7 @@ mod tests {
             advice: Some(EngineSettings::default()),
         };
         let outcome = || WriteOutcome {
-            adventurer_id: 1,
+            adventurer_id: AdventurerId::from(1u64),
             tx_hash: "0x1",
             pre_confirmed: false,
             replayed: false,
@@ -262,7 +263,7 @@ mod tests {
             events: &[],
         };
         let before = previews_computed();
-        let full = adventurer_view(1, &state);
+        let full = adventurer_view(AdventurerId::from(1u64), &state);
         let compact = compact_action(outcome(), &state, Some(&full), &r);
         assert_eq!(
             previews_computed() - before,

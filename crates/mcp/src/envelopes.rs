@@ -1,6 +1,7 @@
 //! The envelopes of the tools' results: what a write, the adventurer read, a transaction lookup
 //! and the wallet answer, in full (`detail: "full"`) and as the compact shapes wrap them.
 
+use game::AdventurerId;
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -18,7 +19,7 @@ pub struct ActionResult {
     /// The chain profile the action ran on.
     pub chain: String,
     /// The adventurer acted on.
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Hash of the transaction (0x-hex).
     pub tx_hash: String,
     /// Finality status reached: PRE_CONFIRMED, ACCEPTED_ON_L2 or ACCEPTED_ON_L1.

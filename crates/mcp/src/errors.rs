@@ -15,7 +15,7 @@ impl IntoContents for ToolError {
 }
 
 /// `NOT_FOUND` for an adventurer id that was never minted.
-pub(crate) fn missing_adventurer(id: u64) -> ToolError {
+pub(crate) fn missing_adventurer(id: game::AdventurerId) -> ToolError {
     ToolError::new(
         ErrorCode::NotFound,
         format!("adventurer {id} does not exist"),
@@ -109,6 +109,7 @@ pub fn from_chain(e: ChainError) -> ToolError {
         }
         ChainError::Signing(m) => ToolError::new(ErrorCode::RpcError, m).retryable(false),
         ChainError::Invalid(m) => ToolError::validation(m),
+        ChainError::NoSuchAdventurer(id) => missing_adventurer(id),
         ChainError::Session {
             problem,
             renew,

@@ -6,12 +6,17 @@ use super::errors::{from_chain, missing_adventurer};
 use super::server::LsServer;
 use crate::error::ToolError;
 use chain::ChainError;
+use game::AdventurerId;
 use game::model::GameState;
 
 impl LsServer {
     /// Whether adventurer `id`, whose state is `state`, was minted (an owner lookup only for a
     /// state that looks untouched).
-    pub(super) async fn minted(&self, id: u64, state: &GameState) -> Result<bool, ChainError> {
+    pub(super) async fn minted(
+        &self,
+        id: AdventurerId,
+        state: &GameState,
+    ) -> Result<bool, ChainError> {
         let adv = &state.adventurer;
         if adv.health != 0 || adv.xp != 0 || adv.action_count != 0 {
             return Ok(true);
@@ -20,7 +25,11 @@ impl LsServer {
     }
 
     /// `NOT_FOUND` unless adventurer `id` was minted; a failed lookup maps as chain errors do.
-    pub(super) async fn ensure_minted(&self, id: u64, state: &GameState) -> Result<(), ToolError> {
+    pub(super) async fn ensure_minted(
+        &self,
+        id: AdventurerId,
+        state: &GameState,
+    ) -> Result<(), ToolError> {
         match self.minted(id, state).await.map_err(from_chain)? {
             true => Ok(()),
             false => Err(missing_adventurer(id)),

@@ -1,6 +1,7 @@
 //! The results and arguments of the indexer tools (`ls_get_leaderboard`, `ls_list_adventurers`,
 //! `ls_get_game_events`), shared by their Torii and sim answers.
 
+use game::AdventurerId;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -47,7 +48,7 @@ pub(crate) struct ListAdventurersArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 pub(crate) struct GameEventsArgs {
     /// The adventurer (game token id).
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Events per page (default 50, at most 200).
     #[serde(default)]
     pub limit: Option<u64>,
@@ -94,7 +95,7 @@ impl IndexerInfo {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ActionLag {
     /// The adventurer.
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Last action Torii has indexed.
     pub indexed_action_count: u64,
     /// The adventurer's action count on the chain.
@@ -143,7 +144,7 @@ pub struct LeaderboardResult {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct AdventurerSummary {
     /// Adventurer (game token) id.
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Phase in the game loop (null when the adventurer state could not be read).
     pub phase: Option<Phase>,
     /// Level.
@@ -201,7 +202,7 @@ pub struct GameEventsResult {
     /// The chain profile.
     pub chain: String,
     /// The adventurer.
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Events in chain order, in the same shape the write tools return.
     pub events: Vec<GameEvent>,
     /// The page size used (default 50, cap 200).

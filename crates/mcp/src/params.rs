@@ -1,5 +1,6 @@
 //! Argument types of the tools; field docs become the input schema an agent reads.
 
+use game::AdventurerId;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -96,7 +97,7 @@ pub(crate) struct NewGameArgs {
     pub weapon: ItemRef,
     /// An adventurer you own but have not started; omit to obtain a new one.
     #[serde(default)]
-    pub adventurer_id: Option<u64>,
+    pub adventurer_id: Option<AdventurerId>,
     /// Name of a new adventurer (ASCII, at most 31 characters).
     #[serde(default)]
     pub player_name: Option<String>,
@@ -166,7 +167,7 @@ impl NewGameArgs {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct AdventurerArgs {
     /// The adventurer (game token id).
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Result detail: `compact` or `full`. Default: the server's setting.
     #[serde(default)]
     pub detail: Option<Detail>,
@@ -176,7 +177,7 @@ pub(crate) struct AdventurerArgs {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct ExploreArgs {
     /// The adventurer (game token id).
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Keep exploring until a beast appears, a level is gained or you die.
     #[serde(default)]
     pub till_beast: bool,
@@ -189,7 +190,7 @@ pub(crate) struct ExploreArgs {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct BattleArgs {
     /// The adventurer (game token id).
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Repeat until the fight is decided (beast dead or escaped, or you dead), in one transaction.
     #[serde(default)]
     pub to_the_death: bool,
@@ -202,7 +203,7 @@ pub(crate) struct BattleArgs {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct UpgradeArgs {
     /// The adventurer (game token id).
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Strength points (more damage).
     #[serde(default)]
     pub strength: u8,
@@ -281,7 +282,7 @@ impl JsonSchema for Purchase {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct BuyArgs {
     /// The adventurer (game token id).
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Market items: ids, names, or `{item, equip}` objects.
     #[serde(default)]
     pub items: Vec<Purchase>,
@@ -297,7 +298,7 @@ pub(crate) struct BuyArgs {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct ItemsArgs {
     /// The adventurer (game token id).
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// 1 to 8 items, by id or name.
     pub items: Vec<ItemRef>,
     /// The shared write options.
@@ -381,7 +382,7 @@ mod tests {
 /// options.
 pub(crate) trait ActionArgs {
     /// The adventurer (game token id).
-    fn adventurer_id(&self) -> u64;
+    fn adventurer_id(&self) -> AdventurerId;
     /// The confirmation, timeout, stale-state and detail options.
     fn opts(&self) -> &WriteOpts;
 }
@@ -389,7 +390,7 @@ pub(crate) trait ActionArgs {
 macro_rules! action_args {
     ($($t:ty),*) => {$(
         impl ActionArgs for $t {
-            fn adventurer_id(&self) -> u64 {
+            fn adventurer_id(&self) -> AdventurerId {
                 self.adventurer_id
             }
             fn opts(&self) -> &WriteOpts {

@@ -4,6 +4,7 @@
 //! after a restart. A write also notes its intent first, so a retry after a crash between send
 //! and receipt finds the transaction of the interrupted attempt.
 
+use game::AdventurerId;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -12,7 +13,7 @@ use chain::journal::Journal;
 use chain::ledger::TxRecord;
 use game::engine::Action;
 
-type Locks = Arc<Mutex<HashMap<u64, Arc<tokio::sync::Mutex<()>>>>>;
+type Locks = Arc<Mutex<HashMap<AdventurerId, Arc<tokio::sync::Mutex<()>>>>>;
 
 /// Per-adventurer write locks and the journal's replay results.
 #[derive(Debug)]
@@ -29,7 +30,7 @@ impl Default for ReplayCache {
 
 /// Holds one adventurer's write lock; the lock's entry is freed when nobody holds or awaits it.
 pub(crate) struct AdventurerGuard {
-    id: u64,
+    id: AdventurerId,
     guard: Option<tokio::sync::OwnedMutexGuard<()>>,
     locks: Locks,
 }
@@ -70,7 +71,7 @@ impl ReplayCache {
     }
 
     /// Serializes writes on one adventurer (a retry waits for the call it repeats).
-    pub(crate) async fn lock_adventurer(&self, id: u64) -> AdventurerGuard {
+    pub(crate) async fn lock_adventurer(&self, id: AdventurerId) -> AdventurerGuard {
         let lock = {
             let mut locks = self.locks.lock().unwrap_or_else(|p| p.into_inner());
             locks.entry(id).or_default().clone()
@@ -89,25 +90,36 @@ impl ReplayCache {
     }
 
     /// The result of `action` taken at `action_count`, if this account already did it.
-    pub(crate) fn get(&self, id: u64, action_count: u16, action: &Action) -> Option<ActionResult> {
+    pub(crate) fn get(
+        &self,
+        id: AdventurerId,
+        action_count: u16,
+        action: &Action,
+    ) -> Option<ActionResult> {
         let stored = self.journal.replay(id, action_count, &key(action))?;
         serde_json::from_str(&stored)
-            .inspect_err(|e| tracing::warn!(id, "unreadable replay result: {e}"))
+            .inspect_err(|e| tracing::warn!(%id, "unreadable replay result: {e}"))
             .ok()
     }
 
     /// Remembers the result of `action` taken at `action_count`.
-    pub(crate) fn put(&self, id: u64, action_count: u16, action: &Action, result: &ActionResult) {
+    pub(crate) fn put(
+        &self,
+        id: AdventurerId,
+        action_count: u16,
+        action: &Action,
+        result: &ActionResult,
+    ) {
         match serde_json::to_string(result) {
             Ok(json) => self
                 .journal
                 .put_replay(id, action_count, &key(action), &json),
-            Err(e) => tracing::error!(id, "cannot store a replay result: {e}"),
+            Err(e) => tracing::error!(%id, "cannot store a replay result: {e}"),
         }
     }
 
     /// Notes that `action` at `action_count` is about to be sent (the first attempt is kept).
-    pub(crate) fn begin(&self, id: u64, action_count: u16, action: &Action) {
+    pub(crate) fn begin(&self, id: AdventurerId, action_count: u16, action: &Action) {
         self.journal.begin_intent(id, action_count, &key(action));
     }
 
@@ -115,7 +127,7 @@ impl ReplayCache {
     /// without its result being stored (the server stopped between send and receipt).
     pub(crate) fn interrupted(
         &self,
-        id: u64,
+        id: AdventurerId,
         action_count: u16,
         action: &Action,
     ) -> Option<TxRecord> {
@@ -132,16 +144,16 @@ mod tests {
     async fn idle_write_locks_are_freed() {
         let cache = Arc::new(ReplayCache::default());
         for id in 0..1000 {
-            let _g = cache.lock_adventurer(id).await;
+            let _g = cache.lock_adventurer(id.into()).await;
             assert_eq!(cache.lock_entries(), 1);
         }
         assert_eq!(cache.lock_entries(), 0, "no lock outlives its writes");
 
         // A waiter keeps the entry until it is done; the lock still serializes.
-        let first = cache.lock_adventurer(7).await;
+        let first = cache.lock_adventurer(AdventurerId::from(7u64)).await;
         let c = cache.clone();
         let waiter = tokio::spawn(async move {
-            let _g = c.lock_adventurer(7).await;
+            let _g = c.lock_adventurer(AdventurerId::from(7u64)).await;
             c.lock_entries()
         });
         tokio::task::yield_now().await;
@@ -156,17 +168,23 @@ mod tests {
         let journal = Arc::new(Journal::in_memory());
         let cache = ReplayCache::new(journal.clone());
         let explore = Action::Explore { till_beast: false };
-        assert!(cache.get(3, 1, &explore).is_none());
-        journal.put_replay(3, 1, &key(&explore), "not json");
+        assert!(cache.get(AdventurerId::from(3u64), 1, &explore).is_none());
+        journal.put_replay(AdventurerId::from(3u64), 1, &key(&explore), "not json");
         assert!(
-            cache.get(3, 1, &explore).is_none(),
+            cache.get(AdventurerId::from(3u64), 1, &explore).is_none(),
             "unreadable rows are ignored"
         );
-        cache.begin(3, 2, &explore);
+        cache.begin(AdventurerId::from(3u64), 2, &explore);
         assert!(
-            cache.interrupted(3, 2, &explore).is_none(),
+            cache
+                .interrupted(AdventurerId::from(3u64), 2, &explore)
+                .is_none(),
             "nothing signed yet"
         );
-        assert!(cache.interrupted(3, 3, &explore).is_none());
+        assert!(
+            cache
+                .interrupted(AdventurerId::from(3u64), 3, &explore)
+                .is_none()
+        );
     }
 }

@@ -101,9 +101,8 @@ impl LsServer {
     }
 
     async fn adventurer_json(&self, uri: &str, id: &str) -> Result<String, ErrorData> {
-        let id: u64 = id
-            .parse()
-            .map_err(|_| not_found(uri, "the adventurer id must be a number"))?;
+        let id = game::AdventurerId::parse(id)
+            .map_err(|_| not_found(uri, "the adventurer id must be a decimal or 0x-hex number"))?;
         let state = self
             .backend
             .state(id)

@@ -190,11 +190,16 @@ pub(crate) fn standard_input(v: &mut Value) {
                 }
             }
             if let Some(Value::Array(types)) = o.get("type")
-                && types.len() == 2
+                && types.len() >= 2
                 && types.contains(&json!("null"))
             {
-                let other = types.iter().find(|t| *t != &json!("null")).cloned();
-                o.insert("type".into(), other.unwrap_or(Value::Null));
+                let mut others: Vec<Value> =
+                    types.iter().filter(|t| *t != &json!("null")).cloned().collect();
+                let other = match others.len() {
+                    1 => others.remove(0),
+                    _ => Value::Array(others),
+                };
+                o.insert("type".into(), other);
                 drop_null_default(o);
             }
             if let Some(Value::Array(alts)) = o.get("anyOf")
@@ -436,6 +441,7 @@ mod tests {
             "properties": {
                 "a": {"type": "integer", "format": "uint8", "minimum": 0, "maximum": 255},
                 "b": {"type": ["integer", "null"], "format": "uint16", "default": null},
+                "id": {"type": ["integer", "string", "null"], "default": null},
                 "c": {"anyOf": [{"$ref": "#/$defs/Confirm"}, {"type": "null"}], "default": null},
                 "d": {"type": "integer", "format": "int16"}
             }
@@ -449,6 +455,7 @@ mod tests {
             s["properties"]["b"],
             json!({"type": "integer", "minimum": 0, "maximum": 65535})
         );
+        assert_eq!(s["properties"]["id"], json!({"type": ["integer", "string"]}));
         assert_eq!(s["properties"]["c"], json!({"$ref": "#/$defs/Confirm"}));
         assert_eq!(s["properties"]["d"]["minimum"], json!(-32768));
         assert!(!s.to_string().contains("format"));

@@ -4,6 +4,7 @@
 //! [`CAPACITY`] adventurers, the least recently seen evicted first, and entries idle longer than
 //! [`IDLE`] forgotten.
 
+use game::AdventurerId;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -75,16 +76,25 @@ fn only_if_new<T: PartialEq + Clone>(last: &mut Option<T>, now: &mut Option<T>) 
 /// Per adventurer: its [`Recall`] and when it was last touched.
 #[derive(Debug, Default)]
 pub(crate) struct ShownMemory {
-    entries: Mutex<BoundedMap<u64, Recall, CAPACITY>>,
+    entries: Mutex<BoundedMap<AdventurerId, Recall, CAPACITY>>,
 }
 
 impl ShownMemory {
     /// Runs `f` on the adventurer's recall (a new one when it is not remembered).
-    pub(crate) fn with<R>(&self, adventurer_id: u64, f: impl FnOnce(&mut Recall) -> R) -> R {
+    pub(crate) fn with<R>(
+        &self,
+        adventurer_id: AdventurerId,
+        f: impl FnOnce(&mut Recall) -> R,
+    ) -> R {
         self.with_at(adventurer_id, Instant::now(), f)
     }
 
-    fn with_at<R>(&self, adventurer_id: u64, now: Instant, f: impl FnOnce(&mut Recall) -> R) -> R {
+    fn with_at<R>(
+        &self,
+        adventurer_id: AdventurerId,
+        now: Instant,
+        f: impl FnOnce(&mut Recall) -> R,
+    ) -> R {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         entries.forget_idle(now, IDLE);
         f(entries.get_or_insert_with(adventurer_id, now, Recall::default))
@@ -103,7 +113,7 @@ mod tests {
     use crate::present::compact::compact_state;
     use game::model::GameState;
 
-    fn shown(m: &ShownMemory, id: u64, ids: &[u8]) -> bool {
+    fn shown(m: &ShownMemory, id: AdventurerId, ids: &[u8]) -> bool {
         let mut state = compact_state(&GameState::default());
         let mut market = Some(CompactMarket {
             items: vec![],
@@ -118,11 +128,14 @@ mod tests {
     #[test]
     fn a_market_is_shown_once_and_a_different_one_again() {
         let m = ShownMemory::default();
-        assert!(shown(&m, 1, &[3, 4]));
-        assert!(!shown(&m, 1, &[3, 4]));
-        assert!(shown(&m, 2, &[3, 4]), "per adventurer");
-        assert!(shown(&m, 1, &[5]));
-        assert!(!shown(&m, 1, &[5]));
+        assert!(shown(&m, AdventurerId::from(1u64), &[3, 4]));
+        assert!(!shown(&m, AdventurerId::from(1u64), &[3, 4]));
+        assert!(
+            shown(&m, AdventurerId::from(2u64), &[3, 4]),
+            "per adventurer"
+        );
+        assert!(shown(&m, AdventurerId::from(1u64), &[5]));
+        assert!(!shown(&m, AdventurerId::from(1u64), &[5]));
     }
 
     #[test]
@@ -130,17 +143,23 @@ mod tests {
         let m = ShownMemory::default();
         let mut first = compact_state(&GameState::default());
         let mut none = None;
-        m.with(1, |r| r.leave_out_shown(&mut first, &mut none, vec![]));
+        m.with(AdventurerId::from(1u64), |r| {
+            r.leave_out_shown(&mut first, &mut none, vec![])
+        });
         assert!(first.stats.is_some() && first.equipment.is_some());
         let mut again = compact_state(&GameState::default());
-        m.with(1, |r| r.leave_out_shown(&mut again, &mut none, vec![]));
+        m.with(AdventurerId::from(1u64), |r| {
+            r.leave_out_shown(&mut again, &mut none, vec![])
+        });
         assert_eq!(
             (again.stats, again.equipment, again.bag),
             (None, None, None)
         );
         let mut changed = compact_state(&GameState::default());
         changed.stats = Some("STR 1 DEX 0 VIT 0 INT 0 WIS 0 CHA 0 LUCK 0".into());
-        m.with(1, |r| r.leave_out_shown(&mut changed, &mut none, vec![]));
+        m.with(AdventurerId::from(1u64), |r| {
+            r.leave_out_shown(&mut changed, &mut none, vec![])
+        });
         assert!(changed.stats.is_some(), "a changed line is shown");
         assert!(changed.equipment.is_none());
     }
@@ -150,14 +169,20 @@ mod tests {
         let m = ShownMemory::default();
         let t0 = Instant::now();
         for id in 0..(CAPACITY as u64 + 10) {
-            m.with_at(id, t0 + Duration::from_millis(id), |r| {
+            m.with_at(id.into(), t0 + Duration::from_millis(id), |r| {
                 r.market = Some(vec![1]);
             });
         }
         assert_eq!(m.len(), CAPACITY);
-        let kept = m.with_at(0, t0 + Duration::from_secs(1), |r| r.market.clone());
+        let kept = m.with_at(AdventurerId::from(0u64), t0 + Duration::from_secs(1), |r| {
+            r.market.clone()
+        });
         assert_eq!(kept, None, "the oldest was evicted");
-        m.with_at(5000, t0 + IDLE + Duration::from_secs(5), |_| ());
+        m.with_at(
+            AdventurerId::from(5000u64),
+            t0 + IDLE + Duration::from_secs(5),
+            |_| (),
+        );
         assert_eq!(m.len(), 1, "idle entries dropped");
     }
 }

@@ -4,6 +4,7 @@
 //! this server already knows); failures become `INDEXER_ERROR` only when no fallback can answer.
 //! This file defines the tools; the work is in `indexer/`, one file per tool.
 
+use game::AdventurerId;
 use std::sync::Arc;
 
 use rmcp::handler::server::wrapper::{Json, Parameters};
@@ -32,13 +33,13 @@ pub(crate) struct Indexer {
 
 impl Indexer {
     /// Remembers an adventurer id this server acted on, for the chain fallback.
-    pub(crate) fn remember(&self, id: u64) {
+    pub(crate) fn remember(&self, id: AdventurerId) {
         self.played.remember([id]);
     }
 
     /// Every known id below `before`, newest first.
-    pub(super) fn known_newest_first(&self, before: Option<u64>) -> Vec<u64> {
-        let mut all: Vec<u64> = self.played.newest_first(before);
+    pub(super) fn known_newest_first(&self, before: Option<AdventurerId>) -> Vec<AdventurerId> {
+        let mut all: Vec<AdventurerId> = self.played.newest_first(before);
         all.extend(self.listed.newest_first(before));
         all.sort_unstable_by(|a, b| b.cmp(a));
         all.dedup();

@@ -1,17 +1,19 @@
 //! The contract call each game action becomes.
 
+use game::AdventurerId;
 use starknet::core::types::Call;
 
 use super::ChainClient;
 use crate::bindings::{ItemPurchase, game_systems};
-use crate::convert;
+use crate::{ChainError, convert};
 use game::engine::Action;
 
 impl ChainClient {
     /// The contract call for an action (built with the generated bindings).
-    pub fn action_call(&self, id: u64, action: &Action) -> Call {
+    pub fn action_call(&self, id: AdventurerId, action: &Action) -> Result<Call, ChainError> {
         let gs = self.addresses().game_systems;
-        match action {
+        let id = convert::v1_id(id)?;
+        Ok(match action {
             Action::StartGame { weapon } => game_systems::start_game(gs, &id, weapon),
             Action::Explore { till_beast } => game_systems::explore(gs, &id, till_beast),
             Action::Attack { to_the_death } => game_systems::attack(gs, &id, to_the_death),
@@ -31,6 +33,6 @@ impl ChainClient {
             Action::Upgrade { stats } => {
                 game_systems::select_stat_upgrades(gs, &id, &convert::stats_to_abi(stats))
             }
-        }
+        })
     }
 }

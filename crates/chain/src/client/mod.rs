@@ -3,6 +3,7 @@
 //! By job: [`actions`] turns actions into contract calls, [`send`] signs, sends and follows a
 //! transaction to its receipt, [`lookup`] answers transaction and wallet lookups.
 
+use game::AdventurerId;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -254,7 +255,7 @@ impl ChainClient {
         &self,
         player_name: Option<Felt>,
         opts: WriteOptions,
-    ) -> Result<(u64, TxReport), ChainError> {
+    ) -> Result<(AdventurerId, TxReport), ChainError> {
         let call = self.mint_call(player_name);
         let report = self
             .submitter
@@ -269,7 +270,7 @@ impl ChainClient {
         &self,
         report: &TxReport,
         action: &str,
-    ) -> Result<u64, ChainError> {
+    ) -> Result<AdventurerId, ChainError> {
         let token = self.cached_token_address().await;
         token_id_from_events(&report.raw_events, token).ok_or_else(|| {
             ChainError::Decode(format!(
@@ -286,13 +287,13 @@ impl ChainClient {
     /// the wallet's account.
     pub async fn act(
         &self,
-        adventurer_id: u64,
+        adventurer_id: AdventurerId,
         action: &Action,
         before: Option<&Adventurer>,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
         let name = action.entrypoint();
-        let call = self.action_call(adventurer_id, action);
+        let call = self.action_call(adventurer_id, action)?;
         if !self.needs_state_to_act(action) {
             return self
                 .submitter

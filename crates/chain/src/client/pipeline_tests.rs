@@ -136,7 +136,7 @@ async fn a_stale_nonce_is_read_again_once_and_the_write_lands() {
     chain.with(|s| s.lagging_nonce_reads = 1);
     let client = client(&chain, owner_key(), false).await;
     let report = client
-        .act(1, &EXPLORE, None, opts(Duration::from_secs(5)))
+        .act(1.into(), &EXPLORE, None, opts(Duration::from_secs(5)))
         .await
         .expect("lands after one re-read");
     assert_eq!(asked(&chain, "starknet_getNonce"), 2);
@@ -153,7 +153,7 @@ async fn a_nonce_the_node_keeps_refusing_is_reported_after_one_re_read() {
     chain.with(|s| s.lagging_nonce_reads = 2);
     let client = client(&chain, owner_key(), false).await;
     let err = client
-        .act(1, &EXPLORE, None, opts(Duration::from_secs(5)))
+        .act(1.into(), &EXPLORE, None, opts(Duration::from_secs(5)))
         .await
         .expect_err("the node answers a stale nonce twice");
     assert!(
@@ -170,7 +170,7 @@ async fn a_receipt_that_never_comes_is_a_timeout_naming_the_sent_hash() {
     chain.with(|s| s.withhold_receipts = true);
     let client = client(&chain, owner_key(), false).await;
     let err = client
-        .act(1, &EXPLORE, None, opts(Duration::from_millis(150)))
+        .act(1.into(), &EXPLORE, None, opts(Duration::from_millis(150)))
         .await
         .expect_err("no receipt within the timeout");
     let sent = chain.with(|s| s.sent.clone());
@@ -196,7 +196,7 @@ async fn a_declined_sponsorship_is_sent_by_the_account_itself() {
     chain.with(|s| s.sponsor = Sponsor::Declines);
     let client = client(&chain, session(), false).await;
     let report = client
-        .act(1, &EXPLORE, None, opts(Duration::from_secs(5)))
+        .act(1.into(), &EXPLORE, None, opts(Duration::from_secs(5)))
         .await
         .expect("the account sends what the paymaster declined");
     let log = chain.with(|s| s.log.clone());
@@ -220,7 +220,7 @@ async fn a_paymaster_that_is_down_is_a_typed_error_and_nothing_is_sent() {
     let down = Arc::new(CartridgePaymaster::new(reqwest::Client::new(), closed));
     let client = client_with(&chain, down, session(), false).await;
     let err = client
-        .act(1, &EXPLORE, None, opts(Duration::from_secs(5)))
+        .act(1.into(), &EXPLORE, None, opts(Duration::from_secs(5)))
         .await
         .expect_err("nobody listens at the paymaster's address");
     let ChainError::Http(source) = &err else {
@@ -242,7 +242,7 @@ async fn two_concurrent_sponsored_new_games_get_two_ids() {
     let (a, b) = (a.expect("first game"), b.expect("second game"));
     let mut ids = [a.adventurer_id, b.adventurer_id];
     ids.sort();
-    assert_eq!(ids, [1, 2]);
+    assert_eq!(ids, [1u64, 2]);
     assert_eq!(asked(&chain, "paymaster"), 2);
     assert_eq!(asked(&chain, "starknet_addInvokeTransaction"), 0);
     let starts: Vec<Felt> = chain.with(|s| {
@@ -263,7 +263,12 @@ async fn a_vrf_action_with_the_state_in_hand_reads_nothing_before_sending() {
     let client = client(&chain, owner_key(), true).await;
     let before = Adventurer::default();
     client
-        .act(1, &EXPLORE, Some(&before), opts(Duration::from_secs(5)))
+        .act(
+            1.into(),
+            &EXPLORE,
+            Some(&before),
+            opts(Duration::from_secs(5)),
+        )
         .await
         .expect("relayed");
     let log = chain.with(|s| s.log.clone());
@@ -286,7 +291,7 @@ async fn a_session_revoked_meanwhile_is_read_from_the_chain_whatever_the_paymast
     chain.with(|s| s.sponsor = Sponsor::RevokedMeanwhile);
     let client = client(&chain, session(), false).await;
     let err = client
-        .act(1, &EXPLORE, None, opts(Duration::from_secs(5)))
+        .act(1.into(), &EXPLORE, None, opts(Duration::from_secs(5)))
         .await
         .expect_err("the paymaster refused it");
     let ChainError::Session { problem, sent, .. } = &err else {

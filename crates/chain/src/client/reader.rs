@@ -1,6 +1,7 @@
 //! The read half of the chain client: views through the generated bindings at the pre-confirmed
 //! block, and receipts decoded into game events. It holds no account and signs nothing.
 
+use game::AdventurerId;
 use std::sync::{Arc, OnceLock};
 
 use starknet::core::types::{
@@ -73,8 +74,11 @@ impl ChainReader {
     }
 
     /// The full (item-boosted) game state of an adventurer: `get_game_state`.
-    pub async fn game_state(&self, adventurer_id: u64) -> Result<GameState, ChainError> {
-        let call = game_systems::get_game_state(self.addresses.game_systems, &adventurer_id);
+    pub async fn game_state(&self, adventurer_id: AdventurerId) -> Result<GameState, ChainError> {
+        let call = game_systems::get_game_state(
+            self.addresses.game_systems,
+            &convert::v1_id(adventurer_id)?,
+        );
         let raw = self
             .view("get_game_state", call, game_systems::decode_get_game_state)
             .await?;
@@ -82,9 +86,14 @@ impl ChainReader {
     }
 
     /// The stored (unboosted) adventurer: `get_adventurer`.
-    pub async fn stored_adventurer(&self, adventurer_id: u64) -> Result<Adventurer, ChainError> {
-        let call =
-            adventurer_systems::get_adventurer(self.addresses.adventurer_systems, &adventurer_id);
+    pub async fn stored_adventurer(
+        &self,
+        adventurer_id: AdventurerId,
+    ) -> Result<Adventurer, ChainError> {
+        let call = adventurer_systems::get_adventurer(
+            self.addresses.adventurer_systems,
+            &convert::v1_id(adventurer_id)?,
+        );
         let raw = self
             .view(
                 "get_adventurer",
@@ -108,12 +117,13 @@ impl ChainReader {
 
     /// The owner of an adventurer token (ERC721 `owner_of` on `token_address()`), or `None` when
     /// the token was never minted.
-    pub async fn owner_of(&self, adventurer_id: u64) -> Result<Option<Felt>, ChainError> {
+    pub async fn owner_of(&self, adventurer_id: AdventurerId) -> Result<Option<Felt>, ChainError> {
         let token = match self.cached_token_address().await {
             Some(t) => t,
             None => self.token_address().await?,
         };
-        let id = starknet::core::types::U256::from_words(u128::from(adventurer_id), 0);
+        let (low, high) = adventurer_id.u256_words();
+        let id = starknet::core::types::U256::from_words(low, high);
         let call = game_token_systems::owner_of(token, &id);
         match self
             .view("owner_of", call, game_token_systems::decode_owner_of)

@@ -85,7 +85,7 @@ impl Submitter {
         &self,
         calls: &[Call],
         nonce: Felt,
-        adventurer_id: Option<u64>,
+        adventurer_id: Option<game::AdventurerId>,
         action: &str,
         opts: &WriteOptions,
     ) -> Result<(Felt, u128), SendFailure> {

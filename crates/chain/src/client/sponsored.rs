@@ -30,7 +30,7 @@ impl Submitter {
     pub(super) async fn execute_outside(
         &self,
         calls: Vec<Call>,
-        adventurer_id: Option<u64>,
+        adventurer_id: Option<game::AdventurerId>,
         action: &str,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
@@ -50,7 +50,7 @@ impl Submitter {
         &self,
         _held: &mut MutexGuard<'_, Option<Felt>>,
         calls: Vec<Call>,
-        adventurer_id: Option<u64>,
+        adventurer_id: Option<game::AdventurerId>,
         action: &str,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
@@ -135,7 +135,7 @@ impl Submitter {
         &self,
         held: &mut MutexGuard<'_, Option<Felt>>,
         plan: &Plan,
-        adventurer_id: Option<u64>,
+        adventurer_id: Option<game::AdventurerId>,
         action: &str,
         opts: &WriteOptions,
     ) -> Result<Sponsorship, ChainError> {

@@ -94,7 +94,7 @@ impl Submitter {
     pub(crate) async fn execute(
         &self,
         calls: Vec<Call>,
-        adventurer_id: Option<u64>,
+        adventurer_id: Option<game::AdventurerId>,
         action: &str,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
@@ -110,7 +110,7 @@ impl Submitter {
     pub(crate) async fn execute_planned(
         &self,
         plan: Plan,
-        adventurer_id: Option<u64>,
+        adventurer_id: Option<game::AdventurerId>,
         action: &str,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {

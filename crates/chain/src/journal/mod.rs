@@ -27,6 +27,9 @@ use std::time::SystemTime;
 use rusqlite::{Connection, OptionalExtension, params};
 use starknet::core::types::Felt;
 
+use game::AdventurerId;
+use id_column::IdColumn;
+
 use super::TxStatus;
 use super::ledger::TxRecord;
 use super::write_behind::WriteBehind;
@@ -213,7 +216,7 @@ impl Journal {
              last_status, run, chain) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             params![
                 format!("{:#x}", r.tx_hash),
-                r.adventurer_id.map(|i| i as i64),
+                r.adventurer_id.map(IdColumn),
                 r.action,
                 r.nonce,
                 r.max_fee,
@@ -292,7 +295,12 @@ impl Journal {
 
     /// The first transaction on this chain on `adventurer_id` for `action` signed at or after
     /// `since_ms` that may have landed (the transaction of an interrupted write).
-    pub fn tx_after(&self, adventurer_id: u64, action: &str, since_ms: i64) -> Option<TxRecord> {
+    pub fn tx_after(
+        &self,
+        adventurer_id: AdventurerId,
+        action: &str,
+        since_ms: i64,
+    ) -> Option<TxRecord> {
         let landed_not = [TxStatus::SendFailed, TxStatus::Dropped, TxStatus::Reverted];
         self.query_txs(
             &format!(
@@ -300,7 +308,7 @@ impl Journal {
                  AND last_status NOT IN ({}) ORDER BY signed_ms LIMIT 1",
                 sql_list(&landed_not)
             ),
-            params![adventurer_id as i64, action, since_ms, self.chain()],
+            params![IdColumn(adventurer_id), action, since_ms, self.chain()],
         )
         .into_iter()
         .next()
@@ -339,7 +347,7 @@ impl Journal {
                             Box::new(e),
                         )
                     })?,
-                    adventurer_id: r.get::<_, Option<i64>>(1)?.map(|i| i as u64),
+                    adventurer_id: r.get::<_, Option<IdColumn>>(1)?.map(|c| c.0),
                     action: r.get(2)?,
                     nonce: r.get(3)?,
                     max_fee: r.get(4)?,
@@ -357,7 +365,7 @@ impl Journal {
     }
 
     /// The stored result of a write on this chain keyed by (adventurer, action_count, action key).
-    pub fn replay(&self, id: u64, action_count: u16, action: &str) -> Option<String> {
+    pub fn replay(&self, id: AdventurerId, action_count: u16, action: &str) -> Option<String> {
         self.keyed("result", "replays", id, action_count, action)
     }
 
@@ -367,7 +375,7 @@ impl Journal {
         &self,
         column: &str,
         table: &str,
-        id: u64,
+        id: AdventurerId,
         action_count: u16,
         action: &str,
     ) -> Option<T> {
@@ -378,12 +386,12 @@ impl Journal {
                 "SELECT {column} FROM {table} WHERE adventurer_id = ?1 AND action_count = ?2 \
                  AND action = ?3 AND chain IS ?4"
             ),
-            params![id as i64, action_count, action, self.chain()],
+            params![IdColumn(id), action_count, action, self.chain()],
         )
     }
 
     /// Stores the result of a write for replay.
-    pub fn put_replay(&self, id: u64, action_count: u16, action: &str, result: &str) {
+    pub fn put_replay(&self, id: AdventurerId, action_count: u16, action: &str, result: &str) {
         let (action, result, chain) = (action.to_string(), result.to_string(), self.chain());
         self.behind.push(move |db: &Connection| {
             let r = insert_pruned(
@@ -391,7 +399,7 @@ impl Journal {
                 "replays",
                 "INSERT OR REPLACE INTO replays(adventurer_id, action_count, action, result, \
                  chain) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![id as i64, action_count, action, result, chain],
+                params![IdColumn(id), action_count, action, result, chain],
             );
             if let Err(e) = r {
                 tracing::error!("journal: cannot store a replay result: {e}");
@@ -402,7 +410,7 @@ impl Journal {
     /// Notes that a write keyed by (adventurer, action_count, action key) is starting now; the
     /// first start on this chain is kept, so a retry finds the transaction of the first attempt.
     /// The intent lands before the transaction's record, which settles the queue.
-    pub fn begin_intent(&self, id: u64, action_count: u16, action: &str) {
+    pub fn begin_intent(&self, id: AdventurerId, action_count: u16, action: &str) {
         let (action, started, chain) = (action.to_string(), now_ms(), self.chain());
         self.behind.push(move |db: &Connection| {
             let r = insert_pruned(
@@ -412,16 +420,16 @@ impl Journal {
                  VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(adventurer_id, action_count, action) \
                  DO UPDATE SET started_ms = excluded.started_ms, chain = excluded.chain \
                  WHERE intents.chain IS NOT excluded.chain",
-                params![id as i64, action_count, action, started, chain],
+                params![IdColumn(id), action_count, action, started, chain],
             );
             if let Err(e) = r {
-                tracing::error!(id, "journal: cannot note a write intent: {e}");
+                tracing::error!(%id, "journal: cannot note a write intent: {e}");
             }
         });
     }
 
     /// When a write on this chain keyed by (adventurer, action_count, action key) first started.
-    pub fn intent(&self, id: u64, action_count: u16, action: &str) -> Option<i64> {
+    pub fn intent(&self, id: AdventurerId, action_count: u16, action: &str) -> Option<i64> {
         self.keyed("started_ms", "intents", id, action_count, action)
     }
 
@@ -536,6 +544,7 @@ pub fn now_ms() -> i64 {
     unix_ms(SystemTime::now()) as i64
 }
 
+mod id_column;
 mod spending;
 #[cfg(test)]
 mod tests;

@@ -166,7 +166,7 @@ impl Cache {
                 .events
                 .into_iter()
                 .map(|details| GameEvent {
-                    adventurer_id: id,
+                    adventurer_id: id.into(),
                     action_count: outcome.action_count,
                     details,
                 })

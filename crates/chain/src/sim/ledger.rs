@@ -78,7 +78,7 @@ impl SimTx {
         Self {
             record: TxRecord {
                 tx_hash: hash,
-                adventurer_id,
+                adventurer_id: adventurer_id.map(game::AdventurerId::from),
                 action: action.to_string(),
                 nonce: format!("{:#x}", Felt::from(counters.nonce)),
                 max_fee: "0".into(),
@@ -100,7 +100,7 @@ impl SimTx {
 
     /// The adventurer it acted on (`None` for none).
     pub(super) fn adventurer_id(&self) -> Option<u64> {
-        self.record.adventurer_id
+        self.record.adventurer_id.and_then(|id| id.to_u64())
     }
 
     /// Its receipt: the game events the engine emitted (`engine_events`, encoded as the contract
@@ -181,7 +181,7 @@ impl Ledger {
         let mut txs = self
             .txs
             .iter()
-            .filter(|t| t.record.adventurer_id == Some(adventurer_id))
+            .filter(|t| t.record.adventurer_id == Some(adventurer_id.into()))
             .peekable();
         let pruned = txs.peek().is_some_and(|t| t.record.action != "mint_game");
         (txs.flat_map(|t| t.events.iter().cloned()).collect(), pruned)
@@ -201,7 +201,7 @@ mod tests {
         assert_eq!(tx.record.max_fee, "0");
         assert_eq!(tx.record.last_status, TxStatus::AcceptedOnL2);
         let found = Ledger::of_history(vec![tx]).lookup(Felt::from(0x5au32));
-        assert_eq!(found.record.unwrap().adventurer_id, Some(7));
+        assert_eq!(found.record.unwrap().adventurer_id, Some(7.into()));
         assert_eq!(found.report.unwrap().block_number, Some(3));
     }
 

@@ -116,9 +116,9 @@ impl EngineSettings {
             return self.seed_felt(xp, adventurer_id);
         }
         let entropy = if in_battle {
-            random::battle_salt(adventurer_id, xp, action_count.wrapping_sub(1))
+            random::battle_salt(adventurer_id.into(), xp, action_count.wrapping_sub(1))
         } else {
-            random::explore_salt(adventurer_id, xp)
+            random::explore_salt(adventurer_id.into(), xp)
         };
         poseidon_hash_many(&[hidden, entropy])
     }
@@ -164,7 +164,7 @@ mod tests {
         );
         assert_eq!(
             s.hidden_seed_felt(a, 4, 7, 3, true),
-            poseidon_hash_many(&[a, random::battle_salt(7, 4, 2)])
+            poseidon_hash_many(&[a, random::battle_salt(7.into(), 4, 2)])
         );
         assert_ne!(
             s.hidden_seed_felt(a, 4, 7, 3, true),

@@ -144,7 +144,7 @@ impl World {
             .events
             .into_iter()
             .map(|details| GameEvent {
-                adventurer_id: id,
+                adventurer_id: id.into(),
                 action_count: outcome.action_count,
                 details,
             })

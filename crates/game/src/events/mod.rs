@@ -7,6 +7,7 @@ use starknet_types_core::felt::Felt;
 
 use super::catalogue::{self, ItemType, Slot, Tier};
 use super::felt::{DecodeError, FeltReader};
+use super::id::AdventurerId;
 use super::model::{Adventurer, Bag, BeastEvent, MAX_ITEM_ID, SpecialPowers, Stats, u64_string};
 
 /// `starknet_keccak("EventEmitted")`: keys[0] of every Dojo world event.
@@ -21,7 +22,7 @@ pub const GAME_EVENT_SELECTOR: Felt =
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct GameEvent {
     /// Adventurer (game token) id.
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Action count after the action that emitted it (shared by all events of one tx).
     pub action_count: u16,
     /// The event itself.
@@ -450,7 +451,7 @@ pub fn decode_game_event(keys: &[Felt], data: &[Felt]) -> Result<Option<GameEven
             reason: format!("expected 1 key (adventurer_id), got {keys_len}"),
         });
     }
-    let adventurer_id = r.u64("adventurer_id")?;
+    let adventurer_id = AdventurerId::from(r.u64("adventurer_id")?);
     let values_len = r.len("values_len", 1)?;
     if values_len != r.remaining() {
         return Err(DecodeError::Invalid {
@@ -489,7 +490,7 @@ pub fn encode_game_event(event: &GameEvent, system: Felt) -> (Vec<Felt>, Vec<Fel
     encode_details(&event.details, &mut values);
     let mut data = vec![
         Felt::ONE,
-        Felt::from(event.adventurer_id),
+        event.adventurer_id.felt(),
         Felt::from(values.len()),
     ];
     data.extend(values);

@@ -27,7 +27,7 @@ fn decode(values: &[u64]) -> GameEventDetails {
     let e = decode_game_event(&keys(), &data(77, 5, values))
         .unwrap()
         .unwrap();
-    assert_eq!((e.adventurer_id, e.action_count), (77, 5));
+    assert_eq!((e.adventurer_id, e.action_count), (77.into(), 5));
     e.details
 }
 
@@ -309,7 +309,7 @@ fn encode_roundtrips_every_variant() {
     assert_eq!(all.len(), 17);
     for (i, details) in all.into_iter().enumerate() {
         let e = GameEvent {
-            adventurer_id: u64::MAX,
+            adventurer_id: u64::MAX.into(),
             action_count: 65535,
             details,
         };
@@ -356,7 +356,7 @@ fn json_schema_lists_every_variant() {
 fn decode_many_skips_foreign_events() {
     let (k1, d1) = encode_game_event(
         &GameEvent {
-            adventurer_id: 3,
+            adventurer_id: 3.into(),
             action_count: 2,
             details: GameEventDetails::LevelUp { level: 2 },
         },

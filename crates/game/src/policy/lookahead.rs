@@ -364,7 +364,7 @@ impl Lookahead {
 
     /// The next move for `state` (as `get_game_state` returns it, no hidden seed) and `view`.
     pub fn decide(&mut self, state: &GameState, view: &AdventurerView) -> Decision {
-        let id = view.adventurer_id;
+        let id = view.adventurer_id.low_u64();
         let seeds = SeedSampler::of(state);
         self.decide_on(state, view, |k| Replica::of_state(state, id, seeds.seed(k)))
     }

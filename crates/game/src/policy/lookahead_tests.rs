@@ -36,7 +36,7 @@ fn play_until(
     let mut policy = Policy::new(Params::default(), *world.settings());
     for _ in 0..300 {
         let state = world.state(id);
-        let view = adventurer_view(id, &state);
+        let view = adventurer_view(crate::AdventurerId::from(id), &state);
         if view.phase == Phase::Dead || stop(&view) {
             return (id, state, view);
         }
@@ -119,7 +119,10 @@ fn the_decision_is_the_same_whatever_the_hidden_seed() {
     let mut a = Lookahead::new(Params::default(), settings, small());
     let mut b = Lookahead::new(Params::default(), settings, small());
     let da = a.decide(&state, &view);
-    let db = b.decide(&other_state, &adventurer_view(id, &other_state));
+    let db = b.decide(
+        &other_state,
+        &adventurer_view(crate::AdventurerId::from(id), &other_state),
+    );
     assert_eq!(da, db, "the same public state, the same move");
     assert!(a.rollouts() > 0, "a level-up is looked ahead");
     assert!(matches!(da.action, Action::Upgrade { .. }));
@@ -212,7 +215,7 @@ fn level_ups_offer_every_stat_and_sure_fights_offer_nothing() {
         "level-ups left to the planner"
     );
     let sure = battle(1);
-    let sure_view = adventurer_view(3, &sure);
+    let sure_view = adventurer_view(crate::AdventurerId::from(3), &sure);
     let attack = policy.decide(&sure, &sure_view);
     assert!(candidates(&sure, &sure_view, &attack, &settings, &Budget::default()).is_empty());
 }
@@ -248,7 +251,7 @@ fn an_exact_copy_plays_as_the_world_does() {
         },
     );
     let state = world.state(id);
-    let view = adventurer_view(id, &state);
+    let view = adventurer_view(crate::AdventurerId::from(id), &state);
     let game = world.game(id).cloned().expect("minted");
     let d = ceiling.decide(&game, id, &state, &view);
     world.act(Felt::from(7u8), id, &d.action).expect("legal");
@@ -287,7 +290,7 @@ fn whole_games_with_the_lookahead_make_only_legal_moves() {
     let mut look = Lookahead::new(Params::default(), settings, small());
     for _ in 0..80 {
         let state = world.state(id);
-        let view = adventurer_view(id, &state);
+        let view = adventurer_view(crate::AdventurerId::from(id), &state);
         if view.phase == Phase::Dead {
             break;
         }

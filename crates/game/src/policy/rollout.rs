@@ -114,7 +114,7 @@ pub fn rollout(
             break;
         }
         let state = copy.state(settings);
-        next = Some(decide(&state, &adventurer_view(copy.id, &state)));
+        next = Some(decide(&state, &adventurer_view(copy.id.into(), &state)));
     }
     f64::from(copy.xp()) - if copy.dead() { horizon.death_cost } else { 0.0 }
 }

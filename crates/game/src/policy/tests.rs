@@ -133,7 +133,7 @@ fn value(id: u8, price: u16, v: f64) -> ItemValue {
 
 #[test]
 fn buys_best_value_per_gold_within_budget() {
-    let view = adventurer_view(1, &market_state());
+    let view = adventurer_view(crate::AdventurerId::from(1), &market_state());
     let values = [
         value(47, 20, 30.0),
         value(62, 20, 50.0),
@@ -154,7 +154,7 @@ fn a_full_bag_drops_all_but_jewelry_and_one_weapon_per_type() {
     for (slot, id) in s.bag.items.iter_mut().zip(ids) {
         *slot = Item { id, xp: 0 };
     }
-    let view = adventurer_view(1, &s);
+    let view = adventurer_view(crate::AdventurerId::from(1), &s);
     assert!(spare_items(&view, 13).is_empty(), "below the fill");
     let spare = spare_items(&view, 12);
     assert_eq!(spare.len(), 8, "at most eight at once");
@@ -244,11 +244,11 @@ fn the_market_advice_is_rounded_and_valued_only_within_the_budget_as_first_seen(
         cache.values_within(40, &settings).is_empty(),
         "no market seen yet"
     );
-    cache.see(&s, &adventurer_view(1, &s));
+    cache.see(&s, &adventurer_view(crate::AdventurerId::from(1), &s));
     assert_eq!(cache.weapons(), table.weapons);
     // The same market (level, equipped ids, weapon xp, charisma) with a stronger chest.
     s.adventurer.equipment.chest.xp = 400;
-    cache.see(&s, &adventurer_view(1, &s));
+    cache.see(&s, &adventurer_view(crate::AdventurerId::from(1), &s));
     let later = tables::market_table(&s, &settings, &mut OutlookMemo::default());
     assert_ne!(later, table, "the chest's greatness counts");
     assert_eq!(cache.values_within(0, &settings), within(0));
@@ -269,7 +269,7 @@ fn the_market_advice_is_rounded_and_valued_only_within_the_budget_as_first_seen(
     assert_eq!(cache.values_within(500, &settings), within(500));
     assert_eq!(cache.valued(), all, "each item valued once per market");
     s.adventurer.xp = 49;
-    cache.see(&s, &adventurer_view(1, &s));
+    cache.see(&s, &adventurer_view(crate::AdventurerId::from(1), &s));
     let next = tables::market_table(&s, &settings, &mut OutlookMemo::default());
     assert_eq!(
         cache.values_within(500, &settings),
@@ -405,7 +405,7 @@ fn remembered_outlooks_give_the_advice_figures_exactly() {
 fn stat_points_all_go_to_the_chosen_stat() {
     let mut s = market_state();
     s.adventurer.stat_upgrades_available = 2;
-    let view = adventurer_view(1, &s);
+    let view = adventurer_view(crate::AdventurerId::from(1), &s);
     let mut policy = Policy::new(Params::default(), EngineSettings::default());
     let d = policy.decide(&s, &view);
     // Level 4 with no charisma: its floor (1.4) is the one behind.
@@ -453,7 +453,7 @@ fn every_move_of_whole_games_is_legal() {
         let mut moves = 0;
         loop {
             let state = world.state(id);
-            let view = adventurer_view(id, &state);
+            let view = adventurer_view(crate::AdventurerId::from(id), &state);
             if view.phase == Phase::Dead || moves == 120 {
                 break;
             }

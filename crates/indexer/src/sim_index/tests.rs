@@ -1,6 +1,7 @@
 //! Tests of the sim chain's own index: ranking and its ties, filters that keep the overall ranks,
 //! and paging by rank, by id and by (action, skip) with no row lost or repeated.
 
+use game::AdventurerId;
 use std::time::Duration;
 
 use chain::sim::{SimChain, sim_account};
@@ -65,7 +66,7 @@ fn play(sim: &SimChain, id: u64, actions: usize) {
     }
 }
 
-fn ids<T>(items: &[T], id: impl Fn(&T) -> u64) -> Vec<u64> {
+fn ids<T>(items: &[T], id: impl Fn(&T) -> AdventurerId) -> Vec<AdventurerId> {
     items.iter().map(id).collect()
 }
 
@@ -120,7 +121,7 @@ async fn leaderboard_filters_keep_the_overall_ranks() {
         .filter(|r| r.adventurer_id != 2)
         .map(|r| r.rank)
         .collect();
-    assert_eq!(ids(&page.rows, |r| r.rank), kept);
+    assert_eq!(page.rows.iter().map(|r| r.rank).collect::<Vec<_>>(), kept);
     let stranger = LeaderboardQuery {
         owner: Some(Felt::from(0x999u32)),
         ..query(0, 10)
@@ -151,7 +152,7 @@ async fn owner_games_come_newest_first_below_the_cursor() {
         assert_eq!(p.total, Some(5));
         assert_eq!(p.has_more, expected_more);
         for g in &p.games {
-            let stored = stored(g.adventurer_id);
+            let stored = stored(g.adventurer_id.to_u64().unwrap());
             assert_eq!(g.adventurer, Some(stored));
             assert_eq!(g.score, u64::from(stored.xp));
             assert!(!g.game_over && g.player_name.is_none());
@@ -183,7 +184,9 @@ async fn events_page_by_action_and_skip_with_none_lost_or_repeated() {
         let mut seen = Vec::new();
         let mut from = EventsFrom::default();
         loop {
-            let p = GameIndex::game_events(&sim, 1, from, limit).await.unwrap();
+            let p = GameIndex::game_events(&sim, 1.into(), from, limit)
+                .await
+                .unwrap();
             assert_eq!(p.total, Some(all.len() as u64));
             assert_eq!(p.last_action_count, counts.last().map(|&c| u64::from(c)));
             assert!(p.events.len() <= limit as usize);
@@ -195,8 +198,11 @@ async fn events_page_by_action_and_skip_with_none_lost_or_repeated() {
         }
         assert_eq!(seen, all, "limit {limit}");
     }
-    let e = GameIndex::game_events(&sim, 9, EventsFrom::default(), 5)
+    let e = GameIndex::game_events(&sim, 9.into(), EventsFrom::default(), 5)
         .await
         .unwrap_err();
-    assert!(matches!(e, IndexError::NoSuchAdventurer(9)), "{e}");
+    assert!(
+        matches!(e, IndexError::NoSuchAdventurer(id) if id == 9),
+        "{e}"
+    );
 }

@@ -1,6 +1,7 @@
 //! Adventurers from Torii: the packed model of a set of ids (GraphQL, paged with Torii's cursors)
 //! and one owner's games (SQL over the game-token models, which GraphQL cannot join).
 
+use game::AdventurerId;
 use std::collections::BTreeMap;
 
 use serde_json::Value;
@@ -31,7 +32,7 @@ pub struct PackedAdventurers {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OwnedGame {
     /// Token (adventurer) id.
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Whether the token says the game is over.
     pub game_over: bool,
     /// Score (the adventurer's xp).
@@ -164,7 +165,7 @@ impl ToriiClient {
                         ToriiError::Malformed("game row has no valid token_id".into())
                     })?;
                 Ok(OwnedGame {
-                    adventurer_id,
+                    adventurer_id: adventurer_id.into(),
                     game_over: r
                         .get("game_over")
                         .and_then(values::bool_of)

@@ -4,6 +4,7 @@
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use game::AdventurerId;
 use serde::{Deserialize, Serialize};
 
 use super::leaderboard::Scope;
@@ -31,13 +32,13 @@ pub enum PageCursor {
         /// Owner address (`0x` hex).
         owner: String,
         /// Smallest id returned so far.
-        before: u64,
+        before: AdventurerId,
     },
     /// An adventurer's events in chain order: from `action` on, skipping `skip` events of it.
     #[serde(rename = "ev")]
     Events {
         /// The adventurer.
-        id: u64,
+        id: AdventurerId,
         /// Action count of the last event returned.
         action: u64,
         /// Events with that action count already returned.
@@ -91,10 +92,10 @@ mod tests {
             },
             PageCursor::Owner {
                 owner: "0x1".into(),
-                before: 9,
+                before: AdventurerId::from(9u64),
             },
             PageCursor::Events {
-                id: 7,
+                id: AdventurerId::from(7u64),
                 action: 3,
                 skip: 2,
             },

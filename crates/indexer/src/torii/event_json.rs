@@ -208,7 +208,7 @@ pub fn decode_event(data: &Value) -> Result<GameEvent, String> {
     let details = GameEventDetails::decode_felts(&mut r).map_err(|e| e.to_string())?;
     r.finish().map_err(|e| e.to_string())?;
     Ok(GameEvent {
-        adventurer_id,
+        adventurer_id: adventurer_id.into(),
         action_count,
         details,
     })

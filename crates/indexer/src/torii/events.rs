@@ -18,6 +18,7 @@
 //! Every form is matched, bare or scoped by world, so Torii 1.5–1.7.3 and 1.7.4–1.8.16 answer
 //! alike; a key in any other form is reported as `Unsupported` instead of an empty history.
 
+use game::AdventurerId;
 use serde_json::Value;
 use starknet_types_core::felt::Felt;
 
@@ -88,7 +89,7 @@ impl ToriiClient {
     /// A page of the adventurer's events in chain order.
     pub async fn game_events(
         &self,
-        adventurer_id: u64,
+        adventurer_id: AdventurerId,
         from: EventsFrom,
         limit: u32,
     ) -> Result<EventsPage, ToriiError> {

@@ -4,18 +4,20 @@
 use std::collections::BTreeSet;
 use std::sync::Mutex;
 
+use game::AdventurerId;
+
 /// At most this many ids are remembered; the smallest (oldest) go first.
 const MAX_KNOWN: usize = 10_000;
 
 /// A bounded, thread-safe set of adventurer ids.
 #[derive(Debug, Default)]
 pub struct KnownIds {
-    ids: Mutex<BTreeSet<u64>>,
+    ids: Mutex<BTreeSet<AdventurerId>>,
 }
 
 impl KnownIds {
     /// Remembers ids.
-    pub fn remember(&self, ids: impl IntoIterator<Item = u64>) {
+    pub fn remember(&self, ids: impl IntoIterator<Item = AdventurerId>) {
         let mut set = self.ids.lock().unwrap_or_else(|p| p.into_inner());
         set.extend(ids);
         while set.len() > MAX_KNOWN {
@@ -24,7 +26,7 @@ impl KnownIds {
     }
 
     /// Known ids below `before` (all when `None`), newest (highest) first.
-    pub fn newest_first(&self, before: Option<u64>) -> Vec<u64> {
+    pub fn newest_first(&self, before: Option<AdventurerId>) -> Vec<AdventurerId> {
         let set = self.ids.lock().unwrap_or_else(|p| p.into_inner());
         match before {
             Some(b) => set.range(..b).rev().copied().collect(),
@@ -33,7 +35,7 @@ impl KnownIds {
     }
 
     /// Whether an id is known.
-    pub fn contains(&self, id: u64) -> bool {
+    pub fn contains(&self, id: AdventurerId) -> bool {
         self.ids
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -48,17 +50,17 @@ mod tests {
     #[test]
     fn newest_first_below_a_bound() {
         let k = KnownIds::default();
-        k.remember([5, 1, 9, 5]);
+        k.remember([5u64, 1, 9, 5].map(AdventurerId::from));
         assert_eq!(k.newest_first(None), vec![9, 5, 1]);
-        assert_eq!(k.newest_first(Some(9)), vec![5, 1]);
-        assert!(k.contains(9) && !k.contains(2));
+        assert_eq!(k.newest_first(Some(AdventurerId::from(9u64))), vec![5, 1]);
+        assert!(k.contains(AdventurerId::from(9u64)) && !k.contains(AdventurerId::from(2u64)));
     }
 
     #[test]
     fn bounded() {
         let k = KnownIds::default();
-        k.remember(0..(MAX_KNOWN as u64 + 5));
+        k.remember((0..(MAX_KNOWN as u64 + 5)).map(AdventurerId::from));
         assert_eq!(k.newest_first(None).len(), MAX_KNOWN);
-        assert!(!k.contains(0));
+        assert!(!k.contains(AdventurerId::from(0u64)));
     }
 }

@@ -3,6 +3,7 @@
 //! then each row's health read from the game's packed adventurer model over GraphQL. Pages are
 //! cached for a short TTL, and a recent page is served (flagged) when Torii fails.
 
+use game::AdventurerId;
 use std::time::Duration;
 
 use schemars::JsonSchema;
@@ -60,7 +61,7 @@ pub struct LeaderboardRow {
     /// Rank among all games of this deployment (1 = best), whatever the filters.
     pub rank: u64,
     /// Adventurer (game token) id.
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Player name given at mint, when set.
     pub player_name: Option<String>,
     /// Score: the adventurer's xp.
@@ -182,7 +183,7 @@ impl ToriiClient {
                     let score = r.get("score").and_then(values::u64_of).unwrap_or(0);
                     Ok(LeaderboardRow {
                         rank,
-                        adventurer_id,
+                        adventurer_id: adventurer_id.into(),
                         player_name: r.get("player_name").and_then(values::short_string),
                         score,
                         level: level_from_xp(u16::try_from(score).unwrap_or(u16::MAX)),
@@ -206,11 +207,18 @@ impl ToriiClient {
         let has_more = out.len() > q.limit as usize;
         out.truncate(q.limit as usize);
         let mut warnings = Vec::new();
-        let ids: Vec<u64> = out.iter().map(|r| r.adventurer_id).collect();
+        let ids: Vec<u64> = out
+            .iter()
+            .filter_map(|r| r.adventurer_id.to_u64())
+            .collect();
         let complete = match self.packed_adventurers(&ids).await {
             Ok(packed) => {
                 for row in &mut out {
-                    row.health = packed.by_id.get(&row.adventurer_id).map(|a| a.health);
+                    row.health = row
+                        .adventurer_id
+                        .to_u64()
+                        .and_then(|id| packed.by_id.get(&id))
+                        .map(|a| a.health);
                 }
                 warnings.extend(packed.warnings);
                 true

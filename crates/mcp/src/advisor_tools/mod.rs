@@ -2,6 +2,7 @@
 //! catalogue of items, beasts, obstacles and special names) and `ls_battle_preview` (damage, odds
 //! and, on worlds with deterministic randomness, the exact outcome of a fight).
 
+use game::AdventurerId;
 use rmcp::handler::server::wrapper::{Json, Parameters};
 use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
@@ -107,7 +108,7 @@ pub(crate) struct BeastArgs {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct PreviewArgs {
     /// The adventurer (game token id).
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// Items to imagine equipped (ids or names, at most 8), bagged or not owned (greatness 1).
     #[serde(default)]
     pub equip: Vec<ItemRef>,
@@ -149,7 +150,7 @@ pub struct BattlePreviewResult {
     /// The chain profile read from.
     pub chain: String,
     /// The adventurer.
-    pub adventurer_id: u64,
+    pub adventurer_id: AdventurerId,
     /// `exact` when `exact` below says what each option will do, `odds` when only
     /// probabilities can be known (hidden randomness, or a hypothetical fight).
     pub exactness: Exactness,
@@ -291,7 +292,12 @@ fn resolve_beast(b: &BeastArgs) -> Result<BeastEvent, ToolError> {
     })
 }
 
-fn exact_outcomes(id: u64, state: &GameState, settings: &EngineSettings) -> Option<ExactOutcomes> {
+fn exact_outcomes(
+    id: AdventurerId,
+    state: &GameState,
+    settings: &EngineSettings,
+) -> Option<ExactOutcomes> {
+    let id = id.to_u64()?;
     let p = |action: Action| predict(id, state, &action, settings);
     Some(ExactOutcomes {
         attack: p(Action::Attack {
@@ -310,7 +316,7 @@ fn exact_outcomes(id: u64, state: &GameState, settings: &EngineSettings) -> Opti
 /// Builds `ls_battle_preview`'s answer from a state (pure; used by the tool and the benchmark).
 pub fn preview_result(
     chain: &str,
-    adventurer_id: u64,
+    adventurer_id: AdventurerId,
     state: &GameState,
     deterministic: Option<EngineSettings>,
     equip: &[u8],
@@ -463,7 +469,7 @@ impl LsServer {
 
 impl LsServer {
     /// The state of an adventurer that exists, else `NOT_FOUND`.
-    async fn existing_state(&self, adventurer_id: u64) -> Result<GameState, ToolError> {
+    async fn existing_state(&self, adventurer_id: AdventurerId) -> Result<GameState, ToolError> {
         let state = self
             .backend
             .state(adventurer_id)

@@ -17,13 +17,13 @@ fn battle_state() -> (u64, GameState, EngineSettings) {
 #[test]
 fn exact_outcome_on_deterministic_worlds() {
     let (id, s, settings) = battle_state();
-    let r = preview_result("sim", id, &s, Some(settings), &[], None).unwrap();
+    let r = preview_result("sim", id.into(), &s, Some(settings), &[], None).unwrap();
     assert!(r.current_battle);
     assert_eq!(r.exactness, Exactness::Exact);
     let exact = r.exact.expect("exact on sim");
     assert_eq!(exact.attack.end, game::engine::PredictedEnd::BeastKilled);
     assert!(exact.flee.is_none(), "no fleeing the starter beast");
-    let r = preview_result("devnet", id, &s, None, &[], None).unwrap();
+    let r = preview_result("devnet", id.into(), &s, None, &[], None).unwrap();
     assert!(r.exact.is_none() && r.method.contains("no exact"));
     assert_eq!(r.exactness, Exactness::Odds);
 }
@@ -32,7 +32,7 @@ fn exact_outcome_on_deterministic_worlds() {
 fn hypothetical_fights_and_swaps() {
     let (id, mut s, settings) = battle_state();
     s.adventurer.beast_health = 0;
-    let e = preview_result("sim", id, &s, Some(settings), &[], None).unwrap_err();
+    let e = preview_result("sim", id.into(), &s, Some(settings), &[], None).unwrap_err();
     assert_eq!(e.code, ErrorCode::ValidationError);
     let dragon = resolve_beast(&BeastArgs {
         beast: BeastRef::Name("demon-grasp-dragon".into()),
@@ -41,7 +41,7 @@ fn hypothetical_fights_and_swaps() {
     })
     .unwrap();
     assert_eq!((dragon.id, dragon.specials.special2), (29, 18));
-    let base = preview_result("sim", id, &s, Some(settings), &[], Some(dragon)).unwrap();
+    let base = preview_result("sim", id.into(), &s, Some(settings), &[], Some(dragon)).unwrap();
     assert!(!base.current_battle && base.exact.is_none());
     let gnome = resolve_beast(&BeastArgs {
         beast: BeastRef::Name("gnome".into()),
@@ -49,8 +49,8 @@ fn hypothetical_fights_and_swaps() {
         health: 10,
     })
     .unwrap();
-    let club = preview_result("sim", id, &s, Some(settings), &[], Some(gnome)).unwrap();
-    let katana = preview_result("sim", id, &s, Some(settings), &[42], Some(gnome)).unwrap();
+    let club = preview_result("sim", id.into(), &s, Some(settings), &[], Some(gnome)).unwrap();
+    let katana = preview_result("sim", id.into(), &s, Some(settings), &[42], Some(gnome)).unwrap();
     assert!(
         katana.preview.damage > club.preview.damage,
         "a katana cuts cloth better than a club"

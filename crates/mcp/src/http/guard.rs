@@ -10,6 +10,7 @@
 //! are sequential and public on chain (the leaderboard lists them), so hiding their existence
 //! would protect nothing, while "not yours" tells an agent (and the operator's log) exactly why.
 
+use game::AdventurerId;
 use std::sync::{Arc, OnceLock};
 
 use axum::http::request::Parts;
@@ -77,17 +78,22 @@ impl Guarded {
     }
 
     /// Whether `identity` may see and act on `adventurer_id`.
-    fn may_use(&self, identity: &Identity, adventurer_id: u64) -> bool {
+    fn may_use(&self, identity: &Identity, adventurer_id: AdventurerId) -> bool {
         self.shared.open
             || identity.granted.contains(&adventurer_id)
             || self.shared.owners.owner_of(adventurer_id).as_deref() == Some(&identity.name)
     }
 
-    fn check(&self, identity: &Identity, adventurer_id: u64, what: &str) -> Result<(), ToolError> {
+    fn check(
+        &self,
+        identity: &Identity,
+        adventurer_id: AdventurerId,
+        what: &str,
+    ) -> Result<(), ToolError> {
         if self.may_use(identity, adventurer_id) {
             return Ok(());
         }
-        tracing::warn!(identity = %identity.name, adventurer_id, what, "refused: another identity's adventurer");
+        tracing::warn!(identity = %identity.name, %adventurer_id, what, "refused: another identity's adventurer");
         Err(denied(&format!(
             "adventurer {adventurer_id} does not belong to identity '{}'",
             identity.name
@@ -108,7 +114,7 @@ impl Guarded {
             .arguments
             .as_ref()
             .and_then(|a| a.get("adventurer_id"))
-            .and_then(Value::as_u64);
+            .and_then(|v| AdventurerId::from_json(v).ok());
         if let Some(id) = adventurer_id {
             self.check(&identity, id, &tool)?;
         }
@@ -144,8 +150,8 @@ impl Guarded {
                 && let Some(id) = minted_id(result)
             {
                 match shared.owners.record(id, &name) {
-                    Ok(()) => tracing::info!(identity = %name, adventurer_id = id, "new adventurer"),
-                    Err(e) => tracing::error!(identity = %name, adventurer_id = id, error = %e, "cannot save the adventurer's owner"),
+                    Ok(()) => tracing::info!(identity = %name, adventurer_id = %id, "new adventurer"),
+                    Err(e) => tracing::error!(identity = %name, adventurer_id = %id, error = %e, "cannot save the adventurer's owner"),
                 }
             }
             if let (Some(payer), Ok(CallToolResponse::Complete(result))) = (&payer, &response) {
@@ -178,7 +184,7 @@ impl Guarded {
             "ls_get_tx" => {
                 if let Some(id) = content
                     .pointer("/record/adventurer_id")
-                    .and_then(Value::as_u64)
+                    .and_then(|v| AdventurerId::from_json(v).ok())
                 {
                     self.check(identity, id, tool)?;
                 }
@@ -187,7 +193,7 @@ impl Guarded {
                 if let Some(Value::Array(list)) = content.get_mut("adventurers") {
                     list.retain(|a| {
                         a.get("adventurer_id")
-                            .and_then(Value::as_u64)
+                            .and_then(|v| AdventurerId::from_json(v).ok())
                             .is_some_and(|id| self.may_use(identity, id))
                     });
                     content["total"] = Value::Null;
@@ -203,19 +209,19 @@ impl Guarded {
 
 /// The adventurer `ls_new_game` minted: from its result, or from the error of a start that
 /// failed after the mint.
-fn minted_id(result: &CallToolResult) -> Option<u64> {
+fn minted_id(result: &CallToolResult) -> Option<AdventurerId> {
     if let Some(id) = result
         .structured_content
         .as_ref()
         .and_then(|c| c.get("adventurer_id"))
-        .and_then(Value::as_u64)
+        .and_then(|v| AdventurerId::from_json(v).ok())
     {
         return Some(id);
     }
     result.content.iter().find_map(|c| {
         let text = c.as_text()?;
         let v: Value = serde_json::from_str(&text.text).ok()?;
-        v.pointer("/error/details/adventurer_id")?.as_u64()
+        AdventurerId::from_json(v.pointer("/error/details/adventurer_id")?).ok()
     })
 }
 
@@ -340,7 +346,7 @@ impl ServerHandler for Guarded {
         if let Some(id) = request
             .uri
             .strip_prefix("ls://adventurer/")
-            .and_then(|id| id.parse::<u64>().ok())
+            .and_then(|id| AdventurerId::parse(id).ok())
         {
             let refused = |e: ToolError| McpError::invalid_request(e.message, None);
             let identity = self.identity(&context).map_err(refused)?;

@@ -2,6 +2,7 @@
 //! games. Kept in the data directory (a small JSON map, rewritten through a temporary file and a
 //! rename on each new game) so ownership survives a restart.
 
+use game::AdventurerId;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -10,7 +11,7 @@ use std::sync::Mutex;
 #[derive(Debug, Default)]
 pub struct Owners {
     path: Option<PathBuf>,
-    map: Mutex<HashMap<u64, String>>,
+    map: Mutex<HashMap<AdventurerId, String>>,
 }
 
 impl Owners {
@@ -43,12 +44,12 @@ impl Owners {
     }
 
     /// The identity that created `adventurer_id`, if one did over HTTP.
-    pub fn owner_of(&self, adventurer_id: u64) -> Option<String> {
+    pub fn owner_of(&self, adventurer_id: AdventurerId) -> Option<String> {
         self.lock().get(&adventurer_id).cloned()
     }
 
     /// Records that `identity` created `adventurer_id` (the first record wins) and saves.
-    pub fn record(&self, adventurer_id: u64, identity: &str) -> std::io::Result<()> {
+    pub fn record(&self, adventurer_id: AdventurerId, identity: &str) -> std::io::Result<()> {
         let mut map = self.lock();
         if map.contains_key(&adventurer_id) {
             return Ok(());
@@ -64,7 +65,7 @@ impl Owners {
         std::fs::rename(&tmp, path)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, String>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<AdventurerId, String>> {
         self.map.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -78,13 +79,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("owners.json");
         let owners = Owners::open(Some(path.clone())).unwrap();
-        owners.record(3, "alice").unwrap();
-        owners.record(3, "bob").unwrap();
-        owners.record(4, "bob").unwrap();
+        owners.record(AdventurerId::from(3u64), "alice").unwrap();
+        owners.record(AdventurerId::from(3u64), "bob").unwrap();
+        owners.record(AdventurerId::from(4u64), "bob").unwrap();
         drop(owners);
         let again = Owners::open(Some(path)).unwrap();
-        assert_eq!(again.owner_of(3).as_deref(), Some("alice"));
-        assert_eq!(again.owner_of(4).as_deref(), Some("bob"));
-        assert_eq!(again.owner_of(5), None);
+        assert_eq!(
+            again.owner_of(AdventurerId::from(3u64)).as_deref(),
+            Some("alice")
+        );
+        assert_eq!(
+            again.owner_of(AdventurerId::from(4u64)).as_deref(),
+            Some("bob")
+        );
+        assert_eq!(again.owner_of(AdventurerId::from(5u64)), None);
     }
 }

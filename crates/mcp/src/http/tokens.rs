@@ -27,7 +27,7 @@ pub struct Identity {
     /// The name that owns adventurers and appears in logs (never the token).
     pub name: String,
     /// Adventurers this identity may act on besides those it creates.
-    pub granted: Vec<u64>,
+    pub granted: Vec<game::AdventurerId>,
     /// Writes per minute (the `[http]` default unless the entry sets it).
     pub max_tx_per_minute: u32,
     /// Writes per UTC day (the `[http]` default unless the entry sets it).
@@ -82,7 +82,7 @@ struct Entry {
     /// The account address this token may use (any when absent).
     account: Option<String>,
     #[serde(default)]
-    adventurers: Vec<u64>,
+    adventurers: Vec<game::AdventurerId>,
     max_tx_per_minute: Option<u32>,
     max_tx_per_day: Option<u32>,
     /// Daily fee budget, a decimal string in the fee token's smallest unit.

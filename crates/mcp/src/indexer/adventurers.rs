@@ -2,6 +2,7 @@
 //! the chain for games this server played, and read from the chain alone (for the ids this server
 //! knows) when Torii is down or no index is there.
 
+use game::AdventurerId;
 use std::collections::BTreeMap;
 
 use starknet::core::types::Felt;
@@ -100,14 +101,14 @@ impl LsServer {
         index: &dyn GameIndex,
         page: OwnedGamesPage,
         owner: Felt,
-        before: Option<u64>,
+        before: Option<AdventurerId>,
         limit: u32,
     ) -> AdventurerListResult {
-        let ids: Vec<u64> = page.games.iter().map(|g| g.adventurer_id).collect();
+        let ids: Vec<AdventurerId> = page.games.iter().map(|g| g.adventurer_id).collect();
         let follows = index.follows_chain();
         // A chain's own index lists the chain's rows.
         let row_source = if follows { index.name() } else { "chain" };
-        let mut rows: BTreeMap<u64, AdventurerSummary> = page
+        let mut rows: BTreeMap<AdventurerId, AdventurerSummary> = page
             .games
             .iter()
             .map(|g| (g.adventurer_id, index_summary(g, row_source)))
@@ -116,9 +117,9 @@ impl LsServer {
             self.indexer.listed.remember(ids.iter().copied());
             // The id range this page covers: known ids in it that the index lacks are added.
             let lower = if page.has_more {
-                ids.iter().min().copied().unwrap_or(0)
+                ids.iter().min().copied().unwrap_or_default()
             } else {
-                0
+                AdventurerId::default()
             };
             self.complete_from_chain(&mut rows, owner, before, lower)
                 .await
@@ -149,10 +150,10 @@ impl LsServer {
     /// came from the chain.
     async fn complete_from_chain(
         &self,
-        rows: &mut BTreeMap<u64, AdventurerSummary>,
+        rows: &mut BTreeMap<AdventurerId, AdventurerSummary>,
         owner: Felt,
-        before: Option<u64>,
-        lower: u64,
+        before: Option<AdventurerId>,
+        lower: AdventurerId,
     ) -> (Vec<ActionLag>, usize) {
         let mut lag = Vec::new();
         let mut from_chain_rows = 0;
@@ -199,7 +200,7 @@ impl LsServer {
     async fn list_from_chain(
         &self,
         owner: Felt,
-        before: Option<u64>,
+        before: Option<AdventurerId>,
         limit: u32,
     ) -> Result<AdventurerListResult, ToolError> {
         let mut adventurers = Vec::new();
@@ -273,7 +274,7 @@ impl LsServer {
         }
     }
 
-    async fn owned_by(&self, id: u64, owner: Felt) -> bool {
+    async fn owned_by(&self, id: AdventurerId, owner: Felt) -> bool {
         matches!(self.backend.owner(id).await, Ok(Some(o)) if o == owner)
     }
 }

@@ -1,6 +1,7 @@
 //! What the indexer tools share: the index they read, page limits, cursors, the mapping of index
 //! failures, the scope of the leaderboard and the summary of one game read from the chain.
 
+use game::AdventurerId;
 use starknet::core::types::Felt;
 
 use crate::error::{ErrorCode, ToolError};
@@ -130,7 +131,7 @@ pub(crate) fn owner_cursor(
 }
 
 /// One game as the chain describes it.
-pub(crate) fn chain_summary(id: u64, a: &Adventurer) -> AdventurerSummary {
+pub(crate) fn chain_summary(id: AdventurerId, a: &Adventurer) -> AdventurerSummary {
     let p = phase(a);
     AdventurerSummary {
         adventurer_id: id,
@@ -182,7 +183,7 @@ mod tests {
         assert_eq!((e.code, e.retryable), (ErrorCode::IndexerError, true));
         let e = index_error(IndexError::Chain(chain::ChainError::Rpc("down".into())));
         assert_eq!(e.code, ErrorCode::RpcError);
-        let e = index_error(IndexError::NoSuchAdventurer(9));
+        let e = index_error(IndexError::NoSuchAdventurer(AdventurerId::from(9u64)));
         assert_eq!(e.code, ErrorCode::NotFound);
         assert_eq!(e.details["adventurer_id"], 9);
     }

@@ -452,7 +452,7 @@ mod tests {
 
     fn ev(details: GameEventDetails) -> GameEvent {
         GameEvent {
-            adventurer_id: 1,
+            adventurer_id: game::AdventurerId::from(1u64),
             action_count: 3,
             details,
         }

@@ -1,6 +1,7 @@
 //! An engine action as the MCP tool call that makes it: the tool's name and its arguments. The
 //! built-in agent sends these calls, and the advice line shows the same call in short form.
 
+use game::AdventurerId;
 use serde_json::{Map, Value, json};
 
 use super::tools;
@@ -8,7 +9,7 @@ use game::engine::Action;
 
 /// The tool call (name and arguments) that makes `action` on adventurer `id`, as any MCP client
 /// sends it.
-pub fn tool_call(id: u64, action: &Action) -> (&'static str, Value) {
+pub fn tool_call(id: AdventurerId, action: &Action) -> (&'static str, Value) {
     match action {
         Action::StartGame { weapon } => (tools::NEW_GAME, json!({ "weapon": weapon })),
         Action::Explore { till_beast } => (
@@ -50,7 +51,7 @@ pub fn tool_call(id: u64, action: &Action) -> (&'static str, Value) {
 /// adventurer and those at their default (false, 0, empty) left out, so the call works as shown
 /// once the adventurer is added.
 pub fn short_call(action: &Action) -> String {
-    let (tool, args) = tool_call(0, action);
+    let (tool, args) = tool_call(AdventurerId::default(), action);
     let args: Map<String, Value> = args
         .as_object()
         .into_iter()
@@ -109,7 +110,7 @@ mod tests {
 
     #[test]
     fn full_calls_name_the_adventurer() {
-        let (tool, args) = tool_call(7, &Action::Drop { items: vec![3] });
+        let (tool, args) = tool_call(AdventurerId::from(7u64), &Action::Drop { items: vec![3] });
         assert_eq!(tool, "ls_drop");
         assert_eq!(args, json!({"adventurer_id": 7, "items": [3]}));
     }

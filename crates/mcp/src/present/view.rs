@@ -1,6 +1,7 @@
 //! The adventurer view as this surface returns it: the game's view with the legal tools added,
 //! and the battle's odds kept beside it so a result computes them once.
 
+use game::AdventurerId;
 use std::borrow::Cow;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};
@@ -47,7 +48,7 @@ impl JsonSchema for AdventurerView {
 
 /// The view of `state` for `adventurer_id`, its legal tools described with the battle's odds
 /// (computed here, once).
-pub fn adventurer_view(adventurer_id: u64, state: &GameState) -> AdventurerView {
+pub fn adventurer_view(adventurer_id: AdventurerId, state: &GameState) -> AdventurerView {
     let odds = battle_odds(state);
     AdventurerView {
         view: game::view::adventurer_view(adventurer_id, state),

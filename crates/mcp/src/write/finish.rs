@@ -7,6 +7,7 @@
 //! node's state shows the transaction (`action_count` equal to the events'): a load-balanced
 //! node behind the one that answered the receipt is waited for.
 
+use game::AdventurerId;
 use std::time::Duration;
 
 use super::super::envelopes::ActionResult;
@@ -25,7 +26,7 @@ impl LsServer {
     /// The result of a landed write and the state after it.
     pub(crate) async fn finish(
         &self,
-        id: u64,
+        id: AdventurerId,
         report: TxReport,
         starts_game: bool,
     ) -> Result<(ActionResult, GameState), ToolError> {
@@ -51,14 +52,18 @@ impl LsServer {
     }
 
     /// Reads the state until it shows `action_count == target` (a lagging node catches up).
-    async fn read_after_write(&self, id: u64, target: Option<u16>) -> Result<GameState, ToolError> {
+    async fn read_after_write(
+        &self,
+        id: AdventurerId,
+        target: Option<u16>,
+    ) -> Result<GameState, ToolError> {
         let deadline = tokio::time::Instant::now() + READ_AFTER_WRITE;
         loop {
             let state = self.backend.state(id).await.map_err(from_chain)?;
             let caught_up = target.is_none_or(|t| state.adventurer.action_count == t);
             if caught_up || tokio::time::Instant::now() >= deadline {
                 if !caught_up {
-                    tracing::warn!(id, "the node's state still lags behind the transaction");
+                    tracing::warn!(%id, "the node's state still lags behind the transaction");
                 }
                 return Ok(state);
             }
@@ -67,14 +72,14 @@ impl LsServer {
     }
 
     /// Reads an adventurer's state from the chain and remembers it.
-    pub(crate) async fn read_state(&self, id: u64) -> Result<GameState, ToolError> {
+    pub(crate) async fn read_state(&self, id: AdventurerId) -> Result<GameState, ToolError> {
         let state = self.backend.state(id).await.map_err(from_chain)?;
         self.remember(id, &state);
         Ok(state)
     }
 
     /// The state a write validates against: the one this server knows, else a read.
-    pub(super) async fn state_before(&self, id: u64) -> Result<GameState, ToolError> {
+    pub(super) async fn state_before(&self, id: AdventurerId) -> Result<GameState, ToolError> {
         if !self.backend.reads_are_local()
             && let Some(state) = self.known.get(id)
         {
@@ -83,7 +88,7 @@ impl LsServer {
         self.read_state(id).await
     }
 
-    fn remember(&self, id: u64, state: &GameState) {
+    fn remember(&self, id: AdventurerId, state: &GameState) {
         if !self.backend.reads_are_local() {
             self.known.put(id, state);
         }
@@ -91,7 +96,7 @@ impl LsServer {
 
     /// A refused action on a token that was never minted is `NOT_FOUND` (the contract only says
     /// 'Not token owner'); anything else maps as usual. The known state is forgotten either way.
-    pub(super) async fn missing_or(&self, id: u64, e: ChainError) -> ToolError {
+    pub(super) async fn missing_or(&self, id: AdventurerId, e: ChainError) -> ToolError {
         self.known.forget(id);
         if matches!(&e, ChainError::Revert { .. })
             && matches!(self.backend.owner(id).await, Ok(None))
@@ -101,7 +106,7 @@ impl LsServer {
         from_chain(e)
     }
 
-    fn action_result(&self, id: u64, report: TxReport, state: &GameState) -> ActionResult {
+    fn action_result(&self, id: AdventurerId, report: TxReport, state: &GameState) -> ActionResult {
         ActionResult {
             ok: true,
             schema_version: SCHEMA_VERSION.into(),

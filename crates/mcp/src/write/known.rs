@@ -7,6 +7,7 @@
 //! a read never replaces a newer state with an older one (a lagging node). Bounded
 //! ([`BoundedMap`]): at most [`CAPACITY`] adventurers, the least recently touched evicted first.
 
+use game::AdventurerId;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -20,7 +21,7 @@ pub(super) const CAPACITY: usize = 1024;
 /// Per adventurer: the last known state and when it was last touched.
 #[derive(Debug, Default)]
 pub(crate) struct KnownStates {
-    states: Mutex<BoundedMap<u64, GameState, CAPACITY>>,
+    states: Mutex<BoundedMap<AdventurerId, GameState, CAPACITY>>,
 }
 
 /// Whether action count `a` is older than `b` (u16 counts wrap).
@@ -30,14 +31,14 @@ fn older(a: u16, b: u16) -> bool {
 
 impl KnownStates {
     /// The last known state of an adventurer.
-    pub(crate) fn get(&self, id: u64) -> Option<GameState> {
+    pub(crate) fn get(&self, id: AdventurerId) -> Option<GameState> {
         let mut states = self.states.lock().unwrap_or_else(|e| e.into_inner());
         states.get_mut(&id, Instant::now()).cloned()
     }
 
     /// Remembers a state, unless a newer one is already known (a read from a lagging node).
     /// A game that never started is not remembered (it may not even exist).
-    pub(crate) fn put(&self, id: u64, state: &GameState) {
+    pub(crate) fn put(&self, id: AdventurerId, state: &GameState) {
         if state.adventurer.action_count == 0 {
             return;
         }
@@ -51,7 +52,7 @@ impl KnownStates {
     }
 
     /// Forgets an adventurer (after a failed write).
-    pub(crate) fn forget(&self, id: u64) {
+    pub(crate) fn forget(&self, id: AdventurerId) {
         self.states
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -72,31 +73,50 @@ mod tests {
     #[test]
     fn an_older_read_does_not_replace_a_newer_state() {
         let k = KnownStates::default();
-        k.put(1, &at(5));
-        k.put(1, &at(4));
-        assert_eq!(k.get(1).unwrap().adventurer.action_count, 5);
-        k.put(1, &at(6));
-        assert_eq!(k.get(1).unwrap().adventurer.action_count, 6);
-        k.put(2, &at(u16::MAX));
-        k.put(2, &at(1));
-        assert_eq!(k.get(2).unwrap().adventurer.action_count, 1, "wrapped");
+        k.put(AdventurerId::from(1u64), &at(5));
+        k.put(AdventurerId::from(1u64), &at(4));
+        assert_eq!(
+            k.get(AdventurerId::from(1u64))
+                .unwrap()
+                .adventurer
+                .action_count,
+            5
+        );
+        k.put(AdventurerId::from(1u64), &at(6));
+        assert_eq!(
+            k.get(AdventurerId::from(1u64))
+                .unwrap()
+                .adventurer
+                .action_count,
+            6
+        );
+        k.put(AdventurerId::from(2u64), &at(u16::MAX));
+        k.put(AdventurerId::from(2u64), &at(1));
+        assert_eq!(
+            k.get(AdventurerId::from(2u64))
+                .unwrap()
+                .adventurer
+                .action_count,
+            1,
+            "wrapped"
+        );
     }
 
     #[test]
     fn unstarted_games_and_forgotten_ones_are_unknown() {
         let k = KnownStates::default();
-        k.put(1, &at(0));
-        assert!(k.get(1).is_none());
-        k.put(1, &at(3));
-        k.forget(1);
-        assert!(k.get(1).is_none());
+        k.put(AdventurerId::from(1u64), &at(0));
+        assert!(k.get(AdventurerId::from(1u64)).is_none());
+        k.put(AdventurerId::from(1u64), &at(3));
+        k.forget(AdventurerId::from(1u64));
+        assert!(k.get(AdventurerId::from(1u64)).is_none());
     }
 
     #[test]
     fn it_is_bounded() {
         let k = KnownStates::default();
         for id in 0..(CAPACITY as u64 + 10) {
-            k.put(id, &at(1));
+            k.put(id.into(), &at(1));
         }
         assert_eq!(k.states.lock().unwrap().len(), CAPACITY);
     }

@@ -14,6 +14,7 @@ mod options;
 mod render;
 mod resume;
 
+use game::AdventurerId;
 use rmcp::RoleServer;
 use rmcp::handler::server::wrapper::Json;
 use rmcp::service::RequestContext;
@@ -83,7 +84,7 @@ impl LsServer {
         &self,
         detail: Option<Detail>,
         expected_action_count: Option<u16>,
-        id: u64,
+        id: AdventurerId,
         action: Action,
         opts: WriteOptions,
         check: Option<StateCheck<'_>>,
@@ -101,7 +102,7 @@ impl LsServer {
     pub(super) async fn write_full(
         &self,
         expected_action_count: Option<u16>,
-        id: u64,
+        id: AdventurerId,
         action: Action,
         opts: WriteOptions,
         check: Option<StateCheck<'_>>,

@@ -4,6 +4,7 @@
 //! (`entry` ticket, golden pass or free) is always its own transaction, then the start: the id
 //! prediction that `mint_and_start` uses covers the direct mint only.
 
+use game::AdventurerId;
 use rmcp::handler::server::wrapper::Json;
 use starknet::core::types::Felt;
 
@@ -24,7 +25,7 @@ pub(crate) struct NewGame {
     /// For a retry of a start: the action count the agent saw.
     pub expected_action_count: Option<u16>,
     /// An adventurer minted earlier, to start instead of minting.
-    pub adventurer_id: Option<u64>,
+    pub adventurer_id: Option<AdventurerId>,
     /// Starting weapon id.
     pub weapon: u8,
     /// Player name for the mint.

@@ -1,6 +1,7 @@
 //! A retry of a write whose answer was lost (the server stopped between send and receipt): its
 //! transaction is found in the journal and followed to its receipt instead of acting again.
 
+use game::AdventurerId;
 use std::time::Duration;
 
 use super::super::envelopes::ActionResult;
@@ -14,7 +15,7 @@ impl LsServer {
     /// The result of an earlier attempt of this write, if one was interrupted after its send.
     pub(super) async fn resume(
         &self,
-        id: u64,
+        id: AdventurerId,
         expected: u16,
         action: &Action,
         opts: &WriteOptions,
@@ -23,7 +24,7 @@ impl LsServer {
             return Ok(None);
         };
         let hash = record.tx_hash;
-        tracing::info!(tx_hash = %format!("{hash:#x}"), id, "a retry finds the transaction of an interrupted write");
+        tracing::info!(tx_hash = %format!("{hash:#x}"), %id, "a retry finds the transaction of an interrupted write");
         let deadline = tokio::time::Instant::now() + opts.timeout;
         let report = loop {
             let found = self.backend.tx(hash).await.map_err(from_chain)?;

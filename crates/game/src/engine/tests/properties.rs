@@ -70,8 +70,8 @@ fn random_game(seed: u64, settings: EngineSettings) -> Vec<GameState> {
                 let derived = crate::after::state_after_events(Some(&known), &events, false)
                     .expect("the events and the state before determine the state after");
                 assert_eq!(
-                    crate::view::adventurer_view(id, &derived),
-                    crate::view::adventurer_view(id, &w.state(id)),
+                    crate::view::adventurer_view(crate::AdventurerId::from(id), &derived),
+                    crate::view::adventurer_view(crate::AdventurerId::from(id), &w.state(id)),
                     "the state from the events of {action:?} is what a read shows"
                 );
                 known = derived;
