@@ -31,6 +31,7 @@ pub mod sample;
 #[cfg(test)]
 mod testing;
 pub mod token_fields;
+pub mod v2;
 pub mod verdict;
 pub mod view;
 
