@@ -504,11 +504,18 @@ pub fn decode_game_event(keys: &[Felt], data: &[Felt]) -> Result<Option<GameEven
 pub fn decode_game_events<'a>(
     events: impl IntoIterator<Item = (&'a [Felt], &'a [Felt])>,
 ) -> Result<Vec<GameEvent>, DecodeError> {
+    decode_matching(events, decode_game_event)
+}
+
+/// Runs `decode` over `(keys, data)` pairs, keeping what it recognises, in order, and stopping
+/// at the first error (the loop of both generations' receipt decoders).
+pub(crate) fn decode_matching<'a, T>(
+    events: impl IntoIterator<Item = (&'a [Felt], &'a [Felt])>,
+    decode: impl Fn(&[Felt], &[Felt]) -> Result<Option<T>, DecodeError>,
+) -> Result<Vec<T>, DecodeError> {
     let mut out = Vec::new();
     for (keys, data) in events {
-        if let Some(e) = decode_game_event(keys, data)? {
-            out.push(e);
-        }
+        out.extend(decode(keys, data)?);
     }
     Ok(out)
 }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use starknet_types_core::felt::Felt;
 
 use super::{Salts, decode_adventurer};
-use crate::events::{CollectableStats, GameEventDetails, UnknownPayload};
+use crate::events::{CollectableStats, GameEventDetails, UnknownPayload, decode_matching};
 use crate::felt::{DecodeError, FeltReader};
 use crate::id::AdventurerId;
 use crate::model::{BeastEvent, SpecialPowers};
@@ -71,13 +71,7 @@ pub fn decode_game_core_event(
 pub fn decode_game_core_events<'a>(
     events: impl IntoIterator<Item = (&'a [Felt], &'a [Felt])>,
 ) -> Result<Vec<GameCoreEvent>, DecodeError> {
-    let mut out = Vec::new();
-    for (keys, data) in events {
-        if let Some(e) = decode_game_core_event(keys, data)? {
-            out.push(e);
-        }
-    }
-    Ok(out)
+    decode_matching(events, decode_game_core_event)
 }
 
 /// Decodes `[variant, ...payload]`: 0 and 2 in their v2 layouts, 17–19 v2's own, the rest as v1.

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use starknet_types_core::felt::Felt;
 
 use crate::felt::{DecodeError, FeltReader};
-use crate::model::{Adventurer, Bag, Equipment, Stats};
+use crate::model::{Adventurer, Bag};
 
 mod events;
 
@@ -50,17 +50,7 @@ pub struct Assets {
 /// invented) and `action_count` is 0 (v2 has no counter; state chaining by count never matches).
 pub fn decode_adventurer(r: &mut FeltReader) -> Result<(Adventurer, Salts), DecodeError> {
     let inner = |r: &mut FeltReader| -> Result<(Adventurer, Salts), DecodeError> {
-        let adventurer = Adventurer {
-            health: r.u16("health")?,
-            xp: r.u16("xp")?,
-            gold: r.u16("gold")?,
-            beast_health: r.u16("beast_health")?,
-            stat_upgrades_available: r.u8("stat_upgrades_available")?,
-            stats: Stats::decode_felts(r).map_err(|e| e.within("stats"))?,
-            equipment: Equipment::decode_felts(r).map_err(|e| e.within("equipment"))?,
-            item_specials_seed: 0,
-            action_count: 0,
-        };
+        let adventurer = Adventurer::decode_shared(r)?;
         let salts = Salts {
             item_specials_salt: r.u16("item_specials_salt")?,
             beast_salt: r.u32("beast_salt")?,
@@ -81,11 +71,7 @@ pub fn adventurer_from_felts(felts: &[Felt]) -> Result<(Adventurer, Salts), Deco
 
 /// Appends the 31-felt v2 form (inverse of [`decode_adventurer`]; the v1-only fields are dropped).
 pub fn encode_adventurer(adventurer: &Adventurer, salts: &Salts, out: &mut Vec<Felt>) {
-    let a = adventurer;
-    out.extend([a.health, a.xp, a.gold, a.beast_health].map(Felt::from));
-    out.push(Felt::from(a.stat_upgrades_available));
-    a.stats.encode_felts(out);
-    a.equipment.encode_felts(out);
+    adventurer.encode_shared(out);
     out.push(Felt::from(salts.item_specials_salt));
     out.push(Felt::from(salts.beast_salt));
     out.push(Felt::from(salts.level_salt));

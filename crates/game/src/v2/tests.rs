@@ -1,7 +1,7 @@
 //! Tests of `v2`: the adventurer and `load_assets` layouts from felts written out by hand.
 
 use super::*;
-use crate::model::Item;
+use crate::model::{Item, Stats};
 
 /// A v2 adventurer, field by field, in the order of GameCore's struct.
 pub(crate) const ADVENTURER: [u64; 31] = [
@@ -47,19 +47,16 @@ fn the_hand_written_adventurer_decodes_field_by_field() {
     let (a, salts) = adventurer_from_felts(&felts(&ADVENTURER)).unwrap();
     assert_eq!((a.health, a.xp, a.gold, a.beast_health), (120, 400, 37, 0));
     assert_eq!(a.stat_upgrades_available, 2);
-    let s = a.stats;
-    assert_eq!(
-        [
-            s.strength,
-            s.dexterity,
-            s.vitality,
-            s.intelligence,
-            s.wisdom,
-            s.charisma,
-            s.luck
-        ],
-        [5, 3, 4, 1, 2, 6, 9]
-    );
+    let stats = Stats {
+        strength: 5,
+        dexterity: 3,
+        vitality: 4,
+        intelligence: 1,
+        wisdom: 2,
+        charisma: 6,
+        luck: 9,
+    };
+    assert_eq!(a.stats, stats);
     let e = a.equipment;
     assert_eq!(e.weapon, Item { id: 46, xp: 100 });
     assert_eq!(e.chest, Item { id: 51, xp: 4 });
