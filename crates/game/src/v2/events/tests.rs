@@ -256,3 +256,27 @@ fn a_receipt_keeps_only_game_core_events_in_order() {
     let bad = felts(&[11]);
     assert!(decode_game_core_events([(&k1[..], &bad[..])]).is_err());
 }
+
+#[test]
+fn a_v2_state_feeds_the_phase_view_and_preview_unchanged() {
+    let mut adventurer = ADVENTURER;
+    adventurer[3] = 50; // beast_health: in battle
+    adventurer[4] = 0; // no stat points waiting
+    let mut load_assets = adventurer.to_vec();
+    load_assets.extend([0; 31]);
+    let assets = crate::v2::Assets::from_felts(&felts(&load_assets)).unwrap();
+    let GameEventDetails::Beast(beast) = both(&[2, 29, 80, 20, 0, 18, 6]) else {
+        panic!("not a beast")
+    };
+    let state = crate::GameState {
+        adventurer: assets.adventurer,
+        bag: assets.bag,
+        beast: beast.to_beast_event(),
+        market: Vec::new(),
+    };
+    assert_eq!(crate::phase(&state.adventurer), crate::Phase::InBattle);
+    let preview = crate::battle_preview(&state).expect("a preview in battle");
+    assert_eq!((preview.beast_id, preview.beast_health), (29, 50));
+    let view = crate::adventurer_view(1, &state);
+    assert_eq!((view.level, view.health), (20, 120));
+}
