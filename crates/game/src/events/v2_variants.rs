@@ -20,12 +20,12 @@ pub struct UnknownPayload {
 
 impl UnknownPayload {
     /// Takes every felt left in `r`: the payload's length is not known, so it is the event's rest.
-    pub fn read_rest(r: &mut FeltReader) -> Result<Self, DecodeError> {
+    pub fn read_rest(r: &mut FeltReader) -> Self {
         let mut felts = Vec::with_capacity(r.remaining());
-        while !r.is_empty() {
-            felts.push(r.felt("payload")?);
+        while let Ok(f) = r.felt("payload") {
+            felts.push(f);
         }
-        Ok(Self { felts })
+        Self { felts }
     }
 }
 

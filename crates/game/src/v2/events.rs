@@ -83,8 +83,8 @@ fn decode_details(r: &mut FeltReader) -> Result<(GameEventDetails, Option<Salts>
             return Ok((GameEventDetails::Adventurer(adventurer), Some(salts)));
         }
         2 => GameEventDetails::Beast(decode_beast(r)?.into()),
-        17 => GameEventDetails::Randomness(UnknownPayload::read_rest(r)?),
-        18 => GameEventDetails::Collectable(UnknownPayload::read_rest(r)?),
+        17 => GameEventDetails::Randomness(UnknownPayload::read_rest(r)),
+        18 => GameEventDetails::Collectable(UnknownPayload::read_rest(r)),
         19 => GameEventDetails::CollectableStats(
             CollectableStats::decode_felts(r).map_err(|e| e.within("collectable_stats"))?,
         ),
