@@ -8,8 +8,9 @@ use super::{
     GameEventDetails, ItemRef,
 };
 
-/// Encodes an event into `(keys, data)` as the world emits it (inverse of [`super::decode_game_event`]);
-/// used by the practice chain and tests. `system` is the emitting system's address (keys[2]).
+/// Encodes an event into `(keys, data)` as the v1 world emits it (inverse of
+/// [`super::decode_game_event`], which refuses v2's variants 17–19); used by the practice chain
+/// and tests. `system` is the emitting system's address (keys[2]).
 pub fn encode_game_event(event: &GameEvent, system: Felt) -> (Vec<Felt>, Vec<Felt>) {
     let mut values = vec![Felt::from(event.action_count)];
     encode_details(&event.details, &mut values);

@@ -26,7 +26,7 @@ pub const ADVENTURER_FELTS: usize = 31;
 /// derives specials, beasts and markets from them is not public, so they are kept as read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Salts {
-    /// `item_specials_salt` (u16): the successor of v1's `item_specials_seed`.
+    /// `item_specials_salt` (u16), where v1 had `item_specials_seed`.
     pub item_specials_salt: u16,
     /// `beast_salt` (u32).
     pub beast_salt: u32,
