@@ -113,6 +113,9 @@ pub fn details(d: &GameEventDetails) -> Value {
             attack(a.damage, a.location, a.critical_hit)
         }
         D::Flee { success } => json!(success),
+        D::Randomness(_) | D::Collectable(_) | D::CollectableStats(_) => {
+            unreachable!("Torii serves the Dojo world's events, which have no variant 17-19")
+        }
     };
     json!({ d.kind(): payload })
 }

@@ -1,5 +1,6 @@
 //! Pure game layer for Death Mountain / Loot Survivor 2 (`ls_0_0_9`): data models and their felt
-//! encodings, event decoding, rules, catalogue, phase, the adventurer view and the planner.
+//! encodings, event decoding, rules, catalogue, phase, the adventurer view and the planner; `v2`
+//! decodes mainnet's second generation (GameCore) into the same types.
 //! No I/O, no async: everything here is deterministic and unit-tested (rules: docs/game-rules.md).
 //!
 //! The lowest layer of loot-survivor-mcp, as a crate of its own: its only dependencies are
@@ -31,6 +32,7 @@ pub mod sample;
 #[cfg(test)]
 mod testing;
 pub mod token_fields;
+pub mod v2;
 pub mod verdict;
 pub mod view;
 

@@ -449,7 +449,10 @@ mod tests {
         .unwrap();
         assert_eq!(a, b);
         let v: serde_json::Value = serde_json::from_str(&a).unwrap();
-        assert_eq!(v["adventurer_id"], "18446744073709551615", "above 2^53: a string");
+        assert_eq!(
+            v["adventurer_id"], "18446744073709551615",
+            "above 2^53: a string"
+        );
         assert_eq!(v["phase"], "exploring");
         assert_eq!(v["equipment"][0]["type"], "Blade_or_Hide");
         assert_eq!(v["equipment"][0]["slot"], "Weapon");

@@ -193,8 +193,11 @@ pub(crate) fn standard_input(v: &mut Value) {
                 && types.len() >= 2
                 && types.contains(&json!("null"))
             {
-                let mut others: Vec<Value> =
-                    types.iter().filter(|t| *t != &json!("null")).cloned().collect();
+                let mut others: Vec<Value> = types
+                    .iter()
+                    .filter(|t| *t != &json!("null"))
+                    .cloned()
+                    .collect();
                 let other = match others.len() {
                     1 => others.remove(0),
                     _ => Value::Array(others),
@@ -455,7 +458,10 @@ mod tests {
             s["properties"]["b"],
             json!({"type": "integer", "minimum": 0, "maximum": 65535})
         );
-        assert_eq!(s["properties"]["id"], json!({"type": ["integer", "string"]}));
+        assert_eq!(
+            s["properties"]["id"],
+            json!({"type": ["integer", "string"]})
+        );
         assert_eq!(s["properties"]["c"], json!({"$ref": "#/$defs/Confirm"}));
         assert_eq!(s["properties"]["d"]["minimum"], json!(-32768));
         assert!(!s.to_string().contains("format"));

@@ -10,6 +10,14 @@ use super::felt::{DecodeError, FeltReader};
 use super::id::AdventurerId;
 use super::model::{Adventurer, Bag, BeastEvent, MAX_ITEM_ID, SpecialPowers, Stats, u64_string};
 
+mod encode;
+mod v2_variants;
+
+#[cfg(test)]
+use encode::encode_details;
+pub use encode::encode_game_event;
+pub use v2_variants::{CollectableStats, UnknownPayload};
+
 /// `starknet_keccak("EventEmitted")`: keys[0] of every Dojo world event.
 pub const EVENT_EMITTED_SELECTOR: Felt =
     Felt::from_hex_unchecked("0x1c93f6e4703ae90f75338f29bffbe9c1662200cee981f49afeec26e892debcd");
@@ -184,7 +192,8 @@ pub struct PurchasedItem {
     pub equip: bool,
 }
 
-/// The 17 `GameEventDetails` variants (index order of docs/game-rules.md#events), serialized as
+/// The `GameEventDetails` variants in index order (docs/game-rules.md#events): 0–16 of both
+/// generations, 17–19 of the second only (docs/game-v2.md#events), serialized as
 /// `{"type": "<snake_case variant>", ...fields}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -268,6 +277,12 @@ pub enum GameEventDetails {
         /// Whether it succeeded.
         success: bool,
     },
+    /// 17 (v2 only): GameCore's randomness event, kept as read (its payload is not public).
+    Randomness(UnknownPayload),
+    /// 18 (v2 only): a collectable event, kept as read (its payload is not public).
+    Collectable(UnknownPayload),
+    /// 19 (v2 only): a collectable beast's kill record (Beast Mode).
+    CollectableStats(CollectableStats),
 }
 
 impl GameEventDetails {
@@ -291,12 +306,22 @@ impl GameEventDetails {
             Self::Attack(_) => "attack",
             Self::BeastAttack(_) => "beast_attack",
             Self::Flee { .. } => "flee",
+            Self::Randomness(_) => "randomness",
+            Self::Collectable(_) => "collectable",
+            Self::CollectableStats(_) => "collectable_stats",
         }
     }
 
-    /// Decodes `[variant_index, ...payload]`, consuming exactly the payload.
+    /// Decodes the v1 world's `[variant_index, ...payload]` (variants 0–16), consuming exactly
+    /// the payload.
     pub fn decode_felts(r: &mut FeltReader) -> Result<Self, DecodeError> {
         let variant = r.variant("details", 17)?;
+        Self::decode_payload(variant, r)
+    }
+
+    /// Decodes the payload of variant 0–16 in the v1 layout (the second generation shares all
+    /// but 0 and 2), shaped for the agent.
+    pub(crate) fn decode_payload(variant: u8, r: &mut FeltReader) -> Result<Self, DecodeError> {
         let d = match variant {
             0 => Self::Adventurer(Adventurer::decode_felts(r)?),
             1 => Self::Bag(Bag::decode_felts(r)?),
@@ -388,9 +413,15 @@ impl GameEventDetails {
             13 => Self::Ambush(AttackEvent::decode(r)?),
             14 => Self::Attack(AttackEvent::decode(r)?),
             15 => Self::BeastAttack(AttackEvent::decode(r)?),
-            _ => Self::Flee {
+            16 => Self::Flee {
                 success: r.bool("flee")?,
             },
+            other => {
+                return Err(DecodeError::Invalid {
+                    field: "details".into(),
+                    reason: format!("variant {other} has no shared payload layout"),
+                });
+            }
         };
         Ok(d.for_agent())
     }
@@ -474,123 +505,20 @@ pub fn decode_game_event(keys: &[Felt], data: &[Felt]) -> Result<Option<GameEven
 pub fn decode_game_events<'a>(
     events: impl IntoIterator<Item = (&'a [Felt], &'a [Felt])>,
 ) -> Result<Vec<GameEvent>, DecodeError> {
+    decode_matching(events, decode_game_event)
+}
+
+/// Runs `decode` over `(keys, data)` pairs, keeping what it recognises, in order, and stopping
+/// at the first error (the loop of both generations' receipt decoders).
+pub(crate) fn decode_matching<'a, T>(
+    events: impl IntoIterator<Item = (&'a [Felt], &'a [Felt])>,
+    decode: impl Fn(&[Felt], &[Felt]) -> Result<Option<T>, DecodeError>,
+) -> Result<Vec<T>, DecodeError> {
     let mut out = Vec::new();
     for (keys, data) in events {
-        if let Some(e) = decode_game_event(keys, data)? {
-            out.push(e);
-        }
+        out.extend(decode(keys, data)?);
     }
     Ok(out)
-}
-
-/// Encodes an event into `(keys, data)` as the world emits it (inverse of [`decode_game_event`]);
-/// used by the practice chain and tests. `system` is the emitting system's address (keys[2]).
-pub fn encode_game_event(event: &GameEvent, system: Felt) -> (Vec<Felt>, Vec<Felt>) {
-    let mut values = vec![Felt::from(event.action_count)];
-    encode_details(&event.details, &mut values);
-    let mut data = vec![
-        Felt::ONE,
-        event.adventurer_id.felt(),
-        Felt::from(values.len()),
-    ];
-    data.extend(values);
-    (
-        vec![EVENT_EMITTED_SELECTOR, GAME_EVENT_SELECTOR, system],
-        data,
-    )
-}
-
-fn encode_items(items: &[ItemRef], out: &mut Vec<Felt>) {
-    out.push(Felt::from(items.len()));
-    out.extend(items.iter().map(|i| Felt::from(i.id)));
-}
-
-fn encode_attack(a: &AttackEvent, out: &mut Vec<Felt>) {
-    out.extend([
-        Felt::from(a.damage),
-        Felt::from(a.location.index()),
-        Felt::from(a.critical_hit),
-    ]);
-}
-
-fn encode_details(d: &GameEventDetails, out: &mut Vec<Felt>) {
-    use GameEventDetails as D;
-    let index: u8 = match d {
-        D::Adventurer(_) => 0,
-        D::Bag(_) => 1,
-        D::Beast(_) => 2,
-        D::Discovery { .. } => 3,
-        D::Obstacle(_) => 4,
-        D::DefeatedBeast { .. } => 5,
-        D::FledBeast { .. } => 6,
-        D::StatUpgrade { .. } => 7,
-        D::BuyItems { .. } => 8,
-        D::Equip { .. } => 9,
-        D::Drop { .. } => 10,
-        D::LevelUp { .. } => 11,
-        D::MarketItems { .. } => 12,
-        D::Ambush(_) => 13,
-        D::Attack(_) => 14,
-        D::BeastAttack(_) => 15,
-        D::Flee { .. } => 16,
-    };
-    out.push(Felt::from(index));
-    match d {
-        D::Adventurer(a) => a.encode_felts(out),
-        D::Bag(b) => b.encode_felts(out),
-        D::Beast(b) => b.to_beast_event().encode_felts(out),
-        D::Discovery {
-            discovery,
-            xp_reward,
-        } => {
-            match discovery {
-                Discovery::Gold { amount } => out.extend([Felt::ZERO, Felt::from(*amount)]),
-                Discovery::Health { amount } => out.extend([Felt::ONE, Felt::from(*amount)]),
-                Discovery::Loot { item } => out.extend([Felt::TWO, Felt::from(item.id)]),
-            }
-            out.push(Felt::from(*xp_reward));
-        }
-        D::Obstacle(o) => out.extend([
-            Felt::from(o.obstacle_id),
-            Felt::from(o.dodged),
-            Felt::from(o.damage.max(o.avoided_damage)),
-            Felt::from(o.location.index()),
-            Felt::from(o.critical_hit),
-            Felt::from(o.xp_reward),
-        ]),
-        D::DefeatedBeast {
-            beast_id,
-            gold_reward,
-            xp_reward,
-            ..
-        } => out.extend([
-            Felt::from(*beast_id),
-            Felt::from(*gold_reward),
-            Felt::from(*xp_reward),
-        ]),
-        D::FledBeast {
-            beast_id,
-            xp_reward,
-            ..
-        } => out.extend([Felt::from(*beast_id), Felt::from(*xp_reward)]),
-        D::StatUpgrade { stats } => stats.encode_felts(out),
-        D::BuyItems {
-            potions,
-            items_purchased,
-        } => {
-            out.push(Felt::from(*potions));
-            out.push(Felt::from(items_purchased.len()));
-            for p in items_purchased {
-                out.extend([Felt::from(p.item_id), Felt::from(p.equip)]);
-            }
-        }
-        D::Equip { items } | D::Drop { items } | D::MarketItems { items } => {
-            encode_items(items, out)
-        }
-        D::LevelUp { level } => out.push(Felt::from(*level)),
-        D::Ambush(a) | D::Attack(a) | D::BeastAttack(a) => encode_attack(a, out),
-        D::Flee { success } => out.push(Felt::from(*success)),
-    }
 }
 
 #[cfg(test)]

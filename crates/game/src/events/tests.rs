@@ -368,3 +368,37 @@ fn decode_many_skips_foreign_events() {
     assert_eq!(evs.len(), 1);
     assert_eq!(evs[0].details.kind(), "level_up");
 }
+
+#[test]
+fn v2_only_variants_are_not_v1_events_but_encode_as_game_core_emits_them() {
+    let e = decode_game_event(&keys(), &data(1, 1, &[17, 5])).unwrap_err();
+    assert!(matches!(e, DecodeError::UnknownVariant { .. }), "{e}");
+    let stats = GameEventDetails::CollectableStats(CollectableStats {
+        collectable_id: Felt::from(0xabcu16),
+        beast_id: 29,
+        beast_name: "Dragon".into(),
+        prefix: 18,
+        suffix: 6,
+        adventurers_killed: 3,
+        last_kill_timestamp: 1_767_225_600,
+    });
+    let raw = GameEventDetails::Randomness(UnknownPayload {
+        felts: felts(&[5, 6]),
+    });
+    let mut out = Vec::new();
+    encode_details(&stats, &mut out);
+    encode_details(&raw, &mut out);
+    assert_eq!(
+        out,
+        felts(&[19, 0xabc, 29, 18, 6, 3, 1_767_225_600, 17, 5, 6])
+    );
+    assert_eq!(
+        (stats.kind(), raw.kind()),
+        ("collectable_stats", "randomness")
+    );
+    let collectable = GameEventDetails::Collectable(UnknownPayload::default());
+    assert_eq!(
+        serde_json::to_value(&collectable).unwrap()["type"],
+        collectable.kind()
+    );
+}

@@ -292,19 +292,30 @@ impl Adventurer {
     /// Decodes the 30-felt Cairo-Serde form.
     pub fn decode_felts(r: &mut FeltReader) -> Result<Self, DecodeError> {
         let inner = |r: &mut FeltReader| -> Result<Self, DecodeError> {
+            let shared = Self::decode_shared(r)?;
             Ok(Self {
-                health: r.u16("health")?,
-                xp: r.u16("xp")?,
-                gold: r.u16("gold")?,
-                beast_health: r.u16("beast_health")?,
-                stat_upgrades_available: r.u8("stat_upgrades_available")?,
-                stats: Stats::decode_felts(r).map_err(|e| e.within("stats"))?,
-                equipment: Equipment::decode_felts(r).map_err(|e| e.within("equipment"))?,
                 item_specials_seed: r.u16("item_specials_seed")?,
                 action_count: r.u16("action_count")?,
+                ..shared
             })
         };
         inner(r).map_err(|e| e.within("adventurer"))
+    }
+
+    /// Decodes the 27 leading felts both generations share (health … equipment); the v1-only
+    /// fields are 0.
+    pub(crate) fn decode_shared(r: &mut FeltReader) -> Result<Self, DecodeError> {
+        Ok(Self {
+            health: r.u16("health")?,
+            xp: r.u16("xp")?,
+            gold: r.u16("gold")?,
+            beast_health: r.u16("beast_health")?,
+            stat_upgrades_available: r.u8("stat_upgrades_available")?,
+            stats: Stats::decode_felts(r).map_err(|e| e.within("stats"))?,
+            equipment: Equipment::decode_felts(r).map_err(|e| e.within("equipment"))?,
+            item_specials_seed: 0,
+            action_count: 0,
+        })
     }
 
     /// Decodes exactly 30 felts (e.g. a `get_adventurer` call result).
@@ -317,11 +328,16 @@ impl Adventurer {
 
     /// Appends the 30-felt Cairo-Serde form.
     pub fn encode_felts(&self, out: &mut Vec<Felt>) {
+        self.encode_shared(out);
+        out.extend([self.item_specials_seed, self.action_count].map(Felt::from));
+    }
+
+    /// Appends the 27 leading felts both generations share (health … equipment).
+    pub(crate) fn encode_shared(&self, out: &mut Vec<Felt>) {
         out.extend([self.health, self.xp, self.gold, self.beast_health].map(Felt::from));
         out.push(Felt::from(self.stat_upgrades_available));
         self.stats.encode_felts(out);
         self.equipment.encode_felts(out);
-        out.extend([self.item_specials_seed, self.action_count].map(Felt::from));
     }
 }
 

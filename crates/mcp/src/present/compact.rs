@@ -341,7 +341,13 @@ fn event_line(d: &GameEventDetails) -> Option<String> {
     Some(match d {
         GameEventDetails::Adventurer(_)
         | GameEventDetails::Bag(_)
-        | GameEventDetails::MarketItems { .. } => return None,
+        | GameEventDetails::MarketItems { .. }
+        | GameEventDetails::Randomness(_)
+        | GameEventDetails::Collectable(_) => return None,
+        GameEventDetails::CollectableStats(c) => format!(
+            "collectable {}: {} adventurers killed",
+            c.beast_name, c.adventurers_killed
+        ),
         GameEventDetails::Beast(b) => {
             format!("beast: {} level {}, {} hp", b.name, b.level, b.health)
         }
