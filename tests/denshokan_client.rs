@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use denshokan_support::{DUNGEON, FakeDenshokan, Fault, OTHER_MINTER, Row};
 use loot_survivor_mcp::denshokan::{
-    DenshokanClient, DenshokanError, DenshokanOptions, PackedTokenId, PlayerTokensQuery, RankScope,
-    SortBy, SortOrder, TokensQuery,
+    DenshokanClient, DenshokanError, DenshokanOptions, PackedTokenId, Paging, PlayerTokensQuery,
+    RankScope, SortBy, SortOrder, TokensQuery,
 };
 use starknet_types_core::felt::Felt;
 
@@ -33,6 +33,15 @@ fn options(url: &str) -> DenshokanOptions {
 
 fn client(url: &str) -> DenshokanClient {
     DenshokanClient::new(options(url)).unwrap()
+}
+
+/// Highest score first, `limit` rows a page.
+fn by_score(limit: u32) -> Paging {
+    Paging {
+        sort_by: Some(SortBy::Score),
+        limit: Some(limit),
+        ..Default::default()
+    }
 }
 
 fn felt(hex: &str) -> Felt {
@@ -76,10 +85,12 @@ async fn filters_sort_and_paging_reach_the_query_string() {
         minter_address: Some(felt(DUNGEON)),
         owner: None,
         game_over: Some(true),
-        sort_by: Some(SortBy::Score),
-        sort_order: Some(SortOrder::Desc),
-        limit: Some(2),
-        offset: 0,
+        paging: Paging {
+            sort_by: Some(SortBy::Score),
+            sort_order: Some(SortOrder::Desc),
+            limit: Some(2),
+            offset: 0,
+        },
     };
     let page = c.tokens(&q).await.unwrap();
     assert_eq!(ids(&page), vec![4, 1]);
@@ -110,8 +121,11 @@ async fn filters_sort_and_paging_reach_the_query_string() {
 
     let alice = TokensQuery {
         owner: Some(felt("0x00000A11CE")),
-        sort_by: Some(SortBy::Minted),
-        sort_order: Some(SortOrder::Asc),
+        paging: Paging {
+            sort_by: Some(SortBy::Minted),
+            sort_order: Some(SortOrder::Asc),
+            ..Default::default()
+        },
         ..Default::default()
     };
     let page = c.tokens(&alice).await.unwrap();
@@ -152,8 +166,7 @@ async fn pages_are_capped_at_a_thousand_rows_and_collected_by_rows_returned() {
     assert!(raw["data"][0]["tokenUri"].is_string());
 
     let big = TokensQuery {
-        limit: Some(5000),
-        sort_by: Some(SortBy::Score),
+        paging: by_score(5000),
         ..Default::default()
     };
     let page = c.tokens(&big).await.unwrap();
@@ -245,8 +258,7 @@ async fn a_players_tokens_are_paged_at_most_a_hundred_at_a_time() {
     let c = client(&fake.url);
     let q = PlayerTokensQuery {
         game_id: Some(1),
-        sort_by: Some(SortBy::Score),
-        limit: Some(500),
+        paging: by_score(500),
         ..Default::default()
     };
     let page = c.player_tokens(felt(ALICE), &q).await.unwrap();
@@ -258,10 +270,8 @@ async fn a_players_tokens_are_paged_at_most_a_hundred_at_a_time() {
     assert_eq!(sent.param("limit"), Some("100"));
     assert_eq!(sent.param("game_id"), Some("1"));
 
-    let next = PlayerTokensQuery {
-        offset: page.next_offset().unwrap(),
-        ..q
-    };
+    let mut next = q.clone();
+    next.paging.offset = page.next_offset().unwrap();
     let rest = c.player_tokens(felt(ALICE), &next).await.unwrap();
     assert_eq!((rest.tokens.len(), rest.next_offset()), (30, None));
 }

@@ -100,11 +100,13 @@ impl DenshokanClient {
         q: &TokensQuery,
         max_rows: usize,
     ) -> Result<TokenPage, DenshokanError> {
-        let page_size = q.limit.unwrap_or(COLLECT_PAGE).clamp(1, COLLECT_PAGE);
-        let mut query = TokensQuery {
-            limit: Some(page_size),
-            ..q.clone()
-        };
+        let mut query = q.clone();
+        query.paging.limit = Some(
+            q.paging
+                .limit
+                .unwrap_or(COLLECT_PAGE)
+                .clamp(1, COLLECT_PAGE),
+        );
         let mut all = self.tokens(&query).await?;
         let mut last = all.clone();
         while all.tokens.len() < max_rows {

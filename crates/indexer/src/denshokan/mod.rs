@@ -17,7 +17,7 @@ mod token;
 pub use client::{DEFAULT_BASE_URL, DenshokanClient, DenshokanOptions};
 pub use error::DenshokanError;
 pub use query::{
-    MAX_PLAYER_TOKENS_LIMIT, MAX_TOKENS_LIMIT, PlayerTokensQuery, RankScope, SortBy, SortOrder,
-    TokensQuery,
+    MAX_PLAYER_TOKENS_LIMIT, MAX_TOKENS_LIMIT, Paging, PlayerTokensQuery, RankScope, SortBy,
+    SortOrder, TokensQuery,
 };
 pub use token::{LAG_NOTE, MAX_LAG, PackedTokenId, Token, TokenPage, TokenRank};

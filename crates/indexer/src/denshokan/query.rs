@@ -56,6 +56,30 @@ impl SortOrder {
     }
 }
 
+/// Sort and paging, as both list routes read them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Paging {
+    /// The sort field.
+    pub sort_by: Option<SortBy>,
+    /// The sort direction.
+    pub sort_order: Option<SortOrder>,
+    /// Rows per page, sent capped at the route's cap; the API's default is 50.
+    pub limit: Option<u32>,
+    /// Rows to skip.
+    pub offset: u64,
+}
+
+impl Paging {
+    /// Pushes the sort, the limit capped at `cap`, the offset and `include_uri=false`.
+    fn push_pairs(&self, out: &mut Vec<(&'static str, String)>, cap: u32) {
+        push(out, "sort_by", self.sort_by.map(SortBy::as_str));
+        push(out, "sort_order", self.sort_order.map(SortOrder::as_str));
+        push(out, "limit", self.limit.map(|l| l.min(cap)));
+        push(out, "offset", Some(self.offset));
+        out.push(("include_uri", "false".into()));
+    }
+}
+
 /// A `GET /tokens` request: every filter is optional; `include_uri=false` is always sent.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct TokensQuery {
@@ -68,14 +92,8 @@ pub struct TokensQuery {
     pub owner: Option<Felt>,
     /// Only finished (`true`) or running (`false`) games.
     pub game_over: Option<bool>,
-    /// The sort field.
-    pub sort_by: Option<SortBy>,
-    /// The sort direction.
-    pub sort_order: Option<SortOrder>,
-    /// Rows per page, sent capped at [`MAX_TOKENS_LIMIT`]; the API's default is 50.
-    pub limit: Option<u32>,
-    /// Rows to skip.
-    pub offset: u64,
+    /// Sort and paging; the limit is capped at [`MAX_TOKENS_LIMIT`].
+    pub paging: Paging,
 }
 
 impl TokensQuery {
@@ -86,68 +104,38 @@ impl TokensQuery {
         push(&mut out, "minter_address", self.minter_address.map(hex));
         push(&mut out, "owner", self.owner.map(hex));
         push(&mut out, "game_over", self.game_over);
-        push(&mut out, "sort_by", self.sort_by.map(SortBy::as_str));
-        push(
-            &mut out,
-            "sort_order",
-            self.sort_order.map(SortOrder::as_str),
-        );
-        push(
-            &mut out,
-            "limit",
-            self.limit.map(|l| l.min(MAX_TOKENS_LIMIT)),
-        );
-        push(&mut out, "offset", Some(self.offset));
-        out.push(("include_uri", "false".into()));
+        self.paging.push_pairs(&mut out, MAX_TOKENS_LIMIT);
         out
     }
 
     /// The same query at another offset.
     pub fn at(&self, offset: u64) -> Self {
-        Self {
-            offset,
-            ..self.clone()
-        }
+        let mut q = self.clone();
+        q.paging.offset = offset;
+        q
     }
 }
 
-/// A `GET /players/:address/tokens` request (the address is the path's).
+/// A `GET /players/:address/tokens` request (the address is the path's). `include_uri=false` is
+/// sent as on `/tokens`, though at `aa8eb22` this route ignores it and every row carries its
+/// `tokenUri` (about 40 KB), and its sort has no `completedAt` (it sorts by last update).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct PlayerTokensQuery {
     /// Only this game's tokens.
     pub game_id: Option<u32>,
     /// Only finished (`true`) or running (`false`) games.
     pub game_over: Option<bool>,
-    /// The sort field.
-    pub sort_by: Option<SortBy>,
-    /// The sort direction.
-    pub sort_order: Option<SortOrder>,
-    /// Rows per page, sent capped at [`MAX_PLAYER_TOKENS_LIMIT`]; the API's default is 50.
-    pub limit: Option<u32>,
-    /// Rows to skip.
-    pub offset: u64,
+    /// Sort and paging; the limit is capped at [`MAX_PLAYER_TOKENS_LIMIT`].
+    pub paging: Paging,
 }
 
 impl PlayerTokensQuery {
-    /// The query-string pairs, in a fixed order. `include_uri=false` is sent as on `/tokens`,
-    /// though at `aa8eb22` this route ignores it and every row carries its `tokenUri`.
+    /// The query-string pairs, in a fixed order.
     pub fn pairs(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
         push(&mut out, "game_id", self.game_id);
         push(&mut out, "game_over", self.game_over);
-        push(&mut out, "sort_by", self.sort_by.map(SortBy::as_str));
-        push(
-            &mut out,
-            "sort_order",
-            self.sort_order.map(SortOrder::as_str),
-        );
-        push(
-            &mut out,
-            "limit",
-            self.limit.map(|l| l.min(MAX_PLAYER_TOKENS_LIMIT)),
-        );
-        push(&mut out, "offset", Some(self.offset));
-        out.push(("include_uri", "false".into()));
+        self.paging.push_pairs(&mut out, MAX_PLAYER_TOKENS_LIMIT);
         out
     }
 }
@@ -196,10 +184,12 @@ mod tests {
             minter_address: Some(Felt::from(0xABCu64)),
             owner: Some(Felt::from(0x5b1eu64)),
             game_over: Some(false),
-            sort_by: Some(SortBy::CompletedAt),
-            sort_order: Some(SortOrder::Asc),
-            limit: Some(20),
-            offset: 40,
+            paging: Paging {
+                sort_by: Some(SortBy::CompletedAt),
+                sort_order: Some(SortOrder::Asc),
+                limit: Some(20),
+                offset: 40,
+            },
         };
         let text: Vec<String> = q.pairs().iter().map(|(k, v)| format!("{k}={v}")).collect();
         assert_eq!(
@@ -211,8 +201,12 @@ mod tests {
 
     #[test]
     fn limits_are_capped_and_include_uri_is_always_false() {
-        let q = TokensQuery {
+        let paging = Paging {
             limit: Some(5000),
+            ..Default::default()
+        };
+        let q = TokensQuery {
+            paging: paging.clone(),
             ..Default::default()
         };
         let pairs = q.pairs();
@@ -222,12 +216,12 @@ mod tests {
         assert!(!pairs.iter().any(|(k, _)| *k == "limit"));
         assert!(pairs.contains(&("include_uri", "false".into())));
         let p = PlayerTokensQuery {
-            limit: Some(500),
+            paging,
             ..Default::default()
         };
         assert!(p.pairs().contains(&("limit", "100".into())));
-        assert_eq!(q.at(1000).offset, 1000);
-        assert_eq!(q.at(1000).limit, Some(5000));
+        assert_eq!(q.at(1000).paging.offset, 1000);
+        assert_eq!(q.at(1000).paging.limit, Some(5000));
     }
 
     #[test]
