@@ -90,14 +90,13 @@ fn list_tokens<'a>(s: &State, q: &dyn Fn(&str) -> Option<&'a str>) -> Response {
         None => None,
     };
     let rows = s.rows.lock().unwrap().clone();
-    let mut hits: Vec<&Row> = rows
-        .iter()
-        .filter(|r| game_id.is_none_or(|g| r.game_id == g))
-        .filter(|r| owner.as_ref().is_none_or(|o| &r.owner_address == o))
-        .filter(|r| game_over != Some("true") || r.game_over)
-        .filter(|r| game_over != Some("false") || !r.game_over)
-        .filter(|r| minted_by.is_none_or(|m| r.minted_by == m))
-        .collect();
+    let filter = Filter {
+        game_id,
+        game_over,
+        owner,
+        minted_by,
+    };
+    let mut hits: Vec<&Row> = rows.iter().filter(|r| filter.keeps(r)).collect();
     let fields = ["score", "minted", "updated", "completedAt"];
     sort(&mut hits, q("sort_by"), &fields, q("sort_order"));
     let include_uri = q("include_uri") != Some("false");
@@ -144,14 +143,13 @@ fn rank<'a>(s: &State, id: &str, q: &dyn Fn(&str) -> Option<&'a str>) -> Respons
         None => None,
     };
     let rows = s.rows.lock().unwrap().clone();
-    let scope: Vec<&Row> = rows
-        .iter()
-        .filter(|r| game_id.is_none_or(|g| r.game_id == g))
-        .filter(|r| game_over != Some("true") || r.game_over)
-        .filter(|r| game_over != Some("false") || !r.game_over)
-        .filter(|r| owner.as_ref().is_none_or(|o| &r.owner_address == o))
-        .filter(|r| minted_by.is_none_or(|m| r.minted_by == m))
-        .collect();
+    let filter = Filter {
+        game_id,
+        game_over,
+        owner,
+        minted_by,
+    };
+    let scope: Vec<&Row> = rows.iter().filter(|r| filter.keeps(r)).collect();
     let Some(target) = scope.iter().find(|r| r.token_id == id) else {
         return json_answer(404, json!({ "error": "Token not found in scope" }));
     };
@@ -183,13 +181,13 @@ fn player_tokens<'a>(s: &State, address: &str, q: &dyn Fn(&str) -> Option<&'a st
     let limit = parse_non_negative_int(q("limit"), 50);
     let offset = parse_non_negative_int(q("offset"), 0);
     let rows = s.rows.lock().unwrap().clone();
-    let mut hits: Vec<&Row> = rows
-        .iter()
-        .filter(|r| r.owner_address == owner)
-        .filter(|r| game_id.is_none_or(|g| r.game_id == g))
-        .filter(|r| game_over != Some("true") || r.game_over)
-        .filter(|r| game_over != Some("false") || !r.game_over)
-        .collect();
+    let filter = Filter {
+        game_id,
+        game_over,
+        owner: Some(owner),
+        minted_by: None,
+    };
+    let mut hits: Vec<&Row> = rows.iter().filter(|r| filter.keeps(r)).collect();
     // This route's sort fields have no `completedAt`: it falls back to `lastUpdatedAt`.
     sort(
         &mut hits,
@@ -209,6 +207,25 @@ fn player_tokens<'a>(s: &State, address: &str, q: &dyn Fn(&str) -> Option<&'a st
         200,
         json!({ "data": data, "total": total, "limit": limit, "offset": offset }),
     )
+}
+
+/// The `where` conditions the routes build from their filters: each applies when given, and
+/// `game_over` only when it is exactly `true` or `false`.
+struct Filter<'a> {
+    game_id: Option<u64>,
+    game_over: Option<&'a str>,
+    owner: Option<String>,
+    minted_by: Option<u64>,
+}
+
+impl Filter<'_> {
+    fn keeps(&self, r: &Row) -> bool {
+        self.game_id.is_none_or(|g| r.game_id == g)
+            && self.owner.as_ref().is_none_or(|o| &r.owner_address == o)
+            && self.minted_by.is_none_or(|m| r.minted_by == m)
+            && (self.game_over != Some("true") || r.game_over)
+            && (self.game_over != Some("false") || !r.game_over)
+    }
 }
 
 /// Orders rows as the routes' `orderBy(sortColumn, asc(mintedAt))` does in PostgreSQL: unknown

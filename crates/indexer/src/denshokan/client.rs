@@ -95,6 +95,7 @@ impl DenshokanClient {
 
     /// Every row of `GET /tokens` from the query's offset, up to `max_rows`, a full page at a
     /// time; paged by the rows returned (the API echoes the asked limit, not the capped one).
+    /// The answer's `limit` is the number of rows collected.
     pub async fn collect_tokens(
         &self,
         q: &TokensQuery,
@@ -126,7 +127,8 @@ impl DenshokanClient {
         Ok(all)
     }
 
-    /// `GET /tokens/:id`: one token; an unknown id is [`DenshokanError::NotFound`].
+    /// `GET /tokens/:id`: one token (its score and game-over flag may lag: `LAG_NOTE`); an
+    /// unknown id is [`DenshokanError::NotFound`].
     pub async fn token(&self, id: Felt) -> Result<Token, DenshokanError> {
         let v = self.get(&format!("tokens/{id}"), &[]).await?;
         Token::from_json(data(&v)?)
