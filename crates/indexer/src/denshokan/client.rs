@@ -167,22 +167,19 @@ impl DenshokanClient {
                 ..c.value
             });
         }
-        let fetched = match self.get(path, pairs).await {
-            Ok(v) => TokenPage::from_json(&v),
-            Err(e) => Err(e),
-        };
-        match fetched {
+        let fetched = self.get(path, pairs).await;
+        match fetched.and_then(|v| TokenPage::from_json(&v)) {
             Ok(page) => {
                 self.pages.put(key, page.clone());
                 Ok(page)
             }
             Err(e) => match self.pages.stale(&key) {
-                Some(c) if !matches!(e, DenshokanError::Malformed(_)) => Ok(TokenPage {
+                Some(c) => Ok(TokenPage {
                     cache_age: Some(c.age),
                     stale_because: Some(e),
                     ..c.value
                 }),
-                _ => Err(e),
+                None => Err(e),
             },
         }
     }
