@@ -69,33 +69,16 @@ fn fault(f: Fault) -> Response {
 
 /// `GET /tokens` (`api/src/routes/tokens.ts`, `app.get("/")`).
 fn list_tokens<'a>(s: &State, q: &dyn Fn(&str) -> Option<&'a str>) -> Response {
-    let game_id = parse_optional_int(q("game_id"));
-    let owner = parse_address(q("owner"));
-    let game_over = q("game_over");
-    let minter = parse_address(q("minter_address"));
     let limit = parse_non_negative_int(q("limit"), 50);
     // The route caps the rows at 1,000 but echoes the limit it was given.
     let capped = limit.min(1000);
     let offset = parse_non_negative_int(q("offset"), 0);
-    let minted_by = match minter {
-        Some(a) => match minter_id(s, &a) {
-            Some(id) => Some(id),
-            None => {
-                return json_answer(
-                    200,
-                    json!({ "data": [], "total": 0, "limit": limit, "offset": offset }),
-                );
-            }
-        },
-        None => None,
+    let Some(filter) = Filter::from_query(s, q) else {
+        // An unknown minter: an empty page.
+        let empty = json!({ "data": [], "total": 0, "limit": limit, "offset": offset });
+        return json_answer(200, empty);
     };
     let rows = s.rows.lock().unwrap().clone();
-    let filter = Filter {
-        game_id,
-        game_over,
-        owner,
-        minted_by,
-    };
     let mut hits: Vec<&Row> = rows.iter().filter(|r| filter.keeps(r)).collect();
     let fields = ["score", "minted", "updated", "completedAt"];
     sort(&mut hits, q("sort_by"), &fields, q("sort_order"));
@@ -132,23 +115,10 @@ fn rank<'a>(s: &State, id: &str, q: &dyn Fn(&str) -> Option<&'a str>) -> Respons
     let Some(id) = parse_token_id(id) else {
         return json_answer(400, json!({ "error": "Invalid token ID" }));
     };
-    let game_id = parse_optional_int(q("game_id"));
-    let game_over = q("game_over");
-    let owner = parse_address(q("owner"));
-    let minted_by = match parse_address(q("minter_address")) {
-        Some(a) => match minter_id(s, &a) {
-            Some(m) => Some(m),
-            None => return json_answer(404, json!({ "error": "Minter not found" })),
-        },
-        None => None,
+    let Some(filter) = Filter::from_query(s, q) else {
+        return json_answer(404, json!({ "error": "Minter not found" }));
     };
     let rows = s.rows.lock().unwrap().clone();
-    let filter = Filter {
-        game_id,
-        game_over,
-        owner,
-        minted_by,
-    };
     let scope: Vec<&Row> = rows.iter().filter(|r| filter.keeps(r)).collect();
     let Some(target) = scope.iter().find(|r| r.token_id == id) else {
         return json_answer(404, json!({ "error": "Token not found in scope" }));
@@ -218,7 +188,22 @@ struct Filter<'a> {
     minted_by: Option<u64>,
 }
 
-impl Filter<'_> {
+impl<'a> Filter<'a> {
+    /// The `game_id`, `game_over`, `owner` and `minter_address` filters of a query; `None` when
+    /// the minter is not registered (each route answers that in its own way).
+    fn from_query(s: &State, q: &dyn Fn(&str) -> Option<&'a str>) -> Option<Self> {
+        let minted_by = match parse_address(q("minter_address")) {
+            Some(a) => Some(minter_id(s, &a)?),
+            None => None,
+        };
+        Some(Self {
+            game_id: parse_optional_int(q("game_id")),
+            game_over: q("game_over"),
+            owner: parse_address(q("owner")),
+            minted_by,
+        })
+    }
+
     fn keeps(&self, r: &Row) -> bool {
         self.game_id.is_none_or(|g| r.game_id == g)
             && self.owner.as_ref().is_none_or(|o| &r.owner_address == o)
