@@ -1,7 +1,9 @@
 //! The indexes of loot-survivor-mcp: what a chain node cannot answer (leaderboards, an owner's
 //! games, an adventurer's event history). [`GameIndex`] is the one interface the tools call;
-//! Torii (the Dojo world's indexer) implements it, and so does the embedded sim chain.
+//! Torii (the Dojo world's indexer) implements it, and so does the embedded sim chain. The
+//! Denshokan API client (`denshokan`) reads the game generation that has no Torii world.
 
+pub mod denshokan;
 mod game_index;
 mod sim_index;
 pub mod torii;

@@ -175,14 +175,15 @@ impl ToriiClient {
 }
 
 /// `{base}/{name}`, keeping any query string of the base URL.
-fn endpoint(base: &Url, name: &str) -> Url {
+pub(crate) fn endpoint(base: &Url, name: &str) -> Url {
     let mut u = base.clone();
     let path = format!("{}/{name}", base.path().trim_end_matches('/'));
     u.set_path(&path);
     u
 }
 
-fn snippet(text: &str) -> String {
+/// The start of a body for an error message, control characters dropped.
+pub(crate) fn snippet(text: &str) -> String {
     let clean: String = text
         .chars()
         .filter(|c| !c.is_control())

@@ -24,6 +24,7 @@ pub mod values;
 pub use adventurers::{OwnedGame, OwnedGamesPage, PACKED_PAGE, PackedAdventurers};
 pub use cache::{Cached, TtlCache};
 pub use client::{ToriiClient, ToriiOptions};
+pub(crate) use client::{endpoint, snippet};
 pub use cursor::PageCursor;
 pub use error::ToriiError;
 pub use events::{EventsFrom, EventsPage, KeyFormat};

@@ -1,0 +1,179 @@
+//! A local stand-in for the Denshokan API of Provable Games: an axum server on 127.0.0.1 that
+//! answers the four routes the client calls as the upstream routes at
+//! Provable-Games/denshokan commit `aa8eb22` write them (`api/src/routes/tokens.ts`,
+//! `api/src/routes/players.ts`, `api/src/utils/rank.ts`, `api/src/utils/validation.ts`,
+//! `api/src/middleware/rateLimit.ts`, `api/src/index.ts`; the row's columns from
+//! `indexer/src/lib/schema.ts`). Its answers are written out literally here (`routes.rs`), never
+//! with the client's own code: camelCase keys, `tokenId`/`mintedBy`/`currentScore` and the block
+//! numbers as decimal strings, `{data, total, limit, offset}` with the asked (uncapped) limit
+//! echoed, 1,000 rows at most on `/tokens` and 100 on `/players/:address/tokens` (both clamp
+//! larger limits rather than refuse them), `{"error": "..."}` bodies on 400 and 404, and
+//! `{"error": "Rate limit exceeded", "retryAfter": n}` on 429. Faults can be queued, every request
+//! is logged, and the server can be stopped.
+
+#![allow(dead_code)]
+
+mod routes;
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+/// Minter registry id of the official dungeon.
+pub const DUNGEON_MINTER: u64 = 19;
+/// The dungeon's contract, as the API stores it (unpadded lowercase hex).
+pub const DUNGEON: &str = "0x58f888ba5897efa811eca5e5818540d35b664f4281660cd839cd5a4b0bf4582";
+/// Minter registry id of another minter (a tournament).
+pub const OTHER_MINTER: u64 = 38;
+/// The other minter's contract.
+pub const OTHER: &str = "0x3a2a3a2b2c";
+/// The game's contract (game id 1).
+pub const GAME: &str = "0x5e2dfbdc3c193de629e5beb116083b06bd944c1608c9c793351d5792ba29863";
+
+/// One row of the API's `tokens` table, with values as the stand-in's caller writes them.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// `token_id`, a decimal number (a `numeric` column).
+    pub token_id: String,
+    pub game_id: u64,
+    pub minted_by: u64,
+    pub settings_id: u64,
+    /// `minted_at`, already in the ISO form JSON gives a timestamp.
+    pub minted_at: String,
+    pub game_over: bool,
+    pub completed_at: Option<u64>,
+    /// `owner_address`, unpadded lowercase hex.
+    pub owner_address: String,
+    pub player_name: Option<String>,
+    pub current_score: u64,
+    pub last_updated_at: String,
+    pub soulbound: bool,
+}
+
+impl Row {
+    /// A running Death Mountain game of the dungeon, minted at second `n` of the day.
+    pub fn new(token_id: &str, owner: &str, score: u64, n: u32) -> Self {
+        Self {
+            token_id: token_id.into(),
+            game_id: 1,
+            minted_by: DUNGEON_MINTER,
+            settings_id: 0,
+            minted_at: iso(n),
+            game_over: false,
+            completed_at: None,
+            owner_address: owner.into(),
+            player_name: None,
+            current_score: score,
+            last_updated_at: iso(n + 1),
+            soulbound: false,
+        }
+    }
+}
+
+/// An ISO timestamp `n` seconds after 2025-10-01T00:00:00Z (`n` < 86,400 × 28).
+pub fn iso(n: u32) -> String {
+    let (day, rest) = (n / 86_400, n % 86_400);
+    format!(
+        "2025-10-{:02}T{:02}:{:02}:{:02}.000Z",
+        day + 1,
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+/// A failure to answer the next request with, before any route runs.
+#[derive(Debug, Clone)]
+pub enum Fault {
+    /// The rate limiter's 429 with this `retryAfter`.
+    RateLimited(u64),
+    /// An HTTP status with a text body (Hono's default error pages).
+    Status(u16, &'static str),
+    /// HTTP 200 with a body that is not JSON.
+    Malformed,
+    /// Any literal JSON answer.
+    Json(u16, &'static str),
+}
+
+/// One request as the stand-in received it.
+#[derive(Debug, Clone)]
+pub struct Logged {
+    pub path: String,
+    pub query: Vec<(String, String)>,
+}
+
+impl Logged {
+    /// The value of query parameter `name`, if sent.
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.query
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+#[derive(Default)]
+pub(crate) struct State {
+    rows: Mutex<Vec<Row>>,
+    minters: Mutex<BTreeMap<u64, String>>,
+    games: Mutex<BTreeMap<u64, String>>,
+    faults: Mutex<VecDeque<Fault>>,
+    log: Mutex<Vec<Logged>>,
+}
+
+/// The running stand-in.
+pub struct FakeDenshokan {
+    /// Base URL (`http://127.0.0.1:<port>`).
+    pub url: String,
+    state: Arc<State>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for FakeDenshokan {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl FakeDenshokan {
+    /// Starts an empty stand-in that knows the dungeon, another minter and game 1.
+    pub async fn start() -> Self {
+        let state = Arc::new(State::default());
+        state.minters.lock().unwrap().extend([
+            (DUNGEON_MINTER, DUNGEON.into()),
+            (OTHER_MINTER, OTHER.into()),
+        ]);
+        state.games.lock().unwrap().insert(1, GAME.into());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let url = format!("http://{}", listener.local_addr().expect("addr"));
+        let router = routes::router(state.clone());
+        let task = tokio::spawn(async move {
+            axum::serve(listener, router).await.expect("serve");
+        });
+        Self { url, state, task }
+    }
+
+    /// Adds rows to the `tokens` table.
+    pub fn add(&self, rows: impl IntoIterator<Item = Row>) {
+        self.state.rows.lock().unwrap().extend(rows);
+    }
+
+    /// Queues a fault for the next request.
+    pub fn fault(&self, f: Fault) {
+        self.state.faults.lock().unwrap().push_back(f);
+    }
+
+    /// Every request so far, oldest first.
+    pub fn log(&self) -> Vec<Logged> {
+        self.state.log.lock().unwrap().clone()
+    }
+
+    /// Stops answering: the port is closed.
+    pub async fn stop(&self) {
+        self.task.abort();
+        while !self.task.is_finished() {
+            tokio::task::yield_now().await;
+        }
+    }
+}
