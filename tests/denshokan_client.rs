@@ -5,12 +5,14 @@
 
 mod denshokan_support;
 
+use loot_survivor_mcp::game::AdventurerId;
+use loot_survivor_mcp::game::token_fields::TokenFields;
 use std::time::{Duration, Instant};
 
 use denshokan_support::{DUNGEON, FakeDenshokan, Fault, OTHER_MINTER, Row};
 use loot_survivor_mcp::denshokan::{
-    DenshokanClient, DenshokanError, DenshokanOptions, PackedTokenId, Paging, PlayerTokensQuery,
-    RankScope, SortBy, SortOrder, TokensQuery,
+    DenshokanClient, DenshokanError, DenshokanOptions, Paging, PlayerTokensQuery, RankScope,
+    SortBy, SortOrder, TokensQuery,
 };
 use starknet_types_core::felt::Felt;
 
@@ -206,7 +208,7 @@ async fn a_token_id_above_two_to_the_250_round_trips_in_decimal() {
     assert_eq!(token.token_id, id);
     assert_eq!(fake.log()[1].path, format!("/tokens/{BIG_ID}"));
     assert_eq!(token.owner_address, felt(ALICE));
-    let packed = PackedTokenId::decode(token.token_id);
+    let packed = TokenFields::of(AdventurerId::from(token.token_id));
     assert_eq!((packed.game_id, packed.minted_by), (1, 19));
     assert_eq!(packed.minted_at, 1_759_320_000);
 

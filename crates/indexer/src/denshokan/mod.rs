@@ -20,4 +20,4 @@ pub use query::{
     MAX_PLAYER_TOKENS_LIMIT, MAX_TOKENS_LIMIT, Paging, PlayerTokensQuery, RankScope, SortBy,
     SortOrder, TokensQuery,
 };
-pub use token::{LAG_NOTE, MAX_LAG, PackedTokenId, Token, TokenPage, TokenRank};
+pub use token::{LAG_NOTE, MAX_LAG, Token, TokenPage, TokenRank};

@@ -27,7 +27,7 @@ pub const LAG_NOTE: &str = "scores and game-over flags come from the Denshokan i
 /// One game token (one adventurer) as the API lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Token {
-    /// The packed token id (felt252; [`PackedTokenId`] reads its fields).
+    /// The packed token id (felt252; `game::token_fields::TokenFields` reads its fields).
     pub token_id: Felt,
     /// The game's registry id (Death Mountain is 1).
     pub game_id: u32,
@@ -99,40 +99,6 @@ pub struct TokenRank {
     pub score: u64,
     /// Always true: the rank comes from the index and may lag the chain ([`LAG_NOTE`]).
     pub lagging: bool,
-}
-
-/// The fields packed into a token id (Provable-Games/denshokan-sdk `src/utils/token-id.ts` at
-/// commit `dc36315`: bits 0–29 game, 30–69 minter, 70–99 settings, 125 soulbound, 128–162 mint
-/// time), readable without asking anyone.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PackedTokenId {
-    /// The game's registry id.
-    pub game_id: u32,
-    /// The minter's registry id.
-    pub minted_by: u64,
-    /// The settings id.
-    pub settings_id: u32,
-    /// Whether the token is soulbound.
-    pub soulbound: bool,
-    /// Mint time, in seconds since the Unix epoch.
-    pub minted_at: u64,
-}
-
-impl PackedTokenId {
-    /// Reads the packed fields of `id`.
-    pub fn decode(id: Felt) -> Self {
-        let bytes = id.to_bytes_be();
-        let low = u128::from_be_bytes(bytes[16..].try_into().expect("16 bytes"));
-        let high = u128::from_be_bytes(bytes[..16].try_into().expect("16 bytes"));
-        let bits = |v: u128, from: u32, width: u32| (v >> from) & ((1u128 << width) - 1);
-        Self {
-            game_id: bits(low, 0, 30) as u32,
-            minted_by: bits(low, 30, 40) as u64,
-            settings_id: bits(low, 70, 30) as u32,
-            soulbound: bits(low, 125, 1) == 1,
-            minted_at: bits(high, 0, 35) as u64,
-        }
-    }
 }
 
 /// A bigint the API writes as a decimal string (read also from a plain JSON number).
@@ -348,28 +314,6 @@ mod tests {
         assert_eq!(page(1000, 1205, 0).next_offset(), Some(1000));
         assert_eq!(page(205, 1205, 1000).next_offset(), None);
         assert_eq!(page(0, 1205, 2000).next_offset(), None);
-    }
-
-    #[test]
-    fn packed_ids_read_as_the_sdk_lays_them_out() {
-        let low = 1u128 | (19u128 << 30) | (3u128 << 70) | (1u128 << 125);
-        let high = 1_759_320_000u128 | (0x1fffu128 << 110);
-        let mut bytes = [0u8; 32];
-        bytes[..16].copy_from_slice(&high.to_be_bytes());
-        bytes[16..].copy_from_slice(&low.to_be_bytes());
-        let id = Felt::from_bytes_be(&bytes);
-        assert!(id > Felt::TWO.pow(250u32));
-        let p = PackedTokenId::decode(id);
-        assert_eq!(
-            p,
-            PackedTokenId {
-                game_id: 1,
-                minted_by: 19,
-                settings_id: 3,
-                soulbound: true,
-                minted_at: 1_759_320_000,
-            }
-        );
     }
 
     #[test]
