@@ -20,7 +20,9 @@ SDIST_SHA256="651abdaa5f911d1d8f5605749e3540e7fc4efb7fb625925e5a499c4ca04fcc85"
 SDIST_NAME="cairo-lang-0.12.3.zip"
 COMPILER_DIR_IN_SDIST="cairo-lang-0.12.3/starkware/starknet/compiler/v1/sierra-compiler-major-1"
 
+SHARED="$ROOT/contracts/shared"
 SOURCE="$ROOT/contracts/practice_world.cairo"
+FRAGMENTS=("$SHARED/prelude.cairo" "$SHARED/rules.cairo" "$SHARED/actions.cairo")
 OUT_DIR="$ROOT/abi"
 SIERRA="$OUT_DIR/practice_world.sierra.json"
 HASH_FILE="$OUT_DIR/practice_world.compiled_class_hash"
@@ -69,14 +71,27 @@ PY
     chmod +x "$TOOLS"/bin/*
 }
 
-# 2. Compile the contract to Sierra (only when the source is newer than the output).
+# 2. Compile the contract to Sierra (only when a source is newer than the output). A contract is
+#    SOURCE followed by the shared fragments in FRAGMENTS (contracts/shared/*.cairo), concatenated into
+#    one file named after SOURCE: a single-file crate names its ABI types after the file, so the
+#    practice world keeps its ABI while its rules are shared with the v2 game.
 compile_sierra() {
     mkdir -p "$OUT_DIR"
-    if [[ -f "$SIERRA" && "$SIERRA" -nt "$SOURCE" ]]; then
+    local part stale=0
+    for part in "$SOURCE" "${FRAGMENTS[@]}"; do
+        if [[ ! -f "$SIERRA" || "$part" -nt "$SIERRA" ]]; then
+            stale=1
+        fi
+    done
+    if [[ $stale == 0 ]]; then
         return
     fi
-    log "compiling ${SOURCE#"$ROOT"/}"
-    "$TOOLS/bin/starknet-compile" --single-file "$SOURCE" "$SIERRA.tmp"
+    log "compiling ${SOURCE#"$ROOT"/}${FRAGMENTS[*]:+ with ${FRAGMENTS[*]#"$ROOT"/}}"
+    local dir
+    dir="$(mktemp -d)"
+    cat "$SOURCE" "${FRAGMENTS[@]}" > "$dir/$(basename "$SOURCE")"
+    "$TOOLS/bin/starknet-compile" --single-file "$dir/$(basename "$SOURCE")" "$SIERRA.tmp"
+    rm -rf "$dir"
     python3 - "$SIERRA.tmp" <<'PY'
 import json, sys
 cls = json.load(open(sys.argv[1]))
@@ -166,6 +181,7 @@ PY
 #    practice-golden_pass (the bindings and `devnet deploy` read it).
 build_dungeon() {
     local name SOURCE SIERRA HASH_FILE POSEIDON_HASH_FILE
+    local FRAGMENTS=()
     for name in practice_ticket practice_golden_pass practice_dungeon; do
         SOURCE="$ROOT/contracts/$name.cairo"
         SIERRA="$OUT_DIR/$name.sierra.json"
