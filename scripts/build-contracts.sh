@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Build the practice-world contract and its manifest template, and the practice dungeon (with its
-# ticket and golden pass) and theirs.
+# Build the practice-world contract and its manifest template, the practice dungeon (with its
+# ticket and golden pass) and theirs, and the v2 practice world (docs/practice-v2.md) and its ABI file.
 #
 #   contracts/practice_world.cairo  ──starknet-compile 2.1.0──▶  abi/practice_world.sierra.json
 #                                   ──tools/casm-hash──────────▶  abi/practice_world.compiled_class_hash (Blake2s)
@@ -216,6 +216,56 @@ os.replace(path + ".tmp", path)
 PY
 }
 
+# 6. The v2 practice world (Death Mountain's second generation): the VRF stand-in, the Denshokan-like
+#    ERC721, GameCore (sharing the world's rules) and GameToken, each compiled and hashed like the
+#    world, then one ABI file abi/practice_v2.json with the four ABIs tagged practice_v2-vrf,
+#    practice_v2-denshokan, practice_v2-game and practice_v2-token (the bindings and `devnet deploy
+#    --generation v2` read it).
+build_v2() {
+    local name SOURCE SIERRA HASH_FILE POSEIDON_HASH_FILE
+    local FRAGMENTS
+    for name in practice_vrf practice_denshokan practice_v2_game practice_v2_token; do
+        SOURCE="$ROOT/contracts/$name.cairo"
+        SIERRA="$OUT_DIR/$name.sierra.json"
+        HASH_FILE="$OUT_DIR/$name.compiled_class_hash"
+        POSEIDON_HASH_FILE="$HASH_FILE.poseidon"
+        case "$name" in
+            practice_denshokan) FRAGMENTS=() ;;
+            practice_v2_game) FRAGMENTS=("$SHARED/prelude.cairo" "$SHARED/rules.cairo" "$SHARED/actions.cairo") ;;
+            *) FRAGMENTS=("$SHARED/prelude.cairo") ;;
+        esac
+        compile_sierra
+        compute_class_hashes
+    done
+    python3 - "$OUT_DIR" <<'PY'
+import json, os, sys
+out_dir = sys.argv[1]
+TAGS = {
+    "practice_v2-vrf": ("practice_vrf", ["request_random", "consume_random"]),
+    "practice_v2-denshokan": ("practice_denshokan", ["owner_of", "balance_of", "register_game", "mint"]),
+    "practice_v2-game": ("practice_v2_game", [
+        "start_game", "explore", "attack", "flee", "equip", "drop_items", "buy_items",
+        "select_stat_upgrades", "surrender", "load_assets"]),
+    "practice_v2-token": ("practice_v2_token", ["mint_game", "score", "game_over"]),
+}
+contracts = []
+for tag, (name, needed) in TAGS.items():
+    abi = json.load(open(os.path.join(out_dir, name + ".sierra.json")))["abi"]
+    if isinstance(abi, str):
+        abi = json.loads(abi)
+    names = {e["name"] for e in abi if e["type"] == "function"}
+    missing = [n for n in needed if n not in names]
+    if missing:
+        sys.exit(f"{tag}: functions missing from the ABI: {missing}")
+    contracts.append({"tag": tag, "address": None, "class_hash": None, "abi": abi})
+path = os.path.join(out_dir, "practice_v2.json")
+with open(path + ".tmp", "w") as f:
+    json.dump({"contracts": contracts}, f, indent=2)
+    f.write("\n")
+os.replace(path + ".tmp", path)
+PY
+}
+
 install_compiler
 compile_sierra
 compute_class_hashes
@@ -223,3 +273,5 @@ write_manifest
 log "done: blake2s $(cat "$HASH_FILE"), poseidon $(cat "$POSEIDON_HASH_FILE")"
 build_dungeon
 log "done: the practice dungeon, ticket and golden pass"
+build_v2
+log "done: the v2 practice world (VRF, Denshokan, GameCore, GameToken)"
