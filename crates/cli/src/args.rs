@@ -153,10 +153,27 @@ pub(crate) enum DevnetCommand {
         /// The node's JSON-RPC URL.
         #[arg(long)]
         rpc: url::Url,
-        /// Where to write the manifest (default: the profile's `chain.manifest`).
+        /// Where to write the manifest (default: the profile's `chain.manifest`; for v2, the
+        /// deployment file `devnet/v2.json` in the data directory).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Which game generation: v1 (the practice world, the default) or v2 (the v2 practice
+        /// world: GameCore, GameToken, Denshokan and a VRF stand-in).
+        #[arg(long, value_enum, default_value_t = Generation::V1)]
+        generation: Generation,
+        /// The v2 GameCore's randomness: off, nonce or salt (v2 only).
+        #[arg(long, value_name = "MODE", default_value = "off")]
+        vrf: chain::deploy_v2::VrfMode,
     },
+}
+
+/// The game generation `devnet deploy` deploys.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Generation {
+    /// The practice world (Death Mountain V1's interface).
+    V1,
+    /// The v2 practice world (docs/practice-v2.md).
+    V2,
 }
 
 #[derive(ClapArgs, Debug, Default, Clone)]
