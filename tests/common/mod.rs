@@ -78,6 +78,35 @@ pub async fn world_with(devnet_args: &[&str]) -> World {
     }
 }
 
+/// Deploys the v2 practice world on `url` with `loot-survivor-mcp devnet deploy --generation v2
+/// --vrf <vrf>`, writing its deployment file to `out`.
+pub async fn deploy_v2(url: &url::Url, vrf: &str, out: &std::path::Path) {
+    let run = tokio::process::Command::new(BIN)
+        .args([
+            "devnet",
+            "deploy",
+            "--profile",
+            "devnet",
+            "--generation",
+            "v2",
+            "--vrf",
+            vrf,
+        ])
+        .arg("--rpc")
+        .arg(url.as_str())
+        .arg("--out")
+        .arg(out)
+        .env("RUST_LOG", "warn")
+        .output()
+        .await
+        .expect("run devnet deploy --generation v2");
+    assert!(
+        run.status.success(),
+        "devnet deploy --generation v2 --vrf {vrf} failed: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+}
+
 /// An MCP client connected to the real binary over stdio, with the server's stderr captured.
 pub struct Client<H: ClientHandler = ()> {
     pub service: RunningService<RoleClient, H>,

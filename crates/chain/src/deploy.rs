@@ -188,7 +188,10 @@ pub(crate) async fn deployer(
 
 /// Fails with a clear message when nothing is deployed at the UDC address (a node that does not
 /// predeploy that UDC, e.g. katana 1.7 and the new UDC).
-pub(crate) async fn require_udc<P: Provider + Sync>(provider: &P, udc: Felt) -> Result<(), ChainError> {
+pub(crate) async fn require_udc<P: Provider + Sync>(
+    provider: &P,
+    udc: Felt,
+) -> Result<(), ChainError> {
     match provider
         .get_class_hash_at(BlockId::Tag(BlockTag::PreConfirmed), udc)
         .await

@@ -54,7 +54,9 @@ impl FromStr for VrfMode {
         VrfMode::ALL
             .into_iter()
             .find(|m| m.name() == s)
-            .ok_or_else(|| ChainError::Config(format!("unknown VRF mode {s:?}: off, nonce or salt")))
+            .ok_or_else(|| {
+                ChainError::Config(format!("unknown VRF mode {s:?}: off, nonce or salt"))
+            })
     }
 }
 
@@ -143,7 +145,11 @@ pub async fn deploy_practice_v2(
     out: &Path,
 ) -> Result<V2Deployment, ChainError> {
     let account = deployer(rpc_url, account_address, signer).await?;
-    require_udc(starknet::accounts::ConnectedAccount::provider(&account), target.udc).await?;
+    require_udc(
+        starknet::accounts::ConnectedAccount::provider(&account),
+        target.udc,
+    )
+    .await?;
     let salt = |s: &str| cairo_short_string_to_felt(s).expect("a short string");
     let (_, vrf) =
         declare_and_deploy(&account, &artifacts.vrf, vec![], salt("ls_v2_vrf"), target).await?;
@@ -157,9 +163,14 @@ pub async fn deploy_practice_v2(
     .await?;
     // constructor(denshokan, vrf, vrf_mode)
     let game_args = vec![denshokan, vrf, Felt::from(vrf_mode.code())];
-    let (_, game) =
-        declare_and_deploy(&account, &artifacts.game, game_args, salt("ls_v2_game"), target)
-            .await?;
+    let (_, game) = declare_and_deploy(
+        &account,
+        &artifacts.game,
+        game_args,
+        salt("ls_v2_game"),
+        target,
+    )
+    .await?;
     // constructor(denshokan, game): registers itself with Denshokan.
     let (_, token) = declare_and_deploy(
         &account,
