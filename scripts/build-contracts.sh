@@ -175,31 +175,28 @@ PY
     mv "$MANIFEST.tmp" "$MANIFEST"
 }
 
-# 5. The practice dungeon (Beast Mode's ticket booth interface), its ticket ERC20 and its golden pass
-#    ERC721: each compiled and hashed like the world (same steps, their own files), then one manifest
-#    template abi/practice_dungeon.json with the three ABIs, tagged practice-dungeon, practice-ticket and
-#    practice-golden_pass (the bindings and `devnet deploy` read it).
-build_dungeon() {
-    local name SOURCE SIERRA HASH_FILE POSEIDON_HASH_FILE
-    local FRAGMENTS=()
-    for name in practice_ticket practice_golden_pass practice_dungeon; do
-        SOURCE="$ROOT/contracts/$name.cairo"
-        SIERRA="$OUT_DIR/$name.sierra.json"
-        HASH_FILE="$OUT_DIR/$name.compiled_class_hash"
-        POSEIDON_HASH_FILE="$HASH_FILE.poseidon"
-        compile_sierra
-        compute_class_hashes
-    done
-    python3 - "$OUT_DIR" <<'PY'
-import json, os, sys
-out_dir = sys.argv[1]
-TAGS = {
-    "practice-dungeon": ("practice_dungeon", ["buy_game", "claim_free_game", "cost_to_play"]),
-    "practice-ticket": ("practice_ticket", ["approve", "balance_of", "allowance", "mint"]),
-    "practice-golden_pass": ("practice_golden_pass", ["owner_of", "mint"]),
+# Compiles and hashes contracts/NAME.cairo like the world, followed by the shared fragments given
+# after NAME.
+build_contract() {
+    local name="$1"
+    shift
+    local SOURCE="$ROOT/contracts/$name.cairo"
+    local SIERRA="$OUT_DIR/$name.sierra.json"
+    local HASH_FILE="$OUT_DIR/$name.compiled_class_hash"
+    local POSEIDON_HASH_FILE="$OUT_DIR/$name.compiled_class_hash.poseidon"
+    local FRAGMENTS=("$@")
+    compile_sierra
+    compute_class_hashes
 }
+
+# Writes abi/FILE: {"contracts": [{tag, address: null, class_hash: null, abi}]} for TAGS, a JSON
+# object {tag: [contract name, [functions its ABI must have]]}, in its order.
+write_abi_file() {
+    python3 - "$OUT_DIR" "$1" "$2" <<'PY'
+import json, os, sys
+out_dir, file_name, tags = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
 contracts = []
-for tag, (name, needed) in TAGS.items():
+for tag, (name, needed) in tags.items():
     abi = json.load(open(os.path.join(out_dir, name + ".sierra.json")))["abi"]
     if isinstance(abi, str):
         abi = json.loads(abi)
@@ -208,7 +205,7 @@ for tag, (name, needed) in TAGS.items():
     if missing:
         sys.exit(f"{tag}: functions missing from the ABI: {missing}")
     contracts.append({"tag": tag, "address": None, "class_hash": None, "abi": abi})
-path = os.path.join(out_dir, "practice_dungeon.json")
+path = os.path.join(out_dir, file_name)
 with open(path + ".tmp", "w") as f:
     json.dump({"contracts": contracts}, f, indent=2)
     f.write("\n")
@@ -216,54 +213,38 @@ os.replace(path + ".tmp", path)
 PY
 }
 
-# 6. The v2 practice world (Death Mountain's second generation): the VRF stand-in, the Denshokan-like
-#    ERC721, GameCore (sharing the world's rules) and GameToken, each compiled and hashed like the
-#    world, then one ABI file abi/practice_v2.json with the four ABIs tagged practice_v2-vrf,
-#    practice_v2-denshokan, practice_v2-game and practice_v2-token (the bindings and `devnet deploy
-#    --generation v2` read it).
-build_v2() {
-    local name SOURCE SIERRA HASH_FILE POSEIDON_HASH_FILE
-    local FRAGMENTS
-    for name in practice_vrf practice_denshokan practice_v2_game practice_v2_token; do
-        SOURCE="$ROOT/contracts/$name.cairo"
-        SIERRA="$OUT_DIR/$name.sierra.json"
-        HASH_FILE="$OUT_DIR/$name.compiled_class_hash"
-        POSEIDON_HASH_FILE="$HASH_FILE.poseidon"
-        case "$name" in
-            practice_denshokan) FRAGMENTS=() ;;
-            practice_v2_game) FRAGMENTS=("$SHARED/prelude.cairo" "$SHARED/rules.cairo" "$SHARED/actions.cairo") ;;
-            *) FRAGMENTS=("$SHARED/prelude.cairo") ;;
-        esac
-        compile_sierra
-        compute_class_hashes
-    done
-    python3 - "$OUT_DIR" <<'PY'
-import json, os, sys
-out_dir = sys.argv[1]
-TAGS = {
-    "practice_v2-vrf": ("practice_vrf", ["request_random", "consume_random"]),
-    "practice_v2-denshokan": ("practice_denshokan", ["owner_of", "balance_of", "register_game", "mint"]),
-    "practice_v2-game": ("practice_v2_game", [
-        "start_game", "explore", "attack", "flee", "equip", "drop_items", "buy_items",
-        "select_stat_upgrades", "surrender", "load_assets"]),
-    "practice_v2-token": ("practice_v2_token", ["mint_game", "score", "game_over"]),
+# 5. The practice dungeon (Beast Mode's ticket booth interface), its ticket ERC20 and its golden pass
+#    ERC721: each compiled and hashed like the world (same steps, their own files), then one manifest
+#    template abi/practice_dungeon.json with the three ABIs, tagged practice-dungeon, practice-ticket and
+#    practice-golden_pass (the bindings and `devnet deploy` read it).
+build_dungeon() {
+    build_contract practice_ticket
+    build_contract practice_golden_pass
+    build_contract practice_dungeon
+    write_abi_file practice_dungeon.json '{
+        "practice-dungeon": ["practice_dungeon", ["buy_game", "claim_free_game", "cost_to_play"]],
+        "practice-ticket": ["practice_ticket", ["approve", "balance_of", "allowance", "mint"]],
+        "practice-golden_pass": ["practice_golden_pass", ["owner_of", "mint"]]
+    }'
 }
-contracts = []
-for tag, (name, needed) in TAGS.items():
-    abi = json.load(open(os.path.join(out_dir, name + ".sierra.json")))["abi"]
-    if isinstance(abi, str):
-        abi = json.loads(abi)
-    names = {e["name"] for e in abi if e["type"] == "function"}
-    missing = [n for n in needed if n not in names]
-    if missing:
-        sys.exit(f"{tag}: functions missing from the ABI: {missing}")
-    contracts.append({"tag": tag, "address": None, "class_hash": None, "abi": abi})
-path = os.path.join(out_dir, "practice_v2.json")
-with open(path + ".tmp", "w") as f:
-    json.dump({"contracts": contracts}, f, indent=2)
-    f.write("\n")
-os.replace(path + ".tmp", path)
-PY
+
+# 6. The v2 practice world (Death Mountain's second generation, docs/practice-v2.md): the VRF
+#    stand-in, the Denshokan-like ERC721, GameCore (sharing the world's rules) and GameToken, each
+#    compiled and hashed like the world, then one ABI file abi/practice_v2.json with the four ABIs
+#    tagged practice_v2-vrf, practice_v2-denshokan, practice_v2-game and practice_v2-token (the
+#    Rust side's v2 bindings and `devnet deploy --generation v2` read it).
+build_v2() {
+    build_contract practice_vrf "$SHARED/prelude.cairo"
+    build_contract practice_denshokan
+    build_contract practice_v2_game "$SHARED/prelude.cairo" "$SHARED/rules.cairo" "$SHARED/actions.cairo"
+    build_contract practice_v2_token "$SHARED/prelude.cairo"
+    write_abi_file practice_v2.json '{
+        "practice_v2-vrf": ["practice_vrf", ["request_random", "consume_random"]],
+        "practice_v2-denshokan": ["practice_denshokan", ["owner_of", "balance_of", "register_game", "mint"]],
+        "practice_v2-game": ["practice_v2_game", ["start_game", "explore", "attack", "flee", "equip",
+            "drop_items", "buy_items", "select_stat_upgrades", "surrender", "load_assets"]],
+        "practice_v2-token": ["practice_v2_token", ["mint_game", "score", "game_over"]]
+    }'
 }
 
 install_compiler

@@ -8,18 +8,16 @@
 mod common;
 
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
+use common::accounts::{self, DevAccount, Rpc, dev_account, send};
 use loot_survivor_mcp::chain::deploy_v2::{V2Deployment, VrfMode};
 use serde_json::Value;
-use starknet::accounts::{Account, ConnectedAccount, ExecutionEncoding, SingleOwnerAccount};
-use starknet::core::types::{
-    BlockId, BlockTag, Call, Event, ExecutionResult, Felt, FunctionCall, TransactionReceipt,
-};
+use starknet::accounts::Account;
+use starknet::core::types::{Call, Event, Felt, TransactionReceipt};
 use starknet::core::utils::get_selector_from_name;
+use starknet::providers::Provider;
 use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
-use starknet::providers::{Provider, ProviderError};
-use starknet::signers::{LocalWallet, SigningKey};
 use starknet_crypto::poseidon_hash_many;
 
 /// Devnet's predeployed accounts #0 (the deployer) and #1 (the player), seed 0.
@@ -36,8 +34,7 @@ const SHORT_SWORD: u64 = 46;
 const METADATA: u128 = 0x1fff;
 const MINT_SALT: u128 = 5;
 
-type Rpc = Arc<JsonRpcClient<HttpTransport>>;
-type Player = SingleOwnerAccount<Rpc, LocalWallet>;
+type Player = DevAccount;
 
 /// One deployment in one mode, its player, and the game being played.
 struct Game {
@@ -60,57 +57,8 @@ fn call(to: Felt, name: &str, calldata: Vec<Felt>) -> Call {
     }
 }
 
-fn account(provider: &Rpc, chain_id: Felt, address: &str, key: &str) -> Player {
-    let mut a = SingleOwnerAccount::new(
-        provider.clone(),
-        LocalWallet::from(SigningKey::from_secret_scalar(felt(key))),
-        felt(address),
-        chain_id,
-        ExecutionEncoding::New,
-    );
-    a.set_block_id(BlockId::Tag(BlockTag::PreConfirmed));
-    a
-}
-
 async fn view(provider: &Rpc, to: Felt, name: &str, calldata: Vec<Felt>) -> Vec<Felt> {
-    let c = call(to, name, calldata);
-    provider
-        .call(
-            FunctionCall {
-                contract_address: c.to,
-                entry_point_selector: c.selector,
-                calldata: c.calldata,
-            },
-            BlockId::Tag(BlockTag::PreConfirmed),
-        )
-        .await
-        .unwrap()
-}
-
-/// Sends `calls` from `from`, waits for the receipt and checks the transaction succeeded.
-async fn send(from: &Player, calls: Vec<Call>) -> TransactionReceipt {
-    let sent = from.execute_v3(calls).send().await.unwrap();
-    for _ in 0..200 {
-        match from
-            .provider()
-            .get_transaction_receipt(sent.transaction_hash)
-            .await
-        {
-            Ok(r) => {
-                assert!(
-                    matches!(r.receipt.execution_result(), ExecutionResult::Succeeded),
-                    "{:?}",
-                    r.receipt.execution_result()
-                );
-                return r.receipt;
-            }
-            Err(ProviderError::StarknetError(_)) => {
-                tokio::time::sleep(Duration::from_millis(50)).await
-            }
-            Err(e) => panic!("{e}"),
-        }
-    }
-    panic!("no receipt");
+    accounts::view(provider, call(to, name, calldata)).await
 }
 
 /// Checks that `calls` from `from` fail at fee estimation, with `reason` in the error.
@@ -273,7 +221,7 @@ async fn mint(provider: &Rpc, d: &V2Deployment, player: &Player, game_number: u1
 /// Deploys in `mode`, then plays one game through to its surrender.
 async fn play_in_mode(url: &url::Url, dir: &std::path::Path, mode: VrfMode, game_number: u128) {
     let out = dir.join(format!("v2-{}.json", mode.name()));
-    common::deploy_v2(url, mode.name(), &out).await;
+    common::devnet_deploy(url, &["--generation", "v2", "--vrf", mode.name()], &out).await;
     let file: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(file["vrf_mode"], mode.name());
     let d = V2Deployment::load(&out).unwrap();
@@ -281,8 +229,8 @@ async fn play_in_mode(url: &url::Url, dir: &std::path::Path, mode: VrfMode, game
 
     let provider: Rpc = Arc::new(JsonRpcClient::new(HttpTransport::new(url.clone())));
     let chain_id = provider.chain_id().await.unwrap();
-    let player = account(&provider, chain_id, ACCOUNT_1, KEY_1);
-    let stranger = account(&provider, chain_id, ACCOUNT_0, KEY_0);
+    let player = dev_account(&provider, chain_id, ACCOUNT_1, KEY_1);
+    let stranger = dev_account(&provider, chain_id, ACCOUNT_0, KEY_0);
     let id = mint(&provider, &d, &player, game_number).await;
     let g = Game {
         d,
