@@ -341,6 +341,10 @@ async fn play_in_mode(url: &url::Url, dir: &std::path::Path, mode: VrfMode, game
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_v2_world_plays_a_game_in_each_vrf_mode() {
+    assert_eq!(
+        get_selector_from_name("GameEvent").unwrap(),
+        felt(GAME_EVENT)
+    );
     let devnet = common::start_devnet(&[]).await;
     let dir = tempfile::tempdir().unwrap();
     for (n, mode) in VrfMode::ALL.into_iter().enumerate() {
