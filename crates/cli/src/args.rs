@@ -217,3 +217,36 @@ impl SettingsArgs {
         Ok((settings, opts.env))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chain::deploy_v2::VrfMode;
+    use clap::Parser;
+
+    fn deploy_args(extra: &[&str]) -> Result<(Generation, VrfMode), clap::Error> {
+        let base = [
+            "loot-survivor-mcp",
+            "devnet",
+            "deploy",
+            "--rpc",
+            "http://127.0.0.1:5050/",
+        ];
+        let cli = Cli::try_parse_from(base.iter().chain(extra))?;
+        match cli.command {
+            Some(Command::Devnet(DevnetCommand::Deploy {
+                generation, vrf, ..
+            })) => Ok((generation, vrf)),
+            other => panic!("not devnet deploy: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn devnet_deploy_takes_a_generation_and_a_vrf_mode() {
+        assert_eq!(deploy_args(&[]).unwrap(), (Generation::V1, VrfMode::Off));
+        let v2 = deploy_args(&["--generation", "v2", "--vrf", "salt"]).unwrap();
+        assert_eq!(v2, (Generation::V2, VrfMode::Salt));
+        assert!(deploy_args(&["--vrf", "cartridge"]).is_err());
+        assert!(deploy_args(&["--generation", "v3"]).is_err());
+    }
+}
