@@ -18,7 +18,8 @@
 // is kept in storage, hidden; round k of a fight rolls with `action_count + k`.
 // Composed by scripts/build-contracts.sh with contracts/shared/{prelude,rules,actions}.cairo.
 
-// The v2 view types (their ABI paths end in v2::Adventurer and v2::Bag's shared Item).
+// The v2 Adventurer `load_assets` returns (its ABI path ends in v2::Adventurer; the rules'
+// Adventurer, with action_count, is the stored record). The Bag is the rules' own.
 mod v2 {
     use super::{Stats, Equipment};
 
