@@ -3,7 +3,8 @@
 //! calls mint a game through GameToken (its id read from Denshokan's `Transfer`), start it, kill the
 //! starter beast and explore (with `request_random` first where the mode needs it), decode
 //! `load_assets`, check the `GameEvent` keys and the `randomness` seed against what a client can
-//! compute, see the VRF stand-in and the ownership check refuse, and surrender.
+//! compute, replay the drawn seeds with the engine's randomness (starting stats, explore outcome),
+//! see the VRF stand-in and the ownership check refuse, and surrender.
 
 mod common;
 
@@ -12,6 +13,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use common::accounts::{self, DevAccount, Rpc, dev_account, send};
 use loot_survivor_mcp::chain::deploy_v2::{V2Deployment, VrfMode};
+use loot_survivor_mcp::game::random::{
+    ExploreOutcome, explore_outcome, felt_to_two_u64, get_randomness, starting_stats,
+};
 use serde_json::Value;
 use starknet::accounts::Account;
 use starknet::core::types::{Call, Event, Felt, TransactionReceipt};
@@ -299,6 +303,18 @@ async fn play_in_mode(url: &url::Url, dir: &std::path::Path, mode: VrfMode, game
     );
     let assets = g.assets().await;
     assert_eq!(assets[3], Felt::ZERO, "the beast is dead");
+    // Replayed with the engine: the first kill's starting stats come from the drawn seed.
+    let (level_seed, _) = felt_to_two_u64(events[0].1[0]);
+    let s = starting_stats(level_seed);
+    let stats = [
+        s.strength,
+        s.dexterity,
+        s.vitality,
+        s.intelligence,
+        s.wisdom,
+        s.charisma,
+    ];
+    assert_eq!(assets[5..11], stats.map(Felt::from), "starting stats");
     let points = assets[4];
     assert_ne!(points, Felt::ZERO, "a level-up gives stat points");
     let upgrade = [
@@ -314,11 +330,15 @@ async fn play_in_mode(url: &url::Url, dir: &std::path::Path, mode: VrfMode, game
     .await;
 
     // One explore step meets a beast, an obstacle or a discovery.
+    let xp = u16::try_from(g.assets().await[1]).unwrap();
     let events = g.random_action("explore", false, 4).await;
-    assert!(
-        events.iter().any(|e| [2, 3, 4].contains(&e.0)),
-        "{events:?}"
-    );
+    let (explore_seed, _) = felt_to_two_u64(events[0].1[0]);
+    let expected = match explore_outcome(get_randomness(xp, explore_seed).r4_u8) {
+        ExploreOutcome::Beast => 2,
+        ExploreOutcome::Obstacle => 4,
+        ExploreOutcome::Discovery => 3,
+    };
+    assert_eq!(events[1].0, expected, "the engine's outcome: {events:?}");
     assert_eq!(payload(&events, 0), g.assets().await[..31]);
 
     // Surrender ends the game; the token reports it over with its score.
