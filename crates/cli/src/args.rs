@@ -161,9 +161,9 @@ pub(crate) enum DevnetCommand {
         /// world: GameCore, GameToken, Denshokan and a VRF stand-in).
         #[arg(long, value_enum, default_value_t = Generation::V1)]
         generation: Generation,
-        /// The v2 GameCore's randomness: off, nonce or salt (v2 only).
-        #[arg(long, value_name = "MODE", default_value = "off")]
-        vrf: chain::deploy_v2::VrfMode,
+        /// The v2 GameCore's randomness: off (the default), nonce or salt (v2 only).
+        #[arg(long, value_name = "MODE")]
+        vrf: Option<chain::deploy_v2::VrfMode>,
     },
 }
 
@@ -224,7 +224,7 @@ mod tests {
     use chain::deploy_v2::VrfMode;
     use clap::Parser;
 
-    fn deploy_args(extra: &[&str]) -> Result<(Generation, VrfMode), clap::Error> {
+    fn deploy_args(extra: &[&str]) -> Result<(Generation, Option<VrfMode>), clap::Error> {
         let base = [
             "loot-survivor-mcp",
             "devnet",
@@ -243,9 +243,9 @@ mod tests {
 
     #[test]
     fn devnet_deploy_takes_a_generation_and_a_vrf_mode() {
-        assert_eq!(deploy_args(&[]).unwrap(), (Generation::V1, VrfMode::Off));
+        assert_eq!(deploy_args(&[]).unwrap(), (Generation::V1, None));
         let v2 = deploy_args(&["--generation", "v2", "--vrf", "salt"]).unwrap();
-        assert_eq!(v2, (Generation::V2, VrfMode::Salt));
+        assert_eq!(v2, (Generation::V2, Some(VrfMode::Salt)));
         assert!(deploy_args(&["--vrf", "cartridge"]).is_err());
         assert!(deploy_args(&["--generation", "v3"]).is_err());
     }

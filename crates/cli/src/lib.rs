@@ -73,8 +73,14 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }) => {
             let (settings, env) = devnet_by_default().load()?;
             match generation {
+                Generation::V1 if vrf.is_some() => {
+                    anyhow::bail!("--vrf applies to --generation v2 only")
+                }
                 Generation::V1 => deploy(&settings, &env, rpc, out).await,
-                Generation::V2 => deploy_v2(&settings, &env, rpc, out, vrf).await,
+                Generation::V2 => {
+                    let vrf = vrf.unwrap_or(chain::deploy_v2::VrfMode::Off);
+                    deploy_v2(&settings, &env, rpc, out, vrf).await
+                }
             }
         }
         Command::Play(args) => play(&cli.settings, args).await,
