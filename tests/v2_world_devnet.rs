@@ -13,6 +13,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use common::accounts::{self, DevAccount, Rpc, dev_account, send};
 use loot_survivor_mcp::chain::deploy_v2::{V2Deployment, VrfMode};
+use loot_survivor_mcp::game::model::Stats;
 use loot_survivor_mcp::game::random::{
     ExploreOutcome, explore_outcome, felt_to_two_u64, get_randomness, starting_stats,
 };
@@ -305,16 +306,18 @@ async fn play_in_mode(url: &url::Url, dir: &std::path::Path, mode: VrfMode, game
     assert_eq!(assets[3], Felt::ZERO, "the beast is dead");
     // Replayed with the engine: the first kill's starting stats come from the drawn seed.
     let (level_seed, _) = felt_to_two_u64(events[0].1[0]);
-    let s = starting_stats(level_seed);
-    let stats = [
-        s.strength,
-        s.dexterity,
-        s.vitality,
-        s.intelligence,
-        s.wisdom,
-        s.charisma,
-    ];
-    assert_eq!(assets[5..11], stats.map(Felt::from), "starting stats");
+    let luck = u8::try_from(assets[11]).unwrap();
+    let mut expected = Vec::new();
+    Stats {
+        luck,
+        ..starting_stats(level_seed)
+    }
+    .encode_felts(&mut expected);
+    assert_eq!(
+        assets[5..12],
+        expected,
+        "starting stats (luck from the jewelry)"
+    );
     let points = assets[4];
     assert_ne!(points, Felt::ZERO, "a level-up gives stat points");
     let upgrade = [
