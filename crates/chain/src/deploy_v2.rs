@@ -7,6 +7,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
+use starknet::accounts::ConnectedAccount;
 use starknet::core::types::Felt;
 use starknet::core::utils::cairo_short_string_to_felt;
 use wallet::SecretSigner;

@@ -16,7 +16,7 @@ use wallet::{SecretSigner, load_signer};
 use super::args::SettingsArgs;
 
 /// The v2 deployment file's default path, relative to the data directory (beside the v1 manifest).
-pub(crate) const V2_DEPLOYMENT: &str = "devnet/v2.json";
+const V2_DEPLOYMENT: &str = "devnet/v2.json";
 
 /// The account address and signer the settings name (the key stays inside the signer).
 pub(crate) fn account_and_signer(
