@@ -146,11 +146,7 @@ pub async fn deploy_practice_v2(
     out: &Path,
 ) -> Result<V2Deployment, ChainError> {
     let account = deployer(rpc_url, account_address, signer).await?;
-    require_udc(
-        starknet::accounts::ConnectedAccount::provider(&account),
-        target.udc,
-    )
-    .await?;
+    require_udc(account.provider(), target.udc).await?;
     let salt = |s: &str| cairo_short_string_to_felt(s).expect("a short string");
     let (_, vrf) =
         declare_and_deploy(&account, &artifacts.vrf, vec![], salt("ls_v2_vrf"), target).await?;
