@@ -212,21 +212,18 @@ mod tests {
             assert!(sierra.flatten().is_ok());
         }
         let abi: Value = serde_json::from_str(a.abi).unwrap();
-        let tags: Vec<_> = abi["contracts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["tag"].as_str().unwrap())
-            .collect();
-        assert_eq!(
-            tags,
-            [
-                "practice_v2-vrf",
-                "practice_v2-denshokan",
-                "practice_v2-game",
-                "practice_v2-token"
-            ]
-        );
+        let tags = [
+            "practice_v2-vrf",
+            "practice_v2-denshokan",
+            "practice_v2-game",
+            "practice_v2-token",
+        ];
+        let contracts = abi["contracts"].as_array().unwrap();
+        assert_eq!(contracts.len(), tags.len());
+        for (contract, tag) in contracts.iter().zip(tags) {
+            assert_eq!(contract["tag"], tag);
+            assert!(contract["abi"].as_array().is_some_and(|a| !a.is_empty()));
+        }
     }
 
     #[test]
