@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Build the practice-world contract and its manifest template, and the practice dungeon (with its
-# ticket and golden pass) and theirs.
+# Build the practice-world contract and its manifest template, the practice dungeon (with its
+# ticket and golden pass) and theirs, and the v2 practice world (docs/practice-v2.md) and its ABI file.
 #
 #   contracts/practice_world.cairo  ──starknet-compile 2.1.0──▶  abi/practice_world.sierra.json
 #                                   ──tools/casm-hash──────────▶  abi/practice_world.compiled_class_hash (Blake2s)
@@ -20,7 +20,9 @@ SDIST_SHA256="651abdaa5f911d1d8f5605749e3540e7fc4efb7fb625925e5a499c4ca04fcc85"
 SDIST_NAME="cairo-lang-0.12.3.zip"
 COMPILER_DIR_IN_SDIST="cairo-lang-0.12.3/starkware/starknet/compiler/v1/sierra-compiler-major-1"
 
+SHARED="$ROOT/contracts/shared"
 SOURCE="$ROOT/contracts/practice_world.cairo"
+FRAGMENTS=("$SHARED/prelude.cairo" "$SHARED/rules.cairo" "$SHARED/actions.cairo")
 OUT_DIR="$ROOT/abi"
 SIERRA="$OUT_DIR/practice_world.sierra.json"
 HASH_FILE="$OUT_DIR/practice_world.compiled_class_hash"
@@ -69,14 +71,27 @@ PY
     chmod +x "$TOOLS"/bin/*
 }
 
-# 2. Compile the contract to Sierra (only when the source is newer than the output).
+# 2. Compile the contract to Sierra (only when a source is newer than the output). A contract is
+#    SOURCE followed by the shared fragments in FRAGMENTS (contracts/shared/*.cairo), concatenated into
+#    one file named after SOURCE: a single-file crate names its ABI types after the file, so the
+#    practice world keeps its ABI while its rules are shared with the v2 game.
 compile_sierra() {
     mkdir -p "$OUT_DIR"
-    if [[ -f "$SIERRA" && "$SIERRA" -nt "$SOURCE" ]]; then
+    local part stale=0
+    for part in "$SOURCE" "${FRAGMENTS[@]}"; do
+        if [[ ! -f "$SIERRA" || "$part" -nt "$SIERRA" ]]; then
+            stale=1
+        fi
+    done
+    if [[ $stale == 0 ]]; then
         return
     fi
-    log "compiling ${SOURCE#"$ROOT"/}"
-    "$TOOLS/bin/starknet-compile" --single-file "$SOURCE" "$SIERRA.tmp"
+    log "compiling ${SOURCE#"$ROOT"/}${FRAGMENTS[*]:+ with ${FRAGMENTS[*]#"$ROOT"/}}"
+    local dir
+    dir="$(mktemp -d)"
+    cat "$SOURCE" "${FRAGMENTS[@]}" > "$dir/$(basename "$SOURCE")"
+    "$TOOLS/bin/starknet-compile" --single-file "$dir/$(basename "$SOURCE")" "$SIERRA.tmp"
+    rm -rf "$dir"
     python3 - "$SIERRA.tmp" <<'PY'
 import json, sys
 cls = json.load(open(sys.argv[1]))
@@ -160,30 +175,28 @@ PY
     mv "$MANIFEST.tmp" "$MANIFEST"
 }
 
-# 5. The practice dungeon (Beast Mode's ticket booth interface), its ticket ERC20 and its golden pass
-#    ERC721: each compiled and hashed like the world (same steps, their own files), then one manifest
-#    template abi/practice_dungeon.json with the three ABIs, tagged practice-dungeon, practice-ticket and
-#    practice-golden_pass (the bindings and `devnet deploy` read it).
-build_dungeon() {
-    local name SOURCE SIERRA HASH_FILE POSEIDON_HASH_FILE
-    for name in practice_ticket practice_golden_pass practice_dungeon; do
-        SOURCE="$ROOT/contracts/$name.cairo"
-        SIERRA="$OUT_DIR/$name.sierra.json"
-        HASH_FILE="$OUT_DIR/$name.compiled_class_hash"
-        POSEIDON_HASH_FILE="$HASH_FILE.poseidon"
-        compile_sierra
-        compute_class_hashes
-    done
-    python3 - "$OUT_DIR" <<'PY'
-import json, os, sys
-out_dir = sys.argv[1]
-TAGS = {
-    "practice-dungeon": ("practice_dungeon", ["buy_game", "claim_free_game", "cost_to_play"]),
-    "practice-ticket": ("practice_ticket", ["approve", "balance_of", "allowance", "mint"]),
-    "practice-golden_pass": ("practice_golden_pass", ["owner_of", "mint"]),
+# Compiles and hashes contracts/NAME.cairo like the world, followed by the shared fragments given
+# after NAME.
+build_contract() {
+    local name="$1"
+    shift
+    local SOURCE="$ROOT/contracts/$name.cairo"
+    local SIERRA="$OUT_DIR/$name.sierra.json"
+    local HASH_FILE="$OUT_DIR/$name.compiled_class_hash"
+    local POSEIDON_HASH_FILE="$OUT_DIR/$name.compiled_class_hash.poseidon"
+    local FRAGMENTS=("$@")
+    compile_sierra
+    compute_class_hashes
 }
+
+# Writes abi/FILE: {"contracts": [{tag, address: null, class_hash: null, abi}]} for TAGS, a JSON
+# object {tag: [contract name, [functions its ABI must have]]}, in its order.
+write_abi_file() {
+    python3 - "$OUT_DIR" "$1" "$2" <<'PY'
+import json, os, sys
+out_dir, file_name, tags = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
 contracts = []
-for tag, (name, needed) in TAGS.items():
+for tag, (name, needed) in tags.items():
     abi = json.load(open(os.path.join(out_dir, name + ".sierra.json")))["abi"]
     if isinstance(abi, str):
         abi = json.loads(abi)
@@ -192,12 +205,46 @@ for tag, (name, needed) in TAGS.items():
     if missing:
         sys.exit(f"{tag}: functions missing from the ABI: {missing}")
     contracts.append({"tag": tag, "address": None, "class_hash": None, "abi": abi})
-path = os.path.join(out_dir, "practice_dungeon.json")
+path = os.path.join(out_dir, file_name)
 with open(path + ".tmp", "w") as f:
     json.dump({"contracts": contracts}, f, indent=2)
     f.write("\n")
 os.replace(path + ".tmp", path)
 PY
+}
+
+# 5. The practice dungeon (Beast Mode's ticket booth interface), its ticket ERC20 and its golden pass
+#    ERC721: each compiled and hashed like the world (same steps, their own files), then one manifest
+#    template abi/practice_dungeon.json with the three ABIs, tagged practice-dungeon, practice-ticket and
+#    practice-golden_pass (the bindings and `devnet deploy` read it).
+build_dungeon() {
+    build_contract practice_ticket
+    build_contract practice_golden_pass
+    build_contract practice_dungeon
+    write_abi_file practice_dungeon.json '{
+        "practice-dungeon": ["practice_dungeon", ["buy_game", "claim_free_game", "cost_to_play"]],
+        "practice-ticket": ["practice_ticket", ["approve", "balance_of", "allowance", "mint"]],
+        "practice-golden_pass": ["practice_golden_pass", ["owner_of", "mint"]]
+    }'
+}
+
+# 6. The v2 practice world (Death Mountain's second generation, docs/practice-v2.md): the VRF
+#    stand-in, the Denshokan-like ERC721, GameCore (sharing the world's rules) and GameToken, each
+#    compiled and hashed like the world, then one ABI file abi/practice_v2.json with the four ABIs
+#    tagged practice_v2-vrf, practice_v2-denshokan, practice_v2-game and practice_v2-token (the
+#    Rust side's v2 bindings and `devnet deploy --generation v2` read it).
+build_v2() {
+    build_contract practice_vrf "$SHARED/prelude.cairo"
+    build_contract practice_denshokan
+    build_contract practice_v2_game "$SHARED/prelude.cairo" "$SHARED/rules.cairo" "$SHARED/actions.cairo"
+    build_contract practice_v2_token "$SHARED/prelude.cairo"
+    write_abi_file practice_v2.json '{
+        "practice_v2-vrf": ["practice_vrf", ["request_random", "consume_random"]],
+        "practice_v2-denshokan": ["practice_denshokan", ["owner_of", "balance_of", "register_game", "mint"]],
+        "practice_v2-game": ["practice_v2_game", ["start_game", "explore", "attack", "flee", "equip",
+            "drop_items", "buy_items", "select_stat_upgrades", "surrender", "load_assets"]],
+        "practice_v2-token": ["practice_v2_token", ["mint_game", "score", "game_over"]]
+    }'
 }
 
 install_compiler
@@ -207,3 +254,5 @@ write_manifest
 log "done: blake2s $(cat "$HASH_FILE"), poseidon $(cat "$POSEIDON_HASH_FILE")"
 build_dungeon
 log "done: the practice dungeon, ticket and golden pass"
+build_v2
+log "done: the v2 practice world (VRF, Denshokan, GameCore, GameToken)"

@@ -12,35 +12,21 @@ mod common;
 
 use std::sync::Arc;
 
+use common::accounts::{dev_account, send, view};
 use loot_survivor_mcp::chain::bindings::{golden_pass, ticket};
 use loot_survivor_mcp::chain::entry::{Entry, EntryAddresses, ONE_TICKET, Player, entry_calls};
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
 use loot_survivor_mcp::wallet::{PolicyGuard, PolicySettings};
 use serde_json::{Value, json};
-use starknet::accounts::{Account, ExecutionEncoding, SingleOwnerAccount};
-use starknet::core::types::{BlockId, BlockTag, Call, ExecutionResult, Felt, FunctionCall, U256};
+use starknet::core::types::{Call, Felt, U256};
+use starknet::providers::Provider;
 use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
-use starknet::providers::{Provider, ProviderError};
-use starknet::signers::{LocalWallet, SigningKey};
 
 const ACCOUNT_1: &str = "0x078662e7352d062084b0010068b99288486c2d8b914f6e2a55ce945f8792c8b1";
 const KEY_1: &str = "0xe1406455b7d66b1690803be066cbe5e";
 
 fn deployed(world: &common::World) -> GameAddresses {
     GameAddresses::from_map(&read_manifest(&world.manifest).unwrap()).unwrap()
-}
-
-async fn view(p: &JsonRpcClient<HttpTransport>, call: Call) -> Vec<Felt> {
-    p.call(
-        FunctionCall {
-            contract_address: call.to,
-            entry_point_selector: call.selector,
-            calldata: call.calldata,
-        },
-        BlockId::Tag(BlockTag::PreConfirmed),
-    )
-    .await
-    .unwrap()
 }
 
 async fn tickets(p: &JsonRpcClient<HttpTransport>, token: Felt, owner: Felt) -> u128 {
@@ -56,37 +42,8 @@ async fn send_from_account_1(world: &common::World, calls: Vec<Call>) {
         world.devnet.url.clone(),
     )));
     let chain_id = provider.chain_id().await.unwrap();
-    let mut account = SingleOwnerAccount::new(
-        provider.clone(),
-        LocalWallet::from(SigningKey::from_secret_scalar(
-            Felt::from_hex(KEY_1).unwrap(),
-        )),
-        Felt::from_hex(ACCOUNT_1).unwrap(),
-        chain_id,
-        ExecutionEncoding::New,
-    );
-    account.set_block_id(BlockId::Tag(BlockTag::PreConfirmed));
-    let sent = account.execute_v3(calls).send().await.unwrap();
-    for _ in 0..100 {
-        match provider
-            .get_transaction_receipt(sent.transaction_hash)
-            .await
-        {
-            Ok(r) => {
-                assert!(
-                    matches!(r.receipt.execution_result(), ExecutionResult::Succeeded),
-                    "{:?}",
-                    r.receipt.execution_result()
-                );
-                return;
-            }
-            Err(ProviderError::StarknetError(_)) => {
-                tokio::time::sleep(std::time::Duration::from_millis(100)).await
-            }
-            Err(e) => panic!("{e}"),
-        }
-    }
-    panic!("no receipt");
+    let account = dev_account(&provider, chain_id, ACCOUNT_1, KEY_1);
+    send(&account, calls).await;
 }
 
 /// Who minted the game token of a transaction: `minted_by` (data[2]) of the game token's

@@ -5,6 +5,7 @@
 
 #![allow(dead_code)]
 
+pub mod accounts;
 pub mod controller;
 pub mod mcp;
 pub mod paymaster;
@@ -57,25 +58,32 @@ pub async fn world_with(devnet_args: &[&str]) -> World {
     let devnet = start_devnet(devnet_args).await;
     let dir = tempfile::tempdir().expect("tempdir");
     let manifest = dir.path().join("manifest.json");
-    let out = tokio::process::Command::new(BIN)
-        .args(["devnet", "deploy", "--profile", "devnet", "--rpc"])
-        .arg(devnet.url.as_str())
-        .arg("--out")
-        .arg(&manifest)
-        .env("RUST_LOG", "warn")
-        .output()
-        .await
-        .expect("run devnet deploy");
-    assert!(
-        out.status.success(),
-        "devnet deploy failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    devnet_deploy(&devnet.url, &[], &manifest).await;
     World {
         devnet,
         manifest,
         _dir: dir,
     }
+}
+
+/// Runs `loot-survivor-mcp devnet deploy --profile devnet` with `args` on `url`, writing to `out`.
+pub async fn devnet_deploy(url: &url::Url, args: &[&str], out: &std::path::Path) {
+    let run = tokio::process::Command::new(BIN)
+        .args(["devnet", "deploy", "--profile", "devnet"])
+        .args(args)
+        .arg("--rpc")
+        .arg(url.as_str())
+        .arg("--out")
+        .arg(out)
+        .env("RUST_LOG", "warn")
+        .output()
+        .await
+        .expect("run devnet deploy");
+    assert!(
+        run.status.success(),
+        "devnet deploy {args:?} failed: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
 }
 
 /// An MCP client connected to the real binary over stdio, with the server's stderr captured.

@@ -8,14 +8,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use starknet::accounts::{Account, ExecutionEncoding, SingleOwnerAccount};
+use starknet::accounts::{Account, ConnectedAccount, ExecutionEncoding, SingleOwnerAccount};
 use starknet::contract::{ContractFactory, UdcSelector};
 use starknet::core::types::contract::SierraClass;
 use starknet::core::types::{BlockId, BlockTag, Felt, StarknetError};
 use starknet::providers::{Provider, ProviderError};
 
 use super::ChainError;
-use super::client::provider;
+use super::client::{Rpc, provider};
 use super::deploy_dungeon::deploy_practice_dungeon;
 use super::deploy_target::{CasmHash, DeployTarget};
 use super::revert::NodeRefusal;
@@ -91,19 +91,8 @@ pub async fn deploy_practice_world(
     target: DeployTarget,
     manifest_out: &Path,
 ) -> Result<Deployed, ChainError> {
-    let provider = provider(rpc_url, Duration::from_secs(60))?;
-    let chain_id = provider
-        .chain_id()
-        .await
-        .map_err(ChainError::from_provider)?;
-    let mut account = SingleOwnerAccount::new(
-        provider.clone(),
-        signer,
-        account_address,
-        chain_id,
-        ExecutionEncoding::New,
-    );
-    account.set_block_id(BlockId::Tag(BlockTag::PreConfirmed));
+    let account = deployer(rpc_url, account_address, signer).await?;
+    let provider = account.provider().clone();
 
     let sierra: SierraClass = serde_json::from_str(artifacts.sierra)
         .map_err(|e| ChainError::json("the practice world's Sierra class", e))?;
@@ -174,9 +163,35 @@ pub async fn deploy_practice_world(
     })
 }
 
+/// The account that declares and deploys, on the node at `rpc_url` (its chain id asked from the
+/// node), reading at the pre-confirmed block so one deployment step sees the previous one.
+pub(crate) async fn deployer(
+    rpc_url: url::Url,
+    account_address: Felt,
+    signer: Arc<SecretSigner>,
+) -> Result<SingleOwnerAccount<Rpc, Arc<SecretSigner>>, ChainError> {
+    let provider = provider(rpc_url, Duration::from_secs(60))?;
+    let chain_id = provider
+        .chain_id()
+        .await
+        .map_err(ChainError::from_provider)?;
+    let mut account = SingleOwnerAccount::new(
+        provider,
+        signer,
+        account_address,
+        chain_id,
+        ExecutionEncoding::New,
+    );
+    account.set_block_id(BlockId::Tag(BlockTag::PreConfirmed));
+    Ok(account)
+}
+
 /// Fails with a clear message when nothing is deployed at the UDC address (a node that does not
 /// predeploy that UDC, e.g. katana 1.7 and the new UDC).
-async fn require_udc<P: Provider + Sync>(provider: &P, udc: Felt) -> Result<(), ChainError> {
+pub(crate) async fn require_udc<P: Provider + Sync>(
+    provider: &P,
+    udc: Felt,
+) -> Result<(), ChainError> {
     match provider
         .get_class_hash_at(BlockId::Tag(BlockTag::PreConfirmed), udc)
         .await

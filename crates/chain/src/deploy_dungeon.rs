@@ -203,7 +203,7 @@ pub fn add_to_manifest(manifest: &mut Value, template: &Value, placed: &[(&str, 
 
 /// Declares the class unless the node has it, then deploys it at its salt's address unless a
 /// contract of that class is already there. Returns (class hash, address).
-async fn declare_and_deploy<A>(
+pub(crate) async fn declare_and_deploy<A>(
     account: &A,
     artifact: &ContractArtifact,
     constructor: Vec<Felt>,
@@ -216,7 +216,7 @@ where
     let provider = account.provider();
     let pending = BlockId::Tag(BlockTag::PreConfirmed);
     let sierra: SierraClass = serde_json::from_str(artifact.sierra)
-        .map_err(|e| ChainError::json("a practice dungeon Sierra class", e))?;
+        .map_err(|e| ChainError::json("a practice Sierra class", e))?;
     let flat = sierra
         .flatten()
         .map_err(|e| ChainError::Config(format!("cannot flatten a Sierra class: {e}")))?;

@@ -8,6 +8,7 @@ mod convert;
 pub mod deploy;
 pub mod deploy_dungeon;
 pub mod deploy_target;
+pub mod deploy_v2;
 pub mod entry;
 mod error;
 pub mod follow;

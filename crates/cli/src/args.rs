@@ -153,10 +153,27 @@ pub(crate) enum DevnetCommand {
         /// The node's JSON-RPC URL.
         #[arg(long)]
         rpc: url::Url,
-        /// Where to write the manifest (default: the profile's `chain.manifest`).
+        /// Where to write the manifest (default: the profile's `chain.manifest`; for v2, the
+        /// deployment file `devnet/v2.json` in the data directory).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Which game generation: v1 (the practice world, the default) or v2 (the v2 practice
+        /// world: GameCore, GameToken, Denshokan and a VRF stand-in).
+        #[arg(long, value_enum, default_value_t = Generation::V1)]
+        generation: Generation,
+        /// The v2 GameCore's randomness: off (the default), nonce or salt (v2 only).
+        #[arg(long, value_name = "MODE")]
+        vrf: Option<chain::deploy_v2::VrfMode>,
     },
+}
+
+/// The game generation `devnet deploy` deploys.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Generation {
+    /// The practice world (Death Mountain V1's interface).
+    V1,
+    /// The v2 practice world (docs/practice-v2.md).
+    V2,
 }
 
 #[derive(ClapArgs, Debug, Default, Clone)]
@@ -198,5 +215,38 @@ impl SettingsArgs {
         }
         let settings = Settings::load(&opts)?;
         Ok((settings, opts.env))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chain::deploy_v2::VrfMode;
+    use clap::Parser;
+
+    fn deploy_args(extra: &[&str]) -> Result<(Generation, Option<VrfMode>), clap::Error> {
+        let base = [
+            "loot-survivor-mcp",
+            "devnet",
+            "deploy",
+            "--rpc",
+            "http://127.0.0.1:5050/",
+        ];
+        let cli = Cli::try_parse_from(base.iter().chain(extra))?;
+        match cli.command {
+            Some(Command::Devnet(DevnetCommand::Deploy {
+                generation, vrf, ..
+            })) => Ok((generation, vrf)),
+            other => panic!("not devnet deploy: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn devnet_deploy_takes_a_generation_and_a_vrf_mode() {
+        assert_eq!(deploy_args(&[]).unwrap(), (Generation::V1, None));
+        let v2 = deploy_args(&["--generation", "v2", "--vrf", "salt"]).unwrap();
+        assert_eq!(v2, (Generation::V2, Some(VrfMode::Salt)));
+        assert!(deploy_args(&["--vrf", "cartridge"]).is_err());
+        assert!(deploy_args(&["--generation", "v3"]).is_err());
     }
 }

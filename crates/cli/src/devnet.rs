@@ -1,17 +1,22 @@
-//! `devnet up` and `devnet deploy`: starknet-devnet with the practice world on it.
+//! `devnet up` and `devnet deploy`: starknet-devnet with the practice world (or the v2 practice
+//! world) on it.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::config::Settings;
 use anyhow::Context as _;
 use base::devnet::{Devnet, is_alive};
 use chain::deploy::{Artifacts, deploy_practice_world};
+use chain::deploy_v2::{V2Artifacts, VrfMode, deploy_practice_v2};
 use game::felt::parse_felt;
 use wallet::{SecretSigner, load_signer};
 
 use super::args::SettingsArgs;
+
+/// The v2 deployment file's default path, relative to the data directory (beside the v1 manifest).
+const V2_DEPLOYMENT: &str = "devnet/v2.json";
 
 /// The account address and signer the settings name (the key stays inside the signer).
 pub(crate) fn account_and_signer(
@@ -51,6 +56,41 @@ pub(crate) async fn deploy(
         d.deployed_now,
         d.target.udc,
         d.target.casm_hash.name(),
+        out.display()
+    );
+    Ok(())
+}
+
+/// Declares and deploys the v2 practice world on `rpc` with GameCore's randomness in `vrf`, and
+/// writes its deployment file (default `devnet/v2.json` in the data directory).
+pub(crate) async fn deploy_v2(
+    settings: &Settings,
+    env: &HashMap<String, String>,
+    rpc: url::Url,
+    out: Option<PathBuf>,
+    vrf: VrfMode,
+) -> anyhow::Result<()> {
+    let (address, signer) = account_and_signer(settings, env)?;
+    let out = out.unwrap_or_else(|| base::home::resolve(Path::new(V2_DEPLOYMENT)));
+    let target = settings.deploy_target()?;
+    let d = deploy_practice_v2(
+        rpc,
+        address,
+        signer,
+        &V2Artifacts::embedded(),
+        target,
+        vrf,
+        &out,
+    )
+    .await?;
+    eprintln!(
+        "v2 practice world: GameCore {:#x}, GameToken {:#x}, Denshokan {:#x}, VRF {:#x} (mode {}); \
+         deployment: {}",
+        d.game,
+        d.token,
+        d.denshokan,
+        d.vrf,
+        d.vrf_mode.name(),
         out.display()
     );
     Ok(())

@@ -43,7 +43,7 @@ pub use lookup::{TokenBalance, TxLookup, WalletReport};
 pub use reader::ChainReader;
 pub(crate) use submitter::Submitter;
 
-type Rpc = Arc<JsonRpcClient<NodeTransport>>;
+pub(crate) type Rpc = Arc<JsonRpcClient<NodeTransport>>;
 type WalletAccount = Wallet<Rpc>;
 
 /// How long a signed outside execution stays valid (its `execute_before` from now).

@@ -1,0 +1,299 @@
+// Practice GameCore (v2) — a Cairo 2.1 stand-in for Death Mountain's second-generation GameCore on a
+// local devnet: the player entrypoints with a felt252 `adventurer_id` (a packed Denshokan token id),
+// `drop_items`, `surrender`, and the view `load_assets(adventurer_id) -> (Adventurer, Bag)` with the
+// v2 Adventurer (no action_count; Provable-Games/metagame_extensions
+// `packages/adventurer_oracle/src/types.cairo`). Events are `GameEvent` emitted directly:
+// keys [sn_keccak('GameEvent'), adventurer_id], data [variant, ...payload]; v1's payloads except the
+// adventurer (the 31-felt v2 Adventurer) and the beast ([id, health, level, special1..3], no seed).
+//
+// The rules are the practice world's (contracts/shared/*.cairo). Each action checks the caller owns
+// the token (Denshokan `owner_of`). Randomness is chosen at deployment (`vrf_mode`):
+//   0 off:   seed = poseidon([xp, adventurer_id]) (the practice world's recipe), no VRF call
+//   1 nonce: seed = VRF consume_random(Source::Nonce(transaction account))
+//   2 salt:  seed = VRF consume_random(Source::Salt(poseidon([adventurer_id, xp, health, beast_health])))
+//            with the values `load_assets` shows before the action
+// explore, attack, flee and an in-battle equip draw one seed each and emit the `randomness` event
+// (variant 17) [seed, action_count] first; (action seed, market seed) = the two u64 halves of the
+// seed's low 128 bits. The battle counter v1 kept in the Adventurer (`action_count`, +1 per action)
+// is kept in storage, hidden; round k of a fight rolls with `action_count + k`.
+// Composed by scripts/build-contracts.sh with contracts/shared/{prelude,rules,actions}.cairo.
+
+// The v2 Adventurer `load_assets` returns (its ABI path ends in v2::Adventurer; the rules'
+// Adventurer, with action_count, is the stored record). The Bag is the rules' own.
+mod v2 {
+    use super::{Stats, Equipment};
+
+    #[derive(Copy, Drop, Serde)]
+    struct Adventurer {
+        health: u16,
+        xp: u16,
+        gold: u16,
+        beast_health: u16,
+        stat_upgrades_available: u8,
+        stats: Stats,
+        equipment: Equipment,
+        item_specials_salt: u16,
+        beast_salt: u32,
+        level_salt: u16,
+    }
+}
+
+#[starknet::interface]
+trait IDenshokanOwner<T> {
+    fn owner_of(self: @T, token_id: u256) -> ContractAddress;
+}
+
+#[starknet::interface]
+trait IVrfConsumer<T> {
+    fn consume_random(ref self: T, source: Source) -> felt252;
+}
+
+const VRF_OFF: u8 = 0;
+const VRF_NONCE: u8 = 1;
+const VRF_SALT: u8 = 2;
+
+// The salt of `Source::Salt` in salt mode: poseidon([adventurer_id, xp, health, beast_health]).
+fn action_salt(adventurer_id: felt252, adventurer: @Adventurer) -> felt252 {
+    let mut input = ArrayTrait::new();
+    input.append(adventurer_id);
+    input.append((*adventurer.xp).into());
+    input.append((*adventurer.health).into());
+    input.append((*adventurer.beast_health).into());
+    poseidon_hash_span(input.span())
+}
+
+#[starknet::contract]
+mod practice_v2_game {
+    use array::{ArrayTrait, SpanTrait};
+    use box::BoxTrait;
+    use option::OptionTrait;
+    use traits::{Into, TryInto};
+    use starknet::{ContractAddress, get_caller_address, get_tx_info};
+
+    use super::{
+        Adventurer, Bag, Stats, ItemPurchase, Sink, BattleRoll, Source, v2, VRF_OFF, VRF_NONCE, VRF_SALT
+    };
+    use super::{EVENT_ADVENTURER, EVENT_RANDOMNESS, serialized, emit_game_event, hash2};
+    use super::{felt_to_two_u64, action_salt, empty_bag, boosted, level_from_xp, beast_from_seed};
+    use super::{market_items, wrapping_add_u16, assert_alive};
+    use super::{
+        start_action, assert_can_explore_now, explore_action, assert_can_fight, attack_action,
+        assert_can_flee, flee_action, assert_can_equip, equip_action, drop_action, buy_action,
+        upgrade_action, level_up_events
+    };
+    use super::{
+        IDenshokanOwnerDispatcher, IDenshokanOwnerDispatcherTrait, IVrfConsumerDispatcher,
+        IVrfConsumerDispatcherTrait
+    };
+
+    #[storage]
+    struct Storage {
+        denshokan: ContractAddress,
+        vrf: ContractAddress,
+        mode: u8,
+        // Stored unboosted, in the rules' layout: `action_count` is the hidden battle counter and
+        // `item_specials_seed` stays 0.
+        adventurers: LegacyMap<felt252, Adventurer>,
+        bags: LegacyMap<felt252, Bag>,
+        started: LegacyMap<felt252, bool>,
+        market_seeds: LegacyMap<felt252, u64>,
+        beast_seeds: LegacyMap<felt252, u64>,
+    }
+
+    #[constructor]
+    fn constructor(ref self: ContractState, denshokan: ContractAddress, vrf: ContractAddress, vrf_mode: u8) {
+        assert(vrf_mode <= VRF_SALT, 'Unknown VRF mode');
+        self.denshokan.write(denshokan);
+        self.vrf.write(vrf);
+        self.mode.write(vrf_mode);
+    }
+
+    // The live, stat-boosted adventurer and its bag.
+    #[external(v0)]
+    fn load_assets(self: @ContractState, adventurer_id: felt252) -> (v2::Adventurer, Bag) {
+        let bag = self.bags.read(adventurer_id);
+        (self.view(adventurer_id, boosted(self.adventurers.read(adventurer_id), bag)), bag)
+    }
+
+    // The randomness mode: 0 off, 1 nonce, 2 salt.
+    #[external(v0)]
+    fn vrf_mode(self: @ContractState) -> u8 {
+        self.mode.read()
+    }
+
+    #[external(v0)]
+    fn start_game(ref self: ContractState, adventurer_id: felt252, weapon: u8) {
+        self.assert_token_owner(adventurer_id);
+        assert(!self.started.read(adventurer_id), 'Adventurer already started');
+        self.started.write(adventurer_id, true);
+        // The starter beast's seed: the id's low 64 bits.
+        let (_, beast_seed) = felt_to_two_u64(adventurer_id);
+        let adventurer = start_action(sink(adventurer_id), weapon, beast_seed);
+        self.beast_seeds.write(adventurer_id, beast_seed);
+        self.finish_action(adventurer_id, adventurer, empty_bag(), 1, 0);
+    }
+
+    #[external(v0)]
+    fn explore(ref self: ContractState, adventurer_id: felt252, till_beast: bool) {
+        let (mut adventurer, mut bag) = self.begin_action(adventurer_id);
+        assert_can_explore_now(@adventurer);
+        let start_level = level_from_xp(adventurer.xp);
+        let (explore_seed, market_seed) = self.draw_seeds(adventurer_id, @adventurer);
+        explore_action(sink(adventurer_id), ref adventurer, ref bag, till_beast, explore_seed);
+        if adventurer.beast_health != 0 {
+            self.beast_seeds.write(adventurer_id, explore_seed);
+        }
+        self.finish_action(adventurer_id, adventurer, bag, start_level, market_seed);
+    }
+
+    #[external(v0)]
+    fn attack(ref self: ContractState, adventurer_id: felt252, to_the_death: bool) {
+        let (mut adventurer, bag) = self.begin_action(adventurer_id);
+        assert_can_fight(@adventurer);
+        let start_level = level_from_xp(adventurer.xp);
+        let (level_seed, market_seed) = self.draw_seeds(adventurer_id, @adventurer);
+        let beast = beast_from_seed(@adventurer, self.beast_seeds.read(adventurer_id));
+        attack_action(sink(adventurer_id), ref adventurer, bag, @beast, level_seed, to_the_death);
+        self.finish_action(adventurer_id, adventurer, bag, start_level, market_seed);
+    }
+
+    #[external(v0)]
+    fn flee(ref self: ContractState, adventurer_id: felt252, to_the_death: bool) {
+        let (mut adventurer, bag) = self.begin_action(adventurer_id);
+        assert_can_flee(@adventurer);
+        let level = level_from_xp(adventurer.xp);
+        let (flee_seed, market_seed) = self.draw_seeds(adventurer_id, @adventurer);
+        let beast = beast_from_seed(@adventurer, self.beast_seeds.read(adventurer_id));
+        flee_action(sink(adventurer_id), ref adventurer, @beast, flee_seed, to_the_death);
+        self.finish_action(adventurer_id, adventurer, bag, level, market_seed);
+    }
+
+    // Out of battle no randomness is drawn (and none need be requested).
+    #[external(v0)]
+    fn equip(ref self: ContractState, adventurer_id: felt252, items: Array<u8>) {
+        let (mut adventurer, mut bag) = self.begin_action(adventurer_id);
+        let ids = items.span();
+        assert_can_equip(@adventurer, bag, ids);
+        let level = level_from_xp(adventurer.xp);
+        let battle = if adventurer.beast_health != 0 {
+            let (seed, _) = self.draw_seeds(adventurer_id, @adventurer);
+            let beast = beast_from_seed(@adventurer, self.beast_seeds.read(adventurer_id));
+            Option::Some(BattleRoll { beast, seed })
+        } else {
+            Option::None
+        };
+        equip_action(sink(adventurer_id), ref adventurer, ref bag, ids, battle);
+        self.finish_action(adventurer_id, adventurer, bag, level, 0);
+    }
+
+    #[external(v0)]
+    fn drop_items(ref self: ContractState, adventurer_id: felt252, items: Array<u8>) {
+        let (mut adventurer, mut bag) = self.begin_action(adventurer_id);
+        drop_action(sink(adventurer_id), ref adventurer, ref bag, items.span());
+        let level = level_from_xp(adventurer.xp);
+        self.finish_action(adventurer_id, adventurer, bag, level, 0);
+    }
+
+    #[external(v0)]
+    fn buy_items(ref self: ContractState, adventurer_id: felt252, potions: u8, items: Array<ItemPurchase>) {
+        let (mut adventurer, mut bag) = self.begin_action(adventurer_id);
+        let market = market_items(adventurer_id, self.market_seeds.read(adventurer_id));
+        buy_action(sink(adventurer_id), ref adventurer, ref bag, market.span(), potions, items.span());
+        let level = level_from_xp(adventurer.xp);
+        self.finish_action(adventurer_id, adventurer, bag, level, 0);
+    }
+
+    #[external(v0)]
+    fn select_stat_upgrades(ref self: ContractState, adventurer_id: felt252, stat_upgrades: Stats) {
+        let (mut adventurer, bag) = self.begin_action(adventurer_id);
+        upgrade_action(sink(adventurer_id), ref adventurer, stat_upgrades);
+        let level = level_from_xp(adventurer.xp);
+        self.finish_action(adventurer_id, adventurer, bag, level, 0);
+    }
+
+    // Ends the game: health 0, then the `adventurer` event.
+    #[external(v0)]
+    fn surrender(ref self: ContractState, adventurer_id: felt252) {
+        let (mut adventurer, bag) = self.begin_action(adventurer_id);
+        assert_alive(@adventurer);
+        adventurer.health = 0;
+        let level = level_from_xp(adventurer.xp);
+        self.finish_action(adventurer_id, adventurer, bag, level, 0);
+    }
+
+    fn sink(adventurer_id: felt252) -> Sink {
+        Sink { adventurer_id, direct: true }
+    }
+
+    #[generate_trait]
+    impl InternalImpl of InternalTrait {
+        fn assert_token_owner(self: @ContractState, adventurer_id: felt252) {
+            let owner = IDenshokanOwnerDispatcher { contract_address: self.denshokan.read() }
+                .owner_of(adventurer_id.into());
+            assert(owner == get_caller_address(), 'Not token owner');
+        }
+
+        // Ownership check, load, and the hidden battle counter's increment.
+        fn begin_action(ref self: ContractState, adventurer_id: felt252) -> (Adventurer, Bag) {
+            self.assert_token_owner(adventurer_id);
+            let mut adventurer = self.adventurers.read(adventurer_id);
+            adventurer.action_count = wrapping_add_u16(adventurer.action_count, 1);
+            (adventurer, self.bags.read(adventurer_id))
+        }
+
+        // The action's seed in this deployment's mode, announced by the `randomness` event, split
+        // into (action seed, market seed).
+        fn draw_seeds(ref self: ContractState, adventurer_id: felt252, adventurer: @Adventurer) -> (u64, u64) {
+            let mode = self.mode.read();
+            let seed = if mode == VRF_OFF {
+                hash2((*adventurer.xp).into(), adventurer_id)
+            } else if mode == VRF_NONCE {
+                let account = get_tx_info().unbox().account_contract_address;
+                IVrfConsumerDispatcher { contract_address: self.vrf.read() }
+                    .consume_random(Source::Nonce(account))
+            } else {
+                IVrfConsumerDispatcher { contract_address: self.vrf.read() }
+                    .consume_random(Source::Salt(action_salt(adventurer_id, adventurer)))
+            };
+            let count = *adventurer.action_count;
+            emit_game_event(sink(adventurer_id), count, EVENT_RANDOMNESS, serialized(@(seed, count)));
+            felt_to_two_u64(seed)
+        }
+
+        fn view(self: @ContractState, adventurer_id: felt252, adventurer: Adventurer) -> v2::Adventurer {
+            let beast_salt = self.beast_seeds.read(adventurer_id) % 0x100000000;
+            let level_salt = self.market_seeds.read(adventurer_id) % 0x10000;
+            v2::Adventurer {
+                health: adventurer.health,
+                xp: adventurer.xp,
+                gold: adventurer.gold,
+                beast_health: adventurer.beast_health,
+                stat_upgrades_available: adventurer.stat_upgrades_available,
+                stats: adventurer.stats,
+                equipment: adventurer.equipment,
+                item_specials_salt: 0,
+                beast_salt: beast_salt.try_into().unwrap(),
+                level_salt: level_salt.try_into().unwrap(),
+            }
+        }
+
+        fn finish_action(
+            ref self: ContractState,
+            adventurer_id: felt252,
+            adventurer: Adventurer,
+            bag: Bag,
+            start_level: u8,
+            market_seed: u64
+        ) {
+            if level_up_events(sink(adventurer_id), @adventurer, start_level, market_seed) {
+                self.market_seeds.write(adventurer_id, market_seed);
+            }
+            let view = self.view(adventurer_id, boosted(adventurer, bag));
+            emit_game_event(sink(adventurer_id), adventurer.action_count, EVENT_ADVENTURER, serialized(@view));
+            let mut stored = adventurer;
+            stored.stats.luck = 0;
+            self.adventurers.write(adventurer_id, stored);
+            self.bags.write(adventurer_id, bag);
+        }
+    }
+}
