@@ -21,10 +21,10 @@ pub struct AdventurerId(Felt);
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IdError {
     /// Not a decimal or `0x` hex felt.
-    #[error("adventurer_id {0}: expected a decimal or 0x-hex token id")]
+    #[error("expected a decimal or 0x-hex id ({0})")]
     Text(String),
     /// A JSON number above 2^53, which JSON cannot carry exactly.
-    #[error("adventurer_id {0} is above 2^53 as a JSON number; pass it as a string")]
+    #[error("above 2^53: pass the id as a string ({0})")]
     Imprecise(String),
 }
 
@@ -244,7 +244,7 @@ mod tests {
                 .unwrap_err()
                 .to_string()
         };
-        assert!(err(json!(9007199254740993u64)).contains("pass it as a string"));
+        assert!(err(json!(9007199254740993u64)).contains("pass the id as a string"));
         assert!(err(json!(-1)).contains("non-negative integer"));
         assert!(err(json!(1.5)).contains("non-negative integer"));
         assert!(err(json!("seven")).contains("decimal or 0x-hex"));

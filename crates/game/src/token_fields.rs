@@ -83,6 +83,41 @@ impl TokenFields {
     }
 }
 
+/// What a player decides with, of a packed token id: which dungeon minted the game, its settings,
+/// and when it starts and expires (unix seconds). Only packed Death Mountain ids have one.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+pub struct TokenInfo {
+    /// The minter's registry id: the dungeon that sold the game (a direct mint: the player's).
+    pub minted_by: u64,
+    /// The game settings id.
+    pub settings_id: u32,
+    /// Unix seconds of the mint.
+    pub minted_at: u64,
+    /// Unix seconds before which the game cannot start, when delayed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starts_at: Option<u64>,
+    /// Unix seconds when the game expires, when it does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<u64>,
+}
+
+impl TokenInfo {
+    /// The packed fields of `id` a player decides with; `None` for an id that is not a packed
+    /// Death Mountain token (every v1 id).
+    pub fn of(id: AdventurerId) -> Option<Self> {
+        let f = TokenFields::of(id);
+        f.is_death_mountain().then(|| Self {
+            minted_by: f.minted_by,
+            settings_id: f.settings_id,
+            minted_at: f.minted_at,
+            starts_at: (f.start_delay > 0).then(|| f.starts_at()),
+            expires_at: f.expires_at(),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,5 +193,23 @@ mod tests {
         let f = TokenFields::of(AdventurerId::from(42));
         assert_eq!(f.game_id, 42);
         assert!(!f.is_death_mountain());
+        assert_eq!(TokenInfo::of(AdventurerId::from(42)), None);
+    }
+
+    #[test]
+    fn token_info_keeps_what_a_player_decides_with() {
+        let id = packed(&[
+            (0, 1),
+            (30, 19),
+            (70, 2),
+            (128, 1_767_225_600),
+            (163, 3_600),
+        ]);
+        let info = TokenInfo::of(id).unwrap();
+        assert_eq!(
+            serde_json::to_value(info).unwrap(),
+            serde_json::json!({"minted_by": 19, "settings_id": 2, "minted_at": 1_767_225_600u64,
+                "expires_at": 1_767_229_200u64})
+        );
     }
 }

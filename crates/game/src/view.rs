@@ -9,6 +9,7 @@ use super::id::AdventurerId;
 use super::model::{GameState, Item, SpecialPowers, Stats};
 use super::phase::{self, Phase};
 use super::rules;
+use super::token_fields::TokenInfo;
 
 /// An equipped item with its catalogue facts and derived greatness.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -124,6 +125,9 @@ pub struct ItemEffect {
 pub struct AdventurerView {
     /// Adventurer (game token) id.
     pub adventurer_id: AdventurerId,
+    /// The packed token id's dungeon, settings, start and expiry (second-generation ids only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<TokenInfo>,
     /// Phase in the game loop.
     pub phase: Phase,
     /// Level (isqrt of xp, 1 at 0).
@@ -319,6 +323,7 @@ pub fn adventurer_view(adventurer_id: AdventurerId, state: &GameState) -> Advent
 
     AdventurerView {
         adventurer_id,
+        token: TokenInfo::of(adventurer_id),
         phase,
         level: adv.level(),
         health: adv.health,

@@ -6,13 +6,14 @@
 use game::AdventurerId;
 use std::borrow::Cow;
 
+use game::token_fields::TokenInfo;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
 
 use super::present::compact::{
-    CompactMarket, CompactState, compact_actions, compact_events, compact_market, compact_state,
-    market_ids,
+    CompactMarket, CompactState, compact_actions, compact_market, compact_state, market_ids,
 };
+use super::present::event_lines::compact_events;
 use super::present::legal::{LegalAction, battle_odds, legal_actions};
 use super::present::tool_call::short_call;
 use super::present::tools;
@@ -108,6 +109,9 @@ pub struct CompactActionResult {
 /// `ls_get_adventurer`'s compact result: everything, the market included while it is open.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CompactAdventurerResult {
+    /// The packed token id's dungeon, settings, start and expiry (second-generation ids only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<TokenInfo>,
     /// The adventurer now.
     pub state: CompactState,
     /// The tools you may call now, with odds.
@@ -201,6 +205,7 @@ pub(crate) fn compact_adventurer(
     });
     let odds = battle_odds(state);
     CompactAdventurerResult {
+        token: TokenInfo::of(adventurer_id),
         state: shown,
         actions: compact_actions(state, &legal_actions(state, odds.as_ref()), odds.as_ref()),
         advice: advise(adventurer_id, policy, state, None, r),

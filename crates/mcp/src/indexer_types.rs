@@ -2,6 +2,7 @@
 //! `ls_get_game_events`), shared by their Torii and sim answers.
 
 use game::AdventurerId;
+use game::token_fields::TokenInfo;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -145,6 +146,9 @@ pub struct LeaderboardResult {
 pub struct AdventurerSummary {
     /// Adventurer (game token) id.
     pub adventurer_id: AdventurerId,
+    /// The packed token id's dungeon, settings, start and expiry (second-generation ids only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<TokenInfo>,
     /// Phase in the game loop (null when the adventurer state could not be read).
     pub phase: Option<Phase>,
     /// Level.

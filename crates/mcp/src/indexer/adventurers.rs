@@ -287,6 +287,7 @@ fn index_summary(g: &OwnedGame, source: &str) -> AdventurerSummary {
         .unwrap_or_else(|| u16::try_from(g.score).unwrap_or(u16::MAX));
     AdventurerSummary {
         adventurer_id: g.adventurer_id,
+        token: game::token_fields::TokenInfo::of(g.adventurer_id),
         phase: packed.map(phase),
         level: level_from_xp(xp),
         xp,

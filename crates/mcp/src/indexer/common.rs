@@ -135,6 +135,7 @@ pub(crate) fn chain_summary(id: AdventurerId, a: &Adventurer) -> AdventurerSumma
     let p = phase(a);
     AdventurerSummary {
         adventurer_id: id,
+        token: game::token_fields::TokenInfo::of(id),
         phase: Some(p),
         level: a.level(),
         xp: a.xp,

@@ -3,6 +3,7 @@
 //! crate knows the rules; what a model reads and calls is worded here.
 
 pub mod compact;
+pub mod event_lines;
 pub mod legal;
 pub mod tool_call;
 pub mod tools;
