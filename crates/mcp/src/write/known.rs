@@ -73,43 +73,26 @@ mod tests {
     #[test]
     fn an_older_read_does_not_replace_a_newer_state() {
         let k = KnownStates::default();
-        k.put(AdventurerId::from(1u64), &at(5));
-        k.put(AdventurerId::from(1u64), &at(4));
-        assert_eq!(
-            k.get(AdventurerId::from(1u64))
-                .unwrap()
-                .adventurer
-                .action_count,
-            5
-        );
-        k.put(AdventurerId::from(1u64), &at(6));
-        assert_eq!(
-            k.get(AdventurerId::from(1u64))
-                .unwrap()
-                .adventurer
-                .action_count,
-            6
-        );
-        k.put(AdventurerId::from(2u64), &at(u16::MAX));
-        k.put(AdventurerId::from(2u64), &at(1));
-        assert_eq!(
-            k.get(AdventurerId::from(2u64))
-                .unwrap()
-                .adventurer
-                .action_count,
-            1,
-            "wrapped"
-        );
+        let (one, two) = (AdventurerId::from(1u64), AdventurerId::from(2u64));
+        k.put(one, &at(5));
+        k.put(one, &at(4));
+        assert_eq!(k.get(one).unwrap().adventurer.action_count, 5);
+        k.put(one, &at(6));
+        assert_eq!(k.get(one).unwrap().adventurer.action_count, 6);
+        k.put(two, &at(u16::MAX));
+        k.put(two, &at(1));
+        assert_eq!(k.get(two).unwrap().adventurer.action_count, 1, "wrapped");
     }
 
     #[test]
     fn unstarted_games_and_forgotten_ones_are_unknown() {
         let k = KnownStates::default();
-        k.put(AdventurerId::from(1u64), &at(0));
-        assert!(k.get(AdventurerId::from(1u64)).is_none());
-        k.put(AdventurerId::from(1u64), &at(3));
-        k.forget(AdventurerId::from(1u64));
-        assert!(k.get(AdventurerId::from(1u64)).is_none());
+        let one = AdventurerId::from(1u64);
+        k.put(one, &at(0));
+        assert!(k.get(one).is_none());
+        k.put(one, &at(3));
+        k.forget(one);
+        assert!(k.get(one).is_none());
     }
 
     #[test]
