@@ -185,11 +185,7 @@ impl schemars::JsonSchema for AdventurerId {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": ["integer", "string"],
-            "minimum": 0,
-            "description": "Game token id: a number, or a decimal or 0x string (ids above 2^53 only as strings)."
-        })
+        schemars::json_schema!({ "type": ["integer", "string"] })
     }
 }
 

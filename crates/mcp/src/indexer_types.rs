@@ -48,7 +48,6 @@ pub(crate) struct ListAdventurersArgs {
 /// Arguments of `ls_get_game_events`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub(crate) struct GameEventsArgs {
-    /// The adventurer (game token id).
     pub adventurer_id: AdventurerId,
     /// Events per page (default 50, at most 200).
     #[serde(default)]

@@ -166,7 +166,6 @@ impl NewGameArgs {
 /// Arguments of tools that only need the adventurer.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct AdventurerArgs {
-    /// The adventurer (game token id).
     pub adventurer_id: AdventurerId,
     /// Result detail: `compact` or `full`. Default: the server's setting.
     #[serde(default)]
@@ -176,7 +175,6 @@ pub(crate) struct AdventurerArgs {
 /// `ls_explore` arguments.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct ExploreArgs {
-    /// The adventurer (game token id).
     pub adventurer_id: AdventurerId,
     /// Keep exploring until a beast appears, a level is gained or you die.
     #[serde(default)]
@@ -189,7 +187,6 @@ pub(crate) struct ExploreArgs {
 /// `ls_attack` / `ls_flee` arguments.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct BattleArgs {
-    /// The adventurer (game token id).
     pub adventurer_id: AdventurerId,
     /// Repeat until the fight is decided (beast dead or escaped, or you dead), in one transaction.
     #[serde(default)]
@@ -202,7 +199,6 @@ pub(crate) struct BattleArgs {
 /// `ls_upgrade` arguments: points to add per stat; they must sum to the points available.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct UpgradeArgs {
-    /// The adventurer (game token id).
     pub adventurer_id: AdventurerId,
     /// Strength points (more damage).
     #[serde(default)]
@@ -281,7 +277,6 @@ impl JsonSchema for Purchase {
 /// `ls_buy_item` arguments.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct BuyArgs {
-    /// The adventurer (game token id).
     pub adventurer_id: AdventurerId,
     /// Market items: ids, names, or `{item, equip}` objects.
     #[serde(default)]
@@ -297,7 +292,6 @@ pub(crate) struct BuyArgs {
 /// `ls_equip` / `ls_drop` arguments.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct ItemsArgs {
-    /// The adventurer (game token id).
     pub adventurer_id: AdventurerId,
     /// 1 to 8 items, by id or name.
     pub items: Vec<ItemRef>,

@@ -32,6 +32,8 @@ equipment and bag only when changed); actions (the tools you may call now, with 
 (the built-in planner's move and why); market (when it opens or changes); tx (the transaction \
 hash; none on sim); adventurer_id (ls_new_game only). A field that is absent is unchanged since \
 your last result; ls_get_adventurer shows everything.
+adventurer_id (every tool acting on a game): your game token id, a number or a decimal or 0x \
+string (ids above 2^53 only as strings, as results write them).
 Options of every write tool: expected_action_count: the action_count you acted on; if the \
 adventurer has moved on, the call is refused with STALE_STATE before signing (a retried action \
 that already landed returns its result). confirm: how final the transaction must be before the \

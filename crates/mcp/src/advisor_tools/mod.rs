@@ -107,7 +107,6 @@ pub(crate) struct BeastArgs {
 /// `ls_battle_preview` arguments.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct PreviewArgs {
-    /// The adventurer (game token id).
     pub adventurer_id: AdventurerId,
     /// Items to imagine equipped (ids or names, at most 8), bagged or not owned (greatness 1).
     #[serde(default)]
