@@ -55,21 +55,24 @@ impl Agent {
         let mut result = self
             .call_text("ls_new_game", json!({ "weapon": weapon }))
             .await?;
-        let id = result["adventurer_id"]
-            .as_u64()
-            .ok_or_else(|| protocol("ls_new_game", "no adventurer_id in the result"))?;
+        let id = AdventurerId::from_json(&result["adventurer_id"]).map_err(|e| {
+            protocol(
+                "ls_new_game",
+                format!("no adventurer_id in the result: {e}"),
+            )
+        })?;
         let mut actions = 1;
         while result["state"]["phase"] != "dead" && actions < max_actions {
             let advice = result["advice"].as_str().unwrap_or_default();
             let (tool, mut args) = advised_call(advice)
                 .ok_or_else(|| protocol("advice", format!("no call in '{advice}'")))?;
-            args.insert("adventurer_id".into(), id.into());
+            args.insert("adventurer_id".into(), id.to_json());
             result = self.call_text(&tool, Value::Object(args)).await?;
             actions += 1;
         }
         let state = &result["state"];
         Ok(FollowedGame {
-            adventurer_id: id.into(),
+            adventurer_id: id,
             level: state["level"].as_u64().unwrap_or_default(),
             xp: state["xp"].as_u64().unwrap_or_default(),
             actions,

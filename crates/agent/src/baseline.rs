@@ -9,6 +9,7 @@
 //!   items that most raise a slot's attack or armor while keeping gold for potions; buy potions up
 //!   to full health; explore (until a beast when at full health, else one step).
 
+use game::AdventurerId;
 use serde_json::{Value, json};
 
 use super::{Agent, AgentError, Move, pct};
@@ -25,7 +26,11 @@ const TO_THE_DEATH_THRESHOLD: f64 = 0.9;
 const BAG_DROP_AT: usize = 12;
 
 /// Chooses the next tool call for this state.
-pub async fn next_move(agent: &Agent, id: u64, view: &AdventurerView) -> Result<Move, AgentError> {
+pub async fn next_move(
+    agent: &Agent,
+    id: AdventurerId,
+    view: &AdventurerView,
+) -> Result<Move, AgentError> {
     Ok(match view.phase {
         Phase::InBattle => battle_move(agent, id, view).await?,
         Phase::StatUpgrade => Move::new(
@@ -54,7 +59,11 @@ pub async fn next_move(agent: &Agent, id: u64, view: &AdventurerView) -> Result<
     })
 }
 
-async fn battle_move(agent: &Agent, id: u64, view: &AdventurerView) -> Result<Move, AgentError> {
+async fn battle_move(
+    agent: &Agent,
+    id: AdventurerId,
+    view: &AdventurerView,
+) -> Result<Move, AgentError> {
     if view.level <= 1 {
         return Ok(Move::new(
             "ls_attack",
@@ -94,7 +103,7 @@ async fn battle_move(agent: &Agent, id: u64, view: &AdventurerView) -> Result<Mo
 
 /// Stat points: charisma to half the level, dexterity to the level, then vitality (each stat
 /// stays within 31).
-pub fn upgrade_args(id: u64, level: u8, stats: &Stats, points: u8) -> Value {
+pub fn upgrade_args(id: AdventurerId, level: u8, stats: &Stats, points: u8) -> Value {
     let mut s = *stats;
     let mut up = Stats::default();
     for _ in 0..points {
@@ -122,7 +131,7 @@ pub fn upgrade_args(id: u64, level: u8, stats: &Stats, points: u8) -> Value {
 }
 
 /// Drops every bagged item but jewelry when the bag is nearly full.
-fn drop_move(id: u64, view: &AdventurerView) -> Option<Move> {
+fn drop_move(id: AdventurerId, view: &AdventurerView) -> Option<Move> {
     if view.bag.len() < BAG_DROP_AT || view.level <= 1 {
         return None;
     }
@@ -144,7 +153,7 @@ fn drop_move(id: u64, view: &AdventurerView) -> Option<Move> {
 
 /// Upgrades first (largest power gain first), keeping gold for potions to full health; then
 /// potions. None when there is nothing worth buying.
-fn shopping(id: u64, view: &AdventurerView) -> Option<Move> {
+fn shopping(id: AdventurerId, view: &AdventurerView) -> Option<Move> {
     let price = u32::from(view.potion_price.max(1));
     let potions_for = |health: u16| -> u32 {
         (u32::from(view.max_health) + 9).saturating_sub(u32::from(health)) / 10
@@ -199,7 +208,7 @@ mod tests {
             dexterity: 2,
             ..Stats::default()
         };
-        let v = upgrade_args(1, 6, &stats, 3);
+        let v = upgrade_args(1.into(), 6, &stats, 3);
         assert_eq!(
             (v["charisma"].as_u64(), v["dexterity"].as_u64()),
             (Some(2), Some(1))
@@ -210,7 +219,7 @@ mod tests {
             vitality: 31,
             ..Stats::default()
         };
-        let v = upgrade_args(1, 9, &stats, 2);
+        let v = upgrade_args(1.into(), 9, &stats, 2);
         assert_eq!(v["strength"], 2, "vitality is full");
     }
 }

@@ -57,7 +57,7 @@ pub fn play_on_sim(
     let id = table.mint()?;
     let report = table.apply(id, &Action::StartGame { weapon })?;
     let (mut state, mut view) = table.read(id)?;
-    narrate(entering(id, opts));
+    narrate(entering(id.into(), opts));
     let mut game = GameRun::default();
     game.take(&report.events, view.clone(), narrate);
     let mut policy = Decider::of(&opts.strategy, params, sim);
@@ -71,7 +71,7 @@ pub fn play_on_sim(
         (state, view) = table.read(id)?;
         game.take(&report.events, view.clone(), narrate);
     }
-    Ok(finish(id, &view, &game, opts, tally, narrate))
+    Ok(finish(id.into(), &view, &game, opts, tally, narrate))
 }
 
 /// Who decides on the engine: the planner, the lookahead over it, or the research ceiling (which

@@ -27,6 +27,7 @@ pub mod mcp_planner;
 mod narration;
 pub mod report;
 
+use game::AdventurerId;
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -185,9 +186,8 @@ impl Agent {
         let mut started = self
             .call("ls_new_game", json!({ "weapon": opts.weapon }))
             .await?;
-        let id = started["adventurer_id"]
-            .as_u64()
-            .ok_or_else(|| client::protocol("ls_new_game", "no adventurer_id"))?;
+        let id = AdventurerId::from_json(&started["adventurer_id"])
+            .map_err(|e| client::protocol("ls_new_game", format!("no adventurer_id: {e}")))?;
         narrate(entering(id, opts));
         game.absorb(&mut started, narrate)?;
         let mut tally = Tally::default();
@@ -213,7 +213,7 @@ impl Agent {
         Ok(finish(id, &view, &game, opts, tally, narrate))
     }
     /// The current view, fetched in full (`detail: full`).
-    pub async fn view(&self, id: u64) -> Result<AdventurerView, AgentError> {
+    pub async fn view(&self, id: AdventurerId) -> Result<AdventurerView, AgentError> {
         let mut v = self
             .call(
                 "ls_get_adventurer",
@@ -226,7 +226,7 @@ impl Agent {
 }
 
 /// "adventurer 7 enters Death Mountain with a Wand (planner strategy)".
-fn entering(id: u64, opts: &AgentOptions) -> String {
+fn entering(id: AdventurerId, opts: &AgentOptions) -> String {
     format!(
         "adventurer {id} enters Death Mountain with a {} ({} strategy)",
         opts.weapon,
@@ -259,7 +259,7 @@ impl Tally {
 
 /// The game's summary, narrated as its last line.
 fn finish(
-    id: u64,
+    id: AdventurerId,
     view: &AdventurerView,
     game: &GameRun,
     opts: &AgentOptions,
@@ -272,7 +272,7 @@ fn finish(
         Ending::ActionCap
     };
     let summary = GameSummary {
-        adventurer_id: id.into(),
+        adventurer_id: id,
         level: view.level,
         xp: view.xp,
         gold: view.gold,

@@ -5,6 +5,7 @@
 //! ([`Agent::play_over_mcp`]). The market advice is asked once per market (level, equipment and
 //! charisma), as an LLM agent would.
 
+use game::AdventurerId;
 use serde_json::{Value, json};
 
 use super::client::protocol;
@@ -70,8 +71,8 @@ fn weapon_wins(advice: &Value) -> Vec<WeaponWin> {
 }
 
 /// The tool call that makes `decision`, with its reason.
-fn to_move(id: u64, decision: Decision) -> Move {
-    let (tool, args) = tool_call(id.into(), &decision.action);
+fn to_move(id: AdventurerId, decision: Decision) -> Move {
+    let (tool, args) = tool_call(id, &decision.action);
     Move::new(tool, args, decision.reason)
 }
 
@@ -88,7 +89,7 @@ impl McpPlanner {
     pub async fn next_move(
         &mut self,
         agent: &Agent,
-        id: u64,
+        id: AdventurerId,
         view: &AdventurerView,
     ) -> Result<Move, AgentError> {
         let decision = match view.phase {
@@ -111,7 +112,7 @@ impl McpPlanner {
     async fn battle(
         &self,
         agent: &Agent,
-        id: u64,
+        id: AdventurerId,
         view: &AdventurerView,
     ) -> Result<Decision, AgentError> {
         if view.level <= 1 {
@@ -141,7 +142,7 @@ impl McpPlanner {
     async fn market_advice(
         &mut self,
         agent: &Agent,
-        id: u64,
+        id: AdventurerId,
         view: &AdventurerView,
     ) -> Result<MarketView, AgentError> {
         let key = MarketKey::of(view);
@@ -173,7 +174,7 @@ impl McpPlanner {
     async fn explore_or_shop(
         &mut self,
         agent: &Agent,
-        id: u64,
+        id: AdventurerId,
         view: &AdventurerView,
     ) -> Result<Decision, AgentError> {
         let (potions, gold) = match steps::drop_or_potions(view, &self.params) {
