@@ -146,9 +146,9 @@ pub enum ChainError {
     /// of a Dojo world, whose ids are u64); nothing was read or signed.
     #[error("adventurer {0} does not exist in this world")]
     NoSuchAdventurer(game::AdventurerId),
-    /// The action has no entrypoint on this deployment's generation (`surrender` on a v1 Dojo
-    /// world); nothing was signed or sent.
-    #[error("{action} is not an entrypoint of a {generation} deployment (a v2 GameCore has it)")]
+    /// The action or view has no entrypoint on this deployment's generation (`surrender` on a v1
+    /// Dojo world); nothing was signed or sent.
+    #[error("{action} is not an entrypoint of {}", generation.described())]
     Unsupported {
         /// The action's entrypoint name.
         action: &'static str,

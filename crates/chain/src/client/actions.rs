@@ -156,7 +156,7 @@ mod tests {
         let e = v1_call(Felt::ONE, 5.into(), &Action::Surrender).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "surrender is not an entrypoint of a v1 deployment (a v2 GameCore has it)"
+            "surrender is not an entrypoint of a v1 Dojo world"
         );
     }
 

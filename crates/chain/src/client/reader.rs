@@ -117,11 +117,17 @@ impl ChainReader {
         convert::game_state(raw)
     }
 
-    /// The stored (unboosted) adventurer: `get_adventurer`.
+    /// The stored (unboosted) adventurer: v1's `get_adventurer` (GameCore has no such view).
     pub async fn stored_adventurer(
         &self,
         adventurer_id: AdventurerId,
     ) -> Result<Adventurer, ChainError> {
+        if let Deployment::V2(_) = &*self.deployment {
+            return Err(ChainError::Unsupported {
+                action: "get_adventurer",
+                generation: Generation::V2,
+            });
+        }
         let call = adventurer_systems::get_adventurer(
             self.addresses.adventurer_systems,
             &convert::v1_id(adventurer_id)?,

@@ -42,7 +42,7 @@ fn plays_and_reports_like_a_chain() {
     let e = sim.apply(id, &Action::Surrender, &opts()).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "surrender is not an entrypoint of a v1 deployment (a v2 GameCore has it)"
+        "surrender is not an entrypoint of a v1 Dojo world"
     );
     assert_eq!(sim.game_state(id).unwrap(), before);
     let found = sim.lookup(r.tx_hash).unwrap();
