@@ -1,4 +1,5 @@
-//! Generates typed Starknet bindings from the practice world's Dojo manifest (`abi/practice_world.json`).
+//! Generates typed Starknet bindings from the practice world's Dojo manifest (`abi/practice_world.json`)
+//! and, by the same generator, from the v2 practice world's ABI file (`abi/practice_v2.json`).
 //!
 //! For every contract tag and entrypoint the server calls, it emits a selector constant, a `Call`
 //! builder whose arguments are typed after the ABI, and (for entrypoints with outputs) a decoder.
@@ -58,6 +59,35 @@ const NOT_OFFICIAL: &[&str] = &["erc20", "dungeon", "ticket", "golden_pass"];
 /// mainnet, the practice world itself on devnet); not part of the game systems' interface.
 const TOKEN_ENTRYPOINTS: &[&str] = &["owner_of"];
 
+/// The v2 entrypoints the server calls, per tag suffix in `abi/practice_v2.json`, with the module
+/// they land in (GameCore's player surface and `load_assets`, GameToken's `mint_game`, Denshokan's
+/// `owner_of`, the VRF provider's `request_random`).
+const V2_WANTED: &[(&str, &str, &str, &[&str])] = &[
+    (
+        "game",
+        "game_core",
+        "GameCore",
+        &[
+            "start_game",
+            "explore",
+            "attack",
+            "flee",
+            "equip",
+            "drop_items",
+            "buy_items",
+            "select_stat_upgrades",
+            "surrender",
+            "load_assets",
+        ],
+    ),
+    ("token", "game_token", "GameToken", &["mint_game"]),
+    ("denshokan", "denshokan", "Denshokan", &["owner_of"]),
+    ("vrf", "vrf_provider", "VrfProvider", &["request_random"]),
+];
+
+/// The v2 practice world's ABIs by tag (written by `scripts/build-contracts.sh`).
+const V2_ABI: &str = "../../abi/practice_v2.json";
+
 /// The manifest bindings are generated from; `LS_BINDINGS_MANIFEST` points elsewhere (for example
 /// at the official mainnet manifest, to check that the server's calls compile against it too).
 const MANIFEST: &str = "../../abi/practice_world.json";
@@ -90,10 +120,60 @@ fn main() {
     let mut extra = erc20["contracts"].as_array().cloned().unwrap_or_default();
     extra.extend(dungeon["contracts"].as_array().cloned().unwrap_or_default());
     let extra = serde_json::json!({ "contracts": extra });
-    let code = generate(&manifest, &extra)
+    let mut contracts = manifest["contracts"]
+        .as_array()
+        .expect("manifest has no contracts[]")
+        .clone();
+    contracts.extend(extra["contracts"].as_array().cloned().unwrap_or_default());
+    let v1: Vec<Spec> = WANTED
+        .iter()
+        .map(|(suffix, contract, names)| Spec {
+            suffix,
+            module: suffix,
+            contract,
+            names,
+            extra: if *suffix == "game_token_systems" {
+                TOKEN_ENTRYPOINTS
+            } else {
+                &[]
+            },
+            official: !NOT_OFFICIAL.contains(suffix),
+        })
+        .collect();
+    let code = generate(&contracts, &v1, "abi/practice_world.json")
         .unwrap_or_else(|e| panic!("bindings from {manifest_path}: {e}"));
-    let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR")).join("bindings.rs");
-    std::fs::write(out, code).expect("write bindings.rs");
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    std::fs::write(out_dir.join("bindings.rs"), code).expect("write bindings.rs");
+    println!("cargo:rerun-if-changed={V2_ABI}");
+    let v2: Value =
+        serde_json::from_str(&std::fs::read_to_string(V2_ABI).expect("read abi/practice_v2.json"))
+            .expect("abi/practice_v2.json is not JSON");
+    let v2_specs: Vec<Spec> = V2_WANTED
+        .iter()
+        .map(|(suffix, module, contract, names)| Spec {
+            suffix,
+            module,
+            contract,
+            names,
+            extra: &[],
+            official: true,
+        })
+        .collect();
+    let contracts = v2["contracts"].as_array().cloned().unwrap_or_default();
+    let code = generate(&contracts, &v2_specs, "abi/practice_v2.json")
+        .unwrap_or_else(|e| panic!("bindings from {V2_ABI}: {e}"));
+    std::fs::write(out_dir.join("bindings_v2.rs"), code).expect("write bindings_v2.rs");
+}
+
+/// One contract's bindings: its tag suffix, the module they land in, its type name, the
+/// entrypoints wanted, extra ones outside its official interface, and whether it is official.
+struct Spec<'a> {
+    suffix: &'a str,
+    module: &'a str,
+    contract: &'a str,
+    names: &'a [&'a str],
+    extra: &'a [&'a str],
+    official: bool,
 }
 
 /// One ABI function, as found in top-level entries or inside interfaces.
@@ -104,18 +184,14 @@ struct Function {
     view: bool,
 }
 
-fn generate(manifest: &Value, extra: &Value) -> Result<String, String> {
-    let mut contracts = manifest["contracts"]
-        .as_array()
-        .ok_or("manifest has no contracts[]")?
-        .clone();
-    contracts.extend(extra["contracts"].as_array().cloned().unwrap_or_default());
+fn generate(contracts: &[Value], specs: &[Spec], source: &str) -> Result<String, String> {
     let mut defs: BTreeMap<String, Value> = BTreeMap::new();
     let mut modules = String::new();
     let mut used_types: BTreeSet<String> = BTreeSet::new();
     let mut catalogue = String::new();
 
-    for (suffix, type_name, wanted) in WANTED {
+    for spec in specs {
+        let (suffix, type_name, module) = (spec.suffix, spec.contract, spec.module);
         let contract = contracts
             .iter()
             .find(|c| {
@@ -137,13 +213,8 @@ fn generate(manifest: &Value, extra: &Value) -> Result<String, String> {
         )
         .unwrap();
         writeln!(body, "    pub const TAG: &str = {tag:?};").unwrap();
-        let extra: &[&str] = if *suffix == "game_token_systems" {
-            TOKEN_ENTRYPOINTS
-        } else {
-            &[]
-        };
-        let official = !NOT_OFFICIAL.contains(suffix);
-        for name in wanted.iter().chain(extra) {
+        let (extra, official) = (spec.extra, spec.official);
+        for name in spec.names.iter().chain(extra) {
             let f = functions
                 .iter()
                 .find(|f| f.name == *name)
@@ -151,7 +222,7 @@ fn generate(manifest: &Value, extra: &Value) -> Result<String, String> {
             body.push_str(&emit_function(f, &defs, &mut used_types)?);
             writeln!(
                 catalogue,
-                "    Entrypoint {{ tag_suffix: {suffix:?}, contract: {type_name:?}, name: {name:?}, selector: {suffix}::{}_SELECTOR, view: {}, official: {} }},",
+                "    Entrypoint {{ tag_suffix: {suffix:?}, contract: {type_name:?}, name: {name:?}, selector: {module}::{}_SELECTOR, view: {}, official: {} }},",
                 name.to_uppercase(),
                 f.view,
                 official && !extra.contains(name)
@@ -160,7 +231,7 @@ fn generate(manifest: &Value, extra: &Value) -> Result<String, String> {
         }
         writeln!(
             modules,
-            "/// Bindings for `{tag}`.\npub mod {suffix} {{\n    #[allow(unused_imports)]\n    use super::*;\n{body}}}\n"
+            "/// Bindings for `{tag}`.\npub mod {module} {{\n    #[allow(unused_imports)]\n    use super::*;\n{body}}}\n"
         )
         .unwrap();
     }
@@ -181,7 +252,7 @@ fn generate(manifest: &Value, extra: &Value) -> Result<String, String> {
     }
 
     let mut code = String::new();
-    code.push_str("// Generated by build.rs from abi/practice_world.json. Do not edit.\n");
+    writeln!(code, "// Generated by build.rs from {source}. Do not edit.").unwrap();
     code.push_str(
         "use starknet::core::codec::{Decode, Encode};\nuse starknet::core::types::{Call, Felt};\n\n",
     );
@@ -257,6 +328,25 @@ fn split_generic(ty: &str) -> (&str, Option<&str>) {
         Some(i) if ty.ends_with('>') => (&ty[..i], Some(&ty[i + 3..ty.len() - 1])),
         _ => (ty, None),
     }
+}
+
+/// The members of a tuple type `(A, B)` (split at top-level commas), or `None` for any other type.
+fn tuple_parts(ty: &str) -> Option<Vec<&str>> {
+    let inner = ty.strip_prefix('(')?.strip_suffix(')')?;
+    let (mut parts, mut depth, mut start) = (Vec::new(), 0usize, 0usize);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                parts.push(inner[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(inner[start..].trim());
+    Some(parts)
 }
 
 /// Maps a Cairo ABI type to a Rust type, recording user types that must be generated.
@@ -405,7 +495,26 @@ fn emit_function(
         args.join(", ")
     )
     .unwrap();
-    if let Some(out) = f.outputs.first() {
+    if let Some(out) = f.outputs.first()
+        && let Some(parts) = tuple_parts(out)
+    {
+        let types = parts
+            .iter()
+            .map(|p| rust_type(p, defs, used))
+            .collect::<Result<Vec<_>, _>>()?;
+        let reads: String = types
+            .iter()
+            .map(|t| format!("<{t} as Decode>::decode_iter(&mut it)?, "))
+            .collect();
+        writeln!(
+            s,
+            "    /// Decodes the return value of `{}`.\n    pub fn decode_{}(felts: &[Felt]) -> Result<({}), starknet::core::codec::Error> {{\n        let mut it = felts.iter();\n        Ok(({reads}))\n    }}",
+            f.name,
+            f.name,
+            types.join(", ")
+        )
+        .unwrap();
+    } else if let Some(out) = f.outputs.first() {
         let rt = rust_type(out, defs, used)?;
         writeln!(
             s,

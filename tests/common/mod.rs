@@ -267,7 +267,7 @@ pub async fn vrf_client(
         request_timeout: Duration::from_secs(20),
         chain_id: starknet::core::types::Felt::from_bytes_be_slice(b"SN_SEPOLIA"),
         spec_versions: vec!["0.".into()],
-        addresses: addresses.clone(),
+        deployment: loot_survivor_mcp::chain::Deployment::V1(addresses.clone()),
         account_address: account,
         signer,
         settings_id: 0,

@@ -193,13 +193,17 @@ pub fn entry_calls(
 
 impl ChainClient {
     /// Enters a new game for this wallet with `entry` (one multicall) and returns the new
-    /// adventurer id, read from the receipt as for a mint.
+    /// adventurer id, read from the receipt as for a mint; a plain mint is
+    /// [`ChainClient::mint_game`] (the deployment's generation's mint).
     pub async fn enter_game(
         &self,
         entry: Entry,
         player_name: Option<Felt>,
         opts: WriteOptions,
     ) -> Result<(AdventurerId, TxReport), ChainError> {
+        if entry == Entry::Mint {
+            return self.mint_game(player_name, opts).await;
+        }
         let addresses = EntryAddresses::new(self.addresses(), self.settings_id);
         let player = Player {
             address: self.account_address(),

@@ -146,6 +146,36 @@ pub enum ChainError {
     /// of a Dojo world, whose ids are u64); nothing was read or signed.
     #[error("adventurer {0} does not exist in this world")]
     NoSuchAdventurer(game::AdventurerId),
+    /// The action or view has no entrypoint on this deployment's generation (`surrender` on a v1
+    /// Dojo world); nothing was signed or sent.
+    #[error("{action} is not an entrypoint of {}", generation.described())]
+    Unsupported {
+        /// The action's entrypoint name.
+        action: &'static str,
+        /// The deployment's generation.
+        generation: crate::deployment::Generation,
+    },
+    /// A v2 action needs randomness but the deployment's VRF source is unknown; nothing was
+    /// signed or sent.
+    #[error(
+        "{action} draws randomness, and this v2 deployment's VRF source is not known: set \
+         deployment.vrf_source in the profile (off, nonce or salt:adventurer_state) once a live \
+         check has read it off a real transaction's request_random"
+    )]
+    VrfSourceUnset {
+        /// The action's entrypoint name.
+        action: &'static str,
+    },
+    /// The profile names one generation and the chain answers as the other (found at connect).
+    #[error("the profile says {expected} but {address:#x} answers as {}", found.described())]
+    GenerationMismatch {
+        /// The profile's generation.
+        expected: crate::deployment::Generation,
+        /// What the contract answers as.
+        found: crate::deployment::Generation,
+        /// The game address asked (game_systems or GameCore).
+        address: Felt,
+    },
 }
 
 impl ChainError {

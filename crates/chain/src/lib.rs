@@ -9,6 +9,7 @@ pub mod deploy;
 pub mod deploy_dungeon;
 pub mod deploy_target;
 pub mod deploy_v2;
+pub mod deployment;
 pub mod entry;
 mod error;
 pub mod follow;
@@ -37,6 +38,7 @@ pub use client::{
 };
 pub use controller::slot::SessionReport;
 pub use convert::v1_id;
+pub use deployment::{Deployment, Generation, SaltRecipe, V2Contracts, VrfSource};
 pub use error::{ChainError, Redacted};
 pub use manifest::GameAddresses;
 pub use new_game::MintedGame;

@@ -12,6 +12,11 @@
 //! `token_count`), the id is one more than the minted count read from storage instead, which
 //! costs the node a storage lookup rather than a run of the mint.
 //! Cost: predict, estimate, send, receipt — four requests instead of six.
+//!
+//! A v2 id cannot be predicted: Denshokan packs the block timestamp and the low 10 bits of the
+//! minting transaction's hash into it (docs/practice-v2.md#token-ids), and the hash depends on
+//! the calls, the id among them. A v2 new game is therefore two transactions: the mint, its id
+//! read from the receipt's Denshokan `Transfer`, then `start_game`.
 
 use game::AdventurerId;
 use starknet::accounts::{Account, ConnectedAccount};
@@ -66,13 +71,24 @@ fn collect_events(inv: &FunctionInvocation, out: &mut Vec<Event>) {
 }
 
 impl ChainClient {
-    /// Mints a game token to the wallet and starts it with `weapon` in one transaction.
+    /// Mints a game token to the wallet and starts it with `weapon`: in one transaction on a v1
+    /// world, in two on a v2 deployment (the id cannot be predicted there).
     pub async fn mint_and_start(
         &self,
         player_name: Option<Felt>,
         weapon: u8,
         opts: WriteOptions,
     ) -> Result<MintedGame, ChainError> {
+        if let crate::Deployment::V2(_) = self.deployment() {
+            let (id, mint) = self.mint_game(player_name, opts.clone()).await?;
+            let start = game::engine::Action::StartGame { weapon };
+            let report = self.act(id, &start, None, opts).await?;
+            return Ok(MintedGame {
+                adventurer_id: id,
+                mint_tx_hash: mint.tx_hash,
+                report,
+            });
+        }
         let plan = Plan::MintAndStart {
             mint: self.mint_call(player_name),
             weapon,

@@ -5,6 +5,7 @@
 use game::AdventurerId;
 use starknet::core::types::{Call, Felt};
 
+use crate::deployment::VrfSource;
 use game::engine::Action;
 use game::model::Adventurer;
 use game::random::{battle_salt, explore_salt};
@@ -23,24 +24,38 @@ pub fn salt_for(
     adventurer: &Adventurer,
     action: &Action,
 ) -> Option<Felt> {
-    let in_battle = adventurer.beast_health > 0;
+    if !draws_randomness(action, adventurer) {
+        return None;
+    }
+    Some(match action {
+        Action::Explore { .. } => explore_salt(adventurer_id, adventurer.xp),
+        _ => battle_salt(adventurer_id, adventurer.xp, adventurer.action_count),
+    })
+}
+
+/// Whether `action` taken from `before` draws a seed, in either generation: explore, attack,
+/// flee, and an equip in battle (start, an equip out of battle, drop, buy, upgrade and
+/// surrender draw none).
+pub fn draws_randomness(action: &Action, before: &Adventurer) -> bool {
     match action {
-        Action::Explore { .. } => Some(explore_salt(adventurer_id, adventurer.xp)),
-        Action::Attack { .. } | Action::Flee { .. } => Some(battle_salt(
-            adventurer_id,
-            adventurer.xp,
-            adventurer.action_count,
-        )),
-        Action::Equip { .. } if in_battle => Some(battle_salt(
-            adventurer_id,
-            adventurer.xp,
-            adventurer.action_count,
-        )),
-        Action::Equip { .. }
-        | Action::StartGame { .. }
+        Action::Explore { .. } | Action::Attack { .. } | Action::Flee { .. } => true,
+        Action::Equip { .. } => before.beast_health > 0,
+        Action::StartGame { .. }
         | Action::Drop { .. }
         | Action::BuyItems { .. }
-        | Action::Upgrade { .. } => None,
+        | Action::Upgrade { .. }
+        | Action::Surrender => false,
+    }
+}
+
+/// Whether a v2 action needs the pre-action state under `source` (unset: the same as `nonce`):
+/// a salt recipe reads it for every action that may draw; otherwise only an equip, to know
+/// whether it is in battle.
+pub fn v2_needs_state(source: Option<VrfSource>, action: &Action) -> bool {
+    match source {
+        Some(VrfSource::Off) => false,
+        Some(VrfSource::Salt(_)) => may_need_randomness(action),
+        Some(VrfSource::Nonce) | None => matches!(action, Action::Equip { .. }),
     }
 }
 

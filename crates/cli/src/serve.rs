@@ -19,7 +19,6 @@ use rmcp::ServiceExt;
 use super::args::{ServeArgs, SettingsArgs};
 use super::devnet::{deploy, ensure_devnet};
 use super::servers::{server_options, sim_server};
-use super::session::game_addresses;
 use super::signing::wallet_signer;
 
 /// `serve`: MCP over the profile's chain, on stdio or (`--http`) streamable HTTP.
@@ -80,11 +79,10 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
     if let Some(p) = journal.path() {
         tracing::info!(journal = %p.display(), "journal opened");
     }
-    let addresses = game_addresses(&settings)?;
+    let deployment = settings.deployment()?;
     let policy = Arc::new(
         settings
-            .policy_guard(addresses.signable_entrypoints())
-            .with_ticket_approve(addresses.ticket_approve())
+            .deployment_policy_guard(&deployment, account_address)
             .with_log(journal.clone()),
     );
     let client = ChainClient::connect(ConnectOptions {
@@ -92,7 +90,7 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
         request_timeout: Duration::from_millis(settings.chain.request_timeout_ms),
         chain_id: settings.expected_chain_id()?,
         spec_versions: settings.chain.spec_versions.clone(),
-        addresses,
+        deployment,
         account_address,
         signer,
         settings_id: settings.chain.settings_id,

@@ -100,6 +100,10 @@ pub fn from_chain(e: ChainError) -> ToolError {
         ChainError::WrongNetwork(m) | ChainError::Config(m) => {
             ToolError::new(ErrorCode::RpcError, m).retryable(false)
         }
+        e @ (ChainError::GenerationMismatch { .. } | ChainError::VrfSourceUnset { .. }) => {
+            ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
+        }
+        e @ ChainError::Unsupported { .. } => ToolError::validation(e.to_string()),
         e @ (ChainError::Io { .. } | ChainError::Json { .. } | ChainError::Journal(_)) => {
             ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
         }

@@ -22,7 +22,7 @@ pub use keystore::testing as keystore_testing;
 pub use keystore::{KeystoreError, ScryptCost, decrypt_keystore, encrypt_keystore, read_keystore};
 pub use policy::{
     CARTRIDGE_VRF_PROVIDER, POLICY_DENIED, PolicyDenied, PolicyGuard, PolicySnapshot,
-    REQUEST_RANDOM_SELECTOR,
+    REQUEST_RANDOM_SELECTOR, VrfForm,
 };
 pub use policy_settings::{FRI_PER_STRK, FeeAmount, PolicySettings, format_strk, parse_fri};
 pub use session::{SessionError, SessionSigner};

@@ -1,38 +1,188 @@
-//! The contract call each game action becomes.
+//! The contract call each game action becomes, per generation: the Dojo world's game systems
+//! (v1) or GameCore (v2), with the mint on the game token of either.
 
 use game::AdventurerId;
-use starknet::core::types::Call;
+use starknet::core::types::{Call, Felt};
 
 use super::ChainClient;
+use crate::bindings::v2::{self as b2, game_core, game_token};
 use crate::bindings::{ItemPurchase, game_systems};
+use crate::deployment::{Deployment, Generation, V2Contracts};
 use crate::{ChainError, convert};
 use game::engine::Action;
 
 impl ChainClient {
-    /// The contract call for an action (built with the generated bindings).
+    /// The contract call for an action (built with the generated bindings of the deployment's
+    /// generation); an action the generation has no entrypoint for is refused here.
     pub fn action_call(&self, id: AdventurerId, action: &Action) -> Result<Call, ChainError> {
-        let gs = self.addresses().game_systems;
-        let id = convert::v1_id(id)?;
-        Ok(match action {
-            Action::StartGame { weapon } => game_systems::start_game(gs, &id, weapon),
-            Action::Explore { till_beast } => game_systems::explore(gs, &id, till_beast),
-            Action::Attack { to_the_death } => game_systems::attack(gs, &id, to_the_death),
-            Action::Flee { to_the_death } => game_systems::flee(gs, &id, to_the_death),
-            Action::Equip { items } => game_systems::equip(gs, &id, items),
-            Action::Drop { items } => game_systems::drop(gs, &id, items),
-            Action::BuyItems { potions, items } => {
-                let items: Vec<_> = items
-                    .iter()
-                    .map(|p| ItemPurchase {
-                        item_id: p.item_id,
-                        equip: p.equip,
-                    })
-                    .collect();
-                game_systems::buy_items(gs, &id, potions, &items)
+        match self.deployment() {
+            Deployment::V1(a) => v1_call(a.game_systems, id, action),
+            Deployment::V2(c) => Ok(v2_call(c.game_core, id, action)),
+        }
+    }
+
+    /// The call that mints a game token with this profile's settings to the wallet.
+    pub fn mint_call(&self, player_name: Option<Felt>) -> Call {
+        match self.deployment() {
+            Deployment::V1(a) => {
+                let player = crate::entry::Player {
+                    address: self.account_address(),
+                    name: player_name,
+                };
+                crate::entry::mint_call(a.game_token_systems, self.settings_id, &player)
             }
-            Action::Upgrade { stats } => {
-                game_systems::select_stat_upgrades(gs, &id, &convert::stats_to_abi(stats))
+            Deployment::V2(c) => {
+                v2_mint_call(c, self.settings_id, player_name, self.account_address())
             }
-        })
+        }
+    }
+}
+
+/// A v1 game-systems call; `surrender` has no entrypoint there.
+fn v1_call(gs: Felt, id: AdventurerId, action: &Action) -> Result<Call, ChainError> {
+    if matches!(action, Action::Surrender) {
+        return Err(ChainError::Unsupported {
+            action: action.entrypoint(),
+            generation: Generation::V1,
+        });
+    }
+    let id = convert::v1_id(id)?;
+    Ok(match action {
+        Action::StartGame { weapon } => game_systems::start_game(gs, &id, weapon),
+        Action::Explore { till_beast } => game_systems::explore(gs, &id, till_beast),
+        Action::Attack { to_the_death } => game_systems::attack(gs, &id, to_the_death),
+        Action::Flee { to_the_death } => game_systems::flee(gs, &id, to_the_death),
+        Action::Equip { items } => game_systems::equip(gs, &id, items),
+        Action::Drop { items } => game_systems::drop(gs, &id, items),
+        Action::BuyItems { potions, items } => {
+            let items: Vec<_> = items
+                .iter()
+                .map(|p| ItemPurchase {
+                    item_id: p.item_id,
+                    equip: p.equip,
+                })
+                .collect();
+            game_systems::buy_items(gs, &id, potions, &items)
+        }
+        Action::Upgrade { stats } => {
+            game_systems::select_stat_upgrades(gs, &id, &convert::stats_to_abi(stats))
+        }
+        Action::Surrender => unreachable!("refused above"),
+    })
+}
+
+/// A GameCore call: the adventurer id is the whole felt252 token id.
+fn v2_call(core: Felt, id: AdventurerId, action: &Action) -> Call {
+    let id = id.felt();
+    match action {
+        Action::StartGame { weapon } => game_core::start_game(core, &id, weapon),
+        Action::Explore { till_beast } => game_core::explore(core, &id, till_beast),
+        Action::Attack { to_the_death } => game_core::attack(core, &id, to_the_death),
+        Action::Flee { to_the_death } => game_core::flee(core, &id, to_the_death),
+        Action::Equip { items } => game_core::equip(core, &id, items),
+        Action::Drop { items } => game_core::drop_items(core, &id, items),
+        Action::BuyItems { potions, items } => {
+            let items: Vec<_> = items
+                .iter()
+                .map(|p| b2::ItemPurchase {
+                    item_id: p.item_id,
+                    equip: p.equip,
+                })
+                .collect();
+            game_core::buy_items(core, &id, potions, &items)
+        }
+        Action::Upgrade { stats: s } => {
+            let stats = b2::Stats {
+                strength: s.strength,
+                dexterity: s.dexterity,
+                vitality: s.vitality,
+                intelligence: s.intelligence,
+                wisdom: s.wisdom,
+                charisma: s.charisma,
+                luck: s.luck,
+            };
+            game_core::select_stat_upgrades(core, &id, &stats)
+        }
+        Action::Surrender => game_core::surrender(core, &id),
+    }
+}
+
+/// GameToken's `mint_game` to `to` (IMinigame's 14 arguments): the player's name, the settings
+/// id, and nothing else (no delays, objective, context, renderer; not soulbound, no paymaster).
+fn v2_mint_call(c: &V2Contracts, settings_id: u32, name: Option<Felt>, to: Felt) -> Call {
+    game_token::mint_game(
+        c.game_token,
+        &name,
+        &Some(settings_id),
+        &None,
+        &None,
+        &None,
+        &None,
+        &None,
+        &None,
+        &None,
+        &to,
+        &false,
+        &false,
+        &0,
+        &0,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gamecore_calls_carry_the_whole_felt_id() {
+        let id = AdventurerId::from(Felt::from_hex_unchecked(
+            "0x4000000000000000000000000000000000000000000000000000000000001",
+        ));
+        let c = v2_call(Felt::from(0x6a_u8), id, &Action::Drop { items: vec![3, 4] });
+        assert_eq!(c.selector, starknet::macros::selector!("drop_items"));
+        assert_eq!(
+            c.calldata,
+            vec![id.felt(), Felt::TWO, Felt::THREE, Felt::from(4u8)]
+        );
+        let s = v2_call(Felt::from(0x6a_u8), id, &Action::Surrender);
+        assert_eq!(
+            (s.selector, s.calldata),
+            (starknet::macros::selector!("surrender"), vec![id.felt()])
+        );
+    }
+
+    #[test]
+    fn a_v1_world_refuses_surrender() {
+        let e = v1_call(Felt::ONE, 5.into(), &Action::Surrender).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "surrender is not an entrypoint of a v1 Dojo world"
+        );
+    }
+
+    #[test]
+    fn the_v2_mint_names_the_player_and_the_settings_only() {
+        let c = V2Contracts {
+            game_core: Felt::ONE,
+            game_token: Felt::from(0x70_u8),
+            denshokan: Felt::TWO,
+            vrf_provider: Felt::THREE,
+            dungeon: None,
+            minter: None,
+            vrf_source: None,
+        };
+        let call = v2_mint_call(&c, 0, Some(Felt::from(0xabc_u16)), Felt::from(0xacc_u16));
+        assert_eq!(call.to, Felt::from(0x70_u8));
+        // Some(name), Some(0), seven Nones, to, false, false, 0, 0 (Option::Some is variant 0).
+        let mut want = vec![Felt::ZERO, Felt::from(0xabc_u16), Felt::ZERO, Felt::ZERO];
+        want.extend([Felt::ONE; 7]);
+        want.extend([
+            Felt::from(0xacc_u16),
+            Felt::ZERO,
+            Felt::ZERO,
+            Felt::ZERO,
+            Felt::ZERO,
+        ]);
+        assert_eq!(call.calldata, want);
     }
 }

@@ -17,22 +17,25 @@ use crate::controller::cartridge::CartridgePaymaster;
 use crate::node::NodeTransport;
 use crate::paymaster::Paymaster;
 
+use super::ChainError;
 use super::ledger::TxLedger;
 use super::submit::{Confirm, Hooks};
 use super::token_id::token_id_from_events;
 use super::vrf;
 use super::wallet_account::{AccountSigner, WalletAccount as Wallet};
-use super::{ChainError, GameAddresses};
+use crate::deployment::Deployment;
 use game::engine::Action;
 use game::events::GameEvent;
 use game::model::Adventurer;
 use wallet::PolicyGuard;
 
+mod act_v2;
 mod actions;
 mod lookup;
 #[cfg(test)]
 mod pipeline_tests;
 mod reader;
+mod reader_v2;
 #[cfg(test)]
 mod scripted;
 mod send;
@@ -119,8 +122,9 @@ pub struct ConnectOptions {
     pub chain_id: Felt,
     /// Accepted spec version prefixes.
     pub spec_versions: Vec<String>,
-    /// Game contract addresses.
-    pub addresses: GameAddresses,
+    /// What the profile plays: the generation and its contracts (checked against the chain at
+    /// connect).
+    pub deployment: Deployment,
     /// The account contract.
     pub account_address: Felt,
     /// Who signs for that account: its key, or a Controller session.
@@ -135,7 +139,9 @@ pub struct ConnectOptions {
     pub policy: Arc<PolicyGuard>,
     /// Whether the profile needs Cartridge VRF (`chain.vrf`): randomness-consuming actions are
     /// then bundled with `request_random` and sent as SNIP-9 outside executions to
-    /// `cartridge_addExecuteOutsideTransaction` on `rpc_url`.
+    /// `cartridge_addExecuteOutsideTransaction` on `rpc_url`. On a v2 deployment the bundle
+    /// follows its VRF source, and goes as an outside execution when this is set, else as a
+    /// multicall from the account.
     pub vrf: bool,
 }
 
@@ -205,7 +211,8 @@ impl ChainClient {
             chain_id,
             opts.signer,
         );
-        let reader = ChainReader::new(provider, opts.addresses, chain_id);
+        let reader = ChainReader::new(provider, opts.deployment, chain_id);
+        reader.check_generation().await?;
         let submitter = Submitter::new(
             reader,
             account,
@@ -235,19 +242,6 @@ impl ChainClient {
     /// The account's write pipeline.
     pub(crate) fn submitter(&self) -> &Submitter {
         &self.submitter
-    }
-
-    /// The call that mints a game token with this profile's settings to the wallet.
-    pub fn mint_call(&self, player_name: Option<Felt>) -> Call {
-        let player = super::entry::Player {
-            address: self.account_address(),
-            name: player_name,
-        };
-        super::entry::mint_call(
-            self.addresses().game_token_systems,
-            self.settings_id,
-            &player,
-        )
     }
 
     /// Mints a new game token to the wallet and returns its id (read from the receipt).
@@ -284,7 +278,7 @@ impl ChainClient {
     /// randomness is bundled after `request_random` (its salt from the adventurer's state before
     /// the action: `before` when the caller holds it, else read from the chain) and sent as an
     /// outside execution through the Cartridge paymaster; every other write is a plain invoke from
-    /// the wallet's account.
+    /// the wallet's account. A v2 deployment's bundle follows its VRF source ([`act_v2`]).
     pub async fn act(
         &self,
         adventurer_id: AdventurerId,
@@ -294,6 +288,12 @@ impl ChainClient {
     ) -> Result<TxReport, ChainError> {
         let name = action.entrypoint();
         let call = self.action_call(adventurer_id, action)?;
+        if let crate::Deployment::V2(c) = self.deployment() {
+            let calls = self
+                .v2_calls(c, adventurer_id, action, before, call)
+                .await?;
+            return self.send_bundle(calls, adventurer_id, name, opts).await;
+        }
         if !self.needs_state_to_act(action) {
             return self
                 .submitter
@@ -308,14 +308,26 @@ impl ChainClient {
                 &read
             }
         };
-        let (calls, bundled) = vrf::bundle(
+        let (calls, _) = vrf::bundle(
             self.addresses().game_systems,
             adventurer_id,
             before,
             action,
             call,
         );
-        if bundled {
+        self.send_bundle(calls, adventurer_id, name, opts).await
+    }
+
+    /// Sends an action's calls: with a VRF request first, as an outside execution through the
+    /// paymaster on VRF profiles, else (and without one) as an invoke from the account.
+    async fn send_bundle(
+        &self,
+        calls: Vec<Call>,
+        adventurer_id: AdventurerId,
+        name: &str,
+        opts: WriteOptions,
+    ) -> Result<TxReport, ChainError> {
+        if calls.len() > 1 && self.vrf {
             return self
                 .submitter
                 .execute_outside(calls, Some(adventurer_id), name, opts)
@@ -327,9 +339,13 @@ impl ChainClient {
     }
 
     /// Whether [`ChainClient::act`] needs the adventurer's state before `action` (to salt the
-    /// VRF request): a caller that holds it hands it over and spares the chain a read.
+    /// VRF request, or on v2 to know whether an equip is in battle): a caller that holds it hands
+    /// it over and spares the chain a read.
     pub fn needs_state_to_act(&self, action: &Action) -> bool {
-        self.vrf && vrf::may_need_randomness(action)
+        match self.deployment() {
+            crate::Deployment::V1(_) => self.vrf && vrf::may_need_randomness(action),
+            crate::Deployment::V2(c) => vrf::v2_needs_state(c.vrf_source, action),
+        }
     }
 
     /// The wallet policy in force and what was spent.

@@ -11,7 +11,7 @@ use wallet::session::{SessionPolicies, SessionSigner};
 use wallet::{PolicyGuard, PolicySettings, SecretSigner};
 
 use super::scripted::{
-    ACCOUNT, CHAIN_ID, GAME_SYSTEMS, GAME_TOKEN_SYSTEMS, ScriptedChain, Sponsor,
+    ACCOUNT, CHAIN_ID, GAME_CORE, GAME_SYSTEMS, GAME_TOKEN_SYSTEMS, ScriptedChain, Sponsor, TOKEN,
 };
 use super::{ChainClient, ConnectOptions, WriteOptions};
 use crate::controller::cartridge::CartridgePaymaster;
@@ -19,7 +19,7 @@ use crate::controller::slot::SessionSlot;
 use crate::node::NodeTransport;
 use crate::paymaster::Paymaster;
 use crate::wallet_account::AccountSigner;
-use crate::{ChainError, Confirm, GameAddresses, Hooks, TxStatus};
+use crate::{ChainError, Confirm, Deployment, GameAddresses, Hooks, TxStatus, V2Contracts};
 use game::engine::Action;
 use game::model::Adventurer;
 
@@ -80,6 +80,18 @@ async fn client_with(
     signer: AccountSigner,
     vrf: bool,
 ) -> ChainClient {
+    connect_to(chain, paymaster, signer, vrf, Deployment::V1(addresses()))
+        .await
+        .expect("connects to the scripted node")
+}
+
+async fn connect_to(
+    chain: &ScriptedChain,
+    paymaster: Arc<dyn Paymaster>,
+    signer: AccountSigner,
+    vrf: bool,
+    deployment: Deployment,
+) -> Result<ChainClient, ChainError> {
     let settings = PolicySettings {
         read_only: false,
         max_fee_per_tx: 10u128.pow(18),
@@ -88,14 +100,13 @@ async fn client_with(
         max_tx_per_minute: 1_000,
         allow_vrf: None,
     };
-    let addresses = addresses();
-    let policy = PolicyGuard::new(&settings, vrf, addresses.signable_entrypoints());
+    let policy = PolicyGuard::new(&settings, vrf, deployment.signable_entrypoints());
     let opts = ConnectOptions {
         rpc_url: url::Url::parse("http://scripted.invalid/").unwrap(),
         request_timeout: Duration::from_secs(5),
         chain_id: Felt::from_bytes_be_slice(b"SN_SEPOLIA"),
         spec_versions: vec!["0.9".into()],
-        addresses,
+        deployment,
         account_address: felt(ACCOUNT),
         signer,
         settings_id: 0,
@@ -106,12 +117,11 @@ async fn client_with(
     };
     let node = NodeTransport::InProcess(Arc::new(chain.clone()));
     let client = ChainClient::connect_through(opts, node, paymaster)
-        .await
-        .expect("connects to the scripted node")
+        .await?
         .with_token_count_storage("token_count")
         .unwrap();
     chain.with(|s| s.log.clear());
-    client
+    Ok(client)
 }
 
 async fn client(chain: &ScriptedChain, signer: AccountSigner, vrf: bool) -> ChainClient {
@@ -300,4 +310,78 @@ async fn a_session_revoked_meanwhile_is_read_from_the_chain_whatever_the_paymast
     assert_eq!(*problem, crate::controller::state::SessionProblem::Revoked);
     assert!(*sent, "it was signed and reached the paymaster");
     assert_eq!(asked(&chain, "starknet_addInvokeTransaction"), 0);
+}
+
+fn v2(vrf_source: Option<crate::VrfSource>) -> Deployment {
+    Deployment::V2(V2Contracts {
+        game_core: felt(GAME_CORE),
+        game_token: felt(GAME_TOKEN_SYSTEMS),
+        denshokan: felt(TOKEN),
+        vrf_provider: felt("0xf00"),
+        dungeon: None,
+        minter: None,
+        vrf_source,
+    })
+}
+
+#[tokio::test]
+async fn an_unset_vrf_source_refuses_a_v2_explore_before_anything_reaches_the_node() {
+    let chain = ScriptedChain::new(6);
+    let paymaster = Arc::new(chain.clone());
+    let client = connect_to(&chain, paymaster, owner_key(), false, v2(None))
+        .await
+        .unwrap();
+    let e = client
+        .act(1.into(), &EXPLORE, None, opts(Duration::from_secs(5)))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(e, ChainError::VrfSourceUnset { action: "explore" }),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string()
+            .contains("set deployment.vrf_source in the profile"),
+        "{e}"
+    );
+    assert_eq!(chain.with(|s| s.log.clone()), Vec::<String>::new());
+    // An action that draws nothing is sent as usual.
+    let drop = Action::Drop { items: vec![1] };
+    client
+        .act(1.into(), &drop, None, opts(Duration::from_secs(5)))
+        .await
+        .unwrap();
+    assert_eq!(chain.with(|s| s.sent.len()), 1);
+}
+
+#[tokio::test]
+async fn connect_names_a_generation_mismatch() {
+    let chain = ScriptedChain::new(0);
+    let paymaster: Arc<dyn Paymaster> = Arc::new(chain.clone());
+    let mut game_core_as_v1 = addresses();
+    game_core_as_v1.game_systems = felt(GAME_CORE);
+    let e = connect_to(
+        &chain,
+        paymaster.clone(),
+        owner_key(),
+        false,
+        Deployment::V1(game_core_as_v1),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the profile says v1 but 0x6a3e answers as a v2 GameCore"
+    );
+    let mut v2_at_the_world = v2(Some(crate::VrfSource::Off));
+    if let Deployment::V2(c) = &mut v2_at_the_world {
+        c.game_core = felt(GAME_SYSTEMS);
+    }
+    let e = connect_to(&chain, paymaster, owner_key(), false, v2_at_the_world)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the profile says v2 but 0x9a3e answers as a v1 Dojo world"
+    );
 }

@@ -38,6 +38,13 @@ fn plays_and_reports_like_a_chain() {
         panic!("{e:?}")
     };
     assert_eq!((revert.code(), tx_hash), ("IN_BATTLE", None));
+    let before = sim.game_state(id).unwrap();
+    let e = sim.apply(id, &Action::Surrender, &opts()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "surrender is not an entrypoint of a v1 Dojo world"
+    );
+    assert_eq!(sim.game_state(id).unwrap(), before);
     let found = sim.lookup(r.tx_hash).unwrap();
     assert_eq!(found.status, crate::TxStatus::AcceptedOnL2);
     assert_eq!(found.record.unwrap().action, "start_game");

@@ -82,13 +82,20 @@ impl SimChain {
         Ok((id, tx.report(&[], vec![transfer(id)])))
     }
 
-    /// Applies an action; a refused action is a simulation-time revert (no transaction).
+    /// Applies an action; a refused action is a simulation-time revert (no transaction). The sim
+    /// plays the Dojo world (v1), which has no `surrender`: that is refused before anything runs.
     pub fn apply(
         &self,
         adventurer_id: u64,
         action: &Action,
         opts: &WriteOptions,
     ) -> Result<TxReport, ChainError> {
+        if matches!(action, Action::Surrender) {
+            return Err(ChainError::Unsupported {
+                action: action.entrypoint(),
+                generation: crate::Generation::V1,
+            });
+        }
         let Some(store) = &self.store else {
             let mut inner = self.lock();
             let cache = &inner.cache;

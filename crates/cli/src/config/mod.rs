@@ -36,6 +36,7 @@ const ENV_ALIASES: &[(&str, &str)] = &[
     ("LS_ALLOW_RAW_KEY", "wallet.allow_raw_key"),
     ("LS_WALLET_KIND", "wallet.kind"),
     ("LS_MANIFEST", "chain.manifest"),
+    ("LS_GENERATION", "deployment.generation"),
 ];
 
 /// Why the settings could not be loaded.
@@ -76,6 +77,9 @@ pub struct Settings {
     pub server: ServerSettings,
     /// Node, contracts and network identity.
     pub chain: ChainSettings,
+    /// Which generation the profile plays, and a v2 deployment's contracts and VRF source.
+    #[serde(default)]
+    pub deployment: DeploymentSettings,
     /// The signing account.
     pub wallet: wallet::WalletSettings,
     /// Transaction submission and confirmation.
@@ -396,7 +400,18 @@ impl Settings {
             ));
         }
         self.sim.validate()?;
-        if !self.is_sim() && self.chain.manifest.is_none() && self.chain.contracts.is_empty() {
+        self.deployment.validate()?;
+        if self.is_sim() && self.deployment.generation == GenerationSetting::V2 {
+            return Err(ConfigError::Invalid(
+                "the sim profile plays the first generation only (deployment.generation = \"v1\")"
+                    .into(),
+            ));
+        }
+        if !self.is_sim()
+            && self.deployment.generation == GenerationSetting::V1
+            && self.chain.manifest.is_none()
+            && self.chain.contracts.is_empty()
+        {
             return Err(ConfigError::Invalid(
                 "set chain.manifest or chain.contracts for this profile".into(),
             ));
@@ -500,7 +515,10 @@ fn env_overrides(env: &HashMap<String, String>) -> Vec<(String, String)> {
     out
 }
 
+mod deployment;
 mod torii_options;
+
+pub use deployment::{DeploymentSettings, GenerationSetting};
 
 #[cfg(test)]
 mod key_tests;

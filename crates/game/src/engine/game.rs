@@ -124,6 +124,7 @@ impl Game {
                 None => turn.buy(*potions, items)?,
             },
             Action::Upgrade { stats } => turn.upgrade(stats)?,
+            Action::Surrender => surrender(&mut turn)?,
         }
         self.adventurer = turn.adv;
         self.adventurer.stats.luck = 0;
@@ -173,5 +174,15 @@ fn start_game(turn: &mut Turn<'_>, weapon: u8) -> Result<(), Revert> {
     turn.emit(GameEventDetails::Beast(beast.into()));
     let boosted = turn.boosted();
     turn.emit(GameEventDetails::Adventurer(boosted));
+    Ok(())
+}
+
+/// `surrender()` as the v2 practice world plays it: a living adventurer's health goes to 0, then
+/// the `adventurer` event.
+fn surrender(turn: &mut Turn<'_>) -> Result<(), Revert> {
+    ensure(turn.adv.is_alive(), Revert::AdventurerDead)?;
+    turn.adv.health = 0;
+    let level = turn.level();
+    turn.finish(level, 0);
     Ok(())
 }

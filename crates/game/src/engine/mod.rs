@@ -67,6 +67,8 @@ pub enum Action {
         /// Points per stat.
         stats: Stats,
     },
+    /// `surrender(id)`: ends a living game (the second generation's GameCore only).
+    Surrender,
 }
 
 impl Action {
@@ -81,6 +83,7 @@ impl Action {
             Self::Drop { .. } => "drop",
             Self::BuyItems { .. } => "buy_items",
             Self::Upgrade { .. } => "select_stat_upgrades",
+            Self::Surrender => "surrender",
         }
     }
 }

@@ -7,6 +7,9 @@ use serde_json::{Map, Value, json};
 use super::tools;
 use game::engine::Action;
 
+/// The tool that surrenders a game (v2 deployments only).
+const SURRENDER: &str = "ls_surrender";
+
 /// The tool call (name and arguments) that makes `action` on adventurer `id`, as any MCP client
 /// sends it.
 pub fn tool_call(id: AdventurerId, action: &Action) -> (&'static str, Value) {
@@ -43,6 +46,10 @@ pub fn tool_call(id: AdventurerId, action: &Action) -> (&'static str, Value) {
                 "strength": s.strength, "dexterity": s.dexterity, "vitality": s.vitality,
                 "intelligence": s.intelligence, "wisdom": s.wisdom, "charisma": s.charisma,
             }),
+        ),
+        Action::Surrender => (
+            SURRENDER,
+            json!({ "adventurer_id": id, "confirm_surrender": true }),
         ),
     }
 }

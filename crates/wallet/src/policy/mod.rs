@@ -83,11 +83,23 @@ pub struct PolicySnapshot {
     pub tx_last_minute: u32,
 }
 
+/// The one form of VRF request the guard signs: `request_random(game, Source)` with this source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VrfForm {
+    /// `Source::Salt(salt)`: calldata `[game, 1, salt]` (v1, and v2 salt recipes).
+    Salt,
+    /// `Source::Nonce(account)`: calldata `[game, 0, account]`, the signing account only.
+    Nonce(Felt),
+}
+
 /// Decides whether a transaction may be signed, and tracks what this run spent.
 #[derive(Debug)]
 pub struct PolicyGuard {
     settings: PolicySettings,
     vrf: bool,
+    /// Where `request_random` may go, and the one source it may ask for.
+    vrf_provider: Felt,
+    vrf_form: VrfForm,
     allowed: HashSet<(Felt, Felt)>,
     contracts: HashSet<Felt>,
     ticket: Option<TicketApprove>,
@@ -110,11 +122,27 @@ impl PolicyGuard {
         Self {
             settings: settings.clone(),
             vrf,
+            vrf_provider: CARTRIDGE_VRF_PROVIDER,
+            vrf_form: VrfForm::Salt,
             allowed,
             contracts,
             ticket: None,
             log: Arc::new(MemorySpending::default()),
         }
+    }
+
+    /// The same guard with VRF requests going to `provider` in `form` only (a v2 deployment's
+    /// provider and source; [`PolicyGuard::new`] takes Cartridge's provider and `Salt`).
+    pub fn with_vrf(mut self, provider: Felt, form: VrfForm) -> Self {
+        self.allowed
+            .remove(&(self.vrf_provider, REQUEST_RANDOM_SELECTOR));
+        if self.vrf {
+            self.allowed.insert((provider, REQUEST_RANDOM_SELECTOR));
+        }
+        self.contracts = self.allowed.iter().map(|(c, _)| *c).collect();
+        self.vrf_provider = provider;
+        self.vrf_form = form;
+        self
     }
 
     /// The same guard also signing the one bounded ticket approve of a dungeon purchase, on
@@ -151,7 +179,7 @@ impl PolicyGuard {
             {
                 continue;
             }
-            if call.to == CARTRIDGE_VRF_PROVIDER && call.selector == REQUEST_RANDOM_SELECTOR {
+            if call.to == self.vrf_provider && call.selector == REQUEST_RANDOM_SELECTOR {
                 return Err(PolicyDenied {
                     rule: "allow_vrf",
                     message: "the VRF request_random call is disabled for this profile".into(),
@@ -184,10 +212,10 @@ impl PolicyGuard {
     }
 
     /// A multicall with the VRF call must be exactly a VRF bundle: one `request_random`, first,
-    /// asking for `Source::Salt` on behalf of a game contract, followed only by game calls.
+    /// asking for the configured source (`Source::Salt`, or `Source::Nonce` of the account) on
+    /// behalf of a game contract, followed only by game calls.
     fn check_vrf_bundle(&self, calls: &[Call]) -> Result<(), PolicyDenied> {
-        let is_vrf =
-            |c: &Call| c.to == CARTRIDGE_VRF_PROVIDER && c.selector == REQUEST_RANDOM_SELECTOR;
+        let is_vrf = |c: &Call| c.to == self.vrf_provider && c.selector == REQUEST_RANDOM_SELECTOR;
         let count = calls.iter().filter(|c| is_vrf(c)).count();
         if count == 0 {
             return Ok(());
@@ -203,14 +231,22 @@ impl PolicyGuard {
             ));
         }
         let vrf = &calls[0];
+        let form = match self.vrf_form {
+            VrfForm::Salt => vrf.calldata.get(1) == Some(&Felt::ONE),
+            VrfForm::Nonce(account) => vrf.calldata[1..] == [Felt::ZERO, account],
+        };
         let game_caller = vrf.calldata.len() == 3
-            && vrf.calldata[0] != CARTRIDGE_VRF_PROVIDER
+            && vrf.calldata[0] != self.vrf_provider
             && self.contracts.contains(&vrf.calldata[0])
-            && vrf.calldata[1] == Felt::ONE;
+            && form;
         if !game_caller {
-            return Err(deny(
-                "request_random must ask for Source::Salt on behalf of a game contract".into(),
-            ));
+            let source = match self.vrf_form {
+                VrfForm::Salt => "Source::Salt",
+                VrfForm::Nonce(_) => "Source::Nonce of the signing account",
+            };
+            return Err(deny(format!(
+                "request_random must ask for {source} on behalf of a game contract"
+            )));
         }
         Ok(())
     }

@@ -138,6 +138,56 @@ fn vrf_is_allowed_only_when_enabled() {
 }
 
 #[test]
+fn a_configured_vrf_accepts_exactly_its_provider_and_form() {
+    let provider = Felt::from_hex_unchecked("0xf00");
+    let account = Felt::from_hex_unchecked("0xacc");
+    let request = |to: Felt, calldata: Vec<Felt>| Call {
+        to,
+        selector: REQUEST_RANDOM_SELECTOR,
+        calldata,
+    };
+    let nonce = request(provider, vec![GAME, Felt::ZERO, account]);
+    let salt = request(provider, vec![GAME, Felt::ONE, Felt::from(9u8)]);
+    let g = guard(&settings(), true).with_vrf(provider, VrfForm::Nonce(account));
+    g.check_calls(&[nonce.clone(), call(GAME, explore())])
+        .unwrap();
+    let e = g
+        .check_calls(&[salt.clone(), call(GAME, explore())])
+        .unwrap_err();
+    assert_eq!(
+        e.message,
+        "request_random must ask for Source::Nonce of the signing account on behalf of a game contract"
+    );
+    let other_account = request(provider, vec![GAME, Felt::ZERO, Felt::from(1u8)]);
+    assert_eq!(
+        g.check_calls(&[other_account, call(GAME, explore())])
+            .unwrap_err()
+            .rule,
+        "allow_vrf"
+    );
+    let e = g
+        .check_calls(&[vrf_call(), call(GAME, explore())])
+        .unwrap_err();
+    assert_eq!(
+        e.rule, "allowed_calls",
+        "Cartridge's provider is not this profile's"
+    );
+    let s = guard(&settings(), true).with_vrf(provider, VrfForm::Salt);
+    s.check_calls(&[salt, call(GAME, explore())]).unwrap();
+    assert_eq!(
+        s.check_calls(&[nonce.clone(), call(GAME, explore())])
+            .unwrap_err()
+            .message,
+        "request_random must ask for Source::Salt on behalf of a game contract"
+    );
+    let off = guard(&settings(), false).with_vrf(provider, VrfForm::Salt);
+    let e = off
+        .check_calls(&[nonce, call(GAME, explore())])
+        .unwrap_err();
+    assert_eq!((e.rule, e.setting), ("allow_vrf", "policy.allow_vrf"));
+}
+
+#[test]
 fn per_transaction_fee_cap() {
     let g = guard(&settings(), false);
     g.check_fee(STRK).unwrap();

@@ -311,3 +311,17 @@ fn events_round_trip_through_felts() {
 }
 
 mod properties;
+
+#[test]
+fn surrender_ends_a_living_game_with_the_adventurer_event() {
+    let (mut w, id) = started(12);
+    assert_eq!(Action::Surrender.entrypoint(), "surrender");
+    let ev = w.act(OWNER, id, &Action::Surrender).unwrap();
+    assert_eq!(kinds(&ev), ["adventurer"]);
+    let GameEventDetails::Adventurer(a) = &ev[0].details else {
+        panic!("{ev:?}")
+    };
+    assert_eq!((a.health, a.xp, a.gold), (0, 0, 40));
+    assert_eq!(w.state(id).adventurer.health, 0);
+    assert_eq!(revert(&mut w, id, Action::Surrender), "Adventurer is dead");
+}

@@ -1,0 +1,184 @@
+//! The second generation's reads (docs/generations.md#reads): the state is GameCore's
+//! `load_assets` with the beast and the market taken from the adventurer's newest `beast` and
+//! `market_items` events, read with `starknet_getEvents` on GameCore filtered by the current
+//! envelope's keys `[GameEvent, adventurer_id]`; receipts decode GameCore's events.
+
+use starknet::core::types::{BlockId, BlockTag, EmittedEvent, Event, EventFilter};
+use starknet::providers::Provider;
+
+use super::reader::ChainReader;
+use crate::ChainError;
+use crate::bindings::v2::game_core;
+use crate::deployment::V2Contracts;
+use crate::retry::read_with_retries;
+use game::AdventurerId;
+use game::events::{GameEvent, GameEventDetails};
+use game::model::{BeastEvent, GameState};
+use game::v2::{Assets, GAME_CORE_EVENT_SELECTOR, decode_game_core_event};
+
+/// Events asked for per `starknet_getEvents` page (the most nodes serve in one).
+pub(crate) const EVENTS_PAGE: u64 = 1024;
+
+/// Pages read at most for one state: a game's whole history fits in the first on the practice
+/// world; a longer one is paged to its end, up to this bound.
+const MAX_EVENT_PAGES: usize = 16;
+
+impl ChainReader {
+    /// `load_assets`, then the adventurer's events for its newest beast and market: two requests
+    /// while its history fits one page of [`EVENTS_PAGE`].
+    pub(super) async fn v2_game_state(
+        &self,
+        c: &V2Contracts,
+        adventurer_id: AdventurerId,
+    ) -> Result<GameState, ChainError> {
+        let call = game_core::load_assets(c.game_core, &adventurer_id.felt());
+        let felts = self.call(call).await?;
+        let assets = Assets::from_felts(&felts)
+            .map_err(|e| ChainError::Decode(format!("load_assets: {e}")))?;
+        let (beast, market) = self.newest_beast_and_market(c, adventurer_id).await?;
+        Ok(GameState {
+            adventurer: assets.adventurer,
+            bag: assets.bag,
+            beast: beast.unwrap_or_default(),
+            market: market.unwrap_or_default(),
+        })
+    }
+
+    /// The newest `beast` (variant 2) and `market_items` (variant 12) of the adventurer, from
+    /// GameCore's events keyed `[GameEvent, adventurer_id]` (the current envelope; events of the
+    /// earlier one carry the id in their data and cannot be filtered by key).
+    async fn newest_beast_and_market(
+        &self,
+        c: &V2Contracts,
+        adventurer_id: AdventurerId,
+    ) -> Result<(Option<BeastEvent>, Option<Vec<u8>>), ChainError> {
+        let filter = EventFilter {
+            from_block: Some(BlockId::Number(0)),
+            to_block: Some(BlockId::Tag(BlockTag::PreConfirmed)),
+            address: Some(c.game_core),
+            keys: Some(vec![
+                vec![GAME_CORE_EVENT_SELECTOR],
+                vec![adventurer_id.felt()],
+            ]),
+        };
+        let (mut beast, mut market) = (None, None);
+        let mut token = None;
+        for _ in 0..MAX_EVENT_PAGES {
+            let page = read_with_retries(|| {
+                self.provider
+                    .get_events(filter.clone(), token.clone(), EVENTS_PAGE)
+            })
+            .await
+            .map_err(ChainError::from_provider)?;
+            for e in &page.events {
+                match newest_detail(e, adventurer_id)? {
+                    Some(GameEventDetails::Beast(b)) => {
+                        beast = Some(BeastEvent {
+                            id: b.id,
+                            seed: b.seed,
+                            health: b.health,
+                            level: b.level,
+                            specials: b.specials,
+                            is_collectable: b.is_collectable,
+                        })
+                    }
+                    Some(GameEventDetails::MarketItems { items }) => {
+                        market = Some(items.iter().map(|i| i.id).collect())
+                    }
+                    _ => {}
+                }
+            }
+            token = page.continuation_token;
+            if token.is_none() {
+                return Ok((beast, market));
+            }
+        }
+        Err(ChainError::Decode(format!(
+            "adventurer {adventurer_id}'s history is longer than {MAX_EVENT_PAGES} pages of events"
+        )))
+    }
+}
+
+/// An emitted event's details when it is a GameCore event of this adventurer.
+fn newest_detail(
+    e: &EmittedEvent,
+    adventurer_id: AdventurerId,
+) -> Result<Option<GameEventDetails>, ChainError> {
+    let decoded = decode_game_core_event(&e.keys, &e.data)
+        .map_err(|err| ChainError::Decode(format!("GameEvent: {err}")))?;
+    Ok(decoded
+        .filter(|d| d.adventurer_id == adventurer_id)
+        .map(|d| d.details))
+}
+
+/// A receipt's game events on a v2 deployment: GameCore's `GameEvent`s in order (in either
+/// envelope), each with action count 0 (v2 keeps none).
+pub(super) fn receipt_events(c: &V2Contracts, raw: &[Event]) -> Result<Vec<GameEvent>, ChainError> {
+    let mut events = Vec::new();
+    for e in raw.iter().filter(|e| e.from_address == c.game_core) {
+        let decoded = decode_game_core_event(&e.keys, &e.data)
+            .map_err(|err| ChainError::Decode(format!("game event: {err}")))?;
+        if let Some(d) = decoded {
+            events.push(GameEvent {
+                adventurer_id: d.adventurer_id,
+                action_count: 0,
+                details: d.details,
+            });
+        }
+    }
+    Ok(events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use starknet::core::types::Felt;
+
+    #[test]
+    fn receipt_events_keep_gamecore_events_of_either_envelope() {
+        let c = V2Contracts {
+            game_core: Felt::from(0x6a_u8),
+            game_token: Felt::ONE,
+            denshokan: Felt::TWO,
+            vrf_provider: Felt::THREE,
+            dungeon: None,
+            minter: None,
+            vrf_source: None,
+        };
+        let level_up = |from: u8, keys: Vec<Felt>, data: Vec<Felt>| Event {
+            from_address: Felt::from(from),
+            keys,
+            data,
+        };
+        let id = Felt::from(0x1234_u16);
+        let raw = vec![
+            level_up(
+                0x6a,
+                vec![GAME_CORE_EVENT_SELECTOR, id],
+                vec![Felt::from(11u8), Felt::from(3u8)],
+            ),
+            level_up(
+                0x6b,
+                vec![GAME_CORE_EVENT_SELECTOR, id],
+                vec![Felt::from(11u8), Felt::from(4u8)],
+            ),
+            level_up(
+                0x6a,
+                vec![GAME_CORE_EVENT_SELECTOR],
+                vec![id, Felt::from(11u8), Felt::from(5u8)],
+            ),
+        ];
+        let events = receipt_events(&c, &raw).unwrap();
+        let levels: Vec<_> = events
+            .iter()
+            .map(|e| (e.adventurer_id, e.action_count, e.details.clone()))
+            .collect();
+        assert_eq!(
+            levels,
+            vec![
+                (id.into(), 0, GameEventDetails::LevelUp { level: 3 }),
+                (id.into(), 0, GameEventDetails::LevelUp { level: 5 }),
+            ]
+        );
+    }
+}

@@ -1,0 +1,301 @@
+//! What a profile plays: a deployment of one of the game's generations, with its addresses and,
+//! for the second generation, the rule its VRF requests follow (docs/generations.md).
+
+use starknet::core::types::{Call, Felt};
+
+use crate::GameAddresses;
+use crate::bindings::v2::{Source, vrf_provider};
+use crate::deploy_v2::{V2Deployment, VrfMode};
+use game::AdventurerId;
+use game::model::Adventurer;
+
+/// The game's generation: the Dojo world `ls_0_0_9` (v1) or GameCore, GameToken and Denshokan (v2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Generation {
+    /// The Dojo world: game systems, `get_game_state`, events through the world.
+    V1,
+    /// GameCore and its neighbours: `load_assets`, GameCore's own `GameEvent`s.
+    V2,
+}
+
+impl Generation {
+    /// What a contract of this generation is, for messages: "a v1 Dojo world", "a v2 GameCore".
+    pub fn described(self) -> &'static str {
+        match self {
+            Generation::V1 => "a v1 Dojo world",
+            Generation::V2 => "a v2 GameCore",
+        }
+    }
+}
+
+impl std::fmt::Display for Generation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Generation::V1 => "v1",
+            Generation::V2 => "v2",
+        })
+    }
+}
+
+/// A named recipe for a `Source::Salt` VRF request's salt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SaltRecipe {
+    /// `poseidon([adventurer_id, xp, health, beast_health])` from `load_assets` before the action
+    /// (the v2 practice world's recipe; mainnet's is not known).
+    AdventurerState,
+}
+
+impl SaltRecipe {
+    /// The salt for an action taken from `before` (the unboosted pre-action state).
+    pub fn salt(self, adventurer_id: AdventurerId, before: &Adventurer) -> Felt {
+        match self {
+            SaltRecipe::AdventurerState => starknet_crypto::poseidon_hash_many(&[
+                adventurer_id.felt(),
+                Felt::from(before.xp),
+                Felt::from(before.health),
+                Felt::from(before.beast_health),
+            ]),
+        }
+    }
+}
+
+/// Where a v2 GameCore's randomness comes from, so the client knows what to request first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VrfSource {
+    /// No VRF request: the game draws its own seed.
+    Off,
+    /// `request_random(game, Source::Nonce(account))`.
+    Nonce,
+    /// `request_random(game, Source::Salt(salt))` with the salt from this recipe.
+    Salt(SaltRecipe),
+}
+
+impl VrfSource {
+    /// The profile's spelling: `off`, `nonce` or `salt:adventurer_state`.
+    pub fn name(self) -> &'static str {
+        match self {
+            VrfSource::Off => "off",
+            VrfSource::Nonce => "nonce",
+            VrfSource::Salt(SaltRecipe::AdventurerState) => "salt:adventurer_state",
+        }
+    }
+}
+
+impl std::str::FromStr for VrfSource {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "off" => Ok(VrfSource::Off),
+            "nonce" => Ok(VrfSource::Nonce),
+            "salt:adventurer_state" => Ok(VrfSource::Salt(SaltRecipe::AdventurerState)),
+            other => Err(format!(
+                "unknown VRF source {other:?}: off, nonce or salt:adventurer_state"
+            )),
+        }
+    }
+}
+
+impl From<VrfMode> for VrfSource {
+    /// The source the v2 practice world's GameCore was deployed with.
+    fn from(mode: VrfMode) -> Self {
+        match mode {
+            VrfMode::Off => VrfSource::Off,
+            VrfMode::Nonce => VrfSource::Nonce,
+            VrfMode::Salt => VrfSource::Salt(SaltRecipe::AdventurerState),
+        }
+    }
+}
+
+/// A second-generation deployment's contracts and VRF rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct V2Contracts {
+    /// GameCore: every player entrypoint, `load_assets`, the `GameEvent`s.
+    pub game_core: Felt,
+    /// GameToken: `mint_game`.
+    pub game_token: Felt,
+    /// Denshokan: the ERC721 whose token ids are the adventurer ids.
+    pub denshokan: Felt,
+    /// The VRF provider `request_random` goes to.
+    pub vrf_provider: Felt,
+    /// A dungeon games may be bought at (its calldata is not known yet: unused).
+    pub dungeon: Option<Felt>,
+    /// The minter whose games count on a leaderboard (unused yet).
+    pub minter: Option<Felt>,
+    /// Where GameCore's randomness comes from; `None`: unknown, and actions that need randomness
+    /// are refused before signing.
+    pub vrf_source: Option<VrfSource>,
+}
+
+impl From<&V2Deployment> for V2Contracts {
+    /// The contracts `devnet deploy --generation v2` wrote, with their known VRF source.
+    fn from(d: &V2Deployment) -> Self {
+        V2Contracts {
+            game_core: d.game,
+            game_token: d.token,
+            denshokan: d.denshokan,
+            vrf_provider: d.vrf,
+            dungeon: None,
+            minter: None,
+            vrf_source: Some(d.vrf_mode.into()),
+        }
+    }
+}
+
+impl V2Contracts {
+    /// The (contract, selector) pairs the wallet may sign: GameCore's player entrypoints and
+    /// GameToken's `mint_game` (the VRF request is a separate rule of the guard).
+    pub fn signable_entrypoints(&self) -> Vec<(Felt, Felt)> {
+        crate::bindings::v2::ENTRYPOINTS
+            .iter()
+            .filter(|e| !e.view)
+            .filter_map(|e| match e.tag_suffix {
+                "game" => Some((self.game_core, e.selector)),
+                "token" => Some((self.game_token, e.selector)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The VRF request for `action` under `source`, taken by `account` from `before`; `None` when
+    /// the source asks for none.
+    pub fn vrf_request(
+        &self,
+        source: VrfSource,
+        account: Felt,
+        adventurer_id: AdventurerId,
+        before: &Adventurer,
+    ) -> Option<Call> {
+        let source = match source {
+            VrfSource::Off => return None,
+            VrfSource::Nonce => Source::Nonce(account),
+            VrfSource::Salt(recipe) => Source::Salt(recipe.salt(adventurer_id, before)),
+        };
+        Some(vrf_provider::request_random(
+            self.vrf_provider,
+            &self.game_core,
+            &source,
+        ))
+    }
+}
+
+/// A profile's deployment: which generation, and its contracts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Deployment {
+    /// The Dojo world's systems.
+    V1(GameAddresses),
+    /// GameCore, GameToken, Denshokan and the VRF provider.
+    V2(V2Contracts),
+}
+
+impl Deployment {
+    /// The generation this deployment plays.
+    pub fn generation(&self) -> Generation {
+        match self {
+            Deployment::V1(_) => Generation::V1,
+            Deployment::V2(_) => Generation::V2,
+        }
+    }
+
+    /// The address that answers the generation check at connect: game_systems or GameCore.
+    pub fn game_address(&self) -> Felt {
+        match self {
+            Deployment::V1(a) => a.game_systems,
+            Deployment::V2(c) => c.game_core,
+        }
+    }
+
+    /// The (contract, selector) pairs the wallet may sign on this deployment.
+    pub fn signable_entrypoints(&self) -> Vec<(Felt, Felt)> {
+        match self {
+            Deployment::V1(a) => a.signable_entrypoints(),
+            Deployment::V2(c) => c.signable_entrypoints(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vrf_sources_parse_by_their_profile_names() {
+        for s in ["off", "nonce", "salt:adventurer_state"] {
+            assert_eq!(s.parse::<VrfSource>().unwrap().name(), s);
+        }
+        assert!("salt".parse::<VrfSource>().is_err());
+        assert_eq!(
+            VrfSource::from(VrfMode::Salt).name(),
+            "salt:adventurer_state"
+        );
+    }
+
+    fn contracts() -> V2Contracts {
+        V2Contracts {
+            game_core: Felt::from(0x6a_u8),
+            game_token: Felt::from(0x70_u8),
+            denshokan: Felt::from(0xde_u8),
+            vrf_provider: Felt::from(0xf0_u8),
+            dungeon: None,
+            minter: None,
+            vrf_source: None,
+        }
+    }
+
+    #[test]
+    fn vrf_requests_follow_the_source_with_the_game_as_caller() {
+        let c = contracts();
+        let before = Adventurer {
+            health: 90,
+            xp: 4,
+            beast_health: 3,
+            ..Adventurer::default()
+        };
+        let id = AdventurerId::from(7u64);
+        let account = Felt::from(0xacc_u16);
+        assert_eq!(c.vrf_request(VrfSource::Off, account, id, &before), None);
+        let nonce = c
+            .vrf_request(VrfSource::Nonce, account, id, &before)
+            .unwrap();
+        assert_eq!(nonce.to, Felt::from(0xf0_u8));
+        assert_eq!(nonce.selector, wallet::REQUEST_RANDOM_SELECTOR);
+        assert_eq!(
+            nonce.calldata,
+            vec![Felt::from(0x6a_u8), Felt::ZERO, account]
+        );
+        let salt = c
+            .vrf_request(
+                VrfSource::Salt(SaltRecipe::AdventurerState),
+                account,
+                id,
+                &before,
+            )
+            .unwrap();
+        let want = starknet_crypto::poseidon_hash_many(&[
+            Felt::from(7u8),
+            Felt::from(4u8),
+            Felt::from(90u8),
+            Felt::from(3u8),
+        ]);
+        assert_eq!(salt.calldata, vec![Felt::from(0x6a_u8), Felt::ONE, want]);
+    }
+
+    #[test]
+    fn a_v2_deployment_signs_gamecore_actions_and_the_mint_only() {
+        let pairs = Deployment::V2(contracts()).signable_entrypoints();
+        assert_eq!(pairs.len(), 10);
+        assert!(pairs.contains(&(
+            Felt::from(0x6a_u8),
+            starknet::macros::selector!("surrender")
+        )));
+        assert!(pairs.contains(&(
+            Felt::from(0x70_u8),
+            starknet::macros::selector!("mint_game")
+        )));
+        assert!(
+            !pairs
+                .iter()
+                .any(|p| p.1 == starknet::macros::selector!("load_assets"))
+        );
+    }
+}

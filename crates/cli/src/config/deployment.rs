@@ -1,0 +1,290 @@
+//! `[deployment]`: which generation a profile plays and, for v2, its contracts and VRF source
+//! (docs/generations.md). A v1 profile keeps its addresses in `chain.manifest` / `chain.contracts`.
+
+use std::path::PathBuf;
+
+use chain::deploy_v2::V2Deployment;
+use chain::{Deployment, V2Contracts, VrfSource};
+use game::felt::parse_felt;
+use serde::Deserialize;
+use starknet::core::types::Felt;
+
+use super::{ConfigError, Settings};
+
+/// The generation a profile names.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GenerationSetting {
+    /// The Dojo world (the default): addresses from `chain.manifest` / `chain.contracts`.
+    #[default]
+    V1,
+    /// GameCore, GameToken, Denshokan and the VRF provider: the keys below, or `deployment_file`.
+    V2,
+}
+
+/// A profile's deployment.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DeploymentSettings {
+    /// `v1` (default) or `v2` (also `LS_GENERATION`).
+    pub generation: GenerationSetting,
+    /// v2: the deployment file `devnet deploy --generation v2` writes (relative paths resolve
+    /// against the data directory); the keys below override what it says.
+    pub deployment_file: Option<PathBuf>,
+    /// v2: GameCore's address.
+    pub game_core: Option<String>,
+    /// v2: GameToken's address.
+    pub game_token: Option<String>,
+    /// v2: Denshokan's address.
+    pub denshokan: Option<String>,
+    /// v2: the VRF provider's address.
+    pub vrf_provider: Option<String>,
+    /// v2: a dungeon's address (not used yet).
+    pub dungeon: Option<String>,
+    /// v2: the minter whose games count (not used yet).
+    pub minter: Option<String>,
+    /// v2: `off`, `nonce` or `salt:adventurer_state`; unset: unknown (actions that draw
+    /// randomness are refused before signing).
+    pub vrf_source: Option<String>,
+}
+
+impl DeploymentSettings {
+    /// Checks the keys' values (addresses, the VRF source) without reading any file.
+    pub(super) fn validate(&self) -> Result<(), ConfigError> {
+        for (key, value) in self.addresses() {
+            if let Some(v) = value {
+                address(key, v)?;
+            }
+        }
+        if let Some(s) = &self.vrf_source {
+            source(s)?;
+        }
+        Ok(())
+    }
+
+    fn addresses(&self) -> [(&'static str, Option<&String>); 6] {
+        [
+            ("game_core", self.game_core.as_ref()),
+            ("game_token", self.game_token.as_ref()),
+            ("denshokan", self.denshokan.as_ref()),
+            ("vrf_provider", self.vrf_provider.as_ref()),
+            ("dungeon", self.dungeon.as_ref()),
+            ("minter", self.minter.as_ref()),
+        ]
+    }
+
+    /// The v2 contracts: the deployment file's (when named), overridden key by key.
+    fn v2_contracts(&self) -> Result<V2Contracts, ConfigError> {
+        let file = match &self.deployment_file {
+            Some(p) => {
+                let path = base::home::resolve(p);
+                let d = V2Deployment::load(&path).map_err(|e| {
+                    ConfigError::Invalid(format!(
+                        "deployment.deployment_file: {e}; deploy it with `loot-survivor-mcp \
+                         devnet deploy --generation v2`"
+                    ))
+                })?;
+                Some(V2Contracts::from(&d))
+            }
+            None => None,
+        };
+        let get = |key: &'static str, value: Option<&String>, from_file: Option<Felt>| match value {
+            Some(v) => address(key, v),
+            None => from_file.ok_or_else(|| {
+                ConfigError::Invalid(format!(
+                    "deployment.{key} is needed for generation = \"v2\" (or a deployment_file)"
+                ))
+            }),
+        };
+        let optional = |key, value: Option<&String>| value.map(|v| address(key, v)).transpose();
+        Ok(V2Contracts {
+            game_core: get(
+                "game_core",
+                self.game_core.as_ref(),
+                file.as_ref().map(|f| f.game_core),
+            )?,
+            game_token: get(
+                "game_token",
+                self.game_token.as_ref(),
+                file.as_ref().map(|f| f.game_token),
+            )?,
+            denshokan: get(
+                "denshokan",
+                self.denshokan.as_ref(),
+                file.as_ref().map(|f| f.denshokan),
+            )?,
+            vrf_provider: get(
+                "vrf_provider",
+                self.vrf_provider.as_ref(),
+                file.as_ref().map(|f| f.vrf_provider),
+            )?,
+            dungeon: optional("dungeon", self.dungeon.as_ref())?,
+            minter: optional("minter", self.minter.as_ref())?,
+            vrf_source: match &self.vrf_source {
+                Some(s) => Some(source(s)?),
+                None => file.and_then(|f| f.vrf_source),
+            },
+        })
+    }
+}
+
+fn address(key: &str, value: &str) -> Result<Felt, ConfigError> {
+    parse_felt(value).map_err(|e| ConfigError::Invalid(format!("deployment.{key}: {e}")))
+}
+
+fn source(value: &str) -> Result<VrfSource, ConfigError> {
+    value
+        .parse()
+        .map_err(|e| ConfigError::Invalid(format!("deployment.vrf_source: {e}")))
+}
+
+impl Settings {
+    /// The profile's deployment: v1's addresses from the manifest and `chain.contracts`, or the
+    /// v2 contracts of `[deployment]`.
+    pub fn deployment(&self) -> anyhow::Result<Deployment> {
+        Ok(match self.deployment.generation {
+            GenerationSetting::V1 => Deployment::V1(crate::session::game_addresses(self)?),
+            GenerationSetting::V2 => Deployment::V2(self.deployment.v2_contracts()?),
+        })
+    }
+
+    /// The wallet's guard for a deployment signed for by `account`: v1's game entrypoints, the
+    /// dungeon's and its ticket approve, VRF following `chain.vrf`; v2's GameCore actions and
+    /// the mint, with exactly the VRF request its source asks for (none when off or unset).
+    pub fn deployment_policy_guard(
+        &self,
+        deployment: &Deployment,
+        account: Felt,
+    ) -> wallet::PolicyGuard {
+        match deployment {
+            Deployment::V1(a) => self
+                .policy_guard(a.signable_entrypoints())
+                .with_ticket_approve(a.ticket_approve()),
+            Deployment::V2(c) => {
+                let (requests, form) = match c.vrf_source {
+                    Some(VrfSource::Nonce) => (true, wallet::VrfForm::Nonce(account)),
+                    Some(VrfSource::Salt(_)) => (true, wallet::VrfForm::Salt),
+                    Some(VrfSource::Off) | None => (false, wallet::VrfForm::Salt),
+                };
+                let vrf = self.policy.vrf_enabled(requests);
+                wallet::PolicyGuard::new(&self.policy, vrf, c.signable_entrypoints())
+                    .with_vrf(c.vrf_provider, form)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::load;
+    use super::*;
+
+    #[test]
+    fn the_built_in_profiles_stay_v1() {
+        for p in ["sim", "devnet", "katana", "sepolia", "mainnet"] {
+            let s = load(Some(p), &[]).unwrap();
+            assert_eq!(s.deployment.generation, GenerationSetting::V1, "{p}");
+        }
+    }
+
+    #[test]
+    fn mainnet_v2_is_expressible_with_its_vrf_source_unset() {
+        let s = load(
+            Some("mainnet"),
+            &[
+                ("LS_GENERATION", "v2"),
+                (
+                    "LS_DEPLOYMENT__GAME_CORE",
+                    "0x023f86f5b4702f6ba114b82fb73448c58aad8f37a28b508b80bf129ee1edc405",
+                ),
+                (
+                    "LS_DEPLOYMENT__GAME_TOKEN",
+                    "0x04de0351ceab4ecd50be6ee09329b0dcb3b96a9da88cc158f453823a389722fa",
+                ),
+                (
+                    "LS_DEPLOYMENT__DENSHOKAN",
+                    "0x00263cc540dac11334470a64759e03952ee2f84a290e99ba8cbc391245cd0bf9",
+                ),
+                (
+                    "LS_DEPLOYMENT__VRF_PROVIDER",
+                    "0x051fea4450da9d6aee758bdeba88b2f665bcbf549d2c61421aa724e9ac0ced8f",
+                ),
+            ],
+        )
+        .unwrap();
+        let Deployment::V2(c) = s.deployment().unwrap() else {
+            panic!("not v2")
+        };
+        assert_eq!(
+            format!("{:#x}", c.game_core),
+            "0x23f86f5b4702f6ba114b82fb73448c58aad8f37a28b508b80bf129ee1edc405"
+        );
+        assert_eq!(c.vrf_source, None);
+        let guard = s.deployment_policy_guard(&Deployment::V2(c), Felt::ONE);
+        assert!(!guard.snapshot().vrf_allowed);
+    }
+
+    #[test]
+    fn a_v2_profile_names_every_missing_address_and_a_bad_source() {
+        let mut s = load(Some("devnet"), &[("LS_GENERATION", "v2")]).unwrap();
+        s.deployment.deployment_file = None;
+        let e = s.deployment().unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "invalid configuration: deployment.game_core is needed for generation = \"v2\" (or a deployment_file)"
+        );
+        let e = load(Some("devnet"), &[("LS_DEPLOYMENT__VRF_SOURCE", "salt")]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid configuration: deployment.vrf_source: unknown VRF source \"salt\": off, nonce or salt:adventurer_state"
+        );
+    }
+
+    #[test]
+    fn ls_generation_plays_the_devnet_v2_file_with_its_vrf_mode() {
+        let dir = std::env::temp_dir().join(format!("ls-v2-profile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("v2.json");
+        std::fs::write(
+            &file,
+            r#"{"game": "0x6a", "token": "0x70", "denshokan": "0xde", "vrf": "0xf0", "vrf_mode": "nonce"}"#,
+        )
+        .unwrap();
+        let path = file.display().to_string();
+        let s = load(
+            Some("devnet"),
+            &[
+                ("LS_GENERATION", "v2"),
+                ("LS_DEPLOYMENT__DEPLOYMENT_FILE", path.as_str()),
+            ],
+        )
+        .unwrap();
+        let Deployment::V2(c) = s.deployment().unwrap() else {
+            panic!("not v2")
+        };
+        assert_eq!(
+            (c.game_core, c.game_token, c.denshokan, c.vrf_provider),
+            (
+                Felt::from(0x6a_u8),
+                Felt::from(0x70_u8),
+                Felt::from(0xde_u8),
+                Felt::from(0xf0_u8)
+            )
+        );
+        assert_eq!(c.vrf_source, Some(VrfSource::Nonce));
+        let account = Felt::from(0xacc_u16);
+        let guard = s.deployment_policy_guard(&Deployment::V2(c), account);
+        let request = starknet::core::types::Call {
+            to: Felt::from(0xf0_u8),
+            selector: wallet::REQUEST_RANDOM_SELECTOR,
+            calldata: vec![Felt::from(0x6a_u8), Felt::ZERO, account],
+        };
+        let explore = starknet::core::types::Call {
+            to: Felt::from(0x6a_u8),
+            selector: starknet::macros::selector!("explore"),
+            calldata: vec![],
+        };
+        guard.check_calls(&[request, explore]).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
