@@ -96,6 +96,8 @@ struct Play {
     client: ChainClient,
     provider: JsonRpcClient<HttpTransport>,
     id: AdventurerId,
+    /// Transactions of this game that landed with game events: start, then each action.
+    landed: std::sync::atomic::AtomicU16,
 }
 
 impl Play {
@@ -113,7 +115,18 @@ impl Play {
     /// game's reports showed.
     async fn state(&self, beast: Option<(u8, u16)>, market: Option<&[u8]>) -> GameState {
         let s = self.client.game_state(self.id).await.unwrap();
-        let a = self.assets().await;
+        let mut a = self.assets().await;
+        let landed = self.landed.load(std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(
+            a.adventurer.action_count, 0,
+            "load_assets carries no action count"
+        );
+        assert_eq!(
+            s.adventurer.action_count, landed,
+            "the count of the game's transactions ({:?})",
+            self.mode
+        );
+        a.adventurer.action_count = landed;
         assert_eq!(s.adventurer, a.adventurer, "{:?}", self.mode);
         assert_eq!(s.bag, a.bag);
         if let Some((id, health)) = beast {
@@ -132,6 +145,8 @@ impl Play {
             .act(self.id, &action, None, opts())
             .await
             .unwrap_or_else(|e| panic!("{action:?} in {:?}: {e}", self.mode));
+        self.landed
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let record = self.client.ledger().get(r.tx_hash).expect("journaled");
         assert_eq!(record.action, action.entrypoint());
         assert_eq!(record.adventurer_id, Some(self.id));
@@ -197,6 +212,7 @@ async fn play_in_mode(url: &url::Url, dir: &std::path::Path, mode: VrfMode) {
         client,
         provider,
         id: game.adventurer_id,
+        landed: 1.into(),
     };
     let starter = beast_of(&game.report);
     assert_eq!(starter.map(|b| b.1), Some(3), "the starter beast");

@@ -1,7 +1,9 @@
 //! The second generation's reads (docs/generations.md#reads): the state is GameCore's
 //! `load_assets` with the beast and the market taken from the adventurer's newest `beast` and
 //! `market_items` events, read with `starknet_getEvents` on GameCore filtered by the current
-//! envelope's keys `[GameEvent, adventurer_id]`; receipts decode GameCore's events.
+//! envelope's keys `[GameEvent, adventurer_id]`; receipts decode GameCore's events. v2 keeps no
+//! action count, so the state's `action_count` is the number of the adventurer's transactions
+//! that emitted game events (start included, as v1 counts), which the same events give.
 
 use starknet::core::types::{BlockId, BlockTag, EmittedEvent, Event, EventFilter};
 use starknet::providers::Provider;
@@ -35,23 +37,26 @@ impl ChainReader {
         let felts = self.call(call).await?;
         let assets = Assets::from_felts(&felts)
             .map_err(|e| ChainError::Decode(format!("load_assets: {e}")))?;
-        let (beast, market) = self.newest_beast_and_market(c, adventurer_id).await?;
+        let history = self.history(c, adventurer_id).await?;
+        let mut adventurer = assets.adventurer;
+        adventurer.action_count = history.actions;
         Ok(GameState {
-            adventurer: assets.adventurer,
+            adventurer,
             bag: assets.bag,
-            beast: beast.unwrap_or_default(),
-            market: market.unwrap_or_default(),
+            beast: history.beast.unwrap_or_default(),
+            market: history.market.unwrap_or_default(),
         })
     }
 
-    /// The newest `beast` (variant 2) and `market_items` (variant 12) of the adventurer, from
-    /// GameCore's events keyed `[GameEvent, adventurer_id]` (the current envelope; events of the
-    /// earlier one carry the id in their data and cannot be filtered by key).
-    async fn newest_beast_and_market(
+    /// The newest `beast` (variant 2) and `market_items` (variant 12) of the adventurer and how
+    /// many of its transactions emitted events, from GameCore's events keyed `[GameEvent,
+    /// adventurer_id]` (the current envelope; events of the earlier one carry the id in their
+    /// data and cannot be filtered by key).
+    async fn history(
         &self,
         c: &V2Contracts,
         adventurer_id: AdventurerId,
-    ) -> Result<(Option<BeastEvent>, Option<Vec<u8>>), ChainError> {
+    ) -> Result<History, ChainError> {
         let filter = EventFilter {
             from_block: Some(BlockId::Number(0)),
             to_block: Some(BlockId::Tag(BlockTag::PreConfirmed)),
@@ -61,7 +66,8 @@ impl ChainReader {
                 vec![adventurer_id.felt()],
             ]),
         };
-        let (mut beast, mut market) = (None, None);
+        let mut h = History::default();
+        let mut last_tx = None;
         let mut token = None;
         for _ in 0..MAX_EVENT_PAGES {
             let page = read_with_retries(|| {
@@ -71,9 +77,14 @@ impl ChainReader {
             .await
             .map_err(ChainError::from_provider)?;
             for e in &page.events {
-                match newest_detail(e, adventurer_id)? {
+                let detail = newest_detail(e, adventurer_id)?;
+                if detail.is_some() && last_tx != Some(e.transaction_hash) {
+                    last_tx = Some(e.transaction_hash);
+                    h.actions = h.actions.wrapping_add(1);
+                }
+                match detail {
                     Some(GameEventDetails::Beast(b)) => {
-                        beast = Some(BeastEvent {
+                        h.beast = Some(BeastEvent {
                             id: b.id,
                             seed: b.seed,
                             health: b.health,
@@ -83,20 +94,29 @@ impl ChainReader {
                         })
                     }
                     Some(GameEventDetails::MarketItems { items }) => {
-                        market = Some(items.iter().map(|i| i.id).collect())
+                        h.market = Some(items.iter().map(|i| i.id).collect())
                     }
                     _ => {}
                 }
             }
             token = page.continuation_token;
             if token.is_none() {
-                return Ok((beast, market));
+                return Ok(h);
             }
         }
         Err(ChainError::Decode(format!(
             "adventurer {adventurer_id}'s history is longer than {MAX_EVENT_PAGES} pages of events"
         )))
     }
+}
+
+/// What the state takes from an adventurer's events.
+#[derive(Default)]
+struct History {
+    beast: Option<BeastEvent>,
+    market: Option<Vec<u8>>,
+    /// Transactions that emitted the adventurer's events (u16, wrapping as v1's count).
+    actions: u16,
 }
 
 /// An emitted event's details when it is a GameCore event of this adventurer.
@@ -112,7 +132,8 @@ fn newest_detail(
 }
 
 /// A receipt's game events on a v2 deployment: GameCore's `GameEvent`s in order (in either
-/// envelope), each with action count 0 (v2 keeps none).
+/// envelope), each with action count 0 (v2 keeps none: a reader of the receipt alone cannot
+/// know it; the state's count comes from the history).
 pub(super) fn receipt_events(c: &V2Contracts, raw: &[Event]) -> Result<Vec<GameEvent>, ChainError> {
     let mut events = Vec::new();
     for e in raw.iter().filter(|e| e.from_address == c.game_core) {

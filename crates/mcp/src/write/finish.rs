@@ -39,7 +39,13 @@ impl LsServer {
         let state = match derived {
             Some(state) => state,
             None => {
-                let target = report.events.last().map(|e| e.action_count);
+                // A second-generation receipt carries no action count (0): the read then takes
+                // the node's state as it comes.
+                let target = report
+                    .events
+                    .last()
+                    .map(|e| e.action_count)
+                    .filter(|&c| c != 0);
                 self.read_after_write(id, target).await.map_err(|e| {
                     self.known.forget(id);
                     e.with_detail("tx_hash", format!("{:#x}", report.tx_hash))
