@@ -25,9 +25,9 @@ use game::model::GameState;
 use game::phase::{Phase, phase};
 use game::policy::{Params, Policy};
 
-/// The eight write tools (each signs and sends game transactions), named where the tool calls
+/// The nine write tools (each signs and sends game transactions), named where the tool calls
 /// of the game's actions name them.
-pub const WRITE_TOOLS: [&str; 8] = [
+pub const WRITE_TOOLS: [&str; 9] = [
     tools::NEW_GAME,
     tools::EXPLORE,
     tools::ATTACK,
@@ -36,11 +36,12 @@ pub const WRITE_TOOLS: [&str; 8] = [
     tools::BUY_ITEM,
     tools::EQUIP,
     tools::DROP,
+    tools::SURRENDER,
 ];
 
 /// The tools that take `detail`: every write and `ls_get_adventurer`.
-pub const DETAIL_TOOLS: [&str; 9] = {
-    let mut tools = ["ls_get_adventurer"; 9];
+pub const DETAIL_TOOLS: [&str; 10] = {
+    let mut tools = ["ls_get_adventurer"; 10];
     let mut i = 0;
     while i < WRITE_TOOLS.len() {
         tools[i] = WRITE_TOOLS[i];

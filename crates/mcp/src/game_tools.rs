@@ -9,7 +9,8 @@ use super::args::Args;
 use super::compact_result::{Detailed, compact_adventurer};
 use super::envelopes::{AdventurerResult, ReadResult, WriteResult};
 use super::params::{
-    AdventurerArgs, BattleArgs, BuyArgs, ExploreArgs, ItemsArgs, NewGameArgs, UpgradeArgs,
+    AdventurerArgs, BattleArgs, BuyArgs, ExploreArgs, ItemsArgs, NewGameArgs, SurrenderArgs,
+    UpgradeArgs,
 };
 use super::server::LsServer;
 use super::write::Asked;
@@ -74,6 +75,34 @@ impl LsServer {
                 till_beast: a.till_beast,
             }
             .into())
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Give up this game for good (second-generation deployments; the Dojo world has no surrender): the adventurer dies where it stands. Only with confirm_surrender: true.",
+        annotations(
+            title = "Surrender",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn ls_surrender(
+        &self,
+        Parameters(args): Parameters<Args<SurrenderArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<WriteResult>, ToolError> {
+        self.act(args, &ctx, |a: &SurrenderArgs| {
+            if !a.confirm_surrender {
+                return Err(ToolError::validation(
+                    "confirm_surrender is false: surrender ends the game for good",
+                )
+                .with_detail("field", "confirm_surrender")
+                .with_hint("to give up this game, call ls_surrender again with confirm_surrender: true"));
+            }
+            Ok(Action::Surrender.into())
         })
         .await
     }

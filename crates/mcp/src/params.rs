@@ -300,6 +300,17 @@ pub(crate) struct ItemsArgs {
     pub opts: WriteOpts,
 }
 
+/// `ls_surrender` arguments: the game ends only when the confirmation is set on purpose.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub(crate) struct SurrenderArgs {
+    pub adventurer_id: AdventurerId,
+    /// Must be true: the adventurer dies and the game ends for good.
+    pub confirm_surrender: bool,
+    /// The shared write options.
+    #[serde(flatten)]
+    pub opts: WriteOpts,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,4 +405,4 @@ macro_rules! action_args {
     )*};
 }
 
-action_args!(ExploreArgs, BattleArgs, UpgradeArgs, BuyArgs, ItemsArgs);
+action_args!(ExploreArgs, BattleArgs, UpgradeArgs, BuyArgs, ItemsArgs, SurrenderArgs);

@@ -232,7 +232,7 @@ mod tests {
     #[test]
     fn every_tool_has_schemas_and_annotations() {
         let tools = LsServer::all_tools(true).list_all();
-        assert_eq!(tools.len(), 17);
+        assert_eq!(tools.len(), 18);
         for t in tools {
             let title = t.title.as_deref().unwrap_or_default();
             assert!(!title.is_empty(), "{} has no top-level title", t.name);

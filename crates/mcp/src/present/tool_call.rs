@@ -7,9 +7,6 @@ use serde_json::{Map, Value, json};
 use super::tools;
 use game::engine::Action;
 
-/// The tool that surrenders a game (v2 deployments only).
-const SURRENDER: &str = "ls_surrender";
-
 /// The tool call (name and arguments) that makes `action` on adventurer `id`, as any MCP client
 /// sends it.
 pub fn tool_call(id: AdventurerId, action: &Action) -> (&'static str, Value) {
@@ -48,7 +45,7 @@ pub fn tool_call(id: AdventurerId, action: &Action) -> (&'static str, Value) {
             }),
         ),
         Action::Surrender => (
-            SURRENDER,
+            tools::SURRENDER,
             json!({ "adventurer_id": id, "confirm_surrender": true }),
         ),
     }

@@ -16,3 +16,5 @@ pub const BUY_ITEM: &str = "ls_buy_item";
 pub const EQUIP: &str = "ls_equip";
 /// Drop items.
 pub const DROP: &str = "ls_drop";
+/// Give up the game (second-generation deployments).
+pub const SURRENDER: &str = "ls_surrender";
