@@ -88,6 +88,14 @@ async fn serve(fake: &FakeDenshokan) -> RunningService<RoleClient, ()> {
     connect_in_memory(server, ()).await.expect("MCP handshake")
 }
 
+/// The seeded stand-in and a client of a server reading it.
+async fn seeded() -> (FakeDenshokan, RunningService<RoleClient, ()>) {
+    let fake = FakeDenshokan::start().await;
+    seed(&fake);
+    let c = serve(&fake).await;
+    (fake, c)
+}
+
 /// Every row of every page, in order.
 fn rows(pages: &[Value]) -> Vec<Value> {
     pages
@@ -112,9 +120,7 @@ fn official(k: u64) -> bool {
 
 #[tokio::test]
 async fn the_leaderboard_pages_by_scope_with_the_scope_s_ranks() {
-    let fake = FakeDenshokan::start().await;
-    seed(&fake);
-    let c = serve(&fake).await;
+    let (fake, c) = seeded().await;
 
     let pages = all_pages(&c, "ls_get_leaderboard", json!({"limit": 4}), 10).await;
     assert_eq!(pages.len(), 5, "18 official games, 4 a page");
@@ -200,9 +206,7 @@ async fn the_leaderboard_pages_by_scope_with_the_scope_s_ranks() {
 
 #[tokio::test]
 async fn filtered_pages_keep_the_scope_s_ranks_and_page_by_offset() {
-    let fake = FakeDenshokan::start().await;
-    seed(&fake);
-    let c = serve(&fake).await;
+    let (fake, c) = seeded().await;
     let ranks = expected_ranks(official);
 
     let live = all_pages(
@@ -277,9 +281,7 @@ async fn filtered_pages_keep_the_scope_s_ranks_and_page_by_offset() {
 
 #[tokio::test]
 async fn an_owner_s_games_come_newest_mint_first_with_big_ids_as_strings() {
-    let fake = FakeDenshokan::start().await;
-    seed(&fake);
-    let c = serve(&fake).await;
+    let (fake, c) = seeded().await;
 
     let pages = all_pages(&c, "ls_list_adventurers", json!({"limit": 3}), 10).await;
     assert_eq!(pages.len(), 3);
@@ -357,9 +359,7 @@ async fn an_owner_s_games_come_newest_mint_first_with_big_ids_as_strings() {
 
 #[tokio::test]
 async fn rate_limits_and_a_server_that_is_down_are_indexer_errors() {
-    let fake = FakeDenshokan::start().await;
-    seed(&fake);
-    let c = serve(&fake).await;
+    let (fake, c) = seeded().await;
 
     fake.fault(Fault::RateLimited(120));
     let e = err(&c, "ls_get_leaderboard", json!({}), "INDEXER_ERROR").await;

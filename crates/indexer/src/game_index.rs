@@ -52,6 +52,20 @@ impl IndexError {
     }
 }
 
+/// An adventurer's event history from a source beside an index that holds none (the second
+/// generation's `GameCore` events on the chain, which the chain layer reads); the Denshokan index
+/// answers `game_events` from it.
+#[async_trait::async_trait]
+pub trait GameEventsSource: Send + Sync {
+    /// A page of an adventurer's events in chain order, starting at `from`.
+    async fn game_events(
+        &self,
+        adventurer_id: AdventurerId,
+        from: EventsFrom,
+        limit: u32,
+    ) -> Result<EventsPage, IndexError>;
+}
+
 /// The game's history as an index answers it, a page at a time.
 #[async_trait::async_trait]
 pub trait GameIndex: Send + Sync {

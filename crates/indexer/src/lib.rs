@@ -8,4 +8,4 @@ mod game_index;
 mod sim_index;
 pub mod torii;
 
-pub use game_index::{GameIndex, IndexError};
+pub use game_index::{GameEventsSource, GameIndex, IndexError};

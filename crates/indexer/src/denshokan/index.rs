@@ -2,7 +2,7 @@
 //! dungeon's scope by its minter address) and an owner's games (`/tokens?owner=`, newest mint
 //! first), paged by offset. Ranks mean what Torii's mean: the place among the scope's games
 //! whatever the filters, so a filtered page asks `/tokens/:id/rank` for each row. Event histories
-//! are not served here: the second generation's come from the chain.
+//! are not in the API: they come from a [`GameEventsSource`] (the chain's events) when one is given.
 
 use std::sync::Arc;
 
@@ -13,7 +13,7 @@ use starknet_types_core::felt::Felt;
 use super::{
     DenshokanClient, LAG_NOTE, Paging, RankScope, SortBy, SortOrder, Token, TokenPage, TokensQuery,
 };
-use crate::game_index::{GameIndex, IndexError};
+use crate::game_index::{GameEventsSource, GameIndex, IndexError};
 use crate::torii::values::address_string;
 use crate::torii::{
     EventsFrom, EventsPage, LeaderboardFetch, LeaderboardPage, LeaderboardQuery, LeaderboardRow,
@@ -28,11 +28,22 @@ const RANK_BATCH: usize = 8;
 const NAME: &str = "denshokan";
 
 /// The Denshokan API read as the index of one game, the dungeon's games being the official scope.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct DenshokanIndex {
     client: Arc<DenshokanClient>,
     game_id: u32,
     dungeon: Option<Felt>,
+    events: Option<Arc<dyn GameEventsSource>>,
+}
+
+impl std::fmt::Debug for DenshokanIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DenshokanIndex")
+            .field("game_id", &self.game_id)
+            .field("dungeon", &self.dungeon)
+            .field("events", &self.events.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 impl DenshokanIndex {
@@ -43,7 +54,14 @@ impl DenshokanIndex {
             client,
             game_id,
             dungeon,
+            events: None,
         }
+    }
+
+    /// Answers event histories from `source` (without one they are not served).
+    pub fn with_events(mut self, source: Arc<dyn GameEventsSource>) -> Self {
+        self.events = Some(source);
+        self
     }
 
     /// The minter a scope filters on: the dungeon's for `dungeon`, none for `all`.
@@ -231,17 +249,20 @@ impl GameIndex for DenshokanIndex {
         })
     }
 
-    /// Not served: the second generation's histories are read from the chain's events.
+    /// From the events source when one is given, else not served.
     async fn game_events(
         &self,
-        _adventurer_id: AdventurerId,
-        _from: EventsFrom,
-        _limit: u32,
+        adventurer_id: AdventurerId,
+        from: EventsFrom,
+        limit: u32,
     ) -> Result<EventsPage, IndexError> {
-        Err(IndexError::NotServed {
-            index: NAME,
-            what: "event histories (the second generation's are on the chain)",
-        })
+        match &self.events {
+            Some(source) => source.game_events(adventurer_id, from, limit).await,
+            None => Err(IndexError::NotServed {
+                index: NAME,
+                what: "event histories (the second generation's are on the chain)",
+            }),
+        }
     }
 }
 
@@ -331,5 +352,42 @@ mod tests {
         let e = r.unwrap_err();
         assert!(e.to_string().contains("event histories"), "{e}");
         assert_eq!(index(Some(Felt::TWO)).dungeon(), Some(Felt::TWO));
+    }
+
+    /// A source that answers every adventurer with an empty page naming how it was asked.
+    struct Echo;
+
+    #[async_trait::async_trait]
+    impl GameEventsSource for Echo {
+        async fn game_events(
+            &self,
+            adventurer_id: AdventurerId,
+            from: EventsFrom,
+            limit: u32,
+        ) -> Result<EventsPage, IndexError> {
+            Ok(EventsPage {
+                events: Vec::new(),
+                next: None,
+                total: Some(u64::from(limit)),
+                last_action_count: Some(from.action_count),
+                warnings: vec![adventurer_id.to_string()],
+                key_format: None,
+            })
+        }
+    }
+
+    #[tokio::test]
+    async fn event_histories_come_from_the_source_given() {
+        let i = index(None).with_events(Arc::new(Echo));
+        let from = EventsFrom {
+            action_count: 4,
+            skip: 1,
+        };
+        let page = i
+            .game_events(AdventurerId::from(9u64), from, 25)
+            .await
+            .unwrap();
+        assert_eq!((page.total, page.last_action_count), (Some(25), Some(4)));
+        assert_eq!(page.warnings, vec!["9".to_string()]);
     }
 }
