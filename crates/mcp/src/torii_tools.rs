@@ -1,6 +1,6 @@
 //! The indexer tools: `ls_get_leaderboard`, `ls_list_adventurers` and `ls_get_game_events`, read
-//! from one [`GameIndex`](indexer::GameIndex): Torii when configured, else the chain's own (the
-//! embedded sim chain's). Over Torii the chain is the fallback where one exists (adventurer ids
+//! from one [`GameIndex`](indexer::GameIndex): the one configured (Torii, or the Denshokan API on
+//! the second generation), else the chain's own (the embedded sim chain's). Over Torii the chain is the fallback where one exists (adventurer ids
 //! this server already knows); failures become `INDEXER_ERROR` only when no fallback can answer.
 //! This file defines the tools; the work is in `indexer/`, one file per tool.
 

@@ -1,6 +1,7 @@
 //! `ls_list_adventurers`: an owner's games from the index; from Torii, completed and corrected from
 //! the chain for games this server played, and read from the chain alone (for the ids this server
-//! knows) when Torii is down or no index is there.
+//! knows) when Torii is down or no index is there; from an index that pages by offset
+//! (Denshokan) as it lists them, cursors carrying the offset.
 
 use game::AdventurerId;
 use std::collections::BTreeMap;
@@ -115,9 +116,6 @@ impl LsServer {
         owner: Felt,
         limit: u32,
     ) -> AdventurerListResult {
-        self.indexer
-            .listed
-            .remember(page.games.iter().map(|g| g.adventurer_id));
         let adventurers = page
             .games
             .iter()
