@@ -1,11 +1,13 @@
 //! One interface over every index of the game's history: the reads the indexer tools need (the
 //! leaderboard, an owner's games, an adventurer's events), answered by Torii or by a chain that
-//! keeps its own index (the embedded sim chain, in `sim_index`), so the tools call one and present
-//! its answer the same way.
+//! keeps its own index (the embedded sim chain, in `sim_index`) or by the Denshokan API (the
+//! second generation, in `denshokan::index`), so the tools call one and present its answer the
+//! same way. Torii and the sim page by rank and id; Denshokan pages by offset (`*_at`).
 
 use game::AdventurerId;
 use starknet_types_core::felt::Felt;
 
+use crate::denshokan::DenshokanError;
 use crate::torii::{
     EventsFrom, EventsPage, IndexerHead, LeaderboardFetch, LeaderboardQuery, OwnedGamesPage,
     ToriiClient, ToriiError,
@@ -21,9 +23,47 @@ pub enum IndexError {
     /// The chain keeping its own index failed to read it.
     #[error(transparent)]
     Chain(#[from] ChainError),
+    /// The Denshokan API failed.
+    #[error(transparent)]
+    Denshokan(#[from] DenshokanError),
     /// The adventurer was never minted (said by an index that knows every token).
     #[error("adventurer {0} does not exist")]
     NoSuchAdventurer(AdventurerId),
+    /// This index does not answer this read (Denshokan holds no event history), or not from
+    /// this cursor (one another index issued).
+    #[error("the {index} index does not serve {what}")]
+    NotServed {
+        /// The index's name.
+        index: &'static str,
+        /// What it was asked for.
+        what: &'static str,
+    },
+}
+
+impl IndexError {
+    /// The service that failed, as a warning names it (`Torii is failing`).
+    pub fn service(&self) -> &'static str {
+        match self {
+            Self::Denshokan(_) => "the Denshokan API",
+            Self::Chain(_) => "the chain",
+            Self::Torii(_) => "Torii",
+            Self::NoSuchAdventurer(_) | Self::NotServed { .. } => "the index",
+        }
+    }
+}
+
+/// An adventurer's event history from a source beside an index that holds none (the second
+/// generation's `GameCore` events on the chain, which the chain layer reads); the Denshokan index
+/// answers `game_events` from it.
+#[async_trait::async_trait]
+pub trait GameEventsSource: Send + Sync {
+    /// A page of an adventurer's events in chain order, starting at `from`.
+    async fn game_events(
+        &self,
+        adventurer_id: AdventurerId,
+        from: EventsFrom,
+        limit: u32,
+    ) -> Result<EventsPage, IndexError>;
 }
 
 /// The game's history as an index answers it, a page at a time.
@@ -44,8 +84,24 @@ pub trait GameIndex: Send + Sync {
     async fn head(&self) -> Option<IndexerHead> {
         None
     }
+    /// Whether the index pages by offset (Denshokan): its pages say `next_offset`, later pages
+    /// are read with [`leaderboard_at`](Self::leaderboard_at) and
+    /// [`owner_games_at`](Self::owner_games_at), and its owner's games come in its own order.
+    fn pages_by_offset(&self) -> bool {
+        false
+    }
     /// A page of the games ranked by score (xp), ties by id.
     async fn leaderboard(&self, q: &LeaderboardQuery) -> Result<LeaderboardFetch, IndexError>;
+    /// The leaderboard page `offset` rows into the filtered rows (a `next_offset` this index gave);
+    /// an index paging by rank alone reads `q.after_rank`.
+    async fn leaderboard_at(
+        &self,
+        q: &LeaderboardQuery,
+        offset: u64,
+    ) -> Result<LeaderboardFetch, IndexError> {
+        let _ = offset;
+        self.leaderboard(q).await
+    }
     /// A page of an owner's games, newest (highest id) first, below `before` when given, each
     /// with its adventurer where the index holds it.
     async fn owner_games(
@@ -54,6 +110,20 @@ pub trait GameIndex: Send + Sync {
         before: Option<AdventurerId>,
         limit: u32,
     ) -> Result<OwnedGamesPage, IndexError>;
+    /// A page of an owner's games `offset` rows into the index's own order (a `next_offset` it
+    /// gave); an index paging by id does not serve it.
+    async fn owner_games_at(
+        &self,
+        owner: Felt,
+        offset: u64,
+        limit: u32,
+    ) -> Result<OwnedGamesPage, IndexError> {
+        let _ = (owner, offset, limit);
+        Err(IndexError::NotServed {
+            index: self.name(),
+            what: "an owner's games by offset",
+        })
+    }
     /// A page of an adventurer's events in chain order, starting at `from`.
     async fn game_events(
         &self,
@@ -78,7 +148,7 @@ impl GameIndex for ToriiClient {
     }
 
     async fn leaderboard(&self, q: &LeaderboardQuery) -> Result<LeaderboardFetch, IndexError> {
-        Ok(ToriiClient::leaderboard(self, q).await?)
+        Ok(ToriiClient::leaderboard(self, q).await?.into())
     }
 
     /// The owner's games from the token models, each with its packed adventurer (a failed

@@ -1,11 +1,11 @@
 //! The indexes of loot-survivor-mcp: what a chain node cannot answer (leaderboards, an owner's
 //! games, an adventurer's event history). [`GameIndex`] is the one interface the tools call;
-//! Torii (the Dojo world's indexer) implements it, and so does the embedded sim chain. The
-//! Denshokan API client (`denshokan`) reads the game generation that has no Torii world.
+//! Torii (the Dojo world's indexer) implements it, and so does the embedded sim chain; the
+//! Denshokan API (`denshokan`, its `DenshokanIndex`) does for the generation without Torii.
 
 pub mod denshokan;
 mod game_index;
 mod sim_index;
 pub mod torii;
 
-pub use game_index::{GameIndex, IndexError};
+pub use game_index::{GameEventsSource, GameIndex, IndexError};

@@ -63,6 +63,7 @@ impl GameIndex for SimChain {
                 total: Some(total),
                 has_more,
                 warnings: Vec::new(),
+                next_offset: None,
             },
             cache_age: None,
             stale_because: None,
@@ -100,6 +101,7 @@ impl GameIndex for SimChain {
             total: Some(total),
             has_more,
             warnings: Vec::new(),
+            next_offset: None,
         })
     }
 

@@ -1,6 +1,6 @@
 //! The indexer tools: `ls_get_leaderboard`, `ls_list_adventurers` and `ls_get_game_events`, read
-//! from one [`GameIndex`](indexer::GameIndex): Torii when configured, else the chain's own (the
-//! embedded sim chain's). Over Torii the chain is the fallback where one exists (adventurer ids
+//! from one [`GameIndex`](indexer::GameIndex): the one configured (Torii, or the Denshokan API on
+//! the second generation), else the chain's own (the embedded sim chain's). Over Torii the chain is the fallback where one exists (adventurer ids
 //! this server already knows); failures become `INDEXER_ERROR` only when no fallback can answer.
 //! This file defines the tools; the work is in `indexer/`, one file per tool.
 
@@ -17,13 +17,14 @@ pub use super::indexer::{DEFAULT_LIMIT, MAX_LIMIT};
 pub use super::indexer_types::*;
 use super::server::LsServer;
 use crate::error::ToolError;
+use indexer::GameIndex;
 use indexer::torii::{KnownIds, ToriiClient};
 
-/// The indexer side of the server: the Torii client (when configured), the wallet address, and the
-/// adventurer ids this server has played or seen listed.
+/// The indexer side of the server: the index configured (Torii or Denshokan), the wallet
+/// address, and the adventurer ids this server has played or seen listed.
 #[derive(Clone, Default)]
 pub(crate) struct Indexer {
-    pub(super) torii: Option<Arc<ToriiClient>>,
+    pub(super) index: Option<Arc<dyn GameIndex>>,
     pub(super) wallet: Option<Felt>,
     /// Ids this server acted on: checked against the chain even when Torii answers.
     pub(super) played: Arc<KnownIds>,
@@ -49,8 +50,13 @@ impl Indexer {
 
 impl LsServer {
     /// Uses this Torii client for the indexer tools.
-    pub fn with_torii(mut self, torii: Arc<ToriiClient>) -> Self {
-        self.indexer.torii = Some(torii);
+    pub fn with_torii(self, torii: Arc<ToriiClient>) -> Self {
+        self.with_index(torii)
+    }
+
+    /// Uses this index for the indexer tools (the Denshokan API's on the second generation).
+    pub fn with_index(mut self, index: Arc<dyn GameIndex>) -> Self {
+        self.indexer.index = Some(index);
         self
     }
 

@@ -6,16 +6,18 @@
 //! `GET /tokens/:id`, `GET /tokens/:id/rank` and `GET /players/:address/tokens` (at most 100
 //! rows). Token ids are felts (they pack the game, the minter and the mint time into 251 bits).
 //! Scores and game-over flags may lag the chain by up to ~30 s ([`LAG_NOTE`]): every list and
-//! rank says so, and live state is read from the chain. The client is self-contained; the
-//! `GameIndex` wiring comes later.
+//! rank says so, and live state is read from the chain. [`DenshokanIndex`] answers the indexer
+//! tools' leaderboard and owner's games from it.
 
 mod client;
 mod error;
+mod index;
 mod query;
 mod token;
 
 pub use client::{DEFAULT_BASE_URL, DenshokanClient, DenshokanOptions};
 pub use error::DenshokanError;
+pub use index::{DEATH_MOUNTAIN_GAME_ID, DenshokanIndex};
 pub use query::{
     MAX_PLAYER_TOKENS_LIMIT, MAX_TOKENS_LIMIT, Paging, PlayerTokensQuery, RankScope, SortBy,
     SortOrder, TokensQuery,

@@ -55,6 +55,9 @@ pub struct OwnedGamesPage {
     pub has_more: bool,
     /// What could not be read (e.g. the adventurers when their lookup failed).
     pub warnings: Vec<String>,
+    /// Where the next page starts, for an index that pages by offset (Denshokan); `None` for
+    /// one that pages by id, and on the last page.
+    pub next_offset: Option<u64>,
 }
 
 impl ToriiClient {
@@ -183,6 +186,7 @@ impl ToriiClient {
             total,
             has_more,
             warnings: Vec::new(),
+            next_offset: None,
         })
     }
 }

@@ -25,6 +25,10 @@ pub enum PageCursor {
         /// Which games are ranked (cursors issued before scopes existed ranked every game).
         #[serde(default)]
         scope: Scope,
+        /// Rows of the filtered list already returned, for an index that pages by offset
+        /// (Denshokan); absent for one that pages by rank.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        offset: Option<u64>,
     },
     /// An owner's games, newest (highest token id) first: ids below `before`.
     #[serde(rename = "own")]
@@ -33,6 +37,15 @@ pub enum PageCursor {
         owner: String,
         /// Smallest id returned so far.
         before: AdventurerId,
+    },
+    /// An owner's games in an offset-paged index's order (Denshokan: newest mint first; packed
+    /// ids do not sort by mint time): the rows after the first `offset`.
+    #[serde(rename = "owno")]
+    OwnerOffset {
+        /// Owner address (`0x` hex).
+        owner: String,
+        /// Rows already returned.
+        offset: u64,
     },
     /// An adventurer's events in chain order: from `action` on, skipping `skip` events of it.
     #[serde(rename = "ev")]
@@ -67,7 +80,9 @@ impl PageCursor {
                 && o[2..].chars().all(|c| c.is_ascii_hexdigit())
         };
         match &c {
-            Self::Leaderboard { owner: Some(o), .. } | Self::Owner { owner: o, .. }
+            Self::Leaderboard { owner: Some(o), .. }
+            | Self::Owner { owner: o, .. }
+            | Self::OwnerOffset { owner: o, .. }
                 if !owner_ok(o) =>
             {
                 None
@@ -89,6 +104,18 @@ mod tests {
                 live: true,
                 owner: Some("0xabc".into()),
                 scope: Scope::Dungeon,
+                offset: None,
+            },
+            PageCursor::Leaderboard {
+                rank: 71,
+                live: true,
+                owner: None,
+                scope: Scope::All,
+                offset: Some(20),
+            },
+            PageCursor::OwnerOffset {
+                owner: "0x1".into(),
+                offset: 40,
             },
             PageCursor::Owner {
                 owner: "0x1".into(),
@@ -110,12 +137,33 @@ mod tests {
     }
 
     #[test]
+    fn a_rank_paged_cursor_is_written_as_before_offsets_existed() {
+        let c = PageCursor::Leaderboard {
+            rank: 50,
+            live: false,
+            owner: None,
+            scope: Scope::All,
+            offset: None,
+        };
+        let json = String::from_utf8(URL_SAFE_NO_PAD.decode(c.encode()).unwrap()).unwrap();
+        assert_eq!(
+            json,
+            r#"{"k":"lb","rank":50,"live":false,"owner":null,"scope":"all"}"#
+        );
+        assert_eq!(PageCursor::decode(&c.encode()), Some(c));
+    }
+
+    #[test]
     fn foreign_or_edited_cursors_are_refused() {
         assert_eq!(PageCursor::decode("not a cursor"), None);
         assert_eq!(PageCursor::decode(""), None);
         let evil = URL_SAFE_NO_PAD.encode(r#"{"k":"own","owner":"0x1' OR 1=1 --","before":1}"#);
         assert_eq!(PageCursor::decode(&evil), None);
         let neg = URL_SAFE_NO_PAD.encode(r#"{"k":"lb","rank":-1,"live":false,"owner":null}"#);
+        assert_eq!(PageCursor::decode(&neg), None);
+        let evil = URL_SAFE_NO_PAD.encode(r#"{"k":"owno","owner":"0x1;","offset":1}"#);
+        assert_eq!(PageCursor::decode(&evil), None);
+        let neg = URL_SAFE_NO_PAD.encode(r#"{"k":"owno","owner":"0x1","offset":-5}"#);
         assert_eq!(PageCursor::decode(&neg), None);
         let extra = URL_SAFE_NO_PAD.encode(r#"{"k":"ev","id":1,"action":1,"skip":0,"x":1}"#);
         assert_eq!(PageCursor::decode(&extra), None);

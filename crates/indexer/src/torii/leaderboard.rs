@@ -13,6 +13,7 @@ use starknet_types_core::felt::Felt;
 use super::client::sql_template;
 use super::values::{self, pad_felt};
 use super::{ToriiClient, ToriiError};
+use crate::IndexError;
 use game::rules::level_from_xp;
 
 const LEADERBOARD_SQL: &str = include_str!("queries/leaderboard.sql");
@@ -87,23 +88,40 @@ pub struct LeaderboardPage {
     pub has_more: bool,
     /// What could not be read (e.g. health when the GraphQL lookup failed).
     pub warnings: Vec<String>,
+    /// Where the next page starts, for an index that pages by offset (Denshokan); `None` for
+    /// one that pages by rank, and on the last page.
+    pub next_offset: Option<u64>,
 }
 
-/// A page and where it came from.
+/// A page and where it came from; `E` is why a cached copy is served (the index's error:
+/// [`IndexError`] through [`GameIndex`](crate::GameIndex), [`ToriiError`] from Torii's client).
 #[derive(Debug, Clone)]
-pub struct LeaderboardFetch {
+pub struct LeaderboardFetch<E = IndexError> {
     /// The page.
     pub page: LeaderboardPage,
     /// Age of the page when it came from the cache.
     pub cache_age: Option<Duration>,
-    /// Set when Torii failed and an older cached page is served instead.
-    pub stale_because: Option<ToriiError>,
+    /// Set when the index failed and an older cached page is served instead.
+    pub stale_because: Option<E>,
+}
+
+impl From<LeaderboardFetch<ToriiError>> for LeaderboardFetch {
+    fn from(f: LeaderboardFetch<ToriiError>) -> Self {
+        Self {
+            page: f.page,
+            cache_age: f.cache_age,
+            stale_because: f.stale_because.map(IndexError::Torii),
+        }
+    }
 }
 
 impl ToriiClient {
     /// A leaderboard page: from the cache when fresh, else from Torii, else (Torii failing) a
     /// cached page up to a few minutes old, else the error.
-    pub async fn leaderboard(&self, q: &LeaderboardQuery) -> Result<LeaderboardFetch, ToriiError> {
+    pub async fn leaderboard(
+        &self,
+        q: &LeaderboardQuery,
+    ) -> Result<LeaderboardFetch<ToriiError>, ToriiError> {
         if let Some(c) = self.leaderboard_cache.fresh(q) {
             return Ok(LeaderboardFetch {
                 page: c.value,
@@ -233,6 +251,7 @@ impl ToriiClient {
             total,
             has_more,
             warnings,
+            next_offset: None,
         };
         Ok((page, complete))
     }

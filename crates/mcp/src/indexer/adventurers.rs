@@ -1,6 +1,7 @@
 //! `ls_list_adventurers`: an owner's games from the index; from Torii, completed and corrected from
 //! the chain for games this server played, and read from the chain alone (for the ids this server
-//! knows) when Torii is down or no index is there.
+//! knows) when Torii is down or no index is there; from an index that pages by offset
+//! (Denshokan) as it lists them, cursors carrying the offset.
 
 use game::AdventurerId;
 use std::collections::BTreeMap;
@@ -22,7 +23,7 @@ use indexer::{GameIndex, IndexError};
 
 use super::common::{
     MAX_CHAIN_SCAN, bad_cursor, chain_summary, decode_cursor, index_error, indexer_error,
-    owner_cursor,
+    owner_cursor, owner_offset_cursor,
 };
 
 impl LsServer {
@@ -41,26 +42,39 @@ impl LsServer {
                 })
             })
             .transpose()?;
-        let (owner, before) = match a.cursor.as_deref().map(decode_cursor) {
+        let (owner, from) = match a.cursor.as_deref().map(decode_cursor) {
             Some(Ok(PageCursor::Owner { owner, before })) => {
-                let owner = parse_felt(&owner).map_err(|_| bad_cursor())?;
-                if arg_owner.is_some_and(|o| o != owner) {
-                    return Err(ToolError::validation("the cursor belongs to another owner")
-                        .with_hint("omit owner when passing a cursor"));
-                }
-                (owner, Some(before))
+                (cursor_owner(&owner, arg_owner)?, OwnerFrom::Before(before))
+            }
+            Some(Ok(PageCursor::OwnerOffset { owner, offset })) => {
+                (cursor_owner(&owner, arg_owner)?, OwnerFrom::Offset(offset))
             }
             Some(_) => return Err(bad_cursor()),
             None => match arg_owner {
-                Some(o) => (o, None),
-                None => (self.wallet()?, None),
+                Some(o) => (o, OwnerFrom::First),
+                None => (self.wallet()?, OwnerFrom::First),
             },
         };
+        let before = match from {
+            OwnerFrom::Before(b) => Some(b),
+            OwnerFrom::First | OwnerFrom::Offset(_) => None,
+        };
         let read = match self.game_index() {
-            Some(index) => Some((index, index.owner_games(owner, before, limit).await)),
+            Some(index) => {
+                let page = match from {
+                    OwnerFrom::Offset(offset) => index.owner_games_at(owner, offset, limit).await,
+                    OwnerFrom::First | OwnerFrom::Before(_) => {
+                        index.owner_games(owner, before, limit).await
+                    }
+                };
+                Some((index, page))
+            }
             None => None,
         };
         let mut out = match read {
+            Some((index, Ok(page))) if index.pages_by_offset() => {
+                self.list_by_offset(index, page, owner, limit).await
+            }
             Some((index, Ok(page))) => {
                 self.list_from_index(index, page, owner, before, limit)
                     .await
@@ -91,6 +105,29 @@ impl LsServer {
         };
         out.owner = address_string(owner);
         Ok(out)
+    }
+
+    /// One page of the owner's games from an index that pages by offset (Denshokan), in its order:
+    /// the chain is not merged in, since its ids do not say where they fall in that order.
+    async fn list_by_offset(
+        &self,
+        index: &dyn GameIndex,
+        page: OwnedGamesPage,
+        owner: Felt,
+        limit: u32,
+    ) -> AdventurerListResult {
+        let adventurers = page
+            .games
+            .iter()
+            .map(|g| index_summary(g, index.name()))
+            .collect();
+        let next_cursor = owner_offset_cursor(owner, page.next_offset);
+        let indexer = IndexerInfo::from_index(index.name(), index.head().await);
+        AdventurerListResult {
+            total: page.total,
+            warnings: page.warnings,
+            ..self.owner_page(owner, adventurers, limit, next_cursor, indexer)
+        }
     }
 
     /// One page of the owner's games from the index; an index that follows the chain (Torii) is
@@ -277,6 +314,27 @@ impl LsServer {
     async fn owned_by(&self, id: AdventurerId, owner: Felt) -> bool {
         matches!(self.backend.owner(id).await, Ok(Some(o)) if o == owner)
     }
+}
+
+/// Where a page of an owner's games starts, as the cursor says.
+#[derive(Clone, Copy)]
+enum OwnerFrom {
+    /// The newest games.
+    First,
+    /// Ids below this one (Torii, the sim, the chain).
+    Before(AdventurerId),
+    /// After this many rows (an offset-paged index).
+    Offset(u64),
+}
+
+/// The owner a cursor names, refused when the arguments name another.
+fn cursor_owner(owner: &str, arg_owner: Option<Felt>) -> Result<Felt, ToolError> {
+    let owner = parse_felt(owner).map_err(|_| bad_cursor())?;
+    if arg_owner.is_some_and(|o| o != owner) {
+        return Err(ToolError::validation("the cursor belongs to another owner")
+            .with_hint("omit owner when passing a cursor"));
+    }
+    Ok(owner)
 }
 
 /// One game as the index lists it, its numbers from its adventurer where the index holds it.

@@ -10,6 +10,7 @@ use crate::indexer_types::AdventurerSummary;
 use crate::server::LsServer;
 use game::model::Adventurer;
 use game::phase::{Phase, phase};
+use indexer::denshokan::DenshokanError;
 use indexer::torii::values::address_string;
 use indexer::torii::{PageCursor, Scope, ToriiError};
 use indexer::{GameIndex, IndexError};
@@ -22,11 +23,11 @@ pub const MAX_LIMIT: u32 = 200;
 pub(crate) const MAX_CHAIN_SCAN: usize = 400;
 
 impl LsServer {
-    /// The index the indexer tools read: Torii when configured, else the chain's own (the sim
-    /// chain's), else none.
+    /// The index the indexer tools read: the one configured (Torii, Denshokan), else the
+    /// chain's own (the sim chain's), else none.
     pub(crate) fn game_index(&self) -> Option<&dyn GameIndex> {
-        match &self.indexer.torii {
-            Some(torii) => Some(torii.as_ref()),
+        match &self.indexer.index {
+            Some(index) => Some(index.as_ref()),
             None => self.backend.game_index(),
         }
     }
@@ -105,13 +106,69 @@ pub(crate) fn indexer_error(e: &ToriiError) -> ToolError {
         .with_hint(hint)
 }
 
-/// Maps an index failure: Torii's to `INDEXER_ERROR`, the chain's as any chain failure.
+/// `INDEXER_ERROR` for a Denshokan failure: retryable when a retry may help (a 429 after its
+/// `retry_after`, a detail then), with a hint that leads to a call that works.
+fn denshokan_error(e: &DenshokanError) -> ToolError {
+    let (hint, retryable) = match e {
+        DenshokanError::RateLimited {
+            retry_after: Some(s),
+        } => (format!("the Denshokan API is rate-limiting; retry in {s} s"), true),
+        DenshokanError::RateLimited { retry_after: None } => (
+            "the Denshokan API is rate-limiting; retry in a minute".into(),
+            true,
+        ),
+        DenshokanError::NotFound(_) | DenshokanError::BadRequest(_) => (
+            "check the owner address (0x hex) or start over without a cursor".into(),
+            false,
+        ),
+        _ if e.is_transient() => (
+            "the Denshokan API is down or busy; retry in a moment (ls_get_adventurer reads a game from the chain)".into(),
+            true,
+        ),
+        _ => (
+            "the Denshokan API answered something this server cannot read; report it".into(),
+            false,
+        ),
+    };
+    let out = ToolError::new(ErrorCode::IndexerError, e.to_string())
+        .retryable(retryable)
+        .with_detail("kind", e.kind())
+        .with_hint(hint);
+    match e {
+        DenshokanError::RateLimited {
+            retry_after: Some(s),
+        } => out.with_detail("retry_after", s),
+        _ => out,
+    }
+}
+
+/// Maps an index failure: Torii's and Denshokan's to `INDEXER_ERROR`, the chain's as any chain
+/// failure.
 pub(crate) fn index_error(e: IndexError) -> ToolError {
     match e {
         IndexError::Torii(e) => indexer_error(&e),
+        IndexError::Denshokan(e) => denshokan_error(&e),
         IndexError::Chain(e) => from_chain(e),
         IndexError::NoSuchAdventurer(id) => missing_adventurer(id),
+        e @ IndexError::NotServed { .. } => ToolError::new(ErrorCode::IndexerError, e.to_string())
+            .retryable(false)
+            .with_detail("kind", "not_served")
+            .with_hint(
+                "start over without a cursor; an adventurer's state is in ls_get_adventurer and \
+                 each action's events in its write tool's result",
+            ),
     }
+}
+
+/// The cursor of the page after an offset-paged index's page, when there is one.
+pub(crate) fn owner_offset_cursor(owner: Felt, next_offset: Option<u64>) -> Option<String> {
+    next_offset.map(|offset| {
+        PageCursor::OwnerOffset {
+            owner: address_string(owner),
+            offset,
+        }
+        .encode()
+    })
 }
 
 /// The cursor of the page after `page` of an owner's games (newest first), when there is one.
@@ -187,5 +244,34 @@ mod tests {
         let e = index_error(IndexError::NoSuchAdventurer(AdventurerId::from(9u64)));
         assert_eq!(e.code, ErrorCode::NotFound);
         assert_eq!(e.details["adventurer_id"], 9);
+    }
+
+    #[test]
+    fn denshokan_failures_are_indexer_errors_that_say_when_to_retry() {
+        let limited = DenshokanError::RateLimited {
+            retry_after: Some(42),
+        };
+        let e = index_error(IndexError::Denshokan(limited));
+        assert_eq!((e.code, e.retryable), (ErrorCode::IndexerError, true));
+        assert_eq!(e.details["retry_after"], 42);
+        assert_eq!(e.details["kind"], "rate_limited");
+        assert!(e.hint.unwrap().contains("retry in 42 s"));
+        let e = index_error(IndexError::Denshokan(DenshokanError::Connect("x".into())));
+        assert!(e.retryable);
+        assert!(e.details.get("retry_after").is_none());
+        assert!(e.hint.unwrap().contains("retry in a moment"));
+        let e = index_error(IndexError::Denshokan(DenshokanError::Malformed("x".into())));
+        assert!(!e.retryable);
+        assert!(e.hint.unwrap().contains("report it"));
+        let e = index_error(IndexError::NotServed {
+            index: "denshokan",
+            what: "event histories",
+        });
+        assert_eq!((e.code, e.retryable), (ErrorCode::IndexerError, false));
+        assert_eq!(e.details["kind"], "not_served");
+        assert_eq!(
+            e.message,
+            "the denshokan index does not serve event histories"
+        );
     }
 }

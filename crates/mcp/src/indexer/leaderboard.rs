@@ -1,6 +1,7 @@
 //! `ls_get_leaderboard`: arguments and cursor reconciled, the scope chosen (the dungeon's games
-//! where the index knows one), the page read from the index (Torii may serve a recent cached page
-//! when it fails) and its freshness reported.
+//! where the index knows one), the page read from the index (from a rank, or from an offset on
+//! an index that pages by offset; Torii and Denshokan may serve a recent cached page when they
+//! fail) and its freshness reported.
 
 use crate::error::{SCHEMA_VERSION, ToolError};
 use crate::indexer_types::{IndexerInfo, LeaderboardArgs, LeaderboardFilters, LeaderboardResult};
@@ -18,9 +19,13 @@ impl LsServer {
         a: &LeaderboardArgs,
         limit: u32,
     ) -> Result<LeaderboardResult, ToolError> {
-        let q = self.leaderboard_query(a, limit)?;
+        let (q, offset) = self.leaderboard_query(a, limit)?;
         let index = self.index()?;
-        let fetch = index.leaderboard(&q).await.map_err(index_error)?;
+        let fetch = match offset {
+            Some(offset) => index.leaderboard_at(&q, offset).await,
+            None => index.leaderboard(&q).await,
+        }
+        .map_err(index_error)?;
         let page = fetch.page;
         let next_cursor = match page.rows.last() {
             Some(last) if page.has_more => Some(
@@ -29,6 +34,7 @@ impl LsServer {
                     live: q.live_only,
                     owner: q.owner.map(pad_felt),
                     scope: q.scope,
+                    offset: page.next_offset,
                 }
                 .encode(),
             ),
@@ -52,8 +58,11 @@ impl LsServer {
         };
         indexer.cache_age_ms = fetch.cache_age.map(|d| d.as_millis() as u64);
         let mut warnings = page.warnings;
-        if fetch.stale_because.is_some() {
-            warnings.push("Torii is failing; this page is an older cached copy".into());
+        if let Some(e) = &fetch.stale_because {
+            warnings.push(format!(
+                "{} is failing; this page is an older cached copy",
+                e.service()
+            ));
         }
         Ok(LeaderboardResult {
             ok: true,
@@ -74,18 +83,20 @@ impl LsServer {
     }
 
     /// The query a leaderboard request stands for: the first page's filters from the arguments,
-    /// later pages' from the cursor (arguments that contradict it are refused).
+    /// later pages' from the cursor (arguments that contradict it are refused), and the cursor's
+    /// offset when an offset-paged index issued it.
     pub(crate) fn leaderboard_query(
         &self,
         a: &LeaderboardArgs,
         limit: u32,
-    ) -> Result<LeaderboardQuery, ToolError> {
+    ) -> Result<(LeaderboardQuery, Option<u64>), ToolError> {
         match a.cursor.as_deref().map(decode_cursor) {
             Some(Ok(PageCursor::Leaderboard {
                 rank,
                 live,
                 owner,
                 scope,
+                offset,
             })) => {
                 let owner = owner
                     .map(|o| parse_felt(&o))
@@ -97,26 +108,30 @@ impl LsServer {
                 {
                     return Err(cursor_mismatch());
                 }
-                Ok(LeaderboardQuery {
+                let q = LeaderboardQuery {
                     scope: self.leaderboard_scope(Some(scope))?,
                     after_rank: rank,
                     limit,
                     live_only: live,
                     owner,
-                })
+                };
+                Ok((q, offset))
             }
             Some(_) => Err(bad_cursor()),
-            None => Ok(LeaderboardQuery {
-                scope: self.leaderboard_scope(a.scope)?,
-                after_rank: 0,
-                limit,
-                live_only: a.live_only.unwrap_or(false),
-                owner: if a.mine.unwrap_or(false) {
-                    Some(self.wallet()?)
-                } else {
-                    None
-                },
-            }),
+            None => {
+                let q = LeaderboardQuery {
+                    scope: self.leaderboard_scope(a.scope)?,
+                    after_rank: 0,
+                    limit,
+                    live_only: a.live_only.unwrap_or(false),
+                    owner: if a.mine.unwrap_or(false) {
+                        Some(self.wallet()?)
+                    } else {
+                        None
+                    },
+                };
+                Ok((q, None))
+            }
         }
     }
 }
