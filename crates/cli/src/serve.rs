@@ -128,6 +128,7 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
         .torii_options(client.addresses())
         .and_then(|o| o.map(ToriiClient::new).transpose())
         .map_err(anyhow::Error::msg)?;
+    let v2_index = settings.v2_index(client.clone())?;
     let mut server = LsServer::new(client, server_options(&settings))
         .with_detail(settings.server.detail)
         .with_advice(settings.server.advice)
@@ -139,6 +140,12 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
             "Torii indexer configured"
         );
         server = server.with_torii(Arc::new(torii));
+    }
+    if let Some(index) = v2_index {
+        tracing::info!(
+            "the Denshokan API and the chain's GameCore events answer the indexer tools"
+        );
+        server = server.with_index(Arc::new(index));
     }
     let served = match http {
         Some(http) => serve_http(server, http).await,

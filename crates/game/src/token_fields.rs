@@ -67,9 +67,15 @@ impl TokenFields {
         }
     }
 
-    /// Whether these fields describe a packed Death Mountain token (not a small v1 id).
+    /// Whether the id is a packed token (minted at some time), not a small v1 id: every v1 id
+    /// is below 2^64, and a packed one has its mint time at bits 128–162.
+    pub fn is_packed(&self) -> bool {
+        self.minted_at > 0
+    }
+
+    /// Whether these fields describe a packed Death Mountain token of Provable's registry.
     pub fn is_death_mountain(&self) -> bool {
-        self.game_id == DEATH_MOUNTAIN_GAME_ID && self.minted_at > 0
+        self.game_id == DEATH_MOUNTAIN_GAME_ID && self.is_packed()
     }
 
     /// Unix seconds when the game expires, if it does.
@@ -84,7 +90,7 @@ impl TokenFields {
 }
 
 /// What a player decides with, of a packed token id: which dungeon minted the game, its settings,
-/// and when it starts and expires (unix seconds). Only packed Death Mountain ids have one.
+/// and when it starts and expires (unix seconds). Only packed ids have one.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema,
 )]
@@ -105,10 +111,10 @@ pub struct TokenInfo {
 
 impl TokenInfo {
     /// The packed fields of `id` a player decides with; `None` for an id that is not a packed
-    /// Death Mountain token (every v1 id).
+    /// token (every v1 id).
     pub fn of(id: AdventurerId) -> Option<Self> {
         let f = TokenFields::of(id);
-        f.is_death_mountain().then(|| Self {
+        f.is_packed().then(|| Self {
             minted_by: f.minted_by,
             settings_id: f.settings_id,
             minted_at: f.minted_at,
@@ -192,7 +198,7 @@ mod tests {
     fn a_v1_id_is_not_a_packed_token() {
         let f = TokenFields::of(AdventurerId::from(42));
         assert_eq!(f.game_id, 42);
-        assert!(!f.is_death_mountain());
+        assert!(!f.is_death_mountain() && !f.is_packed());
         assert_eq!(TokenInfo::of(AdventurerId::from(42)), None);
     }
 
@@ -206,6 +212,10 @@ mod tests {
             (163, 3_600),
         ]);
         let info = TokenInfo::of(id).unwrap();
+        let other_game = packed(&[(0, 2), (30, 19), (128, 1_767_225_600)]);
+        assert!(
+            TokenInfo::of(other_game).is_some() && !TokenFields::of(other_game).is_death_mountain()
+        );
         assert_eq!(
             serde_json::to_value(info).unwrap(),
             serde_json::json!({"minted_by": 19, "settings_id": 2, "minted_at": 1_767_225_600u64,

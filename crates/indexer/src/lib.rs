@@ -5,6 +5,7 @@
 
 pub mod denshokan;
 mod game_index;
+mod history_page;
 mod sim_index;
 pub mod torii;
 

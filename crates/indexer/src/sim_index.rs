@@ -7,6 +7,7 @@ use game::AdventurerId;
 use starknet_types_core::felt::Felt;
 
 use crate::game_index::{GameIndex, IndexError};
+use crate::history_page::{events_page, page_of};
 use crate::torii::values::address_string;
 use crate::torii::{
     EventsFrom, EventsPage, LeaderboardFetch, LeaderboardPage, LeaderboardQuery, LeaderboardRow,
@@ -114,59 +115,14 @@ impl GameIndex for SimChain {
         let missing = IndexError::NoSuchAdventurer(adventurer_id);
         let id = adventurer_id.to_u64().ok_or(missing.clone())?;
         let (all, pruned) = SimChain::game_events(self, id)?.ok_or(missing)?;
-        // (action count, position among that action's events from 1) of each event, in order.
-        let mut seen_of_action = 0u64;
-        let mut last_action = None;
-        let positioned: Vec<_> = all
-            .into_iter()
-            .map(|e| {
-                let ac = u64::from(e.action_count);
-                if last_action != Some(ac) {
-                    last_action = Some(ac);
-                    seen_of_action = 0;
-                }
-                seen_of_action += 1;
-                (ac, seen_of_action, e)
-            })
-            .collect();
-        let total = positioned.len() as u64;
-        let last_action_count = positioned.last().map(|(ac, _, _)| *ac);
-        let (page, has_more) = page_of(
-            positioned.into_iter().filter(|(ac, k, _)| {
-                *ac > from.action_count || (*ac == from.action_count && *k > from.skip)
-            }),
-            limit,
-        );
-        let next = match page.last() {
-            Some((ac, k, _)) if has_more => Some(EventsFrom {
-                action_count: *ac,
-                skip: *k,
-            }),
-            _ => None,
-        };
-        let mut warnings = Vec::new();
+        let mut page = events_page(all, from, limit);
         if pruned {
-            warnings.push(format!(
+            page.warnings.push(format!(
                 "the sim chain keeps its last {REMEMBERED_TXS} transactions; this adventurer's earliest events are gone"
             ));
         }
-        Ok(EventsPage {
-            events: page.into_iter().map(|(_, _, e)| e).collect(),
-            next,
-            total: Some(total),
-            last_action_count,
-            warnings,
-            key_format: None,
-        })
+        Ok(page)
     }
-}
-
-/// The first `limit` items, and whether more follow.
-fn page_of<T>(items: impl Iterator<Item = T>, limit: u32) -> (Vec<T>, bool) {
-    let mut page: Vec<T> = items.take(limit as usize + 1).collect();
-    let has_more = page.len() > limit as usize;
-    page.truncate(limit as usize);
-    (page, has_more)
 }
 
 #[cfg(test)]

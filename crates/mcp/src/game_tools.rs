@@ -100,7 +100,9 @@ impl LsServer {
                     "confirm_surrender is false: surrender ends the game for good",
                 )
                 .with_detail("field", "confirm_surrender")
-                .with_hint("to give up this game, call ls_surrender again with confirm_surrender: true"));
+                .with_hint(
+                    "to give up this game, call ls_surrender again with confirm_surrender: true",
+                ));
             }
             Ok(Action::Surrender.into())
         })

@@ -405,4 +405,11 @@ macro_rules! action_args {
     )*};
 }
 
-action_args!(ExploreArgs, BattleArgs, UpgradeArgs, BuyArgs, ItemsArgs, SurrenderArgs);
+action_args!(
+    ExploreArgs,
+    BattleArgs,
+    UpgradeArgs,
+    BuyArgs,
+    ItemsArgs,
+    SurrenderArgs
+);

@@ -37,7 +37,7 @@ impl ChainReader {
         let felts = self.call(call).await?;
         let assets = Assets::from_felts(&felts)
             .map_err(|e| ChainError::Decode(format!("load_assets: {e}")))?;
-        let history = self.history(c, adventurer_id).await?;
+        let history = History::of(&self.history(c, adventurer_id).await?);
         let mut adventurer = assets.adventurer;
         adventurer.action_count = history.actions;
         Ok(GameState {
@@ -48,15 +48,28 @@ impl ChainReader {
         })
     }
 
-    /// The newest `beast` (variant 2) and `market_items` (variant 12) of the adventurer and how
-    /// many of its transactions emitted events, from GameCore's events keyed `[GameEvent,
-    /// adventurer_id]` (the current envelope; events of the earlier one carry the id in their
-    /// data and cannot be filtered by key).
+    /// The adventurer's GameCore events in chain order, each with the ordinal of its transaction
+    /// among the adventurer's (1 for `start_game`) as its action count, from GameCore's events
+    /// keyed `[GameEvent, adventurer_id]` (the current envelope; events of the earlier one carry
+    /// the id in their data and cannot be filtered by key). A v1 deployment has no such history.
+    pub async fn game_history(
+        &self,
+        adventurer_id: AdventurerId,
+    ) -> Result<Vec<GameEvent>, ChainError> {
+        match self.deployment() {
+            crate::Deployment::V2(c) => self.history(c, adventurer_id).await,
+            crate::Deployment::V1(_) => Err(ChainError::Unsupported {
+                action: "game_history",
+                generation: crate::deployment::Generation::V1,
+            }),
+        }
+    }
+
     async fn history(
         &self,
         c: &V2Contracts,
         adventurer_id: AdventurerId,
-    ) -> Result<History, ChainError> {
+    ) -> Result<Vec<GameEvent>, ChainError> {
         let filter = EventFilter {
             from_block: Some(BlockId::Number(0)),
             to_block: Some(BlockId::Tag(BlockTag::PreConfirmed)),
@@ -66,8 +79,8 @@ impl ChainReader {
                 vec![adventurer_id.felt()],
             ]),
         };
-        let mut h = History::default();
-        let mut last_tx = None;
+        let mut events = Vec::new();
+        let (mut actions, mut last_tx) = (0u16, None);
         let mut token = None;
         for _ in 0..MAX_EVENT_PAGES {
             let page = read_with_retries(|| {
@@ -77,31 +90,22 @@ impl ChainReader {
             .await
             .map_err(ChainError::from_provider)?;
             for e in &page.events {
-                let detail = newest_detail(e, adventurer_id)?;
-                if detail.is_some() && last_tx != Some(e.transaction_hash) {
+                let Some(details) = newest_detail(e, adventurer_id)? else {
+                    continue;
+                };
+                if last_tx != Some(e.transaction_hash) {
                     last_tx = Some(e.transaction_hash);
-                    h.actions = h.actions.wrapping_add(1);
+                    actions = actions.wrapping_add(1);
                 }
-                match detail {
-                    Some(GameEventDetails::Beast(b)) => {
-                        h.beast = Some(BeastEvent {
-                            id: b.id,
-                            seed: b.seed,
-                            health: b.health,
-                            level: b.level,
-                            specials: b.specials,
-                            is_collectable: b.is_collectable,
-                        })
-                    }
-                    Some(GameEventDetails::MarketItems { items }) => {
-                        h.market = Some(items.iter().map(|i| i.id).collect())
-                    }
-                    _ => {}
-                }
+                events.push(GameEvent {
+                    adventurer_id,
+                    action_count: actions,
+                    details,
+                });
             }
             token = page.continuation_token;
             if token.is_none() {
-                return Ok(h);
+                return Ok(events);
             }
         }
         Err(ChainError::Decode(format!(
@@ -110,13 +114,41 @@ impl ChainReader {
     }
 }
 
-/// What the state takes from an adventurer's events.
+/// What the state takes from an adventurer's events: the newest beast and market, and the count
+/// of its transactions (the last event's ordinal).
 #[derive(Default)]
 struct History {
     beast: Option<BeastEvent>,
     market: Option<Vec<u8>>,
-    /// Transactions that emitted the adventurer's events (u16, wrapping as v1's count).
     actions: u16,
+}
+
+impl History {
+    fn of(events: &[GameEvent]) -> Self {
+        let mut h = Self {
+            actions: events.last().map_or(0, |e| e.action_count),
+            ..Self::default()
+        };
+        for e in events {
+            match &e.details {
+                GameEventDetails::Beast(b) => {
+                    h.beast = Some(BeastEvent {
+                        id: b.id,
+                        seed: b.seed,
+                        health: b.health,
+                        level: b.level,
+                        specials: b.specials,
+                        is_collectable: b.is_collectable,
+                    })
+                }
+                GameEventDetails::MarketItems { items } => {
+                    h.market = Some(items.iter().map(|i| i.id).collect())
+                }
+                _ => {}
+            }
+        }
+        h
+    }
 }
 
 /// An emitted event's details when it is a GameCore event of this adventurer.

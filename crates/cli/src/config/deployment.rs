@@ -46,6 +46,9 @@ pub struct DeploymentSettings {
     /// v2: `off`, `nonce` or `salt:adventurer_state`; unset: unknown (actions that draw
     /// randomness are refused before signing).
     pub vrf_source: Option<String>,
+    /// v2: the Denshokan API the leaderboard and an owner's games are read from (also
+    /// `LS_DENSHOKAN_URL`); unset: Provable's public one.
+    pub indexer_url: Option<url::Url>,
 }
 
 impl DeploymentSettings {
@@ -139,6 +142,28 @@ fn source(value: &str) -> Result<VrfSource, ConfigError> {
 }
 
 impl Settings {
+    /// On a v2 deployment, the indexer tools' index: the Denshokan API (the profile's
+    /// `deployment.indexer_url`, else Provable's) for the leaderboard and an owner's games, the
+    /// chain's GameCore events for a history; `None` on v1 (Torii, when configured).
+    pub fn v2_index(
+        &self,
+        chain: std::sync::Arc<chain::ChainClient>,
+    ) -> anyhow::Result<Option<indexer::denshokan::DenshokanIndex>> {
+        use indexer::denshokan::{DenshokanClient, DenshokanIndex, DenshokanOptions};
+        let Deployment::V2(c) = chain.deployment().clone() else {
+            return Ok(None);
+        };
+        let mut opts = DenshokanOptions::default();
+        if let Some(url) = &self.deployment.indexer_url {
+            opts.url = url.clone();
+        }
+        let client = DenshokanClient::new(opts).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let game_id = game::token_fields::DEATH_MOUNTAIN_GAME_ID;
+        let index =
+            DenshokanIndex::new(std::sync::Arc::new(client), game_id, c.minter.or(c.dungeon));
+        Ok(Some(index.with_events(chain)))
+    }
+
     /// The profile's deployment: v1's addresses from the manifest and `chain.contracts`, or the
     /// v2 contracts of `[deployment]`.
     pub fn deployment(&self) -> anyhow::Result<Deployment> {

@@ -37,6 +37,7 @@ const ENV_ALIASES: &[(&str, &str)] = &[
     ("LS_WALLET_KIND", "wallet.kind"),
     ("LS_MANIFEST", "chain.manifest"),
     ("LS_GENERATION", "deployment.generation"),
+    ("LS_DENSHOKAN_URL", "deployment.indexer_url"),
 ];
 
 /// Why the settings could not be loaded.

@@ -1,0 +1,220 @@
+//! The second generation through MCP on a real node: starknet-devnet with the v2 practice world
+//! deployed in each VRF mode (off, nonce, salt), the real binary with `LS_GENERATION=v2` over
+//! stdio, rmcp's client playing a game: the packed id as a decimal string with its fields,
+//! every action landing with the VRF request its mode needs, `ls_get_adventurer` equal to
+//! GameCore's `load_assets`, the history from the chain's GameCore events, the leaderboard
+//! through the Denshokan stand-in, and `ls_surrender` ending the game only when confirmed.
+
+mod common;
+#[path = "denshokan_support/mod.rs"]
+mod denshokan_support;
+
+use std::collections::BTreeSet;
+
+use loot_survivor_mcp::chain::bindings::v2::game_core;
+use loot_survivor_mcp::chain::deploy_v2::{V2Deployment, VrfMode};
+use loot_survivor_mcp::game::AdventurerId;
+use loot_survivor_mcp::game::v2::Assets;
+use serde_json::{Value, json};
+use starknet::core::types::Felt;
+use starknet::providers::JsonRpcClient;
+use starknet::providers::jsonrpc::HttpTransport;
+
+use denshokan_support::{FakeDenshokan, Row};
+
+/// Actions played before surrendering (the game may end sooner).
+const ACTIONS: usize = 24;
+
+/// The first call's target of transaction `hash` (an account's `__execute__` calldata).
+async fn first_call_target(url: &url::Url, hash: &str) -> String {
+    let tx = common::rpc(
+        url,
+        "starknet_getTransactionByHash",
+        json!({"transaction_hash": hash}),
+    )
+    .await;
+    tx["calldata"][1].as_str().expect("calldata").to_string()
+}
+
+/// The move a game in `adv` (full view) takes next: upgrade, fight, or explore.
+fn next_move(id: &Value, adv: &Value) -> (&'static str, Value) {
+    match adv["phase"].as_str().unwrap() {
+        "in_battle" => ("ls_attack", json!({"adventurer_id": id})),
+        "stat_upgrade" => {
+            let points = adv["stat_upgrades_available"].as_u64().unwrap();
+            (
+                "ls_upgrade",
+                json!({"adventurer_id": id, "vitality": points}),
+            )
+        }
+        _ => ("ls_explore", json!({"adventurer_id": id})),
+    }
+}
+
+/// `load_assets` read with plain starknet-rs, beside the server.
+async fn load_assets(url: &url::Url, game: Felt, id: AdventurerId) -> Assets {
+    let provider = JsonRpcClient::new(HttpTransport::new(url.clone()));
+    let felts = common::accounts::view(&provider, game_core::load_assets(game, &id.felt())).await;
+    Assets::from_felts(&felts).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_v2_game_through_mcp_in_each_vrf_mode() {
+    let devnet = common::start_devnet(&[]).await;
+    let dir = tempfile::tempdir().unwrap();
+    for mode in [VrfMode::Off, VrfMode::Nonce, VrfMode::Salt] {
+        let file = dir.path().join(format!("v2-{}.json", mode.name()));
+        common::devnet_deploy(
+            &devnet.url,
+            &["--generation", "v2", "--vrf", mode.name()],
+            &file,
+        )
+        .await;
+        let deployment = V2Deployment::load(&file).unwrap();
+        play(&devnet.url, &file, &deployment, mode).await;
+    }
+}
+
+async fn play(url: &url::Url, file: &std::path::Path, d: &V2Deployment, mode: VrfMode) {
+    let fake = FakeDenshokan::start().await;
+    let file_env = file.display().to_string();
+    let client = common::serve_profile(
+        "devnet",
+        url,
+        file,
+        (),
+        &[
+            ("LS_GENERATION", "v2"),
+            ("LS_DEPLOYMENT__DEPLOYMENT_FILE", &file_env),
+            ("LS_DENSHOKAN_URL", &fake.url),
+        ],
+    )
+    .await;
+
+    let started = client
+        .ok("ls_new_game", json!({"weapon": "Short Sword"}))
+        .await;
+    let id_json = started["adventurer_id"].clone();
+    let id_text = id_json
+        .as_str()
+        .unwrap_or_else(|| panic!("{mode:?}: a packed id is a decimal string: {started}"));
+    let id = AdventurerId::parse(id_text).unwrap();
+    assert!(id.to_u64().is_none(), "{mode:?}: {id_text} is above 2^64");
+    assert!(
+        id_text.chars().all(|c| c.is_ascii_digit()),
+        "{mode:?}: written in decimal: {id_text}"
+    );
+    assert_eq!(started["adventurer"]["phase"], "in_battle", "{mode:?}");
+    assert_eq!(started["adventurer"]["adventurer_id"], id_json);
+    let minted_at = started["adventurer"]["token"]["minted_at"].as_u64();
+    assert!(
+        minted_at.is_some_and(|t| t > 1_700_000_000),
+        "{mode:?}: the packed fields are decoded: {}",
+        started["adventurer"]
+    );
+    let hex_id = format!("{:#x}", id.felt());
+
+    let mut txs = BTreeSet::new();
+    let mut drew_randomness = 0;
+    for _ in 0..ACTIONS {
+        let now = client
+            .ok("ls_get_adventurer", json!({"adventurer_id": hex_id}))
+            .await;
+        let adv = &now["adventurer"];
+        if adv["phase"] == "dead" {
+            break;
+        }
+        let (tool, args) = next_move(&id_json, adv);
+        let out = client.ok(tool, args).await;
+        let hash = out["tx_hash"].as_str().expect("a real hash").to_string();
+        assert!(
+            txs.insert(hash.clone()),
+            "{mode:?}: one transaction per action"
+        );
+        assert_eq!(out["status"], "ACCEPTED_ON_L2", "{mode:?} {tool}");
+        let target = first_call_target(url, &hash).await;
+        let to_vrf = Felt::from_hex(&target).unwrap() == d.vrf;
+        if tool == "ls_upgrade" {
+            assert!(!to_vrf, "{mode:?}: an upgrade draws no randomness");
+        } else {
+            assert_eq!(
+                to_vrf,
+                mode != VrfMode::Off,
+                "{mode:?} {tool}: request_random comes first exactly when the mode draws from the provider"
+            );
+            drew_randomness += 1;
+        }
+        let assets = load_assets(url, d.game, id).await;
+        let full = &out["adventurer"];
+        assert_eq!(full["health"], assets.adventurer.health, "{mode:?} {tool}");
+        assert_eq!(full["xp"], assets.adventurer.xp, "{mode:?} {tool}");
+        assert_eq!(full["gold"], assets.adventurer.gold, "{mode:?} {tool}");
+        assert_eq!(
+            full["stats"]["vitality"], assets.adventurer.stats.vitality,
+            "{mode:?} {tool}"
+        );
+        assert_eq!(
+            full["action_count"],
+            txs.len() + 1,
+            "{mode:?}: the count of the game's transactions"
+        );
+    }
+    assert!(drew_randomness >= 2, "{mode:?}: fights and explores played");
+
+    let history = client
+        .ok(
+            "ls_get_game_events",
+            json!({"adventurer_id": id_text, "limit": 50}),
+        )
+        .await;
+    let events = history["events"].as_array().expect("events");
+    assert!(!events.is_empty(), "{mode:?}: {history}");
+    assert_eq!(events[0]["adventurer_id"], id_json, "{mode:?}");
+    assert_eq!(events[0]["action_count"], 1, "{mode:?}: start_game first");
+
+    let xp = load_assets(url, d.game, id).await.adventurer.xp;
+    fake.add([
+        Row::new(id_text, common::ACCOUNT, u64::from(xp), 10),
+        Row::new("7", "0x1", u64::from(xp) + 100, 5),
+    ]);
+    let board = client
+        .ok("ls_get_leaderboard", json!({"scope": "all", "limit": 10}))
+        .await;
+    let rows = board["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 2, "{mode:?}: {board}");
+    assert_eq!(rows[1]["adventurer_id"], id_json, "{mode:?}: {board}");
+    assert_eq!(rows[1]["rank"], 2);
+    assert!(
+        fake.log()
+            .iter()
+            .any(|l| l.param("include_uri") == Some("false")),
+        "{mode:?}: token URIs are never asked for"
+    );
+
+    let refused = client
+        .err(
+            "ls_surrender",
+            json!({"adventurer_id": id_text, "confirm_surrender": false}),
+            "VALIDATION_ERROR",
+        )
+        .await;
+    assert!(
+        refused["hint"]
+            .as_str()
+            .unwrap()
+            .contains("confirm_surrender: true"),
+        "{refused}"
+    );
+    let alive = load_assets(url, d.game, id).await.adventurer.health;
+    if alive > 0 {
+        let gone = client
+            .ok(
+                "ls_surrender",
+                json!({"adventurer_id": id_text, "confirm_surrender": true}),
+            )
+            .await;
+        assert_eq!(gone["adventurer"]["phase"], "dead", "{mode:?}");
+        assert_eq!(load_assets(url, d.game, id).await.adventurer.health, 0);
+    }
+    client.shutdown().await;
+}
