@@ -10,6 +10,10 @@ typed tool error. The client validates each structured result against the tool's
     python play_game.py --server-bin target/debug/loot-survivor-mcp \
         --rpc-url http://127.0.0.1:5050 --manifest manifest.json
 
+With `--generation v2 --manifest v2.json` (the file `devnet deploy --generation v2` writes) it
+plays the second generation: the adventurer id is a decimal string, the mint and the start two
+transactions.
+
 On success prints one JSON line to stdout:
     {"adventurer_id": …, "level": …, "xp": …, "transactions": …, "phase": "dead"}
 and exits 0. Any failed check exits 1 with the reason on stderr. The server's stderr (its logs)
@@ -122,7 +126,7 @@ class Game:
         check(isinstance(err.get("details"), dict), f"{tool}: error without details: {short(err)}")
         return err
 
-    async def read(self, adventurer_id: int) -> dict[str, Any]:
+    async def read(self, adventurer_id: int | str) -> dict[str, Any]:
         sc = await self.ok("ls_get_adventurer", {"adventurer_id": adventurer_id})
         check(
             sc["adventurer"].get("adventurer_id") == adventurer_id,
@@ -138,7 +142,7 @@ class Game:
         check(tx_hash not in self.tx_hashes, f"{tool}: transaction hash {tx_hash} was already reported")
         self.tx_hashes.add(tx_hash)
 
-    async def write(self, tool: str, args: dict[str, Any], adventurer_id: int, before: dict[str, Any]) -> dict[str, Any]:
+    async def write(self, tool: str, args: dict[str, Any], adventurer_id: int | str, before: dict[str, Any]) -> dict[str, Any]:
         """Runs a write tool, checks its envelope, and that its adventurer matches a fresh read."""
         out = await self.ok(tool, args)
         check(out.get("adventurer_id") == adventurer_id, f"{tool}: adventurer_id {out.get('adventurer_id')!r}")
@@ -197,7 +201,7 @@ async def check_tools(session: ClientSession) -> None:
     check("adventurer_id" in read_schema.get("required", []), "ls_get_adventurer: adventurer_id not required")
 
 
-def upgrade_args(adventurer_id: int, adv: dict[str, Any]) -> dict[str, Any]:
+def upgrade_args(adventurer_id: int | str, adv: dict[str, Any]) -> dict[str, Any]:
     """Puts every stat point into strength, then charisma, never above 31; any rest into intelligence."""
     points = adv["stat_upgrades_available"]
     check(isinstance(points, int) and points > 0, f"stat_upgrade phase with {points!r} points")
@@ -213,7 +217,7 @@ def upgrade_args(adventurer_id: int, adv: dict[str, Any]) -> dict[str, Any]:
     return {"adventurer_id": adventurer_id, **add}
 
 
-async def illegal_attack(game: Game, adventurer_id: int, phase: str) -> None:
+async def illegal_attack(game: Game, adventurer_id: int | str, phase: str) -> None:
     """Attacking outside battle is a typed contract revert, and nothing changes on chain."""
     before = await game.read(adventurer_id)
     err = await game.error("ls_attack", {"adventurer_id": adventurer_id})
@@ -231,6 +235,11 @@ async def play(args: argparse.Namespace) -> dict[str, Any]:
         "LS_MANIFEST": os.path.abspath(args.manifest),
         "RUST_LOG": os.environ.get("RUST_LOG", "info"),
     }
+    v2 = args.generation == "v2"
+    if v2:
+        # The second generation: GameCore, GameToken and Denshokan from the deployment file.
+        env["LS_GENERATION"] = "v2"
+        env["LS_DEPLOYMENT__DEPLOYMENT_FILE"] = os.path.abspath(args.manifest)
     for name in ("LS_CACHE_DIR", "LS_HOME"):
         if name in os.environ:
             env[name] = os.environ[name]
@@ -250,12 +259,28 @@ async def play(args: argparse.Namespace) -> dict[str, Any]:
             game = Game(session, chain="devnet")
             started = await game.ok("ls_new_game", {"weapon": "Wand", "player_name": "python-client"})
             adventurer_id = started.get("adventurer_id")
-            check(isinstance(adventurer_id, int) and adventurer_id >= 0, f"ls_new_game: adventurer_id {adventurer_id!r}")
-            # On devnet the mint and the start are one transaction: both hashes name it.
-            check(
-                started.get("mint_tx_hash") == started.get("tx_hash"),
-                f"ls_new_game: one transaction, got mint {started.get('mint_tx_hash')!r} and start {started.get('tx_hash')!r}",
-            )
+            if v2:
+                # A packed Denshokan id is far above 2^53: a decimal string, with its fields decoded.
+                check(
+                    isinstance(adventurer_id, str) and adventurer_id.isdigit() and int(adventurer_id) > 2**64,
+                    f"ls_new_game: a v2 adventurer_id is a decimal string above 2^64, got {adventurer_id!r}",
+                )
+                check(
+                    started["adventurer"].get("token", {}).get("minted_at", 0) > 1_700_000_000,
+                    f"ls_new_game: the packed id's fields: {short(started['adventurer'].get('token'))}",
+                )
+                # The id packs the mint's time and hash: mint, then start, two transactions.
+                check(
+                    started.get("mint_tx_hash") != started.get("tx_hash"),
+                    f"ls_new_game: two transactions, got {started.get('tx_hash')!r} for both",
+                )
+            else:
+                check(isinstance(adventurer_id, int) and adventurer_id >= 0, f"ls_new_game: adventurer_id {adventurer_id!r}")
+                # On devnet the mint and the start are one transaction: both hashes name it.
+                check(
+                    started.get("mint_tx_hash") == started.get("tx_hash"),
+                    f"ls_new_game: one transaction, got mint {started.get('mint_tx_hash')!r} and start {started.get('tx_hash')!r}",
+                )
             game.record_tx("ls_new_game", started.get("tx_hash"))
             check(started.get("status") == "ACCEPTED_ON_L2", f"ls_new_game: status {started.get('status')!r}")
             adv = started["adventurer"]
@@ -317,7 +342,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--server-bin", required=True, help="path to the loot-survivor-mcp binary")
     parser.add_argument("--rpc-url", required=True, help="starknet-devnet JSON-RPC URL")
-    parser.add_argument("--manifest", required=True, help="manifest written by `loot-survivor-mcp devnet deploy`")
+    parser.add_argument(
+        "--manifest",
+        required=True,
+        help="manifest (v1) or deployment file (v2) written by `loot-survivor-mcp devnet deploy`",
+    )
+    parser.add_argument("--generation", choices=["v1", "v2"], default="v1", help="the deployment's generation")
     args = parser.parse_args()
     try:
         summary = anyio.run(play, args)

@@ -31,7 +31,10 @@ impl LsServer {
         starts_game: bool,
     ) -> Result<(ActionResult, GameState), ToolError> {
         self.indexer.remember(id);
-        let derived = if self.backend.reads_are_local() {
+        // A second-generation receipt carries no action count (its events say 0): the state,
+        // whose count the chain's history gives, is read rather than derived from them.
+        let counted = report.events.iter().all(|e| e.action_count != 0);
+        let derived = if self.backend.reads_are_local() || !counted {
             None
         } else {
             state_after_events(self.known.get(id).as_ref(), &report.events, starts_game)
