@@ -39,7 +39,7 @@ async def play(bin_path: str, rpc: str, file: str, generation: str, actions: int
 
     def count(name: str, result: Any) -> dict[str, Any]:
         text = "".join(c.text for c in result.content if getattr(c, "type", "") == "text")
-        if result.isError:
+        if result.is_error:
             raise SystemExit(f"{generation} {name} failed: {text}")
         sizes.setdefault(name, []).append(tokens(text))
         return json.loads(text)

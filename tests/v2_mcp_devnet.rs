@@ -72,7 +72,126 @@ async fn a_v2_game_through_mcp_in_each_vrf_mode() {
         .await;
         let deployment = V2Deployment::load(&file).unwrap();
         play(&devnet.url, &file, &deployment, mode).await;
+        if mode == VrfMode::Off {
+            every_id_tool_takes_an_id_above_two_to_the_250(&devnet.url, &file, &deployment).await;
+        }
     }
+}
+
+/// Devnet's account #0 (seed 0), the devnet profile's wallet, and its key.
+const KEY_0: &str = "0x71d7bb07b9a64f6f78ac4c816aff4da9";
+
+/// A game minted by a plain `mint_game` with metadata 0x1fff (bits 238–250: the id is above
+/// 2^250), then started and played through MCP by every tool that takes an id, as a string.
+async fn every_id_tool_takes_an_id_above_two_to_the_250(
+    url: &url::Url,
+    file: &std::path::Path,
+    d: &V2Deployment,
+) {
+    let provider = std::sync::Arc::new(JsonRpcClient::new(HttpTransport::new(url.clone())));
+    let chain_id = Felt::from_bytes_be_slice(b"SN_SEPOLIA");
+    let account = common::accounts::dev_account(&provider, chain_id, common::ACCOUNT, KEY_0);
+    let none = Felt::ONE;
+    let mut calldata = vec![none; 9]; // name, settings, start, end, objective, context, url, renderer, skills
+    calldata.extend([
+        Felt::from_hex(common::ACCOUNT).unwrap(),
+        Felt::ZERO,
+        Felt::ZERO,
+    ]);
+    calldata.extend([Felt::ZERO, Felt::from(0x1fff_u16)]); // salt, metadata
+    let mint = starknet::core::types::Call {
+        to: d.token,
+        selector: starknet::core::utils::get_selector_from_name("mint_game").unwrap(),
+        calldata,
+    };
+    let receipt = common::accounts::send(&account, vec![mint]).await;
+    let events: Vec<_> = receipt
+        .events()
+        .iter()
+        .map(|e| starknet::core::types::Event {
+            from_address: e.from_address,
+            keys: e.keys.clone(),
+            data: e.data.clone(),
+        })
+        .collect();
+    let id = loot_survivor_mcp::chain::token_id::token_id_from_events(&events, Some(d.denshokan))
+        .expect("a minted id");
+    let two_250 = AdventurerId::parse(&format!("0x4{}", "0".repeat(62))).unwrap();
+    assert!(id > two_250, "{id} is above 2^250");
+    let dec = id.to_string();
+    let hex = format!("{:#x}", id.felt());
+
+    let file_env = file.display().to_string();
+    let client = common::serve_profile(
+        "devnet",
+        url,
+        file,
+        (),
+        &[
+            ("LS_GENERATION", "v2"),
+            ("LS_DEPLOYMENT__DEPLOYMENT_FILE", &file_env),
+        ],
+    )
+    .await;
+    let started = client
+        .ok(
+            "ls_new_game",
+            json!({"adventurer_id": hex, "weapon": "Wand"}),
+        )
+        .await;
+    assert_eq!(
+        started["adventurer_id"],
+        json!(dec),
+        "named back in decimal"
+    );
+    let read = client
+        .ok("ls_get_adventurer", json!({"adventurer_id": dec}))
+        .await;
+    assert_eq!(read["adventurer"]["adventurer_id"], json!(dec));
+    assert_eq!(read["adventurer"]["token"]["minted_by"], 1, "{read}");
+    let compact = client
+        .ok(
+            "ls_get_adventurer",
+            json!({"adventurer_id": hex, "detail": "compact"}),
+        )
+        .await;
+    assert!(
+        compact["token"]["minted_at"].as_u64().is_some(),
+        "{compact}"
+    );
+    for (tool, args) in [
+        ("ls_battle_preview", json!({"adventurer_id": dec})),
+        ("ls_advise", json!({"adventurer_id": hex, "about": "stats"})),
+        ("ls_attack", json!({"adventurer_id": dec})),
+        ("ls_get_game_events", json!({"adventurer_id": hex})),
+    ] {
+        let out = client.ok(tool, args).await;
+        let named = out
+            .get("adventurer_id")
+            .or_else(|| out.get("adventurer").map(|a| &a["adventurer_id"]));
+        if let Some(named) = named {
+            assert_eq!(named, &json!(dec), "{tool} names the id back: {out}");
+        }
+    }
+    let events = client
+        .ok("ls_get_game_events", json!({"adventurer_id": dec}))
+        .await;
+    assert!(
+        events["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["adventurer_id"] == json!(dec)),
+        "{events}"
+    );
+    let gone = client
+        .ok(
+            "ls_surrender",
+            json!({"adventurer_id": hex, "confirm_surrender": true}),
+        )
+        .await;
+    assert_eq!(gone["adventurer"]["phase"], "dead");
+    client.shutdown().await;
 }
 
 async fn play(url: &url::Url, file: &std::path::Path, d: &V2Deployment, mode: VrfMode) {

@@ -80,7 +80,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Give up this game for good (second-generation deployments; the Dojo world has no surrender): the adventurer dies where it stands. Only with confirm_surrender: true.",
+        description = "End this game for good: your adventurer dies (second-generation deployments only). Needs confirm_surrender: true.",
         annotations(
             title = "Surrender",
             read_only_hint = false,
@@ -304,7 +304,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Read an adventurer's whole state: phase, stats, equipment, bag, the beast in battle, the tools you may call now with odds, the planner's advice and the open market. detail \"full\" adds boosted stats, item details and what each market item would change.",
+        description = "An adventurer's whole state: phase, stats, equipment, bag, the beast in battle, the tools you may call now with odds, the planner's advice, the open market; detail \"full\" adds boosted stats, item details and each market item's effect.",
         annotations(
             title = "Get adventurer",
             read_only_hint = true,

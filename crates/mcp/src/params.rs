@@ -304,7 +304,6 @@ pub(crate) struct ItemsArgs {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct SurrenderArgs {
     pub adventurer_id: AdventurerId,
-    /// Must be true: the adventurer dies and the game ends for good.
     pub confirm_surrender: bool,
     /// The shared write options.
     #[serde(flatten)]

@@ -228,13 +228,16 @@ pub(crate) fn standard_input(v: &mut Value) {
     }
 }
 
-/// Removes the descriptions of the shared write options, of a union's alternatives and of a
-/// described array's items (the union's or array's own description names them).
+/// Removes the descriptions and bounds of the shared write options (the server instructions
+/// state them, and the arguments' parser enforces them), and the descriptions of a union's
+/// alternatives and of a described array's items (the union's or array's own names them).
 fn drop_repeated_descriptions(v: &mut Value) {
     if let Some(Value::Object(props)) = v.get_mut("properties") {
         for name in SHARED_OPTIONS {
             if let Some(Value::Object(p)) = props.get_mut(name) {
-                p.remove("description");
+                for key in ["description", "minimum", "maximum"] {
+                    p.remove(key);
+                }
             }
         }
     }
@@ -483,7 +486,7 @@ mod tests {
         });
         drop_repeated_descriptions(&mut s);
         let p = &s["properties"];
-        assert_eq!(p["timeout_ms"], json!({"type": "integer", "minimum": 0}));
+        assert_eq!(p["timeout_ms"], json!({"type": "integer"}));
         assert_eq!(p["weapon"]["description"], "Id or name.");
         assert_eq!(p["weapon"]["anyOf"][1], json!({"type": "string"}));
         assert_eq!(p["items"]["items"], json!({}));

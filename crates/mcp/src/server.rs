@@ -343,7 +343,7 @@ mod tests {
             definitions <= DEFINITIONS_BUDGET,
             "the definitions are {definitions} bytes, over {DEFINITIONS_BUDGET}"
         );
-        assert_eq!(writes, 8, "the eight write tools take the shared options");
+        assert_eq!(writes, 9, "the nine write tools take the shared options");
         for name in super::super::schema::SHARED_OPTIONS {
             assert!(INSTRUCTIONS.contains(name), "instructions omit {name}");
         }
