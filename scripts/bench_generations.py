@@ -63,7 +63,8 @@ async def play(bin_path: str, rpc: str, file: str, generation: str, actions: int
                     tool, args = "ls_explore", {"adventurer_id": aid}
                 count(tool, await s.call_tool(tool, args))
             events = await s.call_tool("ls_get_game_events", {"adventurer_id": aid, "limit": 20})
-            count("ls_get_game_events (20)", events)
+            if not events.is_error:  # v1 on devnet has no Torii to read a history from
+                count("ls_get_game_events (20)", events)
     return sizes
 
 
