@@ -315,7 +315,8 @@ async fn tools_list_is_small_standard_and_titled() {
     let attack = tools.iter().find(|t| t.name == "ls_attack").unwrap();
     let props = &attack.input_schema["properties"];
     assert_eq!(props["detail"]["enum"], json!(["compact", "full"]));
-    assert_eq!(props["expected_action_count"]["maximum"], 65535);
+    // The shared options are typed; their meaning and bounds are in the server instructions.
+    assert_eq!(props["expected_action_count"], json!({"type": "integer"}));
     c.cancel().await.unwrap();
 }
 

@@ -126,9 +126,9 @@ async fn play_with_python(rpc: &url::Url, file: &std::path::Path, generation: &s
     let transactions = summary["transactions"]
         .as_u64()
         .expect("transactions count");
-    // A v1 game is one transaction to start and lasts long with this strategy; the v2 game of
-    // this devnet (its nonce draws) dies at level 2: mint, start and five actions.
-    let least = if generation == "v1" { 10 } else { 6 };
+    // A v1 game is one transaction to start and lasts long with this strategy; a v2 game's draws
+    // depend on its id, which packs the mint time: one was seen dying at level 2 after 7.
+    let least = if generation == "v1" { 10 } else { 5 };
     assert!(
         transactions >= least,
         "only {transactions} transactions: {summary}"

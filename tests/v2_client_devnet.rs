@@ -235,9 +235,11 @@ async fn play_in_mode(url: &url::Url, dir: &std::path::Path, mode: VrfMode) {
     let s = p.state(starter, Some(&market)).await;
     let points = s.adventurer.stat_upgrades_available;
     assert!(points > 0, "{s:?}");
+    // One point of dexterity, so that the flee below is allowed whatever the starting stats.
     p.act(Action::Upgrade {
         stats: Stats {
-            vitality: points,
+            dexterity: 1,
+            vitality: points - 1,
             ..Stats::default()
         },
     })
