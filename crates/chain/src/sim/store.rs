@@ -159,7 +159,7 @@ impl Store {
                 source,
             })?;
         }
-        match Self::open_at(&path, settings, first_id, fresh) {
+        match Self::open_waiting(&path, settings, first_id, fresh) {
             Err(StoreError::Corrupt { .. }) if fresh => {
                 tracing::warn!(path = %path.display(), "unreadable sim world discarded (fresh)");
                 for suffix in ["", "-wal", "-shm"] {
@@ -170,6 +170,27 @@ impl Store {
                 Self::open_at(&path, settings, first_id, fresh)
             }
             r => r,
+        }
+    }
+
+    /// [`Self::open_at`], again while another process holds the file for up to `BUSY_WAIT`:
+    /// SQLite answers `SQLITE_BUSY` at once, without its busy handler, when two connections race
+    /// to turn a new database to WAL (each holds the lock the other waits for). Opening is
+    /// idempotent (one write transaction, then moving a converted file aside).
+    fn open_waiting(
+        path: &Path,
+        settings: EngineSettings,
+        first_id: u64,
+        fresh: bool,
+    ) -> Result<(Self, WorldRow), StoreError> {
+        let deadline = std::time::Instant::now() + BUSY_WAIT;
+        loop {
+            match Self::open_at(path, settings, first_id, fresh) {
+                Err(StoreError::Busy(_)) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                r => return r,
+            }
         }
     }
 
