@@ -121,18 +121,7 @@ async fn every_id_tool_takes_an_id_above_two_to_the_250(
     let dec = id.to_string();
     let hex = format!("{:#x}", id.felt());
 
-    let file_env = file.display().to_string();
-    let client = common::serve_profile(
-        "devnet",
-        url,
-        file,
-        (),
-        &[
-            ("LS_GENERATION", "v2"),
-            ("LS_DEPLOYMENT__DEPLOYMENT_FILE", &file_env),
-        ],
-    )
-    .await;
+    let client = common::serve_v2(url, file, &[]).await;
     let started = client
         .ok(
             "ls_new_game",
@@ -196,19 +185,7 @@ async fn every_id_tool_takes_an_id_above_two_to_the_250(
 
 async fn play(url: &url::Url, file: &std::path::Path, d: &V2Deployment, mode: VrfMode) {
     let fake = FakeDenshokan::start().await;
-    let file_env = file.display().to_string();
-    let client = common::serve_profile(
-        "devnet",
-        url,
-        file,
-        (),
-        &[
-            ("LS_GENERATION", "v2"),
-            ("LS_DEPLOYMENT__DEPLOYMENT_FILE", &file_env),
-            ("LS_DENSHOKAN_URL", &fake.url),
-        ],
-    )
-    .await;
+    let client = common::serve_v2(url, file, &[("LS_DENSHOKAN_URL", &fake.url)]).await;
 
     let started = client
         .ok("ls_new_game", json!({"weapon": "Short Sword"}))

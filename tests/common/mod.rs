@@ -169,6 +169,22 @@ pub async fn serve_profile<H: ClientHandler>(
     }
 }
 
+/// [`serve_profile`] on the devnet profile playing the v2 practice world of deployment `file`
+/// (`devnet deploy --generation v2` writes it), with `extra_env`.
+pub async fn serve_v2(
+    url: &url::Url,
+    file: &std::path::Path,
+    extra_env: &[(&str, &str)],
+) -> Client {
+    let file_env = file.display().to_string();
+    let mut env = vec![
+        ("LS_GENERATION", "v2"),
+        ("LS_DEPLOYMENT__DEPLOYMENT_FILE", file_env.as_str()),
+    ];
+    env.extend_from_slice(extra_env);
+    serve_profile("devnet", url, file, (), &env).await
+}
+
 impl<H: ClientHandler> Client<H> {
     /// Calls a tool and parses its result.
     /// The tools that return adventurer state are asked for the full shape (`detail: "full"`)

@@ -66,7 +66,7 @@ impl Agent {
             let advice = result["advice"].as_str().unwrap_or_default();
             let (tool, mut args) = advised_call(advice)
                 .ok_or_else(|| protocol("advice", format!("no call in '{advice}'")))?;
-            args.insert("adventurer_id".into(), id.to_json());
+            args.insert("adventurer_id".into(), json!(id));
             result = self.call_text(&tool, Value::Object(args)).await?;
             actions += 1;
         }

@@ -42,8 +42,7 @@ impl AdventurerId {
     /// The low 64 bits: a stable number for simulations that only need to tell adventurers
     /// apart (the v1 rules take a `u64` id, and every v1 id is one).
     pub fn low_u64(self) -> u64 {
-        let b = self.0.to_bytes_be();
-        u64::from_be_bytes(b[24..].try_into().expect("8 bytes"))
+        self.u256_words().0 as u64
     }
 
     /// The id as a u256's `(low, high)` 128-bit words (ERC721 token ids are u256).
@@ -56,7 +55,12 @@ impl AdventurerId {
 
     /// The id of a u256 token id's words, if it is below the field prime.
     pub fn from_u256_words(low: u128, high: u128) -> Option<Self> {
-        Self::parse(&format!("0x{high:032x}{low:032x}")).ok()
+        let mut bytes = [0u8; 32];
+        bytes[..16].copy_from_slice(&high.to_be_bytes());
+        bytes[16..].copy_from_slice(&low.to_be_bytes());
+        // `from_bytes_be` reduces modulo the prime: a value that does not read back was above it.
+        let felt = Felt::from_bytes_be(&bytes);
+        (felt.to_bytes_be() == bytes).then_some(Self(felt))
     }
 
     /// Parses a decimal or `0x` hex id below the field prime.
@@ -64,19 +68,6 @@ impl AdventurerId {
         parse_felt(text)
             .map(Self)
             .map_err(|why| IdError::Text(format!("\"{}\": {why}", shorten(text))))
-    }
-
-    /// Whether the id fits a JSON number exactly.
-    pub fn fits_json_number(self) -> bool {
-        self.to_u64().is_some_and(|v| v <= MAX_JSON_INTEGER)
-    }
-
-    /// The id as a JSON value: a number up to 2^53, else a decimal string.
-    pub fn to_json(self) -> serde_json::Value {
-        match self.to_u64() {
-            Some(v) if v <= MAX_JSON_INTEGER => v.into(),
-            _ => self.0.to_string().into(),
-        }
     }
 
     /// Reads an id from a JSON number (up to 2^53) or string (decimal or `0x` hex).
@@ -216,7 +207,6 @@ mod tests {
         );
         let big = AdventurerId::parse(BIG_DEC).unwrap();
         assert_eq!(serde_json::to_value(big).unwrap(), json!(BIG_DEC));
-        assert_eq!(big.to_json(), json!(BIG_DEC));
         assert_eq!(big.to_u64(), None);
     }
 
@@ -231,6 +221,16 @@ mod tests {
         assert_eq!(hex.len(), 65);
         assert_eq!(from(json!(hex)), big);
         assert_eq!(big.to_string(), BIG_DEC);
+    }
+
+    #[test]
+    fn u256_words_round_trip_below_the_prime() {
+        let big = AdventurerId::parse(BIG_DEC).unwrap();
+        let (low, high) = big.u256_words();
+        assert_eq!((low, high), (7, 1 << 122));
+        assert_eq!(AdventurerId::from_u256_words(low, high), Some(big));
+        assert_eq!(AdventurerId::from_u256_words(u128::MAX, u128::MAX), None);
+        assert_eq!(big.low_u64(), 7);
     }
 
     #[test]

@@ -46,9 +46,7 @@ pub struct TokenFields {
 impl TokenFields {
     /// Unpacks an id. Every felt decodes: a small v1 id reads as game 0 minted at 0.
     pub fn of(id: AdventurerId) -> Self {
-        let bytes = id.felt().to_bytes_be();
-        let high = u128::from_be_bytes(bytes[..16].try_into().expect("16 bytes"));
-        let low = u128::from_be_bytes(bytes[16..].try_into().expect("16 bytes"));
+        let (low, high) = id.u256_words();
         let bits = |word: u128, at: u32, width: u32| (word >> at) & ((1u128 << width) - 1);
         Self {
             game_id: bits(low, 0, 30) as u32,

@@ -15,7 +15,7 @@ use crate::deployment::V2Contracts;
 use crate::retry::read_with_retries;
 use game::AdventurerId;
 use game::events::{GameEvent, GameEventDetails};
-use game::model::{BeastEvent, GameState};
+use game::model::GameState;
 use game::v2::{Assets, GAME_CORE_EVENT_SELECTOR, decode_game_core_event};
 
 /// Events asked for per `starknet_getEvents` page (the most nodes serve in one).
@@ -37,15 +37,24 @@ impl ChainReader {
         let felts = self.call(call).await?;
         let assets = Assets::from_felts(&felts)
             .map_err(|e| ChainError::Decode(format!("load_assets: {e}")))?;
-        let history = History::of(&self.history(c, adventurer_id).await?);
-        let mut adventurer = assets.adventurer;
-        adventurer.action_count = history.actions;
-        Ok(GameState {
-            adventurer,
+        let history = self.history(c, adventurer_id).await?;
+        let mut state = GameState {
+            adventurer: assets.adventurer,
             bag: assets.bag,
-            beast: history.beast.unwrap_or_default(),
-            market: history.market.unwrap_or_default(),
-        })
+            ..GameState::default()
+        };
+        // The count of its transactions is the last event's ordinal.
+        state.adventurer.action_count = history.last().map_or(0, |e| e.action_count);
+        for e in &history {
+            match &e.details {
+                GameEventDetails::Beast(b) => state.beast = b.to_beast_event(),
+                GameEventDetails::MarketItems { items } => {
+                    state.market = items.iter().map(|i| i.id).collect();
+                }
+                _ => {}
+            }
+        }
+        Ok(state)
     }
 
     /// The adventurer's GameCore events in chain order, each with the ordinal of its transaction
@@ -111,43 +120,6 @@ impl ChainReader {
         Err(ChainError::Decode(format!(
             "adventurer {adventurer_id}'s history is longer than {MAX_EVENT_PAGES} pages of events"
         )))
-    }
-}
-
-/// What the state takes from an adventurer's events: the newest beast and market, and the count
-/// of its transactions (the last event's ordinal).
-#[derive(Default)]
-struct History {
-    beast: Option<BeastEvent>,
-    market: Option<Vec<u8>>,
-    actions: u16,
-}
-
-impl History {
-    fn of(events: &[GameEvent]) -> Self {
-        let mut h = Self {
-            actions: events.last().map_or(0, |e| e.action_count),
-            ..Self::default()
-        };
-        for e in events {
-            match &e.details {
-                GameEventDetails::Beast(b) => {
-                    h.beast = Some(BeastEvent {
-                        id: b.id,
-                        seed: b.seed,
-                        health: b.health,
-                        level: b.level,
-                        specials: b.specials,
-                        is_collectable: b.is_collectable,
-                    })
-                }
-                GameEventDetails::MarketItems { items } => {
-                    h.market = Some(items.iter().map(|i| i.id).collect())
-                }
-                _ => {}
-            }
-        }
-        h
     }
 }
 

@@ -32,7 +32,8 @@ impl LsServer {
     ) -> Result<(ActionResult, GameState), ToolError> {
         self.indexer.remember(id);
         // A second-generation receipt carries no action count (its events say 0): the state,
-        // whose count the chain's history gives, is read rather than derived from them.
+        // whose count the chain's history gives, is read as the node has it rather than derived
+        // from the receipt or waited for at a count.
         let counted = report.events.iter().all(|e| e.action_count != 0);
         let derived = if self.backend.reads_are_local() || !counted {
             None
@@ -42,13 +43,11 @@ impl LsServer {
         let state = match derived {
             Some(state) => state,
             None => {
-                // A second-generation receipt carries no action count (0): the read then takes
-                // the node's state as it comes.
                 let target = report
                     .events
                     .last()
                     .map(|e| e.action_count)
-                    .filter(|&c| c != 0);
+                    .filter(|_| counted);
                 self.read_after_write(id, target).await.map_err(|e| {
                     self.known.forget(id);
                     e.with_detail("tx_hash", format!("{:#x}", report.tx_hash))
