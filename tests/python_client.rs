@@ -1,7 +1,8 @@
 //! A real third-party MCP client: the official Python SDK (PyPI `mcp` 2.x) spawns the real binary
 //! over stdio and plays one whole game on starknet-devnet (`tests/python/play_game.py`). It
 //! validates every structured result against the tool's output schema on its own, so a schema
-//! that only rmcp accepts fails here.
+//! that only rmcp accepts fails here. On the v2 world, each state the client read is checked
+//! against the engine's replay of its game.
 
 mod common;
 
@@ -9,7 +10,14 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 
+use loot_survivor_mcp::chain::deploy_v2::V2Deployment;
+use loot_survivor_mcp::game::AdventurerId;
+use loot_survivor_mcp::game::catalogue::item_by_name;
+use loot_survivor_mcp::game::engine::{Action, EngineSettings};
+use loot_survivor_mcp::game::v2::Replay;
 use serde_json::Value;
+
+use common::v2_replay::{action_of, assert_matches_engine, seed_of};
 
 /// The whole game (hundreds of devnet transactions) must finish well within this.
 const TIMEOUT: Duration = Duration::from_secs(600);
@@ -65,6 +73,31 @@ async fn python_sdk_client_plays_a_whole_v2_game() {
         id.len() > 20 && id.chars().all(|c| c.is_ascii_digit()),
         "{summary}"
     );
+
+    // Every state the Python client read equals the engine's, each action given the seed its
+    // transaction announced.
+    let game = V2Deployment::load(&file).unwrap().game;
+    let mut replay = Replay::new(
+        AdventurerId::parse(id).unwrap(),
+        EngineSettings::practice_world(),
+    );
+    let weapon = item_by_name("Wand").unwrap().id;
+    replay.apply(&Action::StartGame { weapon }, None).unwrap();
+    assert_matches_engine(&summary["start"]["after"], &replay.state(), "start");
+    let moves = summary["moves"].as_array().expect("the client's moves");
+    assert_eq!(
+        summary["transactions"].as_u64(),
+        Some(moves.len() as u64 + 1),
+        "the start and one transaction per move"
+    );
+    for (i, m) in moves.iter().enumerate() {
+        let tool = m["tool"].as_str().unwrap();
+        let seed = seed_of(&devnet.url, game, m["tx_hash"].as_str().unwrap()).await;
+        replay
+            .apply(&action_of(tool, &m["args"]), seed)
+            .unwrap_or_else(|e| panic!("move {i} {tool}: the engine refused what landed: {e:?}"));
+        assert_matches_engine(&m["after"], &replay.state(), &format!("move {i} {tool}"));
+    }
 }
 
 /// Runs `tests/python/play_game.py` on `rpc` with the deployment `file` of `generation`; checks

@@ -2,7 +2,8 @@
 //! deployed in each VRF mode (off, nonce, salt), the real binary with `LS_GENERATION=v2` over
 //! stdio, rmcp's client playing a game: the packed id as a decimal string with its fields,
 //! every action landing with the VRF request its mode needs, `ls_get_adventurer` equal to
-//! GameCore's `load_assets`, the history from the chain's GameCore events, the leaderboard
+//! GameCore's `load_assets` and to the engine's replay of the game (each action with the seed its
+//! `randomness` event announced), the history from the chain's GameCore events, the leaderboard
 //! through the Denshokan stand-in, and `ls_surrender` ending the game only when confirmed.
 
 mod common;
@@ -11,15 +12,17 @@ mod denshokan_support;
 
 use std::collections::BTreeSet;
 
-use loot_survivor_mcp::chain::bindings::v2::game_core;
 use loot_survivor_mcp::chain::deploy_v2::{V2Deployment, VrfMode};
 use loot_survivor_mcp::game::AdventurerId;
-use loot_survivor_mcp::game::v2::Assets;
+use loot_survivor_mcp::game::catalogue::item_by_name;
+use loot_survivor_mcp::game::engine::{Action, EngineSettings};
+use loot_survivor_mcp::game::v2::Replay;
 use serde_json::{Value, json};
 use starknet::core::types::Felt;
 use starknet::providers::JsonRpcClient;
 use starknet::providers::jsonrpc::HttpTransport;
 
+use common::v2_replay::{action_of, assert_matches_engine, load_assets, seed_of};
 use denshokan_support::{FakeDenshokan, Row};
 
 /// Actions played before surrendering (the game may end sooner).
@@ -49,13 +52,6 @@ fn next_move(id: &Value, adv: &Value) -> (&'static str, Value) {
         }
         _ => ("ls_explore", json!({"adventurer_id": id})),
     }
-}
-
-/// `load_assets` read with plain starknet-rs, beside the server.
-async fn load_assets(url: &url::Url, game: Felt, id: AdventurerId) -> Assets {
-    let provider = JsonRpcClient::new(HttpTransport::new(url.clone()));
-    let felts = common::accounts::view(&provider, game_core::load_assets(game, &id.felt())).await;
-    Assets::from_felts(&felts).unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -209,20 +205,41 @@ async fn play(url: &url::Url, file: &std::path::Path, d: &V2Deployment, mode: Vr
         started["adventurer"]
     );
     let hex_id = format!("{:#x}", id.felt());
+    let mut replay = Replay::new(id, EngineSettings::practice_world());
+    let weapon = item_by_name("Short Sword").unwrap().id;
+    replay
+        .apply(&Action::StartGame { weapon }, None)
+        .expect("the engine starts the game too");
 
     let mut txs = BTreeSet::new();
     let mut drew_randomness = 0;
+    let mut markets_compared = 0;
     for _ in 0..ACTIONS {
         let now = client
-            .ok("ls_get_adventurer", json!({"adventurer_id": hex_id}))
+            .ok(
+                "ls_get_adventurer",
+                json!({"adventurer_id": hex_id, "detail": "full"}),
+            )
             .await;
         let adv = &now["adventurer"];
+        let at = format!("{mode:?} before #{}", txs.len());
+        markets_compared += usize::from(assert_matches_engine(adv, &replay.state(), &at));
         if adv["phase"] == "dead" {
             break;
         }
         let (tool, args) = next_move(&id_json, adv);
+        let action = action_of(tool, &args);
         let out = client.ok(tool, args).await;
         let hash = out["tx_hash"].as_str().expect("a real hash").to_string();
+        let seed = seed_of(url, d.game, &hash).await;
+        assert_eq!(
+            seed.is_some(),
+            tool != "ls_upgrade",
+            "{mode:?} {tool}: a randomness event exactly when the action draws"
+        );
+        replay
+            .apply(&action, seed)
+            .unwrap_or_else(|e| panic!("{mode:?} {tool}: the engine refused what landed: {e:?}"));
         assert!(
             txs.insert(hash.clone()),
             "{mode:?}: one transaction per action"
@@ -256,6 +273,10 @@ async fn play(url: &url::Url, file: &std::path::Path, d: &V2Deployment, mode: Vr
         );
     }
     assert!(drew_randomness >= 2, "{mode:?}: fights and explores played");
+    assert!(
+        replay.state().adventurer.level() == 1 || markets_compared > 0,
+        "{mode:?}: a level was gained, so a market was compared"
+    );
 
     let history = client
         .ok(

@@ -75,6 +75,7 @@ class Game:
         self.session = session
         self.chain = chain
         self.tx_hashes: set[str] = set()
+        self.moves: list[dict[str, Any]] | None = None
 
     async def _call(self, tool: str, args: dict[str, Any]) -> tuple[Any, Any]:
         try:
@@ -161,6 +162,9 @@ class Game:
             f"{tool}: the adventurer in the write result differs from a fresh ls_get_adventurer:\n"
             f"write: {short(adv, 6000)}\nread:  {short(fresh, 6000)}",
         )
+        if self.moves is not None:
+            # For the engine's replay (tests/python_client.rs): the call, its transaction, the state after.
+            self.moves.append({"tool": tool, "args": args, "tx_hash": out.get("tx_hash"), "after": fresh})
         return fresh
 
 
@@ -257,6 +261,8 @@ async def play(args: argparse.Namespace) -> dict[str, Any]:
             await check_tools(session)
 
             game = Game(session, chain="devnet")
+            if v2:
+                game.moves = []
             started = await game.ok("ls_new_game", {"weapon": "Wand", "player_name": "python-client"})
             adventurer_id = started.get("adventurer_id")
             if v2:
@@ -329,6 +335,7 @@ async def play(args: argparse.Namespace) -> dict[str, Any]:
                 "xp": end["xp"],
                 "transactions": len(game.tx_hashes),
                 "phase": end["phase"],
+                **({"start": {"tx_hash": started.get("tx_hash"), "after": fresh}, "moves": game.moves} if v2 else {}),
             }
 
 

@@ -39,8 +39,8 @@ pub fn felt_to_two_u64(f: Felt) -> (u64, u64) {
 
 /// The seed the contract derives without VRF (practice worlds, non-mainnet chains):
 /// `poseidon([xp, adventurer_id])` (or `poseidon([xp, game_seed])` with a fixed game seed).
-pub fn local_seed(xp: u16, adventurer_id_or_game_seed: u64) -> Felt {
-    poseidon_hash_many(&[Felt::from(xp), Felt::from(adventurer_id_or_game_seed)])
+pub fn local_seed(xp: u16, adventurer_id_or_game_seed: impl Into<Felt>) -> Felt {
+    poseidon_hash_many(&[Felt::from(xp), adventurer_id_or_game_seed.into()])
 }
 
 /// The eight values of `get_randomness(xp, seed)`.
@@ -252,8 +252,8 @@ pub fn starting_stats(seed: u64) -> Stats {
 /// The deployed market list: bytes of `poseidon([adventurer_id, market_seed])` (least significant
 /// first, at most 31), keeping `b % 101 + 1` for each byte `b < 202`, up to `market_size` items.
 /// May contain duplicates and be shorter than `market_size`.
-pub fn market_items(adventurer_id: u64, market_seed: u64, market_size: u8) -> Vec<u8> {
-    let h = poseidon_hash_many(&[Felt::from(adventurer_id), Felt::from(market_seed)]);
+pub fn market_items(adventurer_id: impl Into<Felt>, market_seed: u64, market_size: u8) -> Vec<u8> {
+    let h = poseidon_hash_many(&[adventurer_id.into(), Felt::from(market_seed)]);
     let bytes = h.to_bytes_le();
     let mut out = Vec::new();
     for &b in bytes.iter().take(31) {

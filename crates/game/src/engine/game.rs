@@ -68,7 +68,12 @@ impl Game {
     }
 
     /// What `get_game_state` returns: the boosted adventurer, the bag, the beast, the market.
-    pub fn state(&self, id: u64, settings: &EngineSettings, collection: &Collection) -> GameState {
+    pub fn state(
+        &self,
+        id: impl Into<Felt>,
+        settings: &EngineSettings,
+        collection: &Collection,
+    ) -> GameState {
         GameState {
             adventurer: boosts::boosted(&self.adventurer, &self.bag),
             bag: self.bag,
@@ -80,12 +85,25 @@ impl Game {
     /// Applies one action for adventurer `id`; on a revert the game is unchanged.
     pub fn apply(
         &mut self,
-        id: u64,
+        id: impl Into<Felt>,
         action: &Action,
         settings: &EngineSettings,
         collection: &Collection,
     ) -> Result<Outcome, Revert> {
-        self.apply_in(id, action, None, settings, collection)
+        self.run(id.into(), action, None, None, settings, collection)
+    }
+
+    /// [`Game::apply`] with the seed a chain announced for this action (its `randomness` event),
+    /// which replaces the seed the engine would derive; `None` for an action that drew none.
+    pub fn apply_drawn(
+        &mut self,
+        id: Felt,
+        action: &Action,
+        drawn: Option<Felt>,
+        settings: &EngineSettings,
+        collection: &Collection,
+    ) -> Result<Outcome, Revert> {
+        self.run(id, action, None, drawn, settings, collection)
     }
 
     /// [`Game::apply`], buying from `market` when given (a copy made by [`Game::from_state`]
@@ -98,6 +116,18 @@ impl Game {
         settings: &EngineSettings,
         collection: &Collection,
     ) -> Result<Outcome, Revert> {
+        self.run(id.into(), action, market, None, settings, collection)
+    }
+
+    fn run(
+        &mut self,
+        id: Felt,
+        action: &Action,
+        market: Option<&[u8]>,
+        drawn: Option<Felt>,
+        settings: &EngineSettings,
+        collection: &Collection,
+    ) -> Result<Outcome, Revert> {
         let mut turn = Turn {
             id,
             settings,
@@ -106,6 +136,7 @@ impl Game {
             beast_seed: self.beast_seed,
             market_seed: self.market_seed,
             hidden_seed: self.hidden_seed,
+            drawn,
             collection,
             collected: Vec::new(),
             events: Vec::new(),
@@ -154,7 +185,7 @@ pub fn new_adventurer(weapon: u8) -> Adventurer {
 }
 
 /// `start_game(weapon)`: 100 health less the starter beast's 10, 40 gold, the weapon, and the
-/// starter beast (seed = adventurer id, 3 health) in front; action count 1.
+/// starter beast (seed = the id's low 64 bits, 3 health) in front; action count 1.
 fn start_game(turn: &mut Turn<'_>, weapon: u8) -> Result<(), Revert> {
     ensure(
         turn.adv.xp == 0 && turn.adv.health == 0,
@@ -168,7 +199,7 @@ fn start_game(turn: &mut Turn<'_>, weapon: u8) -> Result<(), Revert> {
     turn.adv.health -= STARTER_BEAST_ATTACK_DAMAGE;
     turn.adv.action_count = 1;
     turn.bag = Bag::default();
-    turn.beast_seed = turn.id;
+    turn.beast_seed = random::felt_to_two_u64(turn.id).1;
     turn.market_seed = 0;
     let (beast, _) = turn.beast();
     turn.emit(GameEventDetails::Beast(beast.into()));

@@ -89,14 +89,19 @@ impl EngineSettings {
 
     /// The randomness of an action without VRF (docs/game-rules.md#randomness): `poseidon(xp,
     /// game_seed)` while the fixed seed applies, else `poseidon(xp, adventurer_id)`.
-    pub fn seed_felt(&self, xp: u16, adventurer_id: u64) -> Felt {
+    pub fn seed_felt(&self, xp: u16, adventurer_id: impl Into<Felt>) -> Felt {
         let fixed =
             self.game_seed != 0 && (self.game_seed_until_xp == 0 || self.game_seed_until_xp > xp);
-        random::local_seed(xp, if fixed { self.game_seed } else { adventurer_id })
+        let id = if fixed {
+            Felt::from(self.game_seed)
+        } else {
+            adventurer_id.into()
+        };
+        random::local_seed(xp, id)
     }
 
     /// The action's two seeds: (explore / attack / flee / beast seed, market seed).
-    pub fn action_seeds(&self, xp: u16, adventurer_id: u64) -> (u64, u64) {
+    pub fn action_seeds(&self, xp: u16, adventurer_id: impl Into<Felt>) -> (u64, u64) {
         random::felt_to_two_u64(self.seed_felt(xp, adventurer_id))
     }
 
@@ -108,10 +113,11 @@ impl EngineSettings {
         &self,
         hidden: Felt,
         xp: u16,
-        adventurer_id: u64,
+        adventurer_id: impl Into<Felt>,
         action_count: u16,
         in_battle: bool,
     ) -> Felt {
+        let adventurer_id = adventurer_id.into();
         if self.game_seed != 0 && (self.game_seed_until_xp == 0 || self.game_seed_until_xp > xp) {
             return self.seed_felt(xp, adventurer_id);
         }

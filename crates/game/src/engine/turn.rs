@@ -14,8 +14,8 @@ use crate::rules;
 
 /// The working state of one action; committed only if the action succeeds.
 pub(super) struct Turn<'a> {
-    /// Adventurer (game token) id.
-    pub id: u64,
+    /// Adventurer (game token) id, a felt: v2 ids are packed 251-bit token ids.
+    pub id: Felt,
     /// World settings.
     pub settings: &'a EngineSettings,
     /// Stored adventurer: base stats, luck 0.
@@ -28,6 +28,9 @@ pub(super) struct Turn<'a> {
     pub market_seed: u64,
     /// The game's hidden seed, if its randomness is hidden.
     pub hidden_seed: Option<Felt>,
+    /// The seed this action was given (a replay of a chain's `randomness` event), if any: it
+    /// wins over every derivation.
+    pub drawn: Option<Felt>,
     /// Named beasts already killed in this world.
     pub collection: &'a Collection,
     /// Named beasts killed during this action.
@@ -78,9 +81,13 @@ impl Turn<'_> {
         beast_of(&self.adv, self.beast_seed, self.settings, self.collection)
     }
 
-    /// This action's two seeds (action / beast seed, market seed): from the hidden seed when
-    /// the game has one, else the public `poseidon(xp, id)`. Read before the action changes xp.
+    /// This action's two seeds (action / beast seed, market seed): the given seed's, else from
+    /// the hidden seed when the game has one, else the public `poseidon(xp, id)`. Read before
+    /// the action changes xp.
     pub(super) fn action_seeds(&self) -> (u64, u64) {
+        if let Some(seed) = self.drawn {
+            return random::felt_to_two_u64(seed);
+        }
         let xp = self.adv.xp;
         match self.hidden_seed {
             Some(hidden) => random::felt_to_two_u64(self.settings.hidden_seed_felt(

@@ -13,11 +13,13 @@ use crate::felt::{DecodeError, FeltReader};
 use crate::model::{Adventurer, Bag};
 
 mod events;
+mod replay;
 
 pub use events::{
     GAME_CORE_EVENT_SELECTOR, GameCoreEvent, V2_EVENT_VARIANTS, decode_game_core_event,
     decode_game_core_events,
 };
+pub use replay::{Replay, announced_seed};
 
 /// Number of felts in a serialized v2 adventurer (v1's 30 less two u16s, plus three salts).
 pub const ADVENTURER_FELTS: usize = 31;
