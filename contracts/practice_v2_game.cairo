@@ -4,7 +4,9 @@
 // v2 Adventurer (no action_count; Provable-Games/metagame_extensions
 // `packages/adventurer_oracle/src/types.cairo`). Events are `GameEvent` emitted directly:
 // keys [sn_keccak('GameEvent'), adventurer_id], data [variant, ...payload]; v1's payloads except the
-// adventurer (the 31-felt v2 Adventurer) and the beast ([id, health, level, special1..3], no seed).
+// adventurer (the 31-felt v2 Adventurer) and the beast ([id, health, level, special1..3], no seed);
+// after `set_legacy_envelope(true)` (the deploying account only) they take mainnet's earlier envelope,
+// keys [sn_keccak('GameEvent')], data [adventurer_id, variant, ...payload].
 //
 // The rules are the practice world's (contracts/shared/*.cairo). Each action checks the caller owns
 // the token (Denshokan `owner_of`). Randomness is chosen at deployment (`vrf_mode`):
@@ -98,6 +100,9 @@ mod practice_v2_game {
         started: LegacyMap<felt252, bool>,
         market_seeds: LegacyMap<felt252, u64>,
         beast_seeds: LegacyMap<felt252, u64>,
+        // The account that deployed the world, and whether events take the earlier envelope.
+        admin: ContractAddress,
+        legacy_envelope: bool,
     }
 
     #[constructor]
@@ -106,6 +111,15 @@ mod practice_v2_game {
         self.denshokan.write(denshokan);
         self.vrf.write(vrf);
         self.mode.write(vrf_mode);
+        self.admin.write(get_tx_info().unbox().account_contract_address);
+    }
+
+    // Switches the events to mainnet's earlier envelope (id in data[0]) or back, so a reader of
+    // both can be tested on one game; only the deploying account may.
+    #[external(v0)]
+    fn set_legacy_envelope(ref self: ContractState, legacy: bool) {
+        assert(get_caller_address() == self.admin.read(), 'Only the deployer');
+        self.legacy_envelope.write(legacy);
     }
 
     // The live, stat-boosted adventurer and its bag.
@@ -128,7 +142,7 @@ mod practice_v2_game {
         self.started.write(adventurer_id, true);
         // The starter beast's seed: the id's low 64 bits.
         let (_, beast_seed) = felt_to_two_u64(adventurer_id);
-        let adventurer = start_action(sink(adventurer_id), weapon, beast_seed);
+        let adventurer = start_action(self.sink(adventurer_id), weapon, beast_seed);
         self.beast_seeds.write(adventurer_id, beast_seed);
         self.finish_action(adventurer_id, adventurer, empty_bag(), 1, 0);
     }
@@ -139,7 +153,7 @@ mod practice_v2_game {
         assert_can_explore_now(@adventurer);
         let start_level = level_from_xp(adventurer.xp);
         let (explore_seed, market_seed) = self.draw_seeds(adventurer_id, @adventurer);
-        explore_action(sink(adventurer_id), ref adventurer, ref bag, till_beast, explore_seed);
+        explore_action(self.sink(adventurer_id), ref adventurer, ref bag, till_beast, explore_seed);
         if adventurer.beast_health != 0 {
             self.beast_seeds.write(adventurer_id, explore_seed);
         }
@@ -153,7 +167,7 @@ mod practice_v2_game {
         let start_level = level_from_xp(adventurer.xp);
         let (level_seed, market_seed) = self.draw_seeds(adventurer_id, @adventurer);
         let beast = beast_from_seed(@adventurer, self.beast_seeds.read(adventurer_id));
-        attack_action(sink(adventurer_id), ref adventurer, bag, @beast, level_seed, to_the_death);
+        attack_action(self.sink(adventurer_id), ref adventurer, bag, @beast, level_seed, to_the_death);
         self.finish_action(adventurer_id, adventurer, bag, start_level, market_seed);
     }
 
@@ -164,7 +178,7 @@ mod practice_v2_game {
         let level = level_from_xp(adventurer.xp);
         let (flee_seed, market_seed) = self.draw_seeds(adventurer_id, @adventurer);
         let beast = beast_from_seed(@adventurer, self.beast_seeds.read(adventurer_id));
-        flee_action(sink(adventurer_id), ref adventurer, @beast, flee_seed, to_the_death);
+        flee_action(self.sink(adventurer_id), ref adventurer, @beast, flee_seed, to_the_death);
         self.finish_action(adventurer_id, adventurer, bag, level, market_seed);
     }
 
@@ -182,14 +196,14 @@ mod practice_v2_game {
         } else {
             Option::None
         };
-        equip_action(sink(adventurer_id), ref adventurer, ref bag, ids, battle);
+        equip_action(self.sink(adventurer_id), ref adventurer, ref bag, ids, battle);
         self.finish_action(adventurer_id, adventurer, bag, level, 0);
     }
 
     #[external(v0)]
     fn drop_items(ref self: ContractState, adventurer_id: felt252, items: Array<u8>) {
         let (mut adventurer, mut bag) = self.begin_action(adventurer_id);
-        drop_action(sink(adventurer_id), ref adventurer, ref bag, items.span());
+        drop_action(self.sink(adventurer_id), ref adventurer, ref bag, items.span());
         let level = level_from_xp(adventurer.xp);
         self.finish_action(adventurer_id, adventurer, bag, level, 0);
     }
@@ -198,7 +212,7 @@ mod practice_v2_game {
     fn buy_items(ref self: ContractState, adventurer_id: felt252, potions: u8, items: Array<ItemPurchase>) {
         let (mut adventurer, mut bag) = self.begin_action(adventurer_id);
         let market = market_items(adventurer_id, self.market_seeds.read(adventurer_id));
-        buy_action(sink(adventurer_id), ref adventurer, ref bag, market.span(), potions, items.span());
+        buy_action(self.sink(adventurer_id), ref adventurer, ref bag, market.span(), potions, items.span());
         let level = level_from_xp(adventurer.xp);
         self.finish_action(adventurer_id, adventurer, bag, level, 0);
     }
@@ -206,7 +220,7 @@ mod practice_v2_game {
     #[external(v0)]
     fn select_stat_upgrades(ref self: ContractState, adventurer_id: felt252, stat_upgrades: Stats) {
         let (mut adventurer, bag) = self.begin_action(adventurer_id);
-        upgrade_action(sink(adventurer_id), ref adventurer, stat_upgrades);
+        upgrade_action(self.sink(adventurer_id), ref adventurer, stat_upgrades);
         let level = level_from_xp(adventurer.xp);
         self.finish_action(adventurer_id, adventurer, bag, level, 0);
     }
@@ -221,12 +235,12 @@ mod practice_v2_game {
         self.finish_action(adventurer_id, adventurer, bag, level, 0);
     }
 
-    fn sink(adventurer_id: felt252) -> Sink {
-        Sink { adventurer_id, direct: true }
-    }
-
     #[generate_trait]
     impl InternalImpl of InternalTrait {
+        fn sink(self: @ContractState, adventurer_id: felt252) -> Sink {
+            Sink { adventurer_id, direct: true, legacy: self.legacy_envelope.read() }
+        }
+
         fn assert_token_owner(self: @ContractState, adventurer_id: felt252) {
             let owner = IDenshokanOwnerDispatcher { contract_address: self.denshokan.read() }
                 .owner_of(adventurer_id.into());
@@ -256,7 +270,7 @@ mod practice_v2_game {
                     .consume_random(Source::Salt(action_salt(adventurer_id, adventurer)))
             };
             let count = *adventurer.action_count;
-            emit_game_event(sink(adventurer_id), count, EVENT_RANDOMNESS, serialized(@(seed, count)));
+            emit_game_event(self.sink(adventurer_id), count, EVENT_RANDOMNESS, serialized(@(seed, count)));
             felt_to_two_u64(seed)
         }
 
@@ -285,11 +299,11 @@ mod practice_v2_game {
             start_level: u8,
             market_seed: u64
         ) {
-            if level_up_events(sink(adventurer_id), @adventurer, start_level, market_seed) {
+            if level_up_events(self.sink(adventurer_id), @adventurer, start_level, market_seed) {
                 self.market_seeds.write(adventurer_id, market_seed);
             }
             let view = self.view(adventurer_id, boosted(adventurer, bag));
-            emit_game_event(sink(adventurer_id), adventurer.action_count, EVENT_ADVENTURER, serialized(@view));
+            emit_game_event(self.sink(adventurer_id), adventurer.action_count, EVENT_ADVENTURER, serialized(@view));
             let mut stored = adventurer;
             stored.stats.luck = 0;
             self.adventurers.write(adventurer_id, stored);

@@ -370,7 +370,7 @@ mod practice_world {
 
     // v1 game events go through the Dojo world layout.
     fn sink(adventurer_id: u64) -> Sink {
-        Sink { adventurer_id: adventurer_id.into(), direct: false }
+        Sink { adventurer_id: adventurer_id.into(), direct: false, legacy: false }
     }
 
     // -----------------------------------------------------------------------------------------------

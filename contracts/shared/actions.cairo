@@ -7,20 +7,25 @@
 // ---------------------------------------------------------------------------------------------------
 
 // Where a game event goes and in which layout: `direct` is v2's `GameEvent` emitted by the game
-// itself, otherwise v1's Dojo world `EventEmitted`.
+// itself (in its earlier envelope when `legacy`), otherwise v1's Dojo world `EventEmitted`.
 #[derive(Copy, Drop)]
 struct Sink {
     adventurer_id: felt252,
     direct: bool,
+    legacy: bool,
 }
 
 // v1 (Dojo): keys = [EventEmitted, ls_0_0_9-GameEvent selector, system address],
 //            data = [1, adventurer_id, values_len, action_count, variant_index, ...payload].
-// v2 (direct): keys = [sn_keccak('GameEvent'), adventurer_id], data = [variant_index, ...payload].
+// v2 (direct): keys = [sn_keccak('GameEvent'), adventurer_id], data = [variant_index, ...payload];
+// v2's earlier envelope (legacy): keys = [sn_keccak('GameEvent')], data = [adventurer_id, variant_index, ...].
 fn emit_game_event(sink: Sink, action_count: u16, variant: felt252, payload: Span<felt252>) {
     let mut keys = ArrayTrait::new();
     let mut data = ArrayTrait::new();
-    if sink.direct {
+    if sink.direct && sink.legacy {
+        keys.append(V2_GAME_EVENT_SELECTOR);
+        data.append(sink.adventurer_id);
+    } else if sink.direct {
         keys.append(V2_GAME_EVENT_SELECTOR);
         keys.append(sink.adventurer_id);
     } else {

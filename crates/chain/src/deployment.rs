@@ -125,6 +125,9 @@ pub struct V2Contracts {
     /// Where GameCore's randomness comes from; `None`: unknown, and actions that need randomness
     /// are refused before signing.
     pub vrf_source: Option<VrfSource>,
+    /// The last block whose GameCore events took the earlier envelope (the id in `data[0]`, not
+    /// in the keys); `None`: none did, or the block is not known (such events are not read).
+    pub legacy_envelope_until: Option<u64>,
 }
 
 impl From<&V2Deployment> for V2Contracts {
@@ -138,6 +141,7 @@ impl From<&V2Deployment> for V2Contracts {
             dungeon: None,
             minter: None,
             vrf_source: Some(d.vrf_mode.into()),
+            legacy_envelope_until: None,
         }
     }
 }
@@ -239,6 +243,7 @@ mod tests {
             dungeon: None,
             minter: None,
             vrf_source: None,
+            legacy_envelope_until: None,
         }
     }
 

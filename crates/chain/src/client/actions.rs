@@ -170,6 +170,7 @@ mod tests {
             dungeon: None,
             minter: None,
             vrf_source: None,
+            legacy_envelope_until: None,
         };
         let call = v2_mint_call(&c, 0, Some(Felt::from(0xabc_u16)), Felt::from(0xacc_u16));
         assert_eq!(call.to, Felt::from(0x70_u8));

@@ -321,6 +321,7 @@ fn v2(vrf_source: Option<crate::VrfSource>) -> Deployment {
         dungeon: None,
         minter: None,
         vrf_source,
+        legacy_envelope_until: None,
     })
 }
 

@@ -1,11 +1,13 @@
 //! The second generation's reads (docs/generations.md#reads): the state is GameCore's
 //! `load_assets` with the beast and the market taken from the adventurer's newest `beast` and
 //! `market_items` events, read with `starknet_getEvents` on GameCore filtered by the current
-//! envelope's keys `[GameEvent, adventurer_id]`; receipts decode GameCore's events. v2 keeps no
+//! envelope's keys `[GameEvent, adventurer_id]` (and the earlier envelope's, by block range,
+//! where the deployment says when it ended); receipts decode GameCore's events. v2 keeps no
 //! action count, so the state's `action_count` is the number of the adventurer's transactions
 //! that emitted game events (start included, as v1 counts), which the same events give.
 
-use starknet::core::types::{BlockId, BlockTag, EmittedEvent, Event, EventFilter};
+use starknet::core::types::{BlockId, BlockTag, EmittedEvent, Event, EventFilter, Felt};
+use starknet::macros::selector;
 use starknet::providers::Provider;
 
 use super::reader::ChainReader;
@@ -24,6 +26,10 @@ pub(crate) const EVENTS_PAGE: u64 = 1024;
 /// Pages read at most for one state: a game's whole history fits in the first on the practice
 /// world; a longer one is paged to its end, up to this bound.
 const MAX_EVENT_PAGES: usize = 16;
+
+/// Pages of every adventurer's earlier-envelope events read at most for one game (that envelope
+/// cannot be filtered by id); what lies beyond is left out, with a warning.
+const MAX_LEGACY_PAGES: usize = 64;
 
 impl ChainReader {
     /// `load_assets`, then the adventurer's events for its newest beast and market: two requests
@@ -58,9 +64,10 @@ impl ChainReader {
     }
 
     /// The adventurer's GameCore events in chain order, each with the ordinal of its transaction
-    /// among the adventurer's (1 for `start_game`) as its action count, from GameCore's events
-    /// keyed `[GameEvent, adventurer_id]` (the current envelope; events of the earlier one carry
-    /// the id in their data and cannot be filtered by key). A v1 deployment has no such history.
+    /// among the adventurer's (1 for `start_game`) as its action count: those of the current
+    /// envelope by their keys `[GameEvent, adventurer_id]`, after those of the earlier one (the
+    /// id in `data[0]`, not filterable by key) when the deployment names the block that envelope
+    /// ended at and the game was minted by then. A v1 deployment has no such history.
     pub async fn game_history(
         &self,
         adventurer_id: AdventurerId,
@@ -79,6 +86,28 @@ impl ChainReader {
         c: &V2Contracts,
         adventurer_id: AdventurerId,
     ) -> Result<Vec<GameEvent>, ChainError> {
+        let mut raw = Vec::new();
+        if let Some(until) = c.legacy_envelope_until
+            && let Some(minted) = self.mint_block(c, adventurer_id).await?
+            && minted <= until
+        {
+            let filter = EventFilter {
+                from_block: Some(BlockId::Number(minted)),
+                to_block: Some(BlockId::Number(until)),
+                address: Some(c.game_core),
+                keys: Some(vec![vec![GAME_CORE_EVENT_SELECTOR]]),
+            };
+            let every = self.events(filter, MAX_LEGACY_PAGES).await?;
+            if every.truncated {
+                tracing::warn!(
+                    %adventurer_id,
+                    "the earlier envelope's events after {MAX_LEGACY_PAGES} pages were not read"
+                );
+            }
+            // The filter's one key also matches the current envelope's events: leave them to
+            // the keyed read below.
+            raw.extend(every.events.into_iter().filter(|e| e.keys.len() == 1));
+        }
         let filter = EventFilter {
             from_block: Some(BlockId::Number(0)),
             to_block: Some(BlockId::Tag(BlockTag::PreConfirmed)),
@@ -88,39 +117,91 @@ impl ChainReader {
                 vec![adventurer_id.felt()],
             ]),
         };
+        let current = self.events(filter, MAX_EVENT_PAGES).await?;
+        if current.truncated {
+            return Err(ChainError::Decode(format!(
+                "adventurer {adventurer_id}'s history is longer than {MAX_EVENT_PAGES} pages of events"
+            )));
+        }
+        // Only two-key events: a node may also match shorter keys to the filter (starknet-devnet
+        // 0.10.1 returns the earlier envelope's one-key events here).
+        raw.extend(current.events.into_iter().filter(|e| e.keys.len() == 2));
         let mut events = Vec::new();
         let (mut actions, mut last_tx) = (0u16, None);
+        for e in &raw {
+            let Some(details) = newest_detail(e, adventurer_id)? else {
+                continue;
+            };
+            if last_tx != Some(e.transaction_hash) {
+                last_tx = Some(e.transaction_hash);
+                actions = actions.wrapping_add(1);
+            }
+            events.push(GameEvent {
+                adventurer_id,
+                action_count: actions,
+                details,
+            });
+        }
+        Ok(events)
+    }
+
+    /// Every event `filter` matches, page after page, up to `max_pages` pages.
+    async fn events(&self, filter: EventFilter, max_pages: usize) -> Result<Events, ChainError> {
+        let mut events = Vec::new();
         let mut token = None;
-        for _ in 0..MAX_EVENT_PAGES {
+        for _ in 0..max_pages {
             let page = read_with_retries(|| {
                 self.provider
                     .get_events(filter.clone(), token.clone(), EVENTS_PAGE)
             })
             .await
             .map_err(ChainError::from_provider)?;
-            for e in &page.events {
-                let Some(details) = newest_detail(e, adventurer_id)? else {
-                    continue;
-                };
-                if last_tx != Some(e.transaction_hash) {
-                    last_tx = Some(e.transaction_hash);
-                    actions = actions.wrapping_add(1);
-                }
-                events.push(GameEvent {
-                    adventurer_id,
-                    action_count: actions,
-                    details,
-                });
-            }
+            events.extend(page.events);
             token = page.continuation_token;
             if token.is_none() {
-                return Ok(events);
+                return Ok(Events {
+                    events,
+                    truncated: false,
+                });
             }
         }
-        Err(ChainError::Decode(format!(
-            "adventurer {adventurer_id}'s history is longer than {MAX_EVENT_PAGES} pages of events"
-        )))
+        Ok(Events {
+            events,
+            truncated: true,
+        })
     }
+
+    /// The block of the adventurer's mint: Denshokan's ERC721 `Transfer` from 0 keyed by the
+    /// token id (`keys = [Transfer, from, to, id.low, id.high]`); `None` if it has none.
+    async fn mint_block(
+        &self,
+        c: &V2Contracts,
+        adventurer_id: AdventurerId,
+    ) -> Result<Option<u64>, ChainError> {
+        let (low, high) = adventurer_id.u256_words();
+        let filter = EventFilter {
+            from_block: Some(BlockId::Number(0)),
+            to_block: Some(BlockId::Tag(BlockTag::PreConfirmed)),
+            address: Some(c.denshokan),
+            keys: Some(vec![
+                vec![selector!("Transfer")],
+                vec![Felt::ZERO],
+                vec![],
+                vec![Felt::from(low)],
+                vec![Felt::from(high)],
+            ]),
+        };
+        let page = read_with_retries(|| self.provider.get_events(filter.clone(), None, 1))
+            .await
+            .map_err(ChainError::from_provider)?;
+        Ok(page.events.first().and_then(|e| e.block_number))
+    }
+}
+
+/// What a paged event read found, and whether it stopped at its page bound.
+struct Events {
+    events: Vec<EmittedEvent>,
+    truncated: bool,
 }
 
 /// An emitted event's details when it is a GameCore event of this adventurer.
@@ -169,6 +250,7 @@ mod tests {
             dungeon: None,
             minter: None,
             vrf_source: None,
+            legacy_envelope_until: None,
         };
         let level_up = |from: u8, keys: Vec<Felt>, data: Vec<Felt>| Event {
             from_address: Felt::from(from),

@@ -46,6 +46,9 @@ pub struct DeploymentSettings {
     /// v2: `off`, `nonce` or `salt:adventurer_state`; unset: unknown (actions that draw
     /// randomness are refused before signing).
     pub vrf_source: Option<String>,
+    /// v2: the last block whose GameCore events took the earlier envelope (the id in `data[0]`);
+    /// games minted by then have those events read too. Unset: only the current envelope is read.
+    pub legacy_envelope_until_block: Option<u64>,
     /// v2: the Denshokan API the leaderboard and an owner's games are read from (also
     /// `LS_DENSHOKAN_URL`); unset: Provable's public one.
     pub indexer_url: Option<url::Url>,
@@ -127,6 +130,7 @@ impl DeploymentSettings {
                 Some(s) => Some(source(s)?),
                 None => file.and_then(|f| f.vrf_source),
             },
+            legacy_envelope_until: self.legacy_envelope_until_block,
         })
     }
 }
