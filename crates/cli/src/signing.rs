@@ -66,6 +66,7 @@ pub(crate) fn wallet_signer(
     };
     let password = session_password(&settings.wallet, env)?;
     let unlocked = UnlockedStore::new(store, password, address, settings.expected_chain_id()?);
-    let slot = SessionSlot::new(Box::new(move || unlocked.load()), renew);
+    let slot = SessionSlot::new(Box::new(move || unlocked.load()), renew)
+        .for_deployment(settings.deployment()?);
     Ok((address, AccountSigner::Session(Arc::new(slot))))
 }

@@ -31,6 +31,7 @@ fn approval_url_carries_the_parameters_the_keychain_reads() {
         public_key: Felt::from(0xabcdu32),
         policies: &policies,
         approvals: &[],
+        labels: &[],
         rpc_url: &rpc,
         expires_at: 2_000_000_000,
         callback_uri: &callback,
@@ -58,6 +59,31 @@ fn approval_url_carries_the_parameters_the_keychain_reads() {
     assert_eq!(sent, expected);
     // encodeURIComponent-style: nothing in the query needs a second decoding.
     assert!(!q.contains('{') && !q.contains('"'), "{q}");
+}
+
+/// A labelled contract carries the preset format's `name` and `description` (cartridge-gg/presets
+/// `configs/death-mountain/config.json` @e37b9338 spells them so); an unlabelled one does not.
+#[test]
+fn labels_name_the_contract_the_keychain_shows() {
+    let (game, vrf) = (Felt::from(0x6au8), Felt::from(0xf0u8));
+    let policies = SessionPolicies::new([(game, "explore"), (vrf, "request_random")]).unwrap();
+    let label = ContractLabel {
+        contract: game,
+        name: "Game Core (v2)".into(),
+        description: "Loot Survivor 2 / Death Mountain: the v2 contracts (GameCore 0x6a)".into(),
+    };
+    let sent = policies_json(&policies, &[], &[label]);
+    let expected: Value = serde_json::from_str(
+        r#"{"verified":false,"contracts":{
+          "0x000000000000000000000000000000000000000000000000000000000000006a":{
+            "name":"Game Core (v2)",
+            "description":"Loot Survivor 2 / Death Mountain: the v2 contracts (GameCore 0x6a)",
+            "methods":[{"name":"Explore","entrypoint":"explore","authorized":true}]},
+          "0x00000000000000000000000000000000000000000000000000000000000000f0":{"methods":[
+            {"name":"Request Random","entrypoint":"request_random","authorized":true}]}}}"#,
+    )
+    .unwrap();
+    assert_eq!(sent, expected);
 }
 
 #[test]
@@ -230,7 +256,7 @@ fn an_approve_policy_names_its_spender_and_amount() {
         spender: Felt::from(0xd0u32),
         amount: 1_000_000_000_000_000_000,
     };
-    let sent = policies_json(&policies, &[limit]);
+    let sent = policies_json(&policies, &[limit], &[]);
     let expected: Value = serde_json::from_str(
         r#"{"verified":false,"contracts":{
           "0x0000000000000000000000000000000000000000000000000000000000007171":{"methods":[
@@ -243,7 +269,7 @@ fn an_approve_policy_names_its_spender_and_amount() {
     .unwrap();
     assert_eq!(sent, expected);
     // Without a limit for its token, an approve stays a plain call policy.
-    let plain = policies_json(&policies, &[]);
+    let plain = policies_json(&policies, &[], &[]);
     assert!(
         plain["contracts"].to_string().find("spender").is_none(),
         "{plain}"
