@@ -125,9 +125,7 @@ async fn a_whole_v2_game_signed_only_by_a_session_built_from_the_v2_deployment()
     assert!(
         message.contains(&format!(
             "approved for the v1 world's contracts (game systems {game_systems})"
-        )) && message.contains(&format!(
-            "plays v2 (the v2 contracts (GameCore {game_core}))"
-        )),
+        )) && message.contains(&format!("plays the v2 contracts (GameCore {game_core})")),
         "{refused}"
     );
     assert_eq!(refused["details"]["problem"], "other_deployment");

@@ -214,8 +214,14 @@ pub(crate) async fn session_status(args: &SettingsArgs) -> anyhow::Result<()> {
     println!("expires at: {} (unix seconds)", record.expires_at);
     println!("session public key: {}", record.public_key);
     println!("allowed entrypoints: {}", record.policies.len());
-    let deployment = settings.deployment()?;
-    let other = deployment_mismatch(&deployment, &record.session_policies()?);
+    // A profile whose deployment is incomplete still shows its session, unchecked against it.
+    let other = match settings.deployment() {
+        Ok(d) => deployment_mismatch(&d, &record.session_policies()?),
+        Err(e) => {
+            println!("deployment: cannot be read ({e:#}); the session is not checked against it");
+            None
+        }
+    };
     let Some((address, owner_guid, session_hash)) = record.approved_parts()? else {
         if let Some(p) = &other {
             println!("problem: {p} [{}]; {}", p.code(), advice(p));

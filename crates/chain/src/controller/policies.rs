@@ -153,7 +153,7 @@ pub fn deployment_mismatch(
     };
     Some(SessionProblem::OtherDeployment {
         approved_for,
-        serving: format!("{} ({})", deployment.generation(), describe(deployment)),
+        serving: describe(deployment),
     })
 }
 
@@ -331,7 +331,7 @@ mod tests {
         assert_eq!(
             problem.to_string(),
             "this Controller session was approved for the v1 world's contracts (game systems \
-             0x1); this server plays v2 (the v2 contracts (GameCore 0x6a))"
+             0x1); this server plays the v2 contracts (GameCore 0x6a)"
         );
         let back = deployment_mismatch(&v1(&a), &v2_session).expect("a mismatch");
         assert!(

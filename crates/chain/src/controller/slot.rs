@@ -257,7 +257,8 @@ pub struct SessionReport {
     pub hours_left: Option<u64>,
     /// The entrypoints it may call, by name.
     pub allowed: Vec<String>,
-    /// Why it cannot sign (`expired`, `revoked`, `not_registered`, `unsupported_class`, `missing`).
+    /// Why it cannot sign (`expired`, `revoked`, `not_registered`, `unsupported_class`, `missing`,
+    /// `other_deployment`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub problem: Option<String>,
     /// The command the player runs to approve a new session, when one is needed.

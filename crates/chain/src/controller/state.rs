@@ -107,7 +107,7 @@ pub enum SessionProblem {
     OtherDeployment {
         /// What its policies name ("the v1 world's contracts (game systems 0x…)").
         approved_for: String,
-        /// What this server plays ("v2 (the v2 contracts (GameCore 0x…))").
+        /// What this server plays ("the v2 contracts (GameCore 0x…)").
         serving: String,
     },
 }

@@ -90,15 +90,17 @@ pub struct ApprovalRequest<'a> {
 }
 
 /// Cartridge's public RPC of each network the keychain knows, by chain id (`SN_MAIN`,
-/// `SN_SEPOLIA`): what the keychain is given when the profile's RPC URL carries a credential.
+/// `SN_SEPOLIA`), as controller-cli puts it in its approval URL (cartridge-gg/controller-cli
+/// `src/commands/session/authorize.rs` @6d0c2496): what the keychain is given when the profile's
+/// RPC URL carries a credential.
 const PUBLIC_RPC: [(Felt, &str); 2] = [
     (
         Felt::from_hex_unchecked("0x534e5f4d41494e"),
-        "https://api.cartridge.gg/x/starknet/mainnet/rpc/v0_9",
+        "https://api.cartridge.gg/x/starknet/mainnet",
     ),
     (
         Felt::from_hex_unchecked("0x534e5f5345504f4c4941"),
-        "https://api.cartridge.gg/x/starknet/sepolia/rpc/v0_9",
+        "https://api.cartridge.gg/x/starknet/sepolia",
     ),
 ];
 

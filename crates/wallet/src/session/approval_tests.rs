@@ -225,7 +225,7 @@ fn the_keychain_never_gets_a_credential_of_the_rpc_url() {
         keychain_rpc_url(&plain, SEPOLIA).unwrap(),
         (plain.clone(), false)
     );
-    let public = Url::parse("https://api.cartridge.gg/x/starknet/mainnet/rpc/v0_9").unwrap();
+    let public = Url::parse("https://api.cartridge.gg/x/starknet/mainnet").unwrap();
     assert_eq!(
         keychain_rpc_url(&public, main).unwrap(),
         (public.clone(), false)
@@ -244,6 +244,43 @@ fn the_keychain_never_gets_a_credential_of_the_rpc_url() {
     let e = keychain_rpc_url(&devnet_key, Felt::from_hex_unchecked("0x4b4154414e41")).unwrap_err();
     assert!(matches!(e, ApprovalError::CredentialInRpcUrl(_)), "{e:?}");
     assert!(!e.to_string().contains("SECRETKEY"), "{e}");
+}
+
+/// The whole approval URL built from a profile RPC URL with user info and an API key holds
+/// neither: the keychain gets Cartridge's public RPC of the network.
+#[test]
+fn an_approval_url_carries_no_credential_of_the_profiles_rpc() {
+    let profile_rpc =
+        Url::parse("https://ada:PASSWORD123@rpc.example/v0_9?apikey=SECRETKEY123").unwrap();
+    let (rpc, replaced) = keychain_rpc_url(&profile_rpc, SEPOLIA).unwrap();
+    assert!(replaced);
+    let policies = SessionPolicies::new([(Felt::from(0x23f8u32), "explore")]).unwrap();
+    let keychain = Url::parse(DEFAULT_KEYCHAIN_URL).unwrap();
+    let callback = callback_uri(41234);
+    let url = approval_url(&ApprovalRequest {
+        keychain_url: &keychain,
+        public_key: Felt::from(0xabcdu32),
+        policies: &policies,
+        approvals: &[],
+        labels: &[],
+        rpc_url: &rpc,
+        expires_at: 2_000_000_000,
+        callback_uri: &callback,
+    });
+    let text = url.as_str();
+    for secret in [
+        "ada",
+        "PASSWORD123",
+        "SECRETKEY123",
+        "apikey",
+        "rpc.example",
+    ] {
+        assert!(!text.contains(secret), "{secret} in {text}");
+    }
+    assert_eq!(
+        query_value(url.query().unwrap(), "rpc_url").unwrap(),
+        "https://api.cartridge.gg/x/starknet/sepolia"
+    );
 }
 
 #[test]
