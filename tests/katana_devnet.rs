@@ -301,28 +301,13 @@ async fn the_guides_session_recipe_starts_on_the_katana_profile(
     url: &url::Url,
     manifest: &std::path::Path,
 ) {
-    use loot_survivor_mcp::chain::Deployment;
-    use loot_survivor_mcp::chain::controller::policies::session_policy_pairs;
-    use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
-    use loot_survivor_mcp::wallet::ScryptCost;
-    use loot_survivor_mcp::wallet::session::SessionStore;
-
     let Some(dir) = common::controller::class_dir() else {
         return;
     };
     const PASSWORD: &str = "katana session password";
     let controller = common::controller::deploy_controller(&dir, url, 31).await;
-    let addresses = GameAddresses::from_map(&read_manifest(manifest).unwrap()).unwrap();
-    let pairs = session_policy_pairs(&Deployment::V1(addresses), false);
-    let home = tempfile::tempdir().unwrap();
-    let store = SessionStore::at(home.path().join("katana")).with_cost(ScryptCost { log_n: 4 });
-    let expires_at = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs()
-        + 3600;
-    controller
-        .store_session(&store, &pairs, expires_at, PASSWORD)
+    let home = controller
+        .v1_session_home(manifest, "katana", PASSWORD)
         .await;
     let env = [
         ("LS_HOME", home.path().to_str().unwrap()),

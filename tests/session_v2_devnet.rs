@@ -129,11 +129,10 @@ async fn a_whole_v2_game_signed_only_by_a_session_built_from_the_v2_deployment()
         "{refused}"
     );
     assert_eq!(refused["details"]["problem"], "other_deployment");
+    let hint = refused["hint"].as_str().unwrap();
     assert!(
-        refused["hint"]
-            .as_str()
-            .unwrap()
-            .contains("nothing was signed"),
+        hint.contains("nothing was signed")
+            && hint.contains("`LS_GENERATION=v2 loot-survivor-mcp session new --profile devnet`"),
         "{refused}"
     );
     assert!(

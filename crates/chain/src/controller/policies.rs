@@ -172,16 +172,23 @@ mod tests {
     }
 
     fn v2(vrf_source: Option<VrfSource>) -> Deployment {
-        Deployment::V2(crate::V2Contracts {
-            game_core: Felt::from(0x6a_u8),
-            game_token: Felt::from(0x70_u8),
-            denshokan: Felt::from(0xde_u8),
-            vrf_provider: Felt::from(0xf0_u8),
-            dungeon: None,
-            minter: None,
-            vrf_source,
-        })
+        Deployment::V2(crate::V2Contracts::numbered(vrf_source))
     }
+
+    /// Game Core's methods in Cartridge's presets, the same nine in both: Loot Survivor's
+    /// (cartridge-gg/presets `configs/loot-survivor/config.json` @03b66215) and Death Mountain's
+    /// (`configs/death-mountain/config.json` @e37b9338), written out.
+    const PRESET_GAME_CORE: [&str; 9] = [
+        "start_game",
+        "attack",
+        "flee",
+        "explore",
+        "buy_items",
+        "equip",
+        "drop_items",
+        "select_stat_upgrades",
+        "surrender",
+    ];
 
     fn names(pairs: &[(Felt, &str)], contract: Felt) -> Vec<String> {
         let mut v: Vec<String> = pairs
@@ -247,22 +254,11 @@ mod tests {
         assert!(names(&session_policy_pairs(&v1(&no_ticket), false), ticket).is_empty());
     }
 
-    /// The preset's Game Core and Game Token methods (cartridge-gg/presets
-    /// `configs/loot-survivor/config.json` @03b66215), written out: what differs is the table in
-    /// the module docs.
+    /// v1 against the Loot Survivor preset's Game Core and Game Token methods: what differs is
+    /// the table in the module docs.
     #[test]
     fn differences_with_the_published_preset() {
-        let preset_core = [
-            "start_game",
-            "attack",
-            "flee",
-            "explore",
-            "buy_items",
-            "equip",
-            "drop_items",
-            "select_stat_upgrades",
-            "surrender",
-        ];
+        let preset_core = PRESET_GAME_CORE;
         let ours = names(&session_policy_pairs(&v1(&addrs()), false), Felt::ONE);
         let only_ours: Vec<&String> = ours
             .iter()
@@ -280,22 +276,11 @@ mod tests {
         );
     }
 
-    /// GameCore's and GameToken's methods in Cartridge's Death Mountain preset (cartridge-gg/presets
-    /// `configs/death-mountain/config.json` @e37b9338), written out: a v2 session asks for
-    /// exactly these, plus the deployment's VRF provider unless its source is off.
+    /// A v2 session asks for exactly the Death Mountain preset's GameCore methods and GameToken's
+    /// `mint_game`, plus the deployment's VRF provider unless its source is off.
     #[test]
     fn a_v2_session_asks_for_the_death_mountain_presets_calls() {
-        let mut preset_core = [
-            "start_game",
-            "attack",
-            "flee",
-            "explore",
-            "buy_items",
-            "equip",
-            "drop_items",
-            "select_stat_upgrades",
-            "surrender",
-        ];
+        let mut preset_core = PRESET_GAME_CORE;
         preset_core.sort();
         for (source, vrf) in [
             (Some(VrfSource::Off), false),
@@ -342,10 +327,7 @@ mod tests {
         // Another v2 deployment (another GameCore) is a mismatch too.
         let other = Deployment::V2(crate::V2Contracts {
             game_core: Felt::from(0x6b_u8),
-            ..match v2(None) {
-                Deployment::V2(c) => c,
-                Deployment::V1(_) => unreachable!(),
-            }
+            ..crate::V2Contracts::numbered(None)
         });
         assert!(deployment_mismatch(&other, &v2_session).is_some());
     }

@@ -15,6 +15,21 @@ fn approved(username: Option<&str>, address: u64, expires_at: u64) -> ApprovedSe
     }
 }
 
+/// The approval URL for `policies` and `rpc` on the default keychain: key 0xabcd, expiry
+/// 2,000,000,000, callback port 41234, no approvals or labels.
+fn test_approval_url(policies: &SessionPolicies, rpc: &Url) -> Url {
+    approval_url(&ApprovalRequest {
+        keychain_url: &Url::parse(DEFAULT_KEYCHAIN_URL).unwrap(),
+        public_key: Felt::from(0xabcdu32),
+        policies,
+        approvals: &[],
+        labels: &[],
+        rpc_url: rpc,
+        expires_at: 2_000_000_000,
+        callback_uri: &callback_uri(41234),
+    })
+}
+
 #[test]
 fn approval_url_carries_the_parameters_the_keychain_reads() {
     let policies = SessionPolicies::new([
@@ -23,19 +38,7 @@ fn approval_url_carries_the_parameters_the_keychain_reads() {
         (Felt::from(0x51feu32), "request_random"),
     ])
     .unwrap();
-    let keychain = Url::parse(DEFAULT_KEYCHAIN_URL).unwrap();
-    let rpc = Url::parse("http://127.0.0.1:5050/").unwrap();
-    let callback = callback_uri(41234);
-    let url = approval_url(&ApprovalRequest {
-        keychain_url: &keychain,
-        public_key: Felt::from(0xabcdu32),
-        policies: &policies,
-        approvals: &[],
-        labels: &[],
-        rpc_url: &rpc,
-        expires_at: 2_000_000_000,
-        callback_uri: &callback,
-    });
+    let url = test_approval_url(&policies, &Url::parse("http://127.0.0.1:5050/").unwrap());
     assert_eq!(url.host_str(), Some("x.cartridge.gg"));
     assert_eq!(url.path(), "/session");
     let q = url.query().unwrap();
@@ -255,18 +258,7 @@ fn an_approval_url_carries_no_credential_of_the_profiles_rpc() {
     let (rpc, replaced) = keychain_rpc_url(&profile_rpc, SEPOLIA).unwrap();
     assert!(replaced);
     let policies = SessionPolicies::new([(Felt::from(0x23f8u32), "explore")]).unwrap();
-    let keychain = Url::parse(DEFAULT_KEYCHAIN_URL).unwrap();
-    let callback = callback_uri(41234);
-    let url = approval_url(&ApprovalRequest {
-        keychain_url: &keychain,
-        public_key: Felt::from(0xabcdu32),
-        policies: &policies,
-        approvals: &[],
-        labels: &[],
-        rpc_url: &rpc,
-        expires_at: 2_000_000_000,
-        callback_uri: &callback,
-    });
+    let url = test_approval_url(&policies, &rpc);
     let text = url.as_str();
     for secret in [
         "ada",
