@@ -288,5 +288,55 @@ async fn katana_profile_deploys_through_the_legacy_udc_and_plays_a_game() {
         );
     }
     client.shutdown().await;
+    the_guides_session_recipe_starts_on_the_katana_profile(&url, &manifest).await;
     devnet.stop().await;
+}
+
+/// The player's guide's Controller recipe on the katana profile, whose `wallet.account_address`
+/// names katana's dev account: `LS_WALLET__KIND=session` and the password, nothing else. The
+/// stored session's account signs (ls_wallet names it, a new game is sent from it), and the log
+/// shows both addresses in full (public, not hidden as key-like). Skipped without the
+/// Controller class fixture.
+async fn the_guides_session_recipe_starts_on_the_katana_profile(
+    url: &url::Url,
+    manifest: &std::path::Path,
+) {
+    let Some(dir) = common::controller::class_dir() else {
+        return;
+    };
+    const PASSWORD: &str = "katana session password";
+    let controller = common::controller::deploy_controller(&dir, url, 31).await;
+    let home = controller
+        .v1_session_home(manifest, "katana", PASSWORD)
+        .await;
+    let env = [
+        ("LS_HOME", home.path().to_str().unwrap()),
+        ("LS_WALLET__KIND", "session"),
+        ("LS_KEYSTORE_PASSWORD", PASSWORD),
+    ];
+    let client = common::serve_profile("katana", url, manifest, (), &env).await;
+    let address = format!("{:#x}", controller.address);
+    let wallet = client.ok("ls_wallet", json!({})).await["wallet"].clone();
+    assert_eq!(wallet["account_address"], address.as_str(), "{wallet}");
+    assert!(wallet["session"].get("problem").is_none(), "{wallet}");
+    let started = client
+        .ok("ls_new_game", json!({"weapon": "Short Sword"}))
+        .await;
+    let tx = common::rpc(
+        url,
+        "starknet_getTransactionByHash",
+        json!({"transaction_hash": started["tx_hash"]}),
+    )
+    .await;
+    assert_eq!(
+        felt(&tx["sender_address"]),
+        controller.address,
+        "the Controller sent the new game"
+    );
+    let log = client.shutdown().await;
+    let katana_account = "0x127fd5f1fe78a71f8bcd1fec63e3fe2f0486b6ecd5c86a0466c3a21fa5cfcec";
+    assert!(
+        log.contains(&address) && log.contains(katana_account),
+        "both accounts are named in the log: {log}"
+    );
 }

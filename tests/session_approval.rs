@@ -32,6 +32,8 @@ const PASSWORD: &str = "session-test-pw";
 struct Home {
     dir: tempfile::TempDir,
     rpc: url::Url,
+    /// More environment for every command (`LS_GENERATION=v2`).
+    env: Vec<(&'static str, &'static str)>,
 }
 
 impl Home {
@@ -55,7 +57,21 @@ impl Home {
         Self {
             dir,
             rpc: rpc.clone(),
+            env: Vec::new(),
         }
+    }
+
+    /// The same home playing v2, as the guide says (`LS_GENERATION=v2`): the devnet profile's
+    /// `devnet/v2.json` names GameCore 0x2000, GameToken 0x2001, Denshokan 0x2002 and the VRF
+    /// provider 0x2003 with the salt source.
+    fn v2(rpc: &url::Url) -> Self {
+        let mut home = Self::new(rpc);
+        let file = json!({"game": "0x2000", "token": "0x2001", "denshokan": "0x2002",
+                          "vrf": "0x2003", "vrf_mode": "salt"});
+        std::fs::create_dir_all(home.profile_dir()).unwrap();
+        std::fs::write(home.profile_dir().join("v2.json"), file.to_string()).unwrap();
+        home.env.push(("LS_GENERATION", "v2"));
+        home
     }
 
     fn command(&self, args: &[&str]) -> Command {
@@ -69,6 +85,7 @@ impl Home {
             .env_remove("DISPLAY")
             .env_remove("WAYLAND_DISPLAY")
             .env("RUST_LOG", "info")
+            .envs(self.env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -462,4 +479,101 @@ async fn an_unregistered_session_is_reported_not_registered() {
     assert!(err.contains("not registered"), "{err}");
     assert!(err.contains("session new"), "{err}");
     home.assert_no_key(&[&out, &err]);
+}
+
+/// `LS_GENERATION=v2 session new`: the approval names the v2 contracts and asks for the v2
+/// deployment's calls (the Death Mountain preset's GameCore and GameToken methods and the VRF
+/// request), the keychain's newer base64 POST body is taken, the session is ready; the same
+/// session seen from the v1 profile is reported as approved for the v2 contracts.
+#[tokio::test]
+async fn a_v2_approval_asks_for_the_v2_deployments_calls() {
+    let Some((devnet, class)) = setup().await else {
+        return;
+    };
+    let controller = deploy_controller(&class, &devnet.url, 13).await;
+    let home = Home::v2(&devnet.url);
+    let a = Approval::start(&home, "http://127.0.0.1:9/query", "10s").await;
+    assert!(
+        a.stdout
+            .contains("for the v2 contracts (GameCore 0x2000), generation v2"),
+        "{}",
+        a.stdout
+    );
+    let policies: Value = serde_json::from_str(&a.param("policies")).unwrap();
+    let contract = |n: u32| policies["contracts"][format!("{:#066x}", n)].clone();
+    let methods = |c: &Value| -> Vec<String> {
+        let mut v: Vec<String> = c["methods"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["entrypoint"].as_str().unwrap().to_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let core = contract(0x2000);
+    assert_eq!(core["name"], "Game Core (v2)", "{policies}");
+    assert!(
+        core["description"]
+            .as_str()
+            .unwrap()
+            .contains("the v2 contracts (GameCore 0x2000)"),
+        "{core}"
+    );
+    assert_eq!(
+        methods(&core),
+        [
+            "attack",
+            "buy_items",
+            "drop_items",
+            "equip",
+            "explore",
+            "flee",
+            "select_stat_upgrades",
+            "start_game",
+            "surrender"
+        ]
+    );
+    assert_eq!(methods(&contract(0x2001)), ["mint_game"]);
+    assert_eq!(methods(&contract(0x2003)), ["request_random"]);
+    assert_eq!(policies["contracts"].as_object().unwrap().len(), 3);
+
+    // The owner approves; the keychain's main branch POSTs the base64 JSON, padding stripped.
+    let session = a.session();
+    controller.register_session(&session).await;
+    let answer = keychain_answer(&controller, &a.param("expires_at")).to_string();
+    let body = base64::engine::general_purpose::STANDARD
+        .encode(answer)
+        .trim_end_matches('=')
+        .to_owned();
+    let callback = url::Url::parse(&a.param("callback_uri")).unwrap();
+    let r = reqwest::Client::new()
+        .post(callback)
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .expect("the callback answers");
+    assert!(r.status().is_success(), "{}", r.status());
+    let (ok, out, err) = a.finish().await;
+    assert!(ok, "session new failed: {out}\n{err}");
+    assert!(out.contains("session ready"), "{out}");
+    assert!(out.contains("11 allowed entrypoints"), "{out}");
+
+    let (ok, status, _) = home.run(&["session", "status"]).await;
+    assert!(ok);
+    assert!(status.lines().any(|l| l == "ready"), "{status}");
+    let mut v1 = home.command(&["session", "status"]);
+    v1.env_remove("LS_GENERATION");
+    let out = v1.output().await.unwrap();
+    let status = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(
+        status.contains(
+            "this Controller session was approved for the v2 contracts (GameCore 0x2000); this \
+             server plays the v1 world's contracts (game systems 0x1000)"
+        ) && status.contains("[other_deployment]"),
+        "{status}"
+    );
+    assert!(status.contains("registered true"), "{status}");
 }

@@ -7,14 +7,8 @@
 
 mod common;
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use common::controller::{class_dir, deploy_controller};
 use common::paymaster::{self, Relayer};
-use loot_survivor_mcp::chain::controller::policies::session_policy_pairs;
-use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
-use loot_survivor_mcp::wallet::ScryptCost;
-use loot_survivor_mcp::wallet::session::SessionStore;
 use serde_json::json;
 
 const PASSWORD: &str = "correct horse battery staple";
@@ -26,17 +20,8 @@ async fn two_concurrent_new_games_on_the_sponsored_route_get_two_ids() {
     };
     let world = common::world().await;
     let controller = deploy_controller(&dir, &world.devnet.url, 12).await;
-    let addresses = GameAddresses::from_map(&read_manifest(&world.manifest).unwrap()).unwrap();
-    let pairs = session_policy_pairs(&addresses, false);
-    let home = tempfile::tempdir().unwrap();
-    let store = SessionStore::at(home.path().join("devnet")).with_cost(ScryptCost { log_n: 4 });
-    let expires_at = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_secs()
-        + 3600;
-    controller
-        .store_session(&store, &pairs, expires_at, PASSWORD)
+    let home = controller
+        .v1_session_home(&world.manifest, "devnet", PASSWORD)
         .await;
     let (rpc, stand_in) =
         paymaster::start(world.devnet.url.clone(), Relayer::devnet_account_1()).await;

@@ -16,6 +16,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use common::controller::{class_dir, deploy_controller, stored_session_key};
 use common::paymaster::{self, Relayer};
+use loot_survivor_mcp::chain::Deployment;
 use loot_survivor_mcp::chain::controller::policies::session_policy_pairs;
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
 use loot_survivor_mcp::wallet::ScryptCost;
@@ -77,7 +78,7 @@ async fn a_whole_game_signed_only_by_a_controller_session() {
     let controller = deploy_controller(&dir, &world.devnet.url, 11).await;
     let addresses = GameAddresses::from_map(&read_manifest(&world.manifest).unwrap()).unwrap();
     // The game's calls, without `drop`: the refusal below shows a call outside the session.
-    let pairs: Vec<(Felt, &str)> = session_policy_pairs(&addresses, false)
+    let pairs: Vec<(Felt, &str)> = session_policy_pairs(&Deployment::V1(addresses.clone()), false)
         .into_iter()
         .filter(|(_, name)| *name != "drop")
         .collect();

@@ -30,6 +30,7 @@ use common::controller::{
     DeployedController, class_dir, deploy_controller, stored_session_key, view,
 };
 use common::paymaster::{self, ACCOUNT_1, Relayer, execution_v3};
+use loot_survivor_mcp::chain::Deployment;
 use loot_survivor_mcp::chain::controller::outside_v3::{OutsideExecutionV3, fresh_nonce};
 use loot_survivor_mcp::chain::controller::policies::session_policy_pairs;
 use loot_survivor_mcp::chain::controller::slot::SessionSlot;
@@ -222,7 +223,7 @@ async fn vrf_actions_of_a_controller_session_go_as_outside_execution_v3() {
     let chain_id = controller.chain_id;
 
     // The session: the game's calls and `request_random`, stored, approved and registered.
-    let pairs = session_policy_pairs(&addresses, true);
+    let pairs = session_policy_pairs(&Deployment::V1(addresses.clone()), true);
     assert!(pairs.contains(&(CARTRIDGE_VRF_PROVIDER, "request_random")));
     let policies = SessionPolicies::new(pairs.iter().copied()).unwrap();
     let expires_at = now() + 3600;
@@ -312,7 +313,11 @@ async fn vrf_actions_of_a_controller_session_go_as_outside_execution_v3() {
     // A session without `request_random` refuses the VRF action before anything is signed.
     let keystore = store.clone();
     let (address, owner_guid) = (controller.address, controller.owner_guid);
-    let game_policies = SessionPolicies::new(session_policy_pairs(&addresses, false)).unwrap();
+    let game_policies = SessionPolicies::new(session_policy_pairs(
+        &Deployment::V1(addresses.clone()),
+        false,
+    ))
+    .unwrap();
     let no_vrf_slot = SessionSlot::new(
         Box::new(move || {
             Ok(Some(SessionSigner::new_as_registered(

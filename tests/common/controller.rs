@@ -373,6 +373,33 @@ impl DeployedController {
         signer
     }
 
+    /// A fresh data directory whose `profile` holds a session for the v1 world of `manifest`
+    /// (the deployment's own policies, no VRF), valid for an hour and registered on chain: the
+    /// guide's `session new`, without a browser.
+    pub async fn v1_session_home(
+        &self,
+        manifest: &std::path::Path,
+        profile: &str,
+        password: &str,
+    ) -> tempfile::TempDir {
+        use loot_survivor_mcp::chain::Deployment;
+        use loot_survivor_mcp::chain::controller::policies::session_policy_pairs;
+        use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
+        let addresses = GameAddresses::from_map(&read_manifest(manifest).unwrap()).unwrap();
+        let pairs = session_policy_pairs(&Deployment::V1(addresses), false);
+        let home = tempfile::tempdir().unwrap();
+        let store = SessionStore::at(home.path().join(profile))
+            .with_cost(loot_survivor_mcp::wallet::ScryptCost { log_n: 4 });
+        let expires_at = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs()
+            + 3600;
+        self.store_session(&store, &pairs, expires_at, password)
+            .await;
+        home
+    }
+
     /// The owner revokes the session with this hash: `revoke_session(session_hash)`.
     pub async fn revoke_session(&self, session_hash: Felt) {
         let call = Call {

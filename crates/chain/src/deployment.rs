@@ -183,6 +183,24 @@ impl V2Contracts {
     }
 }
 
+#[cfg(test)]
+impl V2Contracts {
+    /// GameCore 0x6a, GameToken 0x70, Denshokan 0xde, the VRF provider 0xf0, no dungeon or
+    /// minter, with `vrf_source`: for unit tests.
+    pub(crate) fn numbered(vrf_source: Option<VrfSource>) -> Self {
+        V2Contracts {
+            game_core: Felt::from(0x6a_u8),
+            game_token: Felt::from(0x70_u8),
+            denshokan: Felt::from(0xde_u8),
+            vrf_provider: Felt::from(0xf0_u8),
+            dungeon: None,
+            minter: None,
+            vrf_source,
+            legacy_envelope_until: None,
+        }
+    }
+}
+
 /// A profile's deployment: which generation, and its contracts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Deployment {
@@ -235,16 +253,7 @@ mod tests {
     }
 
     fn contracts() -> V2Contracts {
-        V2Contracts {
-            game_core: Felt::from(0x6a_u8),
-            game_token: Felt::from(0x70_u8),
-            denshokan: Felt::from(0xde_u8),
-            vrf_provider: Felt::from(0xf0_u8),
-            dungeon: None,
-            minter: None,
-            vrf_source: None,
-            legacy_envelope_until: None,
-        }
+        V2Contracts::numbered(None)
     }
 
     #[test]

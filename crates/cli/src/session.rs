@@ -11,7 +11,10 @@ use axum::extract::{RawQuery, State};
 use axum::http::{Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use base::home;
-use chain::controller::policies::session_policies;
+use chain::Deployment;
+use chain::controller::policies::{
+    contract_labels, deployment_mismatch, deployment_uses_vrf, describe, session_policies,
+};
 use chain::controller::state::{SessionProblem, SessionRef, SessionState, read_session_ref_state};
 use chain::manifest::{GameAddresses, read_manifest};
 use game::felt::parse_felt;
@@ -44,9 +47,8 @@ pub(crate) async fn session_new(args: &SettingsArgs, opts: &SessionNewArgs) -> a
         );
     }
     let chain_id = settings.expected_chain_id()?;
-    let addresses = game_addresses(&settings)?;
-    let vrf = settings.policy.vrf_enabled(settings.chain.vrf);
-    let policies = session_policies(&addresses, vrf)?;
+    let deployment = settings.deployment()?;
+    let policies = session_policies(&deployment, session_vrf(&settings, &deployment))?;
     let password = session_password(&settings.wallet, &env)?;
     let lifetime = parse_duration(&opts.expires)?;
     if !(MIN_LIFETIME..=MAX_LIFETIME).contains(&lifetime) {
@@ -86,25 +88,33 @@ pub(crate) async fn session_new(args: &SettingsArgs, opts: &SessionNewArgs) -> a
     }
     let pending = store.begin(chain_id, &policies, expires_at, password.as_bytes())?;
     let callback = callback_uri(port);
-    let approvals: Vec<ApprovalLimit> = addresses
-        .ticket_approve()
-        .map(|rule| ApprovalLimit {
-            token: rule.ticket,
-            spender: rule.dungeon,
-            amount: rule.amount,
-        })
-        .into_iter()
-        .collect();
+    let approvals: Vec<ApprovalLimit> = match &deployment {
+        Deployment::V1(addresses) => addresses.ticket_approve(),
+        Deployment::V2(_) => None,
+    }
+    .map(|rule| ApprovalLimit {
+        token: rule.ticket,
+        spender: rule.dungeon,
+        amount: rule.amount,
+    })
+    .into_iter()
+    .collect();
+    let labels = contract_labels(&deployment);
     let url = approval_url(&ApprovalRequest {
         keychain_url: &opts.keychain_url,
         public_key: pending.public_key,
         policies: &policies,
         approvals: &approvals,
+        labels: &labels,
         rpc_url: &keychain_rpc,
         expires_at,
         callback_uri: &callback,
     });
-    println!("Open this URL and approve the session with your Controller:");
+    println!(
+        "Open this URL and approve the session with your Controller (for {}, generation {}):",
+        describe(&deployment),
+        deployment.generation()
+    );
     println!("{url}");
     println!(
         "(session public key {:#x}, {} allowed entrypoints, expires at {expires_at}; waiting up to {})",
@@ -204,7 +214,18 @@ pub(crate) async fn session_status(args: &SettingsArgs) -> anyhow::Result<()> {
     println!("expires at: {} (unix seconds)", record.expires_at);
     println!("session public key: {}", record.public_key);
     println!("allowed entrypoints: {}", record.policies.len());
+    // A profile whose deployment is incomplete still shows its session, unchecked against it.
+    let other = match settings.deployment() {
+        Ok(d) => deployment_mismatch(&d, &record.session_policies()?),
+        Err(e) => {
+            println!("deployment: cannot be read ({e:#}); the session is not checked against it");
+            None
+        }
+    };
     let Some((address, owner_guid, session_hash)) = record.approved_parts()? else {
+        if let Some(p) = &other {
+            println!("problem: {p} [{}]; {}", p.code(), advice(p));
+        }
         return Ok(());
     };
     println!("session hash: {session_hash:#x}");
@@ -224,12 +245,17 @@ pub(crate) async fn session_status(args: &SettingsArgs) -> anyhow::Result<()> {
                 "on chain: class {class}, registered {}, revoked {}",
                 st.registered, st.revoked
             );
-            match st.problem(unix_now()) {
+            match other.or_else(|| st.problem(unix_now())) {
                 None => println!("ready"),
                 Some(p) => println!("problem: {p} [{}]; {}", p.code(), advice(&p)),
             }
         }
-        Err(e) => println!("on chain: cannot read ({e})"),
+        Err(e) => {
+            println!("on chain: cannot read ({e})");
+            if let Some(p) = &other {
+                println!("problem: {p} [{}]; {}", p.code(), advice(p));
+            }
+        }
     }
     Ok(())
 }
@@ -272,6 +298,14 @@ pub(crate) fn game_addresses(settings: &Settings) -> anyhow::Result<GameAddresse
         tags.insert(tag.clone(), parse_felt(addr).map_err(anyhow::Error::msg)?);
     }
     Ok(GameAddresses::from_map(&tags)?)
+}
+
+/// Whether the profile's session asks for `request_random` (see [`deployment_uses_vrf`]), under
+/// the server's own `policy.vrf` override.
+pub(crate) fn session_vrf(settings: &Settings, deployment: &Deployment) -> bool {
+    settings
+        .policy
+        .vrf_enabled(deployment_uses_vrf(deployment, settings.chain.vrf))
 }
 
 /// What the callback handler needs.
@@ -400,6 +434,10 @@ fn advice(p: &SessionProblem) -> &'static str {
         }
         SessionProblem::Expired { .. } | SessionProblem::Revoked | SessionProblem::Missing => {
             "run `loot-survivor-mcp session new` for a new session"
+        }
+        SessionProblem::OtherDeployment { .. } => {
+            "run `loot-survivor-mcp session new` with this profile: it asks for this deployment's \
+             calls"
         }
         SessionProblem::UnsupportedClass { .. } => {
             "log in to the Controller once in the Cartridge keychain (it upgrades), then run \

@@ -25,8 +25,15 @@ pub(crate) fn wallet_signer(
         let (address, key) = account_and_signer(settings, env)?;
         return Ok((address, AccountSigner::Key(key)));
     }
+    let deployment = settings.deployment()?;
+    // A v2 server's session must be made for v2 too: the command says so (the built-in profiles
+    // play v1 unless told otherwise).
+    let generation = match deployment.generation() {
+        chain::Generation::V1 => "",
+        chain::Generation::V2 => "LS_GENERATION=v2 ",
+    };
     let renew = format!(
-        "loot-survivor-mcp session new --profile {}",
+        "{generation}loot-survivor-mcp session new --profile {}",
         settings.profile
     );
     let store =
@@ -66,6 +73,7 @@ pub(crate) fn wallet_signer(
     };
     let password = session_password(&settings.wallet, env)?;
     let unlocked = UnlockedStore::new(store, password, address, settings.expected_chain_id()?);
-    let slot = SessionSlot::new(Box::new(move || unlocked.load()), renew);
+    let slot =
+        SessionSlot::new(Box::new(move || unlocked.load()), renew).for_deployment(deployment);
     Ok((address, AccountSigner::Session(Arc::new(slot))))
 }

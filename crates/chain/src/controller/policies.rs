@@ -1,8 +1,9 @@
 //! The (contract, entrypoint) pairs a Controller session needs to play on a deployment: the same
-//! game calls the wallet's policy guard allows ([`GameAddresses::signable_entrypoints`]), by name,
-//! plus the VRF provider's `request_random` and the dungeon entry calls when the profile uses them.
+//! game calls the wallet's policy guard allows, by name, plus the VRF provider's `request_random`
+//! and the dungeon entry calls when the profile uses them. Also how a stored session is matched
+//! against the deployment a server plays, and the names the keychain shows for each contract.
 //!
-//! Compared with Cartridge's published Loot Survivor preset (cartridge-gg/presets
+//! v1 (the Dojo world) compared with Cartridge's Loot Survivor preset (cartridge-gg/presets
 //! `configs/loot-survivor/config.json` @03b66215, SN_MAIN):
 //!
 //! | entrypoint | here | preset |
@@ -15,46 +16,179 @@
 //! | dungeon `claim_free_game`, ticket `approve` | with a dungeon and ticket | no |
 //! | `surrender`, `drop_items`, claims, tournaments, Game Core v2, `messages` | no | yes |
 //!
-//! The server asks only for what its tools call; a session approved from the preset would not
-//! cover `drop` and is a different policy tree (a different session hash) anyway.
+//! v2 (GameCore) asks for what Cartridge's Death Mountain preset lists for GameCore, GameToken
+//! and the VRF provider (cartridge-gg/presets `configs/death-mountain/config.json` @e37b9338):
+//! GameCore's `start_game`, `attack`, `flee`, `explore`, `buy_items`, `equip`, `drop_items`,
+//! `select_stat_upgrades` and `surrender`, GameToken's `mint_game`, and `request_random` unless
+//! the VRF source is `off`. The preset's dungeons are left out: v2's dungeon calldata is not known.
+//!
+//! The server asks only for what its tools call; a session approved from a preset is a different
+//! policy tree (a different session hash) anyway.
 
 use starknet::core::types::Felt;
+use starknet::macros::selector;
 
-use crate::GameAddresses;
 use crate::bindings::entrypoint_name;
+use crate::controller::state::SessionProblem;
+use crate::deployment::{Deployment, Generation, VrfSource};
+use wallet::session::approval::ContractLabel;
 use wallet::session::{SessionError, SessionPolicies};
 
-/// The pairs, unsorted (the session sorts them): game calls, then `request_random` when `vrf`,
-/// then the dungeon's `buy_game` and `claim_free_game`, and the ticket's `approve` when the
-/// profile names both the dungeon and its ticket.
-pub fn session_policy_pairs(addrs: &GameAddresses, vrf: bool) -> Vec<(Felt, &'static str)> {
-    let mut pairs: Vec<(Felt, &'static str)> = addrs
+/// The pairs, unsorted (the session sorts them). v1: game calls, `request_random` on Cartridge's
+/// provider when `vrf`, the dungeon's `buy_game` and `claim_free_game` and the ticket's `approve`
+/// when the profile names both. v2: GameCore's actions and the mint, `request_random` on the
+/// deployment's provider when `vrf`.
+pub fn session_policy_pairs(deployment: &Deployment, vrf: bool) -> Vec<(Felt, &'static str)> {
+    let mut pairs: Vec<(Felt, &'static str)> = deployment
         .signable_entrypoints()
         .into_iter()
         .filter_map(|(contract, selector)| Some((contract, entrypoint_name(selector)?)))
         .collect();
-    if vrf {
-        pairs.push((wallet::CARTRIDGE_VRF_PROVIDER, "request_random"));
-    }
-    if let Some(rule) = addrs.ticket_approve() {
-        pairs.push((rule.ticket, "approve"));
+    match deployment {
+        Deployment::V1(addrs) => {
+            if vrf {
+                pairs.push((wallet::CARTRIDGE_VRF_PROVIDER, "request_random"));
+            }
+            if let Some(rule) = addrs.ticket_approve() {
+                pairs.push((rule.ticket, "approve"));
+            }
+        }
+        Deployment::V2(c) => {
+            if vrf {
+                pairs.push((c.vrf_provider, "request_random"));
+            }
+        }
     }
     pairs
 }
 
 /// The session policies for a deployment (see [`session_policy_pairs`]).
-pub fn session_policies(addrs: &GameAddresses, vrf: bool) -> Result<SessionPolicies, SessionError> {
-    SessionPolicies::new(session_policy_pairs(addrs, vrf))
+pub fn session_policies(
+    deployment: &Deployment,
+    vrf: bool,
+) -> Result<SessionPolicies, SessionError> {
+    SessionPolicies::new(session_policy_pairs(deployment, vrf))
+}
+
+/// Whether a session on `deployment` asks for `request_random`: v1 follows the profile's
+/// `chain.vrf`; v2 asks unless its VRF source is `off` (an unset source may be set later, and a
+/// session approved without the request could not follow it).
+pub fn deployment_uses_vrf(deployment: &Deployment, v1_chain_vrf: bool) -> bool {
+    match deployment {
+        Deployment::V1(_) => v1_chain_vrf,
+        Deployment::V2(c) => c.vrf_source != Some(VrfSource::Off),
+    }
+}
+
+/// The labels of the deployment's contracts for the approval, each naming the generation and
+/// the game contract, so the owner sees which deployment the session is for.
+pub fn contract_labels(deployment: &Deployment) -> Vec<ContractLabel> {
+    let about = describe(deployment);
+    let label = |contract: Felt, name: &str| ContractLabel {
+        contract,
+        name: name.to_owned(),
+        description: format!("Loot Survivor 2 / Death Mountain: {about}"),
+    };
+    match deployment {
+        Deployment::V1(a) => {
+            let mut v = vec![
+                label(a.game_systems, "Game Systems (v1)"),
+                label(a.game_token_systems, "Game Token (v1)"),
+                label(wallet::CARTRIDGE_VRF_PROVIDER, "VRF Provider"),
+            ];
+            v.extend(a.dungeon.map(|d| label(d, "Dungeon (v1)")));
+            v.extend(a.ticket.map(|t| label(t, "Dungeon Ticket (v1)")));
+            v
+        }
+        Deployment::V2(c) => vec![
+            label(c.game_core, "Game Core (v2)"),
+            label(c.game_token, "Game Token (v2)"),
+            label(c.vrf_provider, "VRF Provider"),
+        ],
+    }
+}
+
+/// The deployment as the player reads it: "the v1 world's contracts (game systems 0x…)" or
+/// "the v2 contracts (GameCore 0x…)".
+pub fn describe(deployment: &Deployment) -> String {
+    describe_game(deployment.generation(), deployment.game_address())
+}
+
+fn describe_game(generation: Generation, game: Felt) -> String {
+    match generation {
+        Generation::V1 => format!("the v1 world's contracts (game systems {game:#x})"),
+        Generation::V2 => format!("the v2 contracts (GameCore {game:#x})"),
+    }
+}
+
+/// The game contract a session's policies play on, and its generation: the contract allowed
+/// `explore`, v2 when it is also allowed GameCore's `surrender` or `drop_items`.
+pub fn session_game(policies: &SessionPolicies) -> Option<(Generation, Felt)> {
+    let game = policies
+        .policies()
+        .iter()
+        .find(|p| p.entrypoint == "explore")?
+        .contract;
+    let v2 = [selector!("surrender"), selector!("drop_items")]
+        .into_iter()
+        .any(|s| policies.proof(game, s).is_some());
+    Some((if v2 { Generation::V2 } else { Generation::V1 }, game))
+}
+
+/// `Some(OtherDeployment)` when a session's policies do not cover `deployment`'s game contract:
+/// a session approved for another generation's contracts, or another deployment.
+pub fn deployment_mismatch(
+    deployment: &Deployment,
+    policies: &SessionPolicies,
+) -> Option<SessionProblem> {
+    if policies
+        .proof(deployment.game_address(), selector!("explore"))
+        .is_some()
+    {
+        return None;
+    }
+    let approved_for = match session_game(policies) {
+        Some((generation, game)) => describe_game(generation, game),
+        None => "other contracts (none of them a game's explore)".to_owned(),
+    };
+    Some(SessionProblem::OtherDeployment {
+        approved_for,
+        serving: describe(deployment),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::GameAddresses;
     use starknet::core::utils::get_selector_from_name;
 
     fn addrs() -> GameAddresses {
         GameAddresses::numbered()
     }
+
+    fn v1(a: &GameAddresses) -> Deployment {
+        Deployment::V1(a.clone())
+    }
+
+    fn v2(vrf_source: Option<VrfSource>) -> Deployment {
+        Deployment::V2(crate::V2Contracts::numbered(vrf_source))
+    }
+
+    /// Game Core's methods in Cartridge's presets, the same nine in both: Loot Survivor's
+    /// (cartridge-gg/presets `configs/loot-survivor/config.json` @03b66215) and Death Mountain's
+    /// (`configs/death-mountain/config.json` @e37b9338), written out.
+    const PRESET_GAME_CORE: [&str; 9] = [
+        "start_game",
+        "attack",
+        "flee",
+        "explore",
+        "buy_items",
+        "equip",
+        "drop_items",
+        "select_stat_upgrades",
+        "surrender",
+    ];
 
     fn names(pairs: &[(Felt, &str)], contract: Felt) -> Vec<String> {
         let mut v: Vec<String> = pairs
@@ -69,7 +203,7 @@ mod tests {
     #[test]
     fn every_signable_call_is_named_once() {
         let a = addrs();
-        let pairs = session_policy_pairs(&a, false);
+        let pairs = session_policy_pairs(&v1(&a), false);
         assert_eq!(pairs.len(), a.signable_entrypoints().len());
         for (contract, name) in &pairs {
             let sel = get_selector_from_name(name).unwrap();
@@ -98,7 +232,7 @@ mod tests {
 
     #[test]
     fn vrf_and_dungeon_add_their_calls() {
-        let with_vrf = session_policy_pairs(&addrs(), true);
+        let with_vrf = session_policy_pairs(&v1(&addrs()), true);
         assert_eq!(
             names(&with_vrf, wallet::CARTRIDGE_VRF_PROVIDER),
             ["request_random"]
@@ -110,33 +244,22 @@ mod tests {
             ticket: Some(ticket),
             ..addrs()
         };
-        let pairs = session_policy_pairs(&a, true);
+        let pairs = session_policy_pairs(&v1(&a), true);
         assert_eq!(names(&pairs, dungeon), ["buy_game", "claim_free_game"]);
         assert_eq!(names(&pairs, ticket), ["approve"]);
-        let policies = session_policies(&a, true).unwrap();
+        let policies = session_policies(&v1(&a), true).unwrap();
         assert_eq!(policies.policies().len(), 13);
         // A dungeon without its ticket: entry calls, no approve.
         let no_ticket = GameAddresses { ticket: None, ..a };
-        assert!(names(&session_policy_pairs(&no_ticket, false), ticket).is_empty());
+        assert!(names(&session_policy_pairs(&v1(&no_ticket), false), ticket).is_empty());
     }
 
-    /// The preset's Game Core and Game Token methods (cartridge-gg/presets
-    /// `configs/loot-survivor/config.json` @03b66215), written out: what differs is the table in
-    /// the module docs.
+    /// v1 against the Loot Survivor preset's Game Core and Game Token methods: what differs is
+    /// the table in the module docs.
     #[test]
     fn differences_with_the_published_preset() {
-        let preset_core = [
-            "start_game",
-            "attack",
-            "flee",
-            "explore",
-            "buy_items",
-            "equip",
-            "drop_items",
-            "select_stat_upgrades",
-            "surrender",
-        ];
-        let ours = names(&session_policy_pairs(&addrs(), false), Felt::ONE);
+        let preset_core = PRESET_GAME_CORE;
+        let ours = names(&session_policy_pairs(&v1(&addrs()), false), Felt::ONE);
         let only_ours: Vec<&String> = ours
             .iter()
             .filter(|n| !preset_core.contains(&n.as_str()))
@@ -148,8 +271,81 @@ mod tests {
         assert_eq!(only_ours, ["drop"]);
         assert_eq!(only_preset, [&"drop_items", &"surrender"]);
         assert_eq!(
-            names(&session_policy_pairs(&addrs(), false), Felt::THREE),
+            names(&session_policy_pairs(&v1(&addrs()), false), Felt::THREE),
             ["mint_game"]
+        );
+    }
+
+    /// A v2 session asks for exactly the Death Mountain preset's GameCore methods and GameToken's
+    /// `mint_game`, plus the deployment's VRF provider unless its source is off.
+    #[test]
+    fn a_v2_session_asks_for_the_death_mountain_presets_calls() {
+        let mut preset_core = PRESET_GAME_CORE;
+        preset_core.sort();
+        for (source, vrf) in [
+            (Some(VrfSource::Off), false),
+            (Some(VrfSource::Nonce), true),
+            (None, true),
+        ] {
+            let d = v2(source);
+            assert_eq!(deployment_uses_vrf(&d, false), vrf);
+            let pairs = session_policy_pairs(&d, deployment_uses_vrf(&d, false));
+            assert_eq!(names(&pairs, Felt::from(0x6a_u8)), preset_core);
+            assert_eq!(names(&pairs, Felt::from(0x70_u8)), ["mint_game"]);
+            let want: &[&str] = if vrf { &["request_random"] } else { &[] };
+            assert_eq!(names(&pairs, Felt::from(0xf0_u8)), want);
+            assert!(names(&pairs, wallet::CARTRIDGE_VRF_PROVIDER).is_empty());
+            assert_eq!(pairs.len(), 10 + usize::from(vrf));
+        }
+    }
+
+    #[test]
+    fn a_session_of_the_other_generation_is_named_as_such() {
+        let a = addrs();
+        let v1_session = session_policies(&v1(&a), true).unwrap();
+        let v2_session = session_policies(&v2(Some(VrfSource::Nonce)), true).unwrap();
+        assert_eq!(session_game(&v1_session), Some((Generation::V1, Felt::ONE)));
+        assert_eq!(
+            session_game(&v2_session),
+            Some((Generation::V2, Felt::from(0x6a_u8)))
+        );
+        assert_eq!(deployment_mismatch(&v1(&a), &v1_session), None);
+        assert_eq!(deployment_mismatch(&v2(None), &v2_session), None);
+        let problem = deployment_mismatch(&v2(None), &v1_session).expect("a mismatch");
+        assert_eq!(problem.code(), "other_deployment");
+        assert_eq!(
+            problem.to_string(),
+            "this Controller session was approved for the v1 world's contracts (game systems \
+             0x1); this server plays the v2 contracts (GameCore 0x6a)"
+        );
+        let back = deployment_mismatch(&v1(&a), &v2_session).expect("a mismatch");
+        assert!(
+            back.to_string()
+                .contains("approved for the v2 contracts (GameCore 0x6a)"),
+            "{back}"
+        );
+        // Another v2 deployment (another GameCore) is a mismatch too.
+        let other = Deployment::V2(crate::V2Contracts {
+            game_core: Felt::from(0x6b_u8),
+            ..crate::V2Contracts::numbered(None)
+        });
+        assert!(deployment_mismatch(&other, &v2_session).is_some());
+    }
+
+    #[test]
+    fn labels_name_the_generation_and_the_game() {
+        let labels = contract_labels(&v2(None));
+        assert_eq!(labels[0].contract, Felt::from(0x6a_u8));
+        assert_eq!(labels[0].name, "Game Core (v2)");
+        assert!(
+            labels
+                .iter()
+                .all(|l| l.description.contains("v2 contracts (GameCore 0x6a)"))
+        );
+        let v1_labels = contract_labels(&v1(&addrs()));
+        assert!(
+            v1_labels[0].description.contains("v1 world"),
+            "{v1_labels:?}"
         );
     }
 }

@@ -10,8 +10,9 @@ use serde::Serialize;
 use starknet::core::types::Felt;
 use starknet::providers::Provider;
 
+use super::policies::deployment_mismatch;
 use super::state::{SessionProblem, read_session_state};
-use crate::ChainError;
+use crate::{ChainError, Deployment};
 use wallet::SessionSigner;
 
 /// Reads the stored session (`Ok(None)`: none is stored); errors are already worded for a person.
@@ -24,6 +25,9 @@ pub struct SessionSlot {
     renew: String,
     /// The session last checked on chain (by hash) and what stopped it, if anything.
     known: tokio::sync::Mutex<Option<(Felt, Option<SessionProblem>)>>,
+    /// The deployment the server plays: a session whose policies do not cover its game contract
+    /// is reported as approved for other contracts, not read on chain.
+    deployment: Option<Deployment>,
 }
 
 impl std::fmt::Debug for SessionSlot {
@@ -43,11 +47,27 @@ impl SessionSlot {
             load,
             renew: renew.into(),
             known: tokio::sync::Mutex::new(None),
+            deployment: None,
         };
         if let Err(e) = slot.reload() {
             tracing::warn!("no usable Controller session: {e}");
         }
         slot
+    }
+
+    /// This slot for a server playing `deployment`; a stored session approved for other
+    /// contracts is said so now (in the log) and on every write and `ls_wallet`.
+    pub fn for_deployment(mut self, deployment: Deployment) -> Self {
+        if let Some(problem) = self.mismatch_with(&deployment) {
+            tracing::warn!("{problem}: run `{}`", self.renew);
+        }
+        self.deployment = Some(deployment);
+        self
+    }
+
+    /// How the session in use differs from `deployment`, if it does.
+    fn mismatch_with(&self, deployment: &Deployment) -> Option<SessionProblem> {
+        deployment_mismatch(deployment, self.current()?.policies())
     }
 
     /// The session in use, if any.
@@ -76,10 +96,29 @@ impl SessionSlot {
         &self.renew
     }
 
-    /// The session in use, or the typed "no session" error.
+    /// The session in use, or the typed error: none stored, or one approved for another
+    /// deployment's contracts (the stored session is read again first, in case the player
+    /// approved one for this deployment meanwhile).
     pub fn require(&self) -> Result<Arc<SessionSigner>, ChainError> {
-        self.current()
-            .ok_or_else(|| self.error(SessionProblem::Missing))
+        let session = self
+            .current()
+            .ok_or_else(|| self.error(SessionProblem::Missing))?;
+        let Some(deployment) = &self.deployment else {
+            return Ok(session);
+        };
+        if deployment_mismatch(deployment, session.policies()).is_none() {
+            return Ok(session);
+        }
+        if let Err(e) = self.reload() {
+            tracing::warn!("the stored Controller session cannot be read: {e}");
+        }
+        let session = self
+            .current()
+            .ok_or_else(|| self.error(SessionProblem::Missing))?;
+        match deployment_mismatch(deployment, session.policies()) {
+            None => Ok(session),
+            Some(problem) => Err(self.error(problem)),
+        }
     }
 
     /// `problem` as the chain error the tools report.
@@ -122,6 +161,13 @@ impl SessionSlot {
         let Some(session) = self.current() else {
             return Ok(Some(SessionProblem::Missing));
         };
+        if let Some(problem) = self
+            .deployment
+            .as_ref()
+            .and_then(|d| deployment_mismatch(d, session.policies()))
+        {
+            return Ok(Some(problem));
+        }
         let now = now_s();
         let mut known = self.known.lock().await;
         if let Some((hash, problem)) = &*known
@@ -211,7 +257,8 @@ pub struct SessionReport {
     pub hours_left: Option<u64>,
     /// The entrypoints it may call, by name.
     pub allowed: Vec<String>,
-    /// Why it cannot sign (`expired`, `revoked`, `not_registered`, `unsupported_class`, `missing`).
+    /// Why it cannot sign (`expired`, `revoked`, `not_registered`, `unsupported_class`, `missing`,
+    /// `other_deployment`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub problem: Option<String>,
     /// The command the player runs to approve a new session, when one is needed.

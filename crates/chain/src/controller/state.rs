@@ -102,11 +102,19 @@ pub enum SessionProblem {
     /// No session is stored for this profile.
     #[error("no Controller session is stored for this profile")]
     Missing,
+    /// The session was approved for another generation's contracts, or another deployment.
+    #[error("this Controller session was approved for {approved_for}; this server plays {serving}")]
+    OtherDeployment {
+        /// What its policies name ("the v1 world's contracts (game systems 0x…)").
+        approved_for: String,
+        /// What this server plays ("the v2 contracts (GameCore 0x…)").
+        serving: String,
+    },
 }
 
 impl SessionProblem {
     /// A short stable name (`expired`, `revoked`, `not_registered`, `unsupported_class`,
-    /// `missing`).
+    /// `missing`, `other_deployment`).
     pub fn code(&self) -> &'static str {
         match self {
             SessionProblem::Expired { .. } => "expired",
@@ -114,6 +122,7 @@ impl SessionProblem {
             SessionProblem::NotRegistered => "not_registered",
             SessionProblem::UnsupportedClass { .. } => "unsupported_class",
             SessionProblem::Missing => "missing",
+            SessionProblem::OtherDeployment { .. } => "other_deployment",
         }
     }
 }

@@ -79,6 +79,8 @@ pub struct ApprovalRequest<'a> {
     pub policies: &'a SessionPolicies,
     /// The spender and amount of each `approve` policy, by token contract.
     pub approvals: &'a [ApprovalLimit],
+    /// The name and description the keychain shows for each contract.
+    pub labels: &'a [ContractLabel],
     /// The RPC the keychain sends the registration through.
     pub rpc_url: &'a Url,
     /// The expiry asked for (unix seconds).
@@ -88,15 +90,17 @@ pub struct ApprovalRequest<'a> {
 }
 
 /// Cartridge's public RPC of each network the keychain knows, by chain id (`SN_MAIN`,
-/// `SN_SEPOLIA`): what the keychain is given when the profile's RPC URL carries a credential.
+/// `SN_SEPOLIA`), as controller-cli puts it in its approval URL (cartridge-gg/controller-cli
+/// `src/commands/session/authorize.rs` @6d0c2496): what the keychain is given when the profile's
+/// RPC URL carries a credential.
 const PUBLIC_RPC: [(Felt, &str); 2] = [
     (
         Felt::from_hex_unchecked("0x534e5f4d41494e"),
-        "https://api.cartridge.gg/x/starknet/mainnet/rpc/v0_9",
+        "https://api.cartridge.gg/x/starknet/mainnet",
     ),
     (
         Felt::from_hex_unchecked("0x534e5f5345504f4c4941"),
-        "https://api.cartridge.gg/x/starknet/sepolia/rpc/v0_9",
+        "https://api.cartridge.gg/x/starknet/sepolia",
     ),
 ];
 
@@ -130,20 +134,41 @@ pub struct ApprovalLimit {
     pub amount: u128,
 }
 
+/// What the keychain shows for one contract of the approval: its `name` and `description`, the
+/// contract fields of the policy format (cartridge-gg/docs `skills/controller-sessions/SKILL.md`
+/// @d004bb22; cartridge-gg/presets `configs/death-mountain/config.json` @e37b9338 fills both).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContractLabel {
+    /// The contract.
+    pub contract: Felt,
+    /// A short name ("Game Core (v2)").
+    pub name: String,
+    /// Which game and deployment it belongs to, readable.
+    pub description: String,
+}
+
 /// `http://localhost:{port}/callback`, the only callback form the keychain accepts.
 pub fn callback_uri(port: u16) -> Url {
     Url::parse(&format!("http://localhost:{port}{CALLBACK_PATH}")).expect("a valid URL")
 }
 
-/// `{"verified":false,"contracts":{addr:{"methods":[{name,entrypoint,authorized:true}]}}}` with
-/// addresses as `0x` and 64 hex digits and methods in leaf order; an `approve` method listed in
+/// `{"verified":false,"contracts":{addr:{name?,description?,"methods":[{name,entrypoint,
+/// authorized:true}]}}}` with addresses as `0x` and 64 hex digits and methods in leaf order; a
+/// contract in `labels` carries its `name` and `description`; an `approve` method listed in
 /// `approvals` also carries its `spender` (`0x` and 64 hex digits) and `amount` (`0x` hex).
-pub fn policies_json(policies: &SessionPolicies, approvals: &[ApprovalLimit]) -> Value {
+pub fn policies_json(
+    policies: &SessionPolicies,
+    approvals: &[ApprovalLimit],
+    labels: &[ContractLabel],
+) -> Value {
     let mut contracts = serde_json::Map::new();
     for p in policies.policies() {
-        let entry = contracts
-            .entry(p.contract_hex())
-            .or_insert_with(|| json!({"methods": []}));
+        let entry = contracts.entry(p.contract_hex()).or_insert_with(|| {
+            match labels.iter().find(|l| l.contract == p.contract) {
+                Some(l) => json!({"name": l.name, "description": l.description, "methods": []}),
+                None => json!({"methods": []}),
+            }
+        });
         let mut method = json!({
             "name": display_name(&p.entrypoint),
             "entrypoint": p.entrypoint,
@@ -191,7 +216,7 @@ pub fn approval_url(req: &ApprovalRequest<'_>) -> Url {
         .append_pair("public_key", &format!("{:#x}", req.public_key))
         .append_pair(
             "policies",
-            &policies_json(req.policies, req.approvals).to_string(),
+            &policies_json(req.policies, req.approvals, req.labels).to_string(),
         )
         .append_pair("rpc_url", req.rpc_url.as_str())
         .append_pair("expires_at", &req.expires_at.to_string())

@@ -15,6 +15,21 @@ fn approved(username: Option<&str>, address: u64, expires_at: u64) -> ApprovedSe
     }
 }
 
+/// The approval URL for `policies` and `rpc` on the default keychain: key 0xabcd, expiry
+/// 2,000,000,000, callback port 41234, no approvals or labels.
+fn test_approval_url(policies: &SessionPolicies, rpc: &Url) -> Url {
+    approval_url(&ApprovalRequest {
+        keychain_url: &Url::parse(DEFAULT_KEYCHAIN_URL).unwrap(),
+        public_key: Felt::from(0xabcdu32),
+        policies,
+        approvals: &[],
+        labels: &[],
+        rpc_url: rpc,
+        expires_at: 2_000_000_000,
+        callback_uri: &callback_uri(41234),
+    })
+}
+
 #[test]
 fn approval_url_carries_the_parameters_the_keychain_reads() {
     let policies = SessionPolicies::new([
@@ -23,18 +38,7 @@ fn approval_url_carries_the_parameters_the_keychain_reads() {
         (Felt::from(0x51feu32), "request_random"),
     ])
     .unwrap();
-    let keychain = Url::parse(DEFAULT_KEYCHAIN_URL).unwrap();
-    let rpc = Url::parse("http://127.0.0.1:5050/").unwrap();
-    let callback = callback_uri(41234);
-    let url = approval_url(&ApprovalRequest {
-        keychain_url: &keychain,
-        public_key: Felt::from(0xabcdu32),
-        policies: &policies,
-        approvals: &[],
-        rpc_url: &rpc,
-        expires_at: 2_000_000_000,
-        callback_uri: &callback,
-    });
+    let url = test_approval_url(&policies, &Url::parse("http://127.0.0.1:5050/").unwrap());
     assert_eq!(url.host_str(), Some("x.cartridge.gg"));
     assert_eq!(url.path(), "/session");
     let q = url.query().unwrap();
@@ -58,6 +62,31 @@ fn approval_url_carries_the_parameters_the_keychain_reads() {
     assert_eq!(sent, expected);
     // encodeURIComponent-style: nothing in the query needs a second decoding.
     assert!(!q.contains('{') && !q.contains('"'), "{q}");
+}
+
+/// A labelled contract carries the preset format's `name` and `description` (cartridge-gg/presets
+/// `configs/death-mountain/config.json` @e37b9338 spells them so); an unlabelled one does not.
+#[test]
+fn labels_name_the_contract_the_keychain_shows() {
+    let (game, vrf) = (Felt::from(0x6au8), Felt::from(0xf0u8));
+    let policies = SessionPolicies::new([(game, "explore"), (vrf, "request_random")]).unwrap();
+    let label = ContractLabel {
+        contract: game,
+        name: "Game Core (v2)".into(),
+        description: "Loot Survivor 2 / Death Mountain: the v2 contracts (GameCore 0x6a)".into(),
+    };
+    let sent = policies_json(&policies, &[], &[label]);
+    let expected: Value = serde_json::from_str(
+        r#"{"verified":false,"contracts":{
+          "0x000000000000000000000000000000000000000000000000000000000000006a":{
+            "name":"Game Core (v2)",
+            "description":"Loot Survivor 2 / Death Mountain: the v2 contracts (GameCore 0x6a)",
+            "methods":[{"name":"Explore","entrypoint":"explore","authorized":true}]},
+          "0x00000000000000000000000000000000000000000000000000000000000000f0":{"methods":[
+            {"name":"Request Random","entrypoint":"request_random","authorized":true}]}}}"#,
+    )
+    .unwrap();
+    assert_eq!(sent, expected);
 }
 
 #[test]
@@ -199,7 +228,7 @@ fn the_keychain_never_gets_a_credential_of_the_rpc_url() {
         keychain_rpc_url(&plain, SEPOLIA).unwrap(),
         (plain.clone(), false)
     );
-    let public = Url::parse("https://api.cartridge.gg/x/starknet/mainnet/rpc/v0_9").unwrap();
+    let public = Url::parse("https://api.cartridge.gg/x/starknet/mainnet").unwrap();
     assert_eq!(
         keychain_rpc_url(&public, main).unwrap(),
         (public.clone(), false)
@@ -220,6 +249,32 @@ fn the_keychain_never_gets_a_credential_of_the_rpc_url() {
     assert!(!e.to_string().contains("SECRETKEY"), "{e}");
 }
 
+/// The whole approval URL built from a profile RPC URL with user info and an API key holds
+/// neither: the keychain gets Cartridge's public RPC of the network.
+#[test]
+fn an_approval_url_carries_no_credential_of_the_profiles_rpc() {
+    let profile_rpc =
+        Url::parse("https://ada:PASSWORD123@rpc.example/v0_9?apikey=SECRETKEY123").unwrap();
+    let (rpc, replaced) = keychain_rpc_url(&profile_rpc, SEPOLIA).unwrap();
+    assert!(replaced);
+    let policies = SessionPolicies::new([(Felt::from(0x23f8u32), "explore")]).unwrap();
+    let url = test_approval_url(&policies, &rpc);
+    let text = url.as_str();
+    for secret in [
+        "ada",
+        "PASSWORD123",
+        "SECRETKEY123",
+        "apikey",
+        "rpc.example",
+    ] {
+        assert!(!text.contains(secret), "{secret} in {text}");
+    }
+    assert_eq!(
+        query_value(url.query().unwrap(), "rpc_url").unwrap(),
+        "https://api.cartridge.gg/x/starknet/sepolia"
+    );
+}
+
 #[test]
 fn an_approve_policy_names_its_spender_and_amount() {
     let ticket = Felt::from(0x7171u32);
@@ -230,7 +285,7 @@ fn an_approve_policy_names_its_spender_and_amount() {
         spender: Felt::from(0xd0u32),
         amount: 1_000_000_000_000_000_000,
     };
-    let sent = policies_json(&policies, &[limit]);
+    let sent = policies_json(&policies, &[limit], &[]);
     let expected: Value = serde_json::from_str(
         r#"{"verified":false,"contracts":{
           "0x0000000000000000000000000000000000000000000000000000000000007171":{"methods":[
@@ -243,7 +298,7 @@ fn an_approve_policy_names_its_spender_and_amount() {
     .unwrap();
     assert_eq!(sent, expected);
     // Without a limit for its token, an approve stays a plain call policy.
-    let plain = policies_json(&policies, &[]);
+    let plain = policies_json(&policies, &[], &[]);
     assert!(
         plain["contracts"].to_string().find("spender").is_none(),
         "{plain}"
