@@ -201,6 +201,7 @@ impl ChainClient {
         player_name: Option<Felt>,
         opts: WriteOptions,
     ) -> Result<(AdventurerId, TxReport), ChainError> {
+        self.check_archive(entry)?;
         if entry == Entry::Mint {
             return self.mint_game(player_name, opts).await;
         }

@@ -12,8 +12,8 @@ use chain::journal::Journal;
 use chain::sim::SimOptions;
 use chain::{ChainClient, ConnectOptions};
 use indexer::torii::ToriiClient;
-use mcp::LsServer;
 use mcp::http::{self, HttpOptions, ServedBy, TokenTable};
+use mcp::{LsServer, UnreachableChain};
 use rmcp::ServiceExt;
 
 use super::args::{ServeArgs, SettingsArgs};
@@ -85,7 +85,7 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
             .deployment_policy_guard(&deployment, account_address)
             .with_log(journal.clone()),
     );
-    let client = ChainClient::connect(ConnectOptions {
+    let opts = ConnectOptions {
         rpc_url: settings.chain.rpc_url.clone(),
         request_timeout: Duration::from_millis(settings.chain.request_timeout_ms),
         chain_id: settings.expected_chain_id()?,
@@ -98,12 +98,37 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
         fee_multiplier: settings.tx.fee_multiplier,
         policy,
         vrf: settings.chain.vrf,
-    })
-    .await?
+    };
+    let (rpc, unchecked) = (opts.rpc_host(), opts.checks());
+    let client = match ChainClient::connect(opts).await {
+        Ok(c) => c,
+        Err(e) if e.is_unreachable() => {
+            let offline = UnreachableChain::new(rpc, e.to_string(), unchecked);
+            tracing::warn!(
+                profile = %settings.profile,
+                rpc = %base::redact::shown_url(&settings.chain.rpc_url),
+                "{}; serving anyway: every call that needs the chain answers this until the \
+                 server is restarted with a node that answers",
+                offline.error()
+            );
+            let server = LsServer::new(Arc::new(offline), server_options(&settings))
+                .with_detail(settings.server.detail)
+                .with_advice(settings.server.advice)
+                .with_wallet(account_address);
+            let served = match http {
+                Some(http) => serve_http(server, http).await,
+                None => serve_until_stopped(server, &settings).await,
+            };
+            journal.flush();
+            return served;
+        }
+        Err(e) => return Err(e.into()),
+    }
     .with_journal(journal.clone())
     .with_fee_tokens(settings.fee_tokens()?)
     .with_follow(settings.tx.follow, settings.tx.ws_url.as_ref())
-    .with_token_count_storage(&settings.chain.token_count_storage)?;
+    .with_token_count_storage(&settings.chain.token_count_storage)?
+    .with_archive(settings.archive());
     let client = Arc::new(client);
     tokio::spawn({
         let client = client.clone();

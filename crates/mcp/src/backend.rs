@@ -198,6 +198,7 @@ impl GameBackend for ChainClient {
     }
 
     fn check_entry(&self, entry: Entry) -> Result<(), ChainError> {
+        self.check_archive(entry)?;
         let addresses = EntryAddresses::new(self.addresses(), 0);
         check_entry(entry, &addresses).map_err(|e| ChainError::Invalid(e.to_string()))
     }

@@ -104,6 +104,21 @@ pub fn from_chain(e: ChainError) -> ToolError {
             ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
         }
         e @ ChainError::Unsupported { .. } => ToolError::validation(e.to_string()),
+        e @ ChainError::Unreachable { .. } => ToolError::new(ErrorCode::RpcError, e.to_string())
+            .retryable(false)
+            .with_hint(
+                "the operator restarts the server once the node answers (or points \
+                 chain.rpc_url, STARKNET_RPC_URL or --rpc-url at one that does); ls_lookup and \
+                 the rules resource (ls://rules) work meanwhile",
+            ),
+        ChainError::Archived(a) => ToolError::validation(a.to_string())
+            .with_detail("archived", &a.archive.date)
+            .with_detail("entry", a.entry)
+            .with_hint(
+                "nothing was signed; this server still reads the world's games (ls_get_adventurer, \
+                 ls_get_game_events, ls_get_leaderboard), and new games are for the operator to \
+                 start on the live profile",
+            ),
         e @ (ChainError::Io { .. } | ChainError::Json { .. } | ChainError::Journal(_)) => {
             ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
         }

@@ -35,6 +35,7 @@ mod torii_tools;
 pub mod transport;
 mod transport_id;
 mod tx_tools;
+mod unreachable;
 mod write;
 
 pub use advice_result::{AdviceResult, AdviceTopic, AdviseArgs, advice_result};
@@ -58,3 +59,4 @@ pub use torii_tools::{
     AdventurerListResult, DEFAULT_LIMIT, GameEventsResult, IndexerInfo, LeaderboardResult,
     MAX_LIMIT,
 };
+pub use unreachable::UnreachableChain;
