@@ -2,10 +2,13 @@
 //! real binary, with the RPC pointed at a closed local port and no key (a Controller session
 //! wallet that is not approved yet), it lists its tools, answers a read and `ls_wallet` with an
 //! error naming the RPC and what connecting would have checked (the chain id, the JSON-RPC
-//! version, the v2 GameCore), and says the same on stderr.
+//! version, the v2 GameCore), and says the same on stderr. The leaderboard, which needs no node,
+//! still comes from the Denshokan API (here its stand-in, tests/denshokan_support).
 
 mod common;
+mod denshokan_support;
 
+use denshokan_support::{FakeDenshokan, Row};
 use loot_survivor_mcp::devnet::free_port;
 use serde_json::json;
 
@@ -14,6 +17,8 @@ async fn mainnet_without_a_reachable_rpc_serves_and_says_what_it_could_not_check
     let port = free_port().expect("a free port");
     let rpc: url::Url = format!("http://127.0.0.1:{port}").parse().unwrap();
     let unused_manifest = std::path::Path::new("no-manifest-on-v2.json");
+    let denshokan = FakeDenshokan::start().await;
+    denshokan.add([Row::new("77", "0xa11ce", 42, 1)]);
     let client = common::serve_profile(
         "mainnet",
         &rpc,
@@ -29,6 +34,7 @@ async fn mainnet_without_a_reachable_rpc_serves_and_says_what_it_could_not_check
                 "LS_KEYSTORE_PASSWORD",
                 "not used until a session is approved",
             ),
+            ("LS_DENSHOKAN_URL", denshokan.url.as_str()),
         ],
     )
     .await;
@@ -66,6 +72,12 @@ async fn mainnet_without_a_reachable_rpc_serves_and_says_what_it_could_not_check
             "{e}"
         );
     }
+
+    let board = client
+        .ok("ls_get_leaderboard", json!({"scope": "all"}))
+        .await;
+    assert_eq!(board["indexer"]["source"], "denshokan", "{board}");
+    assert_eq!(board["total"], 1, "{board}");
 
     let log = client.shutdown().await;
     assert!(

@@ -85,6 +85,7 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
             .deployment_policy_guard(&deployment, account_address)
             .with_log(journal.clone()),
     );
+    let played = deployment.clone();
     let opts = ConnectOptions {
         rpc_url: settings.chain.rpc_url.clone(),
         request_timeout: Duration::from_millis(settings.chain.request_timeout_ms),
@@ -111,10 +112,14 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
                  server is restarted with a node that answers",
                 offline.error()
             );
-            let server = LsServer::new(Arc::new(offline), server_options(&settings))
+            let mut server = LsServer::new(Arc::new(offline), server_options(&settings))
                 .with_detail(settings.server.detail)
                 .with_advice(settings.server.advice)
                 .with_wallet(account_address);
+            if let Some(index) = settings.v2_index(&played, None)? {
+                tracing::info!("the Denshokan API answers the leaderboard and an owner's games");
+                server = server.with_index(Arc::new(index));
+            }
             let served = match http {
                 Some(http) => serve_http(server, http).await,
                 None => serve_until_stopped(server, &settings).await,
@@ -153,7 +158,7 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
         .torii_options(client.addresses())
         .and_then(|o| o.map(ToriiClient::new).transpose())
         .map_err(anyhow::Error::msg)?;
-    let v2_index = settings.v2_index(client.clone())?;
+    let v2_index = settings.v2_index(client.deployment(), Some(client.clone()))?;
     let mut server = LsServer::new(client, server_options(&settings))
         .with_detail(settings.server.detail)
         .with_advice(settings.server.advice)

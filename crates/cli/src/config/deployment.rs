@@ -187,14 +187,16 @@ fn source(value: &str) -> Result<VrfSource, ConfigError> {
 
 impl Settings {
     /// On a v2 deployment, the indexer tools' index: the Denshokan API (the profile's
-    /// `deployment.indexer_url`, else Provable's) for the leaderboard and an owner's games, the
-    /// chain's GameCore events for a history; `None` on v1 (Torii, when configured).
+    /// `deployment.indexer_url`, else Provable's) for the leaderboard and an owner's games, and
+    /// (with `chain`) the chain's GameCore events for a history; `None` on v1 (Torii, when
+    /// configured).
     pub fn v2_index(
         &self,
-        chain: std::sync::Arc<chain::ChainClient>,
+        deployment: &Deployment,
+        chain: Option<std::sync::Arc<chain::ChainClient>>,
     ) -> anyhow::Result<Option<indexer::denshokan::DenshokanIndex>> {
         use indexer::denshokan::{DenshokanClient, DenshokanIndex, DenshokanOptions};
-        let Deployment::V2(c) = chain.deployment().clone() else {
+        let Deployment::V2(c) = deployment else {
             return Ok(None);
         };
         let mut opts = DenshokanOptions::default();
@@ -205,7 +207,10 @@ impl Settings {
         let game_id = game::token_fields::DEATH_MOUNTAIN_GAME_ID;
         let index =
             DenshokanIndex::new(std::sync::Arc::new(client), game_id, c.minter.or(c.dungeon));
-        Ok(Some(index.with_events(chain)))
+        Ok(Some(match chain {
+            Some(chain) => index.with_events(chain),
+            None => index,
+        }))
     }
 
     /// The profile's deployment: v1's addresses from the manifest and `chain.contracts`, or the
