@@ -431,3 +431,29 @@ async fn an_archived_deployment_refuses_every_new_game_before_anything_reaches_t
     allowed.mint_game(None, o()).await.unwrap();
     assert!(!chain.with(|s| s.log.clone()).is_empty());
 }
+
+#[tokio::test]
+async fn a_v2_deployment_offers_entry_mint_only() {
+    use crate::entry::Entry;
+    let chain = ScriptedChain::new(6);
+    let paymaster = Arc::new(chain.clone());
+    let client = connect_to(&chain, paymaster, owner_key(), false, v2(None))
+        .await
+        .unwrap();
+    client.check_entry(Entry::Mint).unwrap();
+    for entry in [
+        Entry::Ticket,
+        Entry::GoldenPass { token_id: 1 },
+        Entry::Free,
+    ] {
+        let e = client.check_entry(entry).unwrap_err().to_string();
+        assert!(e.contains("use entry \"mint\""), "{e}");
+        assert!(!e.contains("chain.contracts"), "{e}");
+        let sent = client
+            .enter_game(entry, None, opts(Duration::from_secs(5)))
+            .await
+            .unwrap_err();
+        assert_eq!(sent.to_string(), e);
+    }
+    assert_eq!(chain.with(|s| s.log.clone()), Vec::<String>::new());
+}
