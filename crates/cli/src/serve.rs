@@ -101,39 +101,41 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
         vrf: settings.chain.vrf,
     };
     let (rpc, unchecked) = (opts.rpc_host(), opts.checks());
-    let client = match ChainClient::connect(opts).await {
-        Ok(c) => c,
+    let transport = if http.is_some() { "http" } else { "stdio" };
+    let server = match ChainClient::connect(opts).await {
+        Ok(client) => connected_server(&settings, client, &journal, transport)?,
         Err(e) if e.is_unreachable() => {
             let offline = UnreachableChain::new(rpc, e.to_string(), unchecked);
-            tracing::warn!(
-                profile = %settings.profile,
-                rpc = %base::redact::shown_url(&settings.chain.rpc_url),
-                "{}; serving anyway: every call that needs the chain answers this until the \
-                 server is restarted with a node that answers",
-                offline.error()
-            );
-            let mut server = LsServer::new(Arc::new(offline), server_options(&settings))
-                .with_detail(settings.server.detail)
-                .with_advice(settings.server.advice)
-                .with_wallet(account_address);
-            if let Some(index) = settings.v2_index(&played, None)? {
-                tracing::info!("the Denshokan API answers the leaderboard and an owner's games");
-                server = server.with_index(Arc::new(index));
-            }
-            let served = match http {
-                Some(http) => serve_http(server, http).await,
-                None => serve_until_stopped(server, &settings).await,
-            };
-            journal.flush();
-            return served;
+            unreachable_server(&settings, &played, account_address, offline)?
         }
         Err(e) => return Err(e.into()),
+    };
+    let served = match http {
+        Some(http) => serve_http(server, http).await,
+        None => serve_until_stopped(server, &settings).await,
+    };
+    journal.flush();
+    if let Some(devnet) = devnet {
+        devnet.stop().await;
+        tracing::info!("stopped starknet-devnet");
     }
-    .with_journal(journal.clone())
-    .with_fee_tokens(settings.fee_tokens()?)
-    .with_follow(settings.tx.follow, settings.tx.ws_url.as_ref())
-    .with_token_count_storage(&settings.chain.token_count_storage)?
-    .with_archive(settings.archive());
+    served
+}
+
+/// The server over a connected chain client: the journal, pending transactions followed, and
+/// the indexer the profile names (Torii on v1, Denshokan and GameCore's events on v2).
+fn connected_server(
+    settings: &Settings,
+    client: ChainClient,
+    journal: &Arc<Journal>,
+    transport: &str,
+) -> anyhow::Result<LsServer> {
+    let client = client
+        .with_journal(journal.clone())
+        .with_fee_tokens(settings.fee_tokens()?)
+        .with_follow(settings.tx.follow, settings.tx.ws_url.as_ref())
+        .with_token_count_storage(&settings.chain.token_count_storage)?
+        .with_archive(settings.archive());
     let client = Arc::new(client);
     tokio::spawn({
         let client = client.clone();
@@ -150,7 +152,7 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
     tracing::info!(
         profile = %settings.profile,
         account = %format!("{:#x}", client.account_address()),
-        transport = if http.is_some() { "http" } else { "stdio" },
+        transport,
         "serving MCP"
     );
     let account = client.account_address();
@@ -159,7 +161,7 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
         .and_then(|o| o.map(ToriiClient::new).transpose())
         .map_err(anyhow::Error::msg)?;
     let v2_index = settings.v2_index(client.deployment(), Some(client.clone()))?;
-    let mut server = LsServer::new(client, server_options(&settings))
+    let mut server = LsServer::new(client, server_options(settings))
         .with_detail(settings.server.detail)
         .with_advice(settings.server.advice)
         .with_wallet(account)
@@ -177,16 +179,33 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
         );
         server = server.with_index(Arc::new(index));
     }
-    let served = match http {
-        Some(http) => serve_http(server, http).await,
-        None => serve_until_stopped(server, &settings).await,
-    };
-    journal.flush();
-    if let Some(devnet) = devnet {
-        devnet.stop().await;
-        tracing::info!("stopped starknet-devnet");
+    Ok(server)
+}
+
+/// The server when the node could not be reached at start: every chain call answers `offline`'s
+/// error (said once on stderr too); a v2 leaderboard still comes from the Denshokan API.
+fn unreachable_server(
+    settings: &Settings,
+    deployment: &chain::Deployment,
+    account: starknet::core::types::Felt,
+    offline: UnreachableChain,
+) -> anyhow::Result<LsServer> {
+    tracing::warn!(
+        profile = %settings.profile,
+        rpc = %base::redact::shown_url(&settings.chain.rpc_url),
+        "{}; serving anyway: every call that needs the chain answers this until the server is \
+         restarted with a node that answers",
+        offline.error()
+    );
+    let mut server = LsServer::new(Arc::new(offline), server_options(settings))
+        .with_detail(settings.server.detail)
+        .with_advice(settings.server.advice)
+        .with_wallet(account);
+    if let Some(index) = settings.v2_index(deployment, None)? {
+        tracing::info!("the Denshokan API answers the leaderboard and an owner's games");
+        server = server.with_index(Arc::new(index));
     }
-    served
+    Ok(server)
 }
 
 /// The HTTP options of `serve --http`, checked before anything else starts: a non-loopback
