@@ -200,6 +200,32 @@ mod tests {
     }
 
     #[test]
+    fn archived_and_unreachable_chains_are_final_and_say_what_still_works() {
+        let archive = chain::Archive {
+            what: "the Dojo world ls_0_0_9".into(),
+            date: "2026-05-11".into(),
+            source: None,
+            successor: Some("mainnet".into()),
+            allow_entry: false,
+        };
+        let t = from_chain(archive.check_entry("ticket").unwrap_err().into());
+        assert_eq!(t.code, ErrorCode::ValidationError);
+        assert!(!t.retryable);
+        assert_eq!(t.details["archived"], "2026-05-11");
+        assert_eq!(t.details["entry"], "ticket");
+        assert!(t.hint.unwrap().contains("ls_get_adventurer"));
+        let t = from_chain(ChainError::Unreachable {
+            rpc: "127.0.0.1:9".into(),
+            reason: "refused".into(),
+            unchecked: "the chain id (SN_MAIN)".into(),
+        });
+        assert_eq!(t.code, ErrorCode::RpcError);
+        assert!(!t.retryable, "retrying cannot help until a restart");
+        assert!(t.message.contains("127.0.0.1:9"), "{}", t.message);
+        assert!(t.hint.unwrap().contains("restarts the server"));
+    }
+
+    #[test]
     fn timeout_carries_the_hash() {
         let t = from_chain(ChainError::Timeout {
             tx_hash: Felt::from(0xabcu32),
