@@ -166,11 +166,11 @@ pub enum ChainError {
         /// The action's entrypoint name.
         action: &'static str,
     },
-    /// The node could not be reached when the server started; the server serves anyway, and
-    /// every call that needs the chain answers this (nothing read, nothing signed).
+    /// The node could not be reached at start nor since; the server serves anyway, and every
+    /// call that needs the chain tries again and answers this meanwhile (nothing read or signed).
     #[error(
-        "the RPC at {rpc} (chain.rpc_url) could not be reached when the server started \
-         ({reason}), so nothing was read or signed, and these were not checked: {unchecked}"
+        "the RPC at {rpc} (chain.rpc_url) cannot be reached ({reason}), so nothing was read or \
+         signed, and these are not checked yet: {unchecked}"
     )]
     Unreachable {
         /// The node's host and port (never the whole URL, which may carry a credential).

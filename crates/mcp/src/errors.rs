@@ -105,11 +105,11 @@ pub fn from_chain(e: ChainError) -> ToolError {
         }
         e @ ChainError::Unsupported { .. } => ToolError::validation(e.to_string()),
         e @ ChainError::Unreachable { .. } => ToolError::new(ErrorCode::RpcError, e.to_string())
-            .retryable(false)
             .with_hint(
-                "the operator restarts the server once the node answers (or points \
-                 chain.rpc_url, STARKNET_RPC_URL or --rpc-url at one that does); ls_lookup and \
-                 the rules resource (ls://rules) work meanwhile",
+                "retry in a moment: each call connects again, and works once the node answers; \
+                 if it stays down, the operator points chain.rpc_url (STARKNET_RPC_URL, \
+                 --rpc-url) at one that does; ls_lookup and the rules resource (ls://rules) work \
+                 meanwhile",
             ),
         ChainError::Archived(a) => ToolError::validation(a.to_string())
             .with_detail("archived", &a.archive.date)
@@ -220,9 +220,9 @@ mod tests {
             unchecked: "the chain id (SN_MAIN)".into(),
         });
         assert_eq!(t.code, ErrorCode::RpcError);
-        assert!(!t.retryable, "retrying cannot help until a restart");
+        assert!(t.retryable, "each call connects again");
         assert!(t.message.contains("127.0.0.1:9"), "{}", t.message);
-        assert!(t.hint.unwrap().contains("restarts the server"));
+        assert!(t.hint.unwrap().contains("each call connects again"));
     }
 
     #[test]

@@ -22,6 +22,7 @@ mod lifecycle;
 pub mod logging;
 mod malformed;
 mod params;
+mod pending_chain;
 pub mod present;
 mod prompts;
 mod replay;
@@ -35,7 +36,6 @@ mod torii_tools;
 pub mod transport;
 mod transport_id;
 mod tx_tools;
-mod unreachable;
 mod write;
 
 pub use advice_result::{AdviceResult, AdviceTopic, AdviseArgs, advice_result};
@@ -51,6 +51,7 @@ pub use drain::Drain;
 pub use envelopes::{ActionResult, AdventurerResult};
 pub use errors::from_chain;
 pub use in_memory::connect_in_memory;
+pub use pending_chain::{Connect, PendingChain};
 pub use present::compact::Detail;
 pub use present::tool_call::{short_call, tool_call};
 pub use schema::tool_definition;
@@ -59,4 +60,3 @@ pub use torii_tools::{
     AdventurerListResult, DEFAULT_LIMIT, GameEventsResult, IndexerInfo, LeaderboardResult,
     MAX_LIMIT,
 };
-pub use unreachable::UnreachableChain;

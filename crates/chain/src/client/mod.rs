@@ -137,6 +137,7 @@ impl std::fmt::Debug for ChainClient {
 }
 
 /// Everything needed to connect.
+#[derive(Clone)]
 pub struct ConnectOptions {
     /// Node URL.
     pub rpc_url: url::Url,

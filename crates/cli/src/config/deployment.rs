@@ -188,12 +188,12 @@ fn source(value: &str) -> Result<VrfSource, ConfigError> {
 impl Settings {
     /// On a v2 deployment, the indexer tools' index: the Denshokan API (the profile's
     /// `deployment.indexer_url`, else Provable's) for the leaderboard and an owner's games, and
-    /// (with `chain`) the chain's GameCore events for a history; `None` on v1 (Torii, when
+    /// `events` (the chain's GameCore events) for a history; `None` on v1 (Torii, when
     /// configured).
     pub fn v2_index(
         &self,
         deployment: &Deployment,
-        chain: Option<std::sync::Arc<chain::ChainClient>>,
+        events: std::sync::Arc<dyn indexer::GameEventsSource>,
     ) -> anyhow::Result<Option<indexer::denshokan::DenshokanIndex>> {
         use indexer::denshokan::{DenshokanClient, DenshokanIndex, DenshokanOptions};
         let Deployment::V2(c) = deployment else {
@@ -207,10 +207,7 @@ impl Settings {
         let game_id = game::token_fields::DEATH_MOUNTAIN_GAME_ID;
         let index =
             DenshokanIndex::new(std::sync::Arc::new(client), game_id, c.minter.or(c.dungeon));
-        Ok(Some(match chain {
-            Some(chain) => index.with_events(chain),
-            None => index,
-        }))
+        Ok(Some(index.with_events(events)))
     }
 
     /// The profile's deployment: v1's addresses from the manifest and `chain.contracts`, or the
