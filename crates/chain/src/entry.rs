@@ -192,6 +192,23 @@ pub fn entry_calls(
 }
 
 impl ChainClient {
+    /// Refuses, before anything is signed, an entry this deployment cannot serve: any new game on
+    /// an archived one, a dungeon entry on v2 (the dungeons' v2 calldata is not public) or on a
+    /// profile naming no dungeon.
+    pub fn check_entry(&self, entry: Entry) -> Result<(), ChainError> {
+        self.check_archive(entry)?;
+        if entry != Entry::Mint && self.deployment().generation() == crate::Generation::V2 {
+            return Err(ChainError::Invalid(format!(
+                "entry \"{}\" buys a game at a dungeon, and the dungeons' calldata on this v2 \
+                 deployment is not public yet: use entry \"mint\" (such a game counts on no \
+                 dungeon's leaderboard)",
+                entry.name()
+            )));
+        }
+        let addresses = EntryAddresses::new(self.addresses(), 0);
+        check_entry(entry, &addresses).map_err(|e| ChainError::Invalid(e.to_string()))
+    }
+
     /// Enters a new game for this wallet with `entry` (one multicall) and returns the new
     /// adventurer id, read from the receipt as for a mint; a plain mint is
     /// [`ChainClient::mint_game`] (the deployment's generation's mint).
@@ -201,6 +218,7 @@ impl ChainClient {
         player_name: Option<Felt>,
         opts: WriteOptions,
     ) -> Result<(AdventurerId, TxReport), ChainError> {
+        self.check_entry(entry)?;
         if entry == Entry::Mint {
             return self.mint_game(player_name, opts).await;
         }

@@ -166,6 +166,23 @@ pub enum ChainError {
         /// The action's entrypoint name.
         action: &'static str,
     },
+    /// The node could not be reached at start nor since; the server serves anyway, and every
+    /// call that needs the chain tries again and answers this meanwhile (nothing read or signed).
+    #[error(
+        "the RPC at {rpc} (chain.rpc_url) cannot be reached ({reason}), so nothing was read or \
+         signed, and these are not checked yet: {unchecked}"
+    )]
+    Unreachable {
+        /// The node's host and port (never the whole URL, which may carry a credential).
+        rpc: String,
+        /// Why connecting failed.
+        reason: String,
+        /// What connecting checks, in words ([`crate::ConnectOptions::checks`]).
+        unchecked: String,
+    },
+    /// A new game on a deployment the profile marks archived; nothing was signed.
+    #[error("{0}")]
+    Archived(#[from] crate::archive::ArchivedEntry),
     /// The profile names one generation and the chain answers as the other (found at connect).
     #[error("the profile says {expected} but {address:#x} answers as {}", found.described())]
     GenerationMismatch {
@@ -237,6 +254,16 @@ impl ChainError {
             AccountError::Provider(p) => Self::from_provider(p),
             AccountError::Signing(s) => Self::Signing(s.to_string()),
             other => Self::Rpc(base::redact::redact_urls(&other.to_string())),
+        }
+    }
+
+    /// Whether the node could not be reached or did not answer as a Starknet node at all (as
+    /// opposed to answering and disagreeing: another network, another generation).
+    pub fn is_unreachable(&self) -> bool {
+        match self {
+            Self::Provider(p) => !matches!(p.inner(), ProviderError::StarknetError(_)),
+            Self::Rpc(_) | Self::Http(_) => true,
+            _ => false,
         }
     }
 

@@ -1,6 +1,7 @@
 //! Starknet I/O: the provider, the generated bindings, transaction submission and receipts, and
 //! the decoding of receipt events into game events.
 
+pub mod archive;
 pub mod bindings;
 mod client;
 pub mod controller;
@@ -32,6 +33,7 @@ pub mod vrf;
 pub mod wallet_account;
 pub mod write_behind;
 
+pub use archive::{Archive, ArchivedEntry};
 pub use client::{
     ChainClient, ChainReader, ConnectOptions, TokenBalance, TxLookup, TxReport, WalletReport,
     WriteOptions,

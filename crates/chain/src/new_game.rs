@@ -79,6 +79,7 @@ impl ChainClient {
         weapon: u8,
         opts: WriteOptions,
     ) -> Result<MintedGame, ChainError> {
+        self.check_archive(crate::entry::Entry::Mint)?;
         if let crate::Deployment::V2(_) = self.deployment() {
             let (id, mint) = self.mint_game(player_name, opts.clone()).await?;
             let start = game::engine::Action::StartGame { weapon };

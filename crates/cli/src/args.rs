@@ -178,7 +178,8 @@ pub(crate) enum Generation {
 
 #[derive(ClapArgs, Debug, Default, Clone)]
 pub(crate) struct SettingsArgs {
-    /// Chain profile: sim (the default), devnet, katana, sepolia or mainnet (or LS_CHAIN).
+    /// Chain profile: sim (the default), devnet, katana, sepolia, mainnet or mainnet-v1 (or
+    /// LS_CHAIN).
     #[arg(long, global = true)]
     pub(crate) profile: Option<String>,
     /// Override the node URL (or STARKNET_RPC_URL).

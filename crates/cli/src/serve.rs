@@ -8,13 +8,15 @@ use std::time::Duration;
 use crate::config::Settings;
 use anyhow::Context as _;
 use base::home;
+use chain::ChainError;
 use chain::journal::Journal;
 use chain::sim::SimOptions;
 use chain::{ChainClient, ConnectOptions};
 use indexer::torii::ToriiClient;
-use mcp::LsServer;
 use mcp::http::{self, HttpOptions, ServedBy, TokenTable};
+use mcp::{Connect, LsServer, PendingChain};
 use rmcp::ServiceExt;
+use starknet::core::types::Felt;
 
 use super::args::{ServeArgs, SettingsArgs};
 use super::devnet::{deploy, ensure_devnet};
@@ -85,7 +87,8 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
             .deployment_policy_guard(&deployment, account_address)
             .with_log(journal.clone()),
     );
-    let client = ChainClient::connect(ConnectOptions {
+    let played = deployment.clone();
+    let opts = ConnectOptions {
         rpc_url: settings.chain.rpc_url.clone(),
         request_timeout: Duration::from_millis(settings.chain.request_timeout_ms),
         chain_id: settings.expected_chain_id()?,
@@ -98,29 +101,42 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
         fee_multiplier: settings.tx.fee_multiplier,
         policy,
         vrf: settings.chain.vrf,
-    })
-    .await?
-    .with_journal(journal.clone())
-    .with_fee_tokens(settings.fee_tokens()?)
-    .with_follow(settings.tx.follow, settings.tx.ws_url.as_ref())
-    .with_token_count_storage(&settings.chain.token_count_storage)?;
-    let client = Arc::new(client);
-    tokio::spawn({
-        let client = client.clone();
-        async move {
-            let n = client.follow_pending().await;
-            if n > 0 {
-                tracing::info!(
-                    n,
-                    "followed the transactions left pending by an earlier run"
-                );
-            }
+    };
+    let (rpc, unchecked) = (opts.rpc_host(), opts.checks());
+    let transport = if http.is_some() { "http" } else { "stdio" };
+    let again = ConnectAgain::new(&settings, &opts, &journal)?;
+    let server = match ChainClient::connect(opts).await {
+        Ok(client) => connected_server(&settings, again.set_up(client)?, &journal, transport)?,
+        Err(e) if e.is_unreachable() => {
+            let pending = PendingChain::new(rpc, unchecked, again.into_connect());
+            unreachable_server(&settings, &played, account_address, pending, &e, &journal)?
         }
-    });
+        Err(e) => return Err(e.into()),
+    };
+    let served = match http {
+        Some(http) => serve_http(server, http).await,
+        None => serve_until_stopped(server, &settings).await,
+    };
+    journal.flush();
+    if let Some(devnet) = devnet {
+        devnet.stop().await;
+        tracing::info!("stopped starknet-devnet");
+    }
+    served
+}
+
+/// The server over a connected chain client (set up by [`ConnectAgain::set_up`]) and the indexer
+/// the profile names (Torii on v1, Denshokan and GameCore's events on v2).
+fn connected_server(
+    settings: &Settings,
+    client: Arc<ChainClient>,
+    journal: &Arc<Journal>,
+    transport: &str,
+) -> anyhow::Result<LsServer> {
     tracing::info!(
         profile = %settings.profile,
         account = %format!("{:#x}", client.account_address()),
-        transport = if http.is_some() { "http" } else { "stdio" },
+        transport,
         "serving MCP"
     );
     let account = client.account_address();
@@ -128,8 +144,8 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
         .torii_options(client.addresses())
         .and_then(|o| o.map(ToriiClient::new).transpose())
         .map_err(anyhow::Error::msg)?;
-    let v2_index = settings.v2_index(client.clone())?;
-    let mut server = LsServer::new(client, server_options(&settings))
+    let v2_index = settings.v2_index(client.deployment(), client.clone())?;
+    let mut server = LsServer::new(client, server_options(settings))
         .with_detail(settings.server.detail)
         .with_advice(settings.server.advice)
         .with_wallet(account)
@@ -147,16 +163,112 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
         );
         server = server.with_index(Arc::new(index));
     }
-    let served = match http {
-        Some(http) => serve_http(server, http).await,
-        None => serve_until_stopped(server, &settings).await,
-    };
-    journal.flush();
-    if let Some(devnet) = devnet {
-        devnet.stop().await;
-        tracing::info!("stopped starknet-devnet");
+    Ok(server)
+}
+
+/// The server when the node could not be reached at start (`failed`, said once on stderr): each
+/// call that needs the chain connects first, and answers why it cannot while the node stays
+/// unreachable; the indexer the profile names is there from the start (Torii on v1; the Denshokan
+/// API on v2, its histories read through the pending chain).
+fn unreachable_server(
+    settings: &Settings,
+    deployment: &chain::Deployment,
+    account: Felt,
+    pending: PendingChain,
+    failed: &ChainError,
+    journal: &Arc<Journal>,
+) -> anyhow::Result<LsServer> {
+    tracing::warn!(
+        profile = %settings.profile,
+        rpc = %base::redact::shown_url(&settings.chain.rpc_url),
+        "{}; serving anyway: each call that needs the chain tries to connect again and answers \
+         this while the node stays unreachable",
+        pending.unreachable(failed)
+    );
+    let pending = Arc::new(pending);
+    let mut server = LsServer::new(pending.clone(), server_options(settings))
+        .with_detail(settings.server.detail)
+        .with_advice(settings.server.advice)
+        .with_wallet(account)
+        .with_journal(journal.clone());
+    if let chain::Deployment::V1(addresses) = deployment
+        && let Some(torii) = settings
+            .torii_options(addresses)
+            .and_then(|o| o.map(ToriiClient::new).transpose())
+            .map_err(anyhow::Error::msg)?
+    {
+        server = server.with_torii(Arc::new(torii));
     }
-    served
+    if let Some(index) = settings.v2_index(deployment, pending)? {
+        tracing::info!("the Denshokan API answers the leaderboard and an owner's games");
+        server = server.with_index(Arc::new(index));
+    }
+    Ok(server)
+}
+
+/// What connecting takes, kept to connect again after a failure at start, and how a connected
+/// client is set up (journal, fee tokens, following, the archive mark, pending transactions).
+#[derive(Clone)]
+struct ConnectAgain {
+    opts: Arc<ConnectOptions>,
+    journal: Arc<Journal>,
+    fee_tokens: Vec<(String, Felt)>,
+    follow: chain::Follow,
+    ws_url: Option<url::Url>,
+    token_count_storage: String,
+    archive: Option<chain::Archive>,
+}
+
+impl ConnectAgain {
+    fn new(
+        settings: &Settings,
+        opts: &ConnectOptions,
+        journal: &Arc<Journal>,
+    ) -> anyhow::Result<Self> {
+        Ok(Self {
+            opts: Arc::new(opts.clone()),
+            journal: journal.clone(),
+            fee_tokens: settings.fee_tokens()?,
+            follow: settings.tx.follow,
+            ws_url: settings.tx.ws_url.clone(),
+            token_count_storage: settings.chain.token_count_storage.clone(),
+            archive: settings.archive(),
+        })
+    }
+
+    /// The client as the server uses it; transactions an earlier run left pending are followed.
+    fn set_up(&self, client: ChainClient) -> Result<Arc<ChainClient>, ChainError> {
+        let client = Arc::new(
+            client
+                .with_journal(self.journal.clone())
+                .with_fee_tokens(self.fee_tokens.clone())
+                .with_follow(self.follow, self.ws_url.as_ref())
+                .with_token_count_storage(&self.token_count_storage)?
+                .with_archive(self.archive.clone()),
+        );
+        let following = client.clone();
+        tokio::spawn(async move {
+            let n = following.follow_pending().await;
+            if n > 0 {
+                tracing::info!(
+                    n,
+                    "followed the transactions left pending by an earlier run"
+                );
+            }
+        });
+        Ok(client)
+    }
+
+    /// A connection attempt for [`PendingChain`].
+    fn into_connect(self) -> Connect {
+        Box::new(move || {
+            let again = self.clone();
+            Box::pin(async move {
+                let client = ChainClient::connect((*again.opts).clone()).await?;
+                again.set_up(client)
+            })
+        })
+    }
 }
 
 /// The HTTP options of `serve --http`, checked before anything else starts: a non-loopback

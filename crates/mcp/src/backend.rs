@@ -5,7 +5,7 @@ use game::AdventurerId;
 use starknet::core::types::Felt;
 
 use chain::WriteOptions;
-use chain::entry::{Entry, EntryAddresses, check_entry};
+use chain::entry::Entry;
 use chain::sim::SimChain;
 use chain::{ChainClient, ChainError, MintedGame, TxLookup, TxReport, WalletReport};
 use game::engine::{Action, EngineSettings};
@@ -198,8 +198,7 @@ impl GameBackend for ChainClient {
     }
 
     fn check_entry(&self, entry: Entry) -> Result<(), ChainError> {
-        let addresses = EntryAddresses::new(self.addresses(), 0);
-        check_entry(entry, &addresses).map_err(|e| ChainError::Invalid(e.to_string()))
+        ChainClient::check_entry(self, entry)
     }
 
     async fn enter(

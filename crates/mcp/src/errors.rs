@@ -104,6 +104,21 @@ pub fn from_chain(e: ChainError) -> ToolError {
             ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
         }
         e @ ChainError::Unsupported { .. } => ToolError::validation(e.to_string()),
+        e @ ChainError::Unreachable { .. } => ToolError::new(ErrorCode::RpcError, e.to_string())
+            .with_hint(
+                "retry in a moment: each call connects again, and works once the node answers; \
+                 if it stays down, the operator points chain.rpc_url (STARKNET_RPC_URL, \
+                 --rpc-url) at one that does; ls_lookup and the rules resource (ls://rules) work \
+                 meanwhile",
+            ),
+        ChainError::Archived(a) => ToolError::validation(a.to_string())
+            .with_detail("archived", &a.archive.date)
+            .with_detail("entry", a.entry)
+            .with_hint(
+                "nothing was signed; this server still reads the world's games (ls_get_adventurer, \
+                 ls_get_game_events, ls_get_leaderboard), and new games are for the operator to \
+                 start on the live profile",
+            ),
         e @ (ChainError::Io { .. } | ChainError::Json { .. } | ChainError::Journal(_)) => {
             ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
         }
@@ -182,6 +197,32 @@ mod tests {
             "{}",
             t.message
         );
+    }
+
+    #[test]
+    fn archived_and_unreachable_chains_are_final_and_say_what_still_works() {
+        let archive = chain::Archive {
+            what: "the Dojo world ls_0_0_9".into(),
+            date: "2026-05-11".into(),
+            source: None,
+            successor: Some("mainnet".into()),
+            allow_entry: false,
+        };
+        let t = from_chain(archive.check_entry("ticket").unwrap_err().into());
+        assert_eq!(t.code, ErrorCode::ValidationError);
+        assert!(!t.retryable);
+        assert_eq!(t.details["archived"], "2026-05-11");
+        assert_eq!(t.details["entry"], "ticket");
+        assert!(t.hint.unwrap().contains("ls_get_adventurer"));
+        let t = from_chain(ChainError::Unreachable {
+            rpc: "127.0.0.1:9".into(),
+            reason: "refused".into(),
+            unchecked: "the chain id (SN_MAIN)".into(),
+        });
+        assert_eq!(t.code, ErrorCode::RpcError);
+        assert!(t.retryable, "each call connects again");
+        assert!(t.message.contains("127.0.0.1:9"), "{}", t.message);
+        assert!(t.hint.unwrap().contains("each call connects again"));
     }
 
     #[test]

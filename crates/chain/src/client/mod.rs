@@ -93,6 +93,30 @@ pub struct ChainClient {
     fee_tokens: Vec<(String, Felt)>,
     /// The chain as the journal names it (chain id and block 0).
     chain_identity: String,
+    /// Set when the profile marks this deployment archived: new games are refused.
+    archive: Option<crate::Archive>,
+}
+
+impl ConnectOptions {
+    /// What connecting checks, in words: the chain id, the JSON-RPC version, the generation.
+    pub fn checks(&self) -> String {
+        format!(
+            "the chain id ({}), the JSON-RPC version ({}), and that {:#x} answers as {}",
+            short_string(self.chain_id),
+            self.spec_versions.join(" or "),
+            self.deployment.game_address(),
+            self.deployment.generation().described()
+        )
+    }
+
+    /// The node's host and port as messages may show them (no path, query or credential).
+    pub fn rpc_host(&self) -> String {
+        let host = self.rpc_url.host_str().unwrap_or("(no host)");
+        match self.rpc_url.port() {
+            Some(p) => format!("{host}:{p}"),
+            None => host.to_string(),
+        }
+    }
 }
 
 impl std::ops::Deref for ChainClient {
@@ -113,6 +137,7 @@ impl std::fmt::Debug for ChainClient {
 }
 
 /// Everything needed to connect.
+#[derive(Clone)]
 pub struct ConnectOptions {
     /// Node URL.
     pub rpc_url: url::Url,
@@ -231,6 +256,7 @@ impl ChainClient {
                 .map(|(symbol, addr)| (symbol.to_string(), Felt::from_hex_unchecked(addr)))
                 .collect(),
             chain_identity,
+            archive: None,
         })
     }
 
@@ -250,6 +276,7 @@ impl ChainClient {
         player_name: Option<Felt>,
         opts: WriteOptions,
     ) -> Result<(AdventurerId, TxReport), ChainError> {
+        self.check_archive(crate::entry::Entry::Mint)?;
         let call = self.mint_call(player_name);
         let report = self
             .submitter
@@ -386,6 +413,21 @@ impl ChainClient {
             self.submitter.token_count_key = Some(key);
         }
         Ok(self)
+    }
+
+    /// Marks the deployment archived (the profile's `deployment.archived`): entering a new game
+    /// is refused before signing unless the archive allows it.
+    pub fn with_archive(mut self, archive: Option<crate::Archive>) -> Self {
+        self.archive = archive;
+        self
+    }
+
+    /// Refuses a new game by `entry` on an archived deployment (nothing is signed).
+    pub fn check_archive(&self, entry: crate::entry::Entry) -> Result<(), ChainError> {
+        match &self.archive {
+            Some(a) => Ok(a.check_entry(entry.name())?),
+            None => Ok(()),
+        }
     }
 
     /// Keeps the ledger in `journal` (durable, shared with the policy's counters and replays),

@@ -386,3 +386,75 @@ async fn connect_names_a_generation_mismatch() {
         "the profile says v2 but 0x9a3e answers as a v1 Dojo world"
     );
 }
+
+#[tokio::test]
+async fn an_archived_deployment_refuses_every_new_game_before_anything_reaches_the_node() {
+    use crate::entry::Entry;
+    let chain = ScriptedChain::new(6);
+    let archive = crate::Archive {
+        what: "the Dojo world ls_0_0_9".into(),
+        date: "2026-05-11".into(),
+        source: None,
+        successor: Some("mainnet".into()),
+        allow_entry: false,
+    };
+    let client = client(&chain, owner_key(), false)
+        .await
+        .with_archive(Some(archive.clone()));
+    let refused = |e: ChainError, entry: &str| {
+        assert!(
+            matches!(&e, ChainError::Archived(a) if a.entry == entry),
+            "{entry}: {e:?}"
+        );
+    };
+    let o = || opts(Duration::from_secs(5));
+    refused(client.mint_game(None, o()).await.unwrap_err(), "mint");
+    refused(
+        client.mint_and_start(None, 12, o()).await.unwrap_err(),
+        "mint",
+    );
+    for entry in [
+        Entry::Ticket,
+        Entry::GoldenPass { token_id: 1 },
+        Entry::Free,
+    ] {
+        refused(
+            client.enter_game(entry, None, o()).await.unwrap_err(),
+            entry.name(),
+        );
+    }
+    assert_eq!(chain.with(|s| s.log.clone()), Vec::<String>::new());
+
+    let allowed = client.with_archive(Some(crate::Archive {
+        allow_entry: true,
+        ..archive
+    }));
+    allowed.mint_game(None, o()).await.unwrap();
+    assert!(!chain.with(|s| s.log.clone()).is_empty());
+}
+
+#[tokio::test]
+async fn a_v2_deployment_offers_entry_mint_only() {
+    use crate::entry::Entry;
+    let chain = ScriptedChain::new(6);
+    let paymaster = Arc::new(chain.clone());
+    let client = connect_to(&chain, paymaster, owner_key(), false, v2(None))
+        .await
+        .unwrap();
+    client.check_entry(Entry::Mint).unwrap();
+    for entry in [
+        Entry::Ticket,
+        Entry::GoldenPass { token_id: 1 },
+        Entry::Free,
+    ] {
+        let e = client.check_entry(entry).unwrap_err().to_string();
+        assert!(e.contains("use entry \"mint\""), "{e}");
+        assert!(!e.contains("chain.contracts"), "{e}");
+        let sent = client
+            .enter_game(entry, None, opts(Duration::from_secs(5)))
+            .await
+            .unwrap_err();
+        assert_eq!(sent.to_string(), e);
+    }
+    assert_eq!(chain.with(|s| s.log.clone()), Vec::<String>::new());
+}

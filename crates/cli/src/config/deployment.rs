@@ -52,6 +52,14 @@ pub struct DeploymentSettings {
     /// v2: the Denshokan API the leaderboard and an owner's games are read from (also
     /// `LS_DENSHOKAN_URL`); unset: Provable's public one.
     pub indexer_url: Option<url::Url>,
+    /// The date (`YYYY-MM-DD`) the deployment was archived: new games are refused before signing.
+    pub archived: Option<String>,
+    /// The public record of the archival, quoted in the refusal.
+    pub archived_source: Option<String>,
+    /// The profile that plays the live game instead, named in the refusal.
+    pub successor_profile: Option<String>,
+    /// Enter new games on an archived deployment anyway (also `LS_ALLOW_ARCHIVED_ENTRY`).
+    pub allow_archived_entry: bool,
 }
 
 impl DeploymentSettings {
@@ -64,6 +72,22 @@ impl DeploymentSettings {
         }
         if let Some(s) = &self.vrf_source {
             source(s)?;
+        }
+        if let Some(d) = &self.archived
+            && !is_iso_date(d)
+        {
+            return Err(ConfigError::Invalid(format!(
+                "deployment.archived: '{}' is not a date such as 2026-05-11",
+                d.escape_debug()
+            )));
+        }
+        if let Some(p) = &self.successor_profile
+            && !super::PROFILES.iter().any(|(name, _)| name == p)
+        {
+            return Err(ConfigError::Invalid(format!(
+                "deployment.successor_profile: {} is not a profile",
+                super::shown_profile(p)
+            )));
         }
         Ok(())
     }
@@ -135,6 +159,26 @@ impl DeploymentSettings {
     }
 }
 
+/// `YYYY-MM-DD` with a month 01–12 and a day 01–31.
+fn is_iso_date(s: &str) -> bool {
+    let parts: Vec<&str> = s.split('-').collect();
+    let number = |p: &str, len: usize| {
+        (p.len() == len && p.bytes().all(|b| b.is_ascii_digit())).then(|| p.parse::<u32>().ok())
+    };
+    match parts.as_slice() {
+        [y, m, d] => {
+            number(y, 4).is_some()
+                && number(m, 2)
+                    .flatten()
+                    .is_some_and(|m| (1..=12).contains(&m))
+                && number(d, 2)
+                    .flatten()
+                    .is_some_and(|d| (1..=31).contains(&d))
+        }
+        _ => false,
+    }
+}
+
 fn address(key: &str, value: &str) -> Result<Felt, ConfigError> {
     parse_felt(value).map_err(|e| ConfigError::Invalid(format!("deployment.{key}: {e}")))
 }
@@ -147,14 +191,16 @@ fn source(value: &str) -> Result<VrfSource, ConfigError> {
 
 impl Settings {
     /// On a v2 deployment, the indexer tools' index: the Denshokan API (the profile's
-    /// `deployment.indexer_url`, else Provable's) for the leaderboard and an owner's games, the
-    /// chain's GameCore events for a history; `None` on v1 (Torii, when configured).
+    /// `deployment.indexer_url`, else Provable's) for the leaderboard and an owner's games, and
+    /// `events` (the chain's GameCore events) for a history; `None` on v1 (Torii, when
+    /// configured).
     pub fn v2_index(
         &self,
-        chain: std::sync::Arc<chain::ChainClient>,
+        deployment: &Deployment,
+        events: std::sync::Arc<dyn indexer::GameEventsSource>,
     ) -> anyhow::Result<Option<indexer::denshokan::DenshokanIndex>> {
         use indexer::denshokan::{DenshokanClient, DenshokanIndex, DenshokanOptions};
-        let Deployment::V2(c) = chain.deployment().clone() else {
+        let Deployment::V2(c) = deployment else {
             return Ok(None);
         };
         let mut opts = DenshokanOptions::default();
@@ -165,7 +211,7 @@ impl Settings {
         let game_id = game::token_fields::DEATH_MOUNTAIN_GAME_ID;
         let index =
             DenshokanIndex::new(std::sync::Arc::new(client), game_id, c.minter.or(c.dungeon));
-        Ok(Some(index.with_events(chain)))
+        Ok(Some(index.with_events(events)))
     }
 
     /// The profile's deployment: v1's addresses from the manifest and `chain.contracts`, or the
@@ -174,6 +220,30 @@ impl Settings {
         Ok(match self.deployment.generation {
             GenerationSetting::V1 => Deployment::V1(crate::session::game_addresses(self)?),
             GenerationSetting::V2 => Deployment::V2(self.deployment.v2_contracts()?),
+        })
+    }
+
+    /// The profile's archive mark (`deployment.archived`), naming the deployment: "the Dojo world
+    /// <namespace>" on v1, GameCore's address on v2; `None` for a live deployment.
+    pub fn archive(&self) -> Option<chain::Archive> {
+        let d = &self.deployment;
+        let date = d.archived.clone()?;
+        let what = match d.generation {
+            GenerationSetting::V1 => match self.world_namespace() {
+                Ok(ns) => format!("the Dojo world {ns}"),
+                Err(_) => "this Dojo world".into(),
+            },
+            GenerationSetting::V2 => match &d.game_core {
+                Some(a) => format!("the v2 deployment of GameCore {a}"),
+                None => "this v2 deployment".into(),
+            },
+        };
+        Some(chain::Archive {
+            what,
+            date,
+            source: d.archived_source.clone(),
+            successor: d.successor_profile.clone(),
+            allow_entry: d.allow_archived_entry,
         })
     }
 
@@ -209,48 +279,88 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_built_in_profiles_stay_v1() {
-        for p in ["sim", "devnet", "katana", "sepolia", "mainnet"] {
+    fn mainnet_plays_v2_and_every_other_built_in_profile_v1() {
+        for p in ["sim", "devnet", "katana", "sepolia", "mainnet-v1"] {
             let s = load(Some(p), &[]).unwrap();
             assert_eq!(s.deployment.generation, GenerationSetting::V1, "{p}");
         }
+        let s = load(Some("mainnet"), &[]).unwrap();
+        assert_eq!(s.deployment.generation, GenerationSetting::V2);
+        assert!(s.chain.contracts.is_empty() && s.torii.url.is_none());
+        assert_eq!(
+            s.deployment.indexer_url,
+            Some(indexer::denshokan::DEFAULT_BASE_URL.parse().unwrap())
+        );
+        assert_eq!(s.archive(), None, "the live game is not archived");
     }
 
     #[test]
-    fn mainnet_v2_is_expressible_with_its_vrf_source_unset() {
-        let s = load(
-            Some("mainnet"),
-            &[
-                ("LS_GENERATION", "v2"),
-                (
-                    "LS_DEPLOYMENT__GAME_CORE",
-                    "0x023f86f5b4702f6ba114b82fb73448c58aad8f37a28b508b80bf129ee1edc405",
-                ),
-                (
-                    "LS_DEPLOYMENT__GAME_TOKEN",
-                    "0x04de0351ceab4ecd50be6ee09329b0dcb3b96a9da88cc158f453823a389722fa",
-                ),
-                (
-                    "LS_DEPLOYMENT__DENSHOKAN",
-                    "0x00263cc540dac11334470a64759e03952ee2f84a290e99ba8cbc391245cd0bf9",
-                ),
-                (
-                    "LS_DEPLOYMENT__VRF_PROVIDER",
-                    "0x051fea4450da9d6aee758bdeba88b2f665bcbf549d2c61421aa724e9ac0ced8f",
-                ),
-            ],
-        )
-        .unwrap();
+    fn mainnet_names_the_v2_contracts_with_its_vrf_source_unset() {
+        let s = load(Some("mainnet"), &[]).unwrap();
         let Deployment::V2(c) = s.deployment().unwrap() else {
             panic!("not v2")
         };
+        let hex = |f: Felt| format!("{f:#066x}");
         assert_eq!(
-            format!("{:#x}", c.game_core),
-            "0x23f86f5b4702f6ba114b82fb73448c58aad8f37a28b508b80bf129ee1edc405"
+            [
+                hex(c.game_core),
+                hex(c.game_token),
+                hex(c.denshokan),
+                hex(c.vrf_provider)
+            ],
+            [
+                "0x023f86f5b4702f6ba114b82fb73448c58aad8f37a28b508b80bf129ee1edc405",
+                "0x04de0351ceab4ecd50be6ee09329b0dcb3b96a9da88cc158f453823a389722fa",
+                "0x00263cc540dac11334470a64759e03952ee2f84a290e99ba8cbc391245cd0bf9",
+                "0x051fea4450da9d6aee758bdeba88b2f665bcbf549d2c61421aa724e9ac0ced8f",
+            ]
         );
-        assert_eq!(c.vrf_source, None);
+        assert_eq!((c.vrf_source, c.dungeon, c.minter), (None, None, None));
         let guard = s.deployment_policy_guard(&Deployment::V2(c), Felt::ONE);
         assert!(!guard.snapshot().vrf_allowed);
+    }
+
+    #[test]
+    fn mainnet_v1_is_archived_with_its_date_source_and_successor() {
+        let s = load(Some("mainnet-v1"), &[]).unwrap();
+        assert!(s.is_mainnet());
+        let a = s.archive().expect("archived");
+        assert_eq!(a.what, "the Dojo world ls_0_0_9");
+        assert_eq!(a.date, "2026-05-11");
+        assert_eq!(a.successor.as_deref(), Some("mainnet"));
+        assert!(a.source.as_deref().is_some_and(|s| s.contains("a9a07a8")));
+        let e = a.check_entry("ticket").unwrap_err().to_string();
+        assert!(
+            e.starts_with("the Dojo world ls_0_0_9 was archived on 2026-05-11 ("),
+            "{e}"
+        );
+        assert!(
+            e.contains("play the live game with --profile mainnet"),
+            "{e}"
+        );
+        let allowed = load(Some("mainnet-v1"), &[("LS_ALLOW_ARCHIVED_ENTRY", "1")]).unwrap();
+        assert_eq!(allowed.archive().unwrap().check_entry("ticket"), Ok(()));
+    }
+
+    #[test]
+    fn archive_keys_are_checked_at_load() {
+        let e = load(Some("devnet"), &[("LS_DEPLOYMENT__ARCHIVED", "May 2026")]).unwrap_err();
+        assert!(e.to_string().contains("deployment.archived"), "{e}");
+        let e = load(Some("devnet"), &[("LS_DEPLOYMENT__ARCHIVED", "2026-13-01")]).unwrap_err();
+        assert!(e.to_string().contains("2026-13-01"), "{e}");
+        let e = load(
+            Some("devnet"),
+            &[("LS_DEPLOYMENT__SUCCESSOR_PROFILE", "moonnet")],
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("'moonnet' is not a profile"), "{e}");
+        let s = load(
+            Some("sepolia"),
+            &[("LS_DEPLOYMENT__ARCHIVED", "2026-05-11")],
+        )
+        .unwrap();
+        let a = s.archive().unwrap();
+        assert_eq!((a.date.as_str(), a.successor), ("2026-05-11", None));
     }
 
     #[test]

@@ -21,6 +21,10 @@ pub const PROFILES: &[(&str, &str)] = &[
     ("katana", include_str!("../../../../config/katana.toml")),
     ("sepolia", include_str!("../../../../config/sepolia.toml")),
     ("mainnet", include_str!("../../../../config/mainnet.toml")),
+    (
+        "mainnet-v1",
+        include_str!("../../../../config/mainnet-v1.toml"),
+    ),
 ];
 
 const DEFAULT_TOML: &str = include_str!("../../../../config/default.toml");
@@ -38,13 +42,16 @@ const ENV_ALIASES: &[(&str, &str)] = &[
     ("LS_MANIFEST", "chain.manifest"),
     ("LS_GENERATION", "deployment.generation"),
     ("LS_DENSHOKAN_URL", "deployment.indexer_url"),
+    ("LS_ALLOW_ARCHIVED_ENTRY", "deployment.allow_archived_entry"),
 ];
 
 /// Why the settings could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     /// The profile name is not one of [`PROFILES`] (held as shown: hidden if it looks like a key).
-    #[error("unknown profile {0}; choose one of: sim, devnet, katana, sepolia, mainnet")]
+    #[error(
+        "unknown profile {0}; choose one of: sim, devnet, katana, sepolia, mainnet, mainnet-v1"
+    )]
     UnknownProfile(String),
     /// A source could not be read or a key is unknown or has the wrong type.
     #[error("invalid configuration: {0}")]
@@ -60,7 +67,10 @@ impl From<config::ConfigError> for ConfigError {
 
 /// A profile name as an error may show it: quoted when short and plain, else hidden.
 fn shown_profile(name: &str) -> String {
-    let plain = name.len() <= 32 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let plain = name.len() <= 32
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     if plain && !base::redact::looks_like_key(name) {
         format!("'{name}'")
     } else {
@@ -72,7 +82,7 @@ fn shown_profile(name: &str) -> String {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
-    /// The chain profile in force (`devnet`, `katana`, `sepolia`, `mainnet`).
+    /// The chain profile in force (`sim`, `devnet`, `katana`, `sepolia`, `mainnet`, `mainnet-v1`).
     pub profile: String,
     /// MCP server behaviour.
     pub server: ServerSettings,
@@ -422,7 +432,7 @@ impl Settings {
 
     /// Whether the profile targets Starknet mainnet (by name or by its expected chain id).
     pub fn is_mainnet(&self) -> bool {
-        self.profile == "mainnet"
+        matches!(self.profile.as_str(), "mainnet" | "mainnet-v1")
             || self
                 .expected_chain_id()
                 .is_ok_and(|id| id == starknet::core::chain_id::MAINNET)

@@ -75,8 +75,8 @@ fn every_profile_loads() {
 }
 
 #[test]
-fn mainnet_has_reference_addresses_and_vrf() {
-    let s = load(Some("mainnet"), &[]).unwrap();
+fn mainnet_v1_has_reference_addresses_and_vrf() {
+    let s = load(Some("mainnet-v1"), &[]).unwrap();
     assert!(s.chain.vrf);
     assert_eq!(
         parse_felt(&s.chain.contracts["game_systems"]).unwrap(),

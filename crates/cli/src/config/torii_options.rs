@@ -10,6 +10,18 @@ use indexer::torii::ToriiOptions;
 use indexer::torii::namespace::{DEFAULT_NAMESPACE, namespace_from_manifest};
 
 impl Settings {
+    /// The Dojo world's namespace: `torii.namespace`, else the manifest's, else `ls_0_0_9`.
+    pub fn world_namespace(&self) -> Result<String, String> {
+        Ok(match &self.torii.namespace {
+            Some(ns) => ns.clone(),
+            None => match self.manifest_path() {
+                Some(p) => namespace_from_manifest(&p)?,
+                None => None,
+            }
+            .unwrap_or_else(|| DEFAULT_NAMESPACE.to_string()),
+        })
+    }
+
     /// Options for this run, or `None` when no Torii URL is configured: the game's
     /// `game_token_systems` contract and world from `addresses`, and the dungeon from the
     /// profile's `chain.contracts.dungeon` when it names one (an official deployment; a practice
@@ -20,14 +32,7 @@ impl Settings {
         let Some(url) = t.url.clone() else {
             return Ok(None);
         };
-        let namespace = match &t.namespace {
-            Some(ns) => ns.clone(),
-            None => match settings.manifest_path() {
-                Some(p) => namespace_from_manifest(&p)?,
-                None => None,
-            }
-            .unwrap_or_else(|| DEFAULT_NAMESPACE.to_string()),
-        };
+        let namespace = settings.world_namespace()?;
         let dungeon = settings
             .chain
             .contracts
@@ -103,8 +108,10 @@ mod tests {
     }
 
     #[test]
-    fn mainnet_has_a_torii_url() {
-        let s = crate::config::tests::load(Some("mainnet"), &[]).unwrap();
+    fn the_archived_mainnet_world_keeps_its_torii_and_the_live_one_has_none() {
+        let live = crate::config::tests::load(Some("mainnet"), &[]).unwrap();
+        assert!(live.torii_options(&addresses()).unwrap().is_none());
+        let s = crate::config::tests::load(Some("mainnet-v1"), &[]).unwrap();
         let o = s.torii_options(&addresses()).unwrap().unwrap();
         assert!(o.url.as_str().contains("torii"));
         assert_eq!(o.namespace, DEFAULT_NAMESPACE);
@@ -117,7 +124,7 @@ mod tests {
                 )
                 .unwrap()
             ),
-            "mainnet names the Beast Mode dungeon"
+            "mainnet-v1 names the Beast Mode dungeon"
         );
     }
 }
