@@ -144,6 +144,7 @@ fn main() {
         .unwrap_or_else(|e| panic!("bindings from {manifest_path}: {e}"));
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     std::fs::write(out_dir.join("bindings.rs"), code).expect("write bindings.rs");
+    write_abis(&contracts, &v1, &out_dir.join("abi_v1.json"));
     println!("cargo:rerun-if-changed={V2_ABI}");
     let v2: Value =
         serde_json::from_str(&std::fs::read_to_string(V2_ABI).expect("read abi/practice_v2.json"))
@@ -163,6 +164,25 @@ fn main() {
     let code = generate(&contracts, &v2_specs, "abi/practice_v2.json")
         .unwrap_or_else(|e| panic!("bindings from {V2_ABI}: {e}"));
     std::fs::write(out_dir.join("bindings_v2.rs"), code).expect("write bindings_v2.rs");
+    write_abis(&contracts, &v2_specs, &out_dir.join("abi_v2.json"));
+}
+
+/// Writes `{tag suffix: ABI}` of the contracts the bindings were generated from, so the ABI check
+/// compares a deployed class with exactly these.
+fn write_abis(contracts: &[Value], specs: &[Spec], path: &std::path::Path) {
+    let mut abis = serde_json::Map::new();
+    for spec in specs {
+        let abi = contracts
+            .iter()
+            .find(|c| {
+                c["tag"]
+                    .as_str()
+                    .is_some_and(|t| t.ends_with(&format!("-{}", spec.suffix)))
+            })
+            .map_or(Value::Null, |c| c["abi"].clone());
+        abis.insert(spec.suffix.to_string(), abi);
+    }
+    std::fs::write(path, Value::Object(abis).to_string()).expect("write the bindings' ABIs");
 }
 
 /// One contract's bindings: its tag suffix, the module they land in, its type name, the

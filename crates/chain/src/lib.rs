@@ -2,6 +2,7 @@
 //! the decoding of receipt events into game events.
 
 pub mod bindings;
+pub mod check;
 mod client;
 pub mod controller;
 mod convert;
