@@ -104,7 +104,7 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
     .with_fee_tokens(settings.fee_tokens()?)
     .with_follow(settings.tx.follow, settings.tx.ws_url.as_ref())
     .with_token_count_storage(&settings.chain.token_count_storage)?;
-    let client = Arc::new(client);
+    let client = Arc::new(super::check::gate_writes(client, &settings.profile).await);
     tokio::spawn({
         let client = client.clone();
         async move {
