@@ -100,6 +100,7 @@ const DUNGEON_MANIFEST: &str = "../../abi/practice_dungeon.json";
 
 fn main() {
     println!("cargo:rerun-if-env-changed=LS_BINDINGS_MANIFEST");
+    println!("cargo:rerun-if-changed=src/check/type_syntax.rs");
     let manifest_path = std::env::var("LS_BINDINGS_MANIFEST").unwrap_or_else(|_| MANIFEST.into());
     println!("cargo:rerun-if-changed={manifest_path}");
     println!("cargo:rerun-if-changed=build.rs");
@@ -342,32 +343,8 @@ fn parse_function(v: &Value) -> Option<Function> {
     })
 }
 
-/// Splits `a::b::Name::<T>` into (`a::b::Name`, Some(`T`)).
-fn split_generic(ty: &str) -> (&str, Option<&str>) {
-    match ty.find("::<") {
-        Some(i) if ty.ends_with('>') => (&ty[..i], Some(&ty[i + 3..ty.len() - 1])),
-        _ => (ty, None),
-    }
-}
-
-/// The members of a tuple type `(A, B)` (split at top-level commas), or `None` for any other type.
-fn tuple_parts(ty: &str) -> Option<Vec<&str>> {
-    let inner = ty.strip_prefix('(')?.strip_suffix(')')?;
-    let (mut parts, mut depth, mut start) = (Vec::new(), 0usize, 0usize);
-    for (i, c) in inner.char_indices() {
-        match c {
-            '<' | '(' => depth += 1,
-            '>' | ')' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                parts.push(inner[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(inner[start..].trim());
-    Some(parts)
-}
+// `split_generic` and `tuple_parts`, shared with the ABI check.
+include!("src/check/type_syntax.rs");
 
 /// Maps a Cairo ABI type to a Rust type, recording user types that must be generated.
 fn rust_type(

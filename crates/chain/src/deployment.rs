@@ -215,7 +215,7 @@ impl Deployment {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -230,7 +230,9 @@ mod tests {
         );
     }
 
-    fn contracts() -> V2Contracts {
+    /// A v2 deployment at short addresses: GameCore 0x6a, GameToken 0x70, Denshokan 0xde, the
+    /// VRF provider 0xf0 (also the ABI check's tests').
+    pub(crate) fn contracts() -> V2Contracts {
         V2Contracts {
             game_core: Felt::from(0x6a_u8),
             game_token: Felt::from(0x70_u8),

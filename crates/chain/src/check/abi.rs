@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use super::type_syntax::{split_generic, tuple_parts};
+
 /// Nesting deeper than this is not expanded (an ABI's types are not recursive; a guard only).
 const MAX_DEPTH: usize = 16;
 
@@ -209,36 +211,6 @@ pub fn short(ty: &str) -> String {
     }
     flush(&mut token, &mut out);
     out
-}
-
-/// Splits `a::b::Name::<T>` into (`a::b::Name`, Some(`T`)).
-fn split_generic(ty: &str) -> (&str, Option<&str>) {
-    match ty.find("::<") {
-        Some(i) if ty.ends_with('>') => (&ty[..i], Some(&ty[i + 3..ty.len() - 1])),
-        _ => (ty, None),
-    }
-}
-
-/// The members of a tuple type `(A, B)`, or `None` for any other type (`()` included).
-fn tuple_parts(ty: &str) -> Option<Vec<&str>> {
-    let inner = ty.strip_prefix('(')?.strip_suffix(')')?;
-    if inner.trim().is_empty() {
-        return None;
-    }
-    let (mut parts, mut depth, mut start) = (Vec::new(), 0usize, 0usize);
-    for (i, c) in inner.char_indices() {
-        match c {
-            '<' | '(' => depth += 1,
-            '>' | ')' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                parts.push(inner[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(inner[start..].trim());
-    Some(parts)
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ pub mod probe;
 pub mod report;
 #[cfg(test)]
 mod tests;
+mod type_syntax;
 
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
@@ -29,6 +30,7 @@ use self::probe::{Speaks, short_address};
 pub use self::report::{Check, Difference, Report, Section, Status};
 use crate::ChainError;
 use crate::bindings::{self, Entrypoint};
+use crate::client::short_string;
 use crate::deployment::{Deployment, Generation};
 
 /// Why a class could not be read.
@@ -109,10 +111,6 @@ pub async fn node_section(source: &dyn ClassSource, expected: Felt) -> Section {
         name: "node".into(),
         checks: vec![check],
     }
-}
-
-fn short_string(f: Felt) -> String {
-    starknet::core::utils::parse_cairo_short_string(&f).unwrap_or_else(|_| format!("{f:#x}"))
 }
 
 /// What was found for one contract of the deployment.

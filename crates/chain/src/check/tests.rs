@@ -8,7 +8,6 @@ use serde_json::Value;
 use starknet::core::types::{ContractClass, Felt, FlattenedSierraClass};
 
 use super::*;
-use crate::deployment::V2Contracts;
 
 /// Classes by address, as the node would answer.
 #[derive(Default)]
@@ -59,15 +58,7 @@ fn practice_abi(tag: &str) -> Value {
 }
 
 fn deployment() -> Deployment {
-    Deployment::V2(V2Contracts {
-        game_core: Felt::from(0x6a_u8),
-        game_token: Felt::from(0x70_u8),
-        denshokan: Felt::from(0xde_u8),
-        vrf_provider: Felt::from(0xf0_u8),
-        dungeon: None,
-        minter: None,
-        vrf_source: None,
-    })
+    Deployment::V2(crate::deployment::tests::contracts())
 }
 
 /// The practice world's classes at [`deployment`]'s addresses, GameCore's with `game`.

@@ -423,6 +423,7 @@ const FEE_TOKENS: [(&str, &str); 2] = [
     ),
 ];
 
-fn short_string(f: Felt) -> String {
+/// A chain id as its short string (`SN_MAIN`), else in hex.
+pub(crate) fn short_string(f: Felt) -> String {
     starknet::core::utils::parse_cairo_short_string(&f).unwrap_or_else(|_| format!("{f:#x}"))
 }
