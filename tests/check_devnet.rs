@@ -9,6 +9,7 @@
 mod common;
 #[path = "denshokan_support/mod.rs"]
 mod denshokan_support;
+mod torii_support;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -92,7 +93,22 @@ async fn both_practice_worlds_pass_and_an_unanswering_indexer_is_exit_two() {
     let home = dir.path().join("home");
 
     let manifest_env = manifest.display().to_string();
-    let v1 = check(&devnet.url, &home, &[], &[("LS_MANIFEST", &manifest_env)]).await;
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+    let token_systems = written["contracts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["tag"] == "ls_0_0_9-game_token_systems")
+        .unwrap()["address"]
+        .as_str()
+        .unwrap();
+    let torii = torii_support::FakeTorii::start(Felt::from_hex(token_systems).unwrap()).await;
+    let v1_env = [
+        ("LS_MANIFEST", manifest_env.as_str()),
+        ("LS_TORII_URL", &torii.url),
+    ];
+    let v1 = check(&devnet.url, &home, &[], &v1_env).await;
     assert_eq!(v1.code, 0, "{}", v1.stdout);
     let lines: Vec<&str> = v1.stdout.lines().collect();
     assert!(lines[0].starts_with("check") && lines[0].ends_with("detail"));
@@ -106,6 +122,12 @@ async fn both_practice_worlds_pass_and_an_unanswering_indexer_is_exit_two() {
     }
     let generation = lines.iter().find(|l| l.starts_with("generation/")).unwrap();
     assert!(generation.contains("speaks v1"), "{generation}");
+    let indexer = lines.iter().find(|l| l.starts_with("indexer/")).unwrap();
+    assert!(
+        indexer.starts_with("indexer/torii leaderboard")
+            && indexer.ends_with("ok           0 rows on the first page"),
+        "{indexer}"
+    );
 
     let file_env = file.display().to_string();
     let v2 = check(

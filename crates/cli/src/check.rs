@@ -1,8 +1,8 @@
-//! `check`: whether the profile's chain holds what the server's bindings expect (docs/check.md).
-//! The node's chain id, the ABI check of every contract, the generation the game address speaks
-//! and, on v2, the Denshokan API; a table (or `--json`) on stdout. Exit code 1 when something
-//! differs, 2 when something did not answer, 0 otherwise. No wallet or key is read. `serve` runs
-//! the same ABI check at start ([`gate_writes`]).
+//! `check`: whether the profile's chain holds what the server's bindings expect (docs/check.md):
+//! the node's chain id, the ABI check of every contract, the generation the game address speaks,
+//! and the indexer (v2: the Denshokan API; v1: Torii when configured); a table (or `--json`) on
+//! stdout. Exit code 1 when something differs, 2 when something did not answer, 0 otherwise. No
+//! wallet or key is read. `serve` runs the same ABI check at start ([`gate_writes`]).
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use chain::check::{self, AbiGate, Check, Report, Section, Status};
 use chain::{ChainClient, Deployment};
-use indexer::GameIndex as _;
+use indexer::GameIndex;
 use indexer::denshokan::{DEATH_MOUNTAIN_GAME_ID, DenshokanIndex};
-use indexer::torii::{LeaderboardQuery, Scope};
+use indexer::torii::{LeaderboardQuery, Scope, ToriiClient};
 
 use crate::args::{CheckArgs, SettingsArgs};
 use crate::config::Settings;
@@ -64,8 +64,8 @@ fn check_command(profile: &str) -> String {
     format!("loot-survivor-mcp check --profile {profile}")
 }
 
-/// The `indexer` section: on v2 the Denshokan API's health and one leaderboard page; v1's
-/// Torii is not checked here.
+/// The `indexer` section: on v2 the Denshokan API's health and one leaderboard page; on v1 one
+/// leaderboard page from Torii when the profile names one.
 async fn indexer_section(settings: &Settings, deployment: &Deployment) -> Section {
     let checks = match deployment {
         Deployment::V2(c) => match settings.denshokan_client() {
@@ -90,40 +90,49 @@ async fn indexer_section(settings: &Settings, deployment: &Deployment) -> Sectio
                 };
                 let index =
                     DenshokanIndex::new(client, DEATH_MOUNTAIN_GAME_ID, c.minter.or(c.dungeon));
-                let query = LeaderboardQuery {
-                    scope: Scope::All,
-                    after_rank: 0,
-                    limit: LEADERBOARD_ROWS,
-                    live_only: false,
-                    owner: None,
-                };
-                let leaderboard = match index.leaderboard(&query).await {
-                    Ok(f) => Check::new(
-                        "denshokan leaderboard",
-                        Status::Ok,
-                        format!(
-                            "{} rows on the first page{}",
-                            f.page.rows.len(),
-                            f.page.total.map_or(String::new(), |t| format!(" of {t}"))
-                        ),
-                    ),
-                    Err(e) => {
-                        Check::new("denshokan leaderboard", Status::Unreachable, e.to_string())
-                    }
-                };
-                vec![health, leaderboard]
+                vec![health, leaderboard("denshokan leaderboard", &index).await]
             }
             Err(e) => vec![Check::new("denshokan", Status::Mismatch, format!("{e:#}"))],
         },
-        Deployment::V1(_) => vec![Check::new(
-            "torii",
-            Status::Skipped,
-            "v1's Torii is not checked by this command",
-        )],
+        Deployment::V1(a) => match settings
+            .torii_options(a)
+            .and_then(|o| o.map(ToriiClient::new).transpose())
+        {
+            Ok(Some(torii)) => vec![leaderboard("torii leaderboard", &torii).await],
+            Ok(None) => vec![Check::new(
+                "torii",
+                Status::Skipped,
+                "no Torii configured (torii.url)",
+            )],
+            Err(e) => vec![Check::new("torii", Status::Mismatch, e)],
+        },
     };
     Section {
         name: "indexer".into(),
         checks,
+    }
+}
+
+/// One leaderboard page from `index`: whether the indexer answers the query the tools send.
+async fn leaderboard(name: &str, index: &dyn GameIndex) -> Check {
+    let query = LeaderboardQuery {
+        scope: Scope::All,
+        after_rank: 0,
+        limit: LEADERBOARD_ROWS,
+        live_only: false,
+        owner: None,
+    };
+    match index.leaderboard(&query).await {
+        Ok(f) => Check::new(
+            name,
+            Status::Ok,
+            format!(
+                "{} rows on the first page{}",
+                f.page.rows.len(),
+                f.page.total.map_or(String::new(), |t| format!(" of {t}"))
+            ),
+        ),
+        Err(e) => Check::new(name, Status::Unreachable, e.to_string()),
     }
 }
 
