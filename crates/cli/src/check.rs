@@ -4,6 +4,7 @@
 //! stdout. Exit code 1 when something differs, 2 when something did not answer, 0 otherwise. No
 //! wallet or key is read. `serve` runs the same ABI check at start ([`gate_writes`]).
 
+use std::io::Write as _;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,10 +29,20 @@ pub(crate) async fn check(args: &SettingsArgs, check: &CheckArgs) -> anyhow::Res
         "check reads a chain and the sim profile has none: pass --profile devnet, sepolia or mainnet"
     );
     let report = report(&settings).await?;
-    if check.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+    let shown = if check.json {
+        serde_json::to_string_pretty(&report)? + "\n"
     } else {
-        print!("{}", report.table());
+        report.table()
+    };
+    // A node's or an indexer's URL in an error may carry a key.
+    let shown = base::redact::hide_credentials(&shown);
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(shown.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
+        _ => {}
     }
     Ok(ExitCode::from(report.exit_code()))
 }
