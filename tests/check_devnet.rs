@@ -166,6 +166,15 @@ async fn both_practice_worlds_pass_and_an_unanswering_indexer_is_exit_two() {
         ["game_core", "game_token", "denshokan", "vrf_provider"]
     );
     assert!(abi.iter().all(|(_, s)| s == "ok"), "{abi:?}");
+    let generation: Vec<String> = statuses(&report, "generation")
+        .into_iter()
+        .map(|(name, status)| format!("{} {status}", name.split(' ').next().unwrap()))
+        .collect();
+    assert_eq!(
+        generation,
+        ["game ok", "denshokan skipped"],
+        "no SRC5 in the practice Denshokan"
+    );
     let indexer = &report["sections"][3]["checks"];
     assert_eq!(
         indexer[0]["detail"],

@@ -60,7 +60,7 @@ pub(crate) async fn report(settings: &Settings) -> anyhow::Result<Report> {
     report.push(check::node_section(&*source, settings.expected_chain_id()?).await);
     let abi = check::check_abi(&*source, &deployment, Some(&cache_dir())).await;
     report.push(abi.section());
-    report.push(abi.generation_section(deployment.game_address()));
+    report.push(abi.generation_section(&deployment));
     report.push(indexer_section(settings, &deployment).await);
     Ok(report)
 }

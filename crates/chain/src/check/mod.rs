@@ -53,6 +53,13 @@ pub trait ClassSource: Send + Sync {
     async fn class_at(&self, address: Felt) -> Result<ContractClass, ClassError>;
     /// `starknet_chainId`.
     async fn chain_id(&self) -> Result<Felt, ClassError>;
+    /// `starknet_call` of a view.
+    async fn call(
+        &self,
+        address: Felt,
+        selector: Felt,
+        calldata: Vec<Felt>,
+    ) -> Result<Vec<Felt>, ClassError>;
 }
 
 #[async_trait::async_trait]
@@ -71,6 +78,22 @@ impl<T: JsonRpcTransport + Send + Sync + 'static> ClassSource for JsonRpcClient<
 
     async fn chain_id(&self) -> Result<Felt, ClassError> {
         Provider::chain_id(self).await.map_err(class_error)
+    }
+
+    async fn call(
+        &self,
+        address: Felt,
+        selector: Felt,
+        calldata: Vec<Felt>,
+    ) -> Result<Vec<Felt>, ClassError> {
+        let request = starknet::core::types::FunctionCall {
+            contract_address: address,
+            entry_point_selector: selector,
+            calldata,
+        };
+        Provider::call(self, request, BlockId::Tag(BlockTag::PreConfirmed))
+            .await
+            .map_err(class_error)
     }
 }
 
@@ -159,6 +182,8 @@ pub struct AbiCheck {
     pub speaks: Option<Speaks>,
     /// How many classes were fetched with `starknet_getClassAt` (not from the data directory).
     pub classes_fetched: usize,
+    /// v2: what Denshokan's SRC5 says of IERC721 (`None`: its class was not read).
+    pub erc721: Option<probe::Src5>,
 }
 
 /// One contract to check: its role, address, and the tag suffix of its bindings.
@@ -250,6 +275,7 @@ pub async fn check_abi(
         contracts: Vec::new(),
         speaks: None,
         classes_fetched: 0,
+        erc721: None,
     };
     for target in targets(deployment) {
         let mut result = ContractCheck {
@@ -299,6 +325,13 @@ pub async fn check_abi(
             Err(ClassError::Unreachable(m)) => result.outcome = Outcome::Unreachable(m),
         }
         out.contracts.push(result);
+    }
+    if let Deployment::V2(c) = deployment {
+        let denshokan = out.contracts.iter().find(|x| x.address == c.denshokan);
+        let abi = denshokan.and_then(|x| read.get(&x.class_hash?)?.0.as_ref());
+        if let Some(abi) = abi {
+            out.erc721 = Some(probe::erc721(source, c.denshokan, abi).await);
+        }
     }
     out
 }
@@ -391,8 +424,10 @@ impl AbiCheck {
         }
     }
 
-    /// The report's `generation` section: what the game address's class says it is.
-    pub fn generation_section(&self, game_address: Felt) -> Section {
+    /// The report's `generation` section: what the game address's class says it is, and on v2
+    /// whether Denshokan's SRC5 says it is an ERC721 (where its class has SRC5).
+    pub fn generation_section(&self, deployment: &Deployment) -> Section {
+        let game_address = deployment.game_address();
         let check = match self.speaks {
             Some(found) => probe::generation_check(self.generation, game_address, found),
             None => Check::new(
@@ -401,9 +436,13 @@ impl AbiCheck {
                 "its class was not read (see the abi section)",
             ),
         };
+        let mut checks = vec![check];
+        if let (Some(found), Deployment::V2(c)) = (&self.erc721, deployment) {
+            checks.push(probe::src5_check("denshokan", c.denshokan, found));
+        }
         Section {
             name: "generation".into(),
-            checks: vec![check],
+            checks,
         }
     }
 }

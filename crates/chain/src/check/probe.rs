@@ -6,6 +6,7 @@
 
 use starknet::core::types::Felt;
 
+use super::ClassSource;
 use super::abi::Abi;
 use super::report::{Check, Status};
 use crate::deployment::Generation;
@@ -70,6 +71,49 @@ pub fn generation_check(expected: Generation, address: Felt, found: Speaks) -> C
                  nor a Dojo system's entrypoints"
             ),
         ),
+    }
+}
+
+/// The SRC5 id of IERC721 (OpenZeppelin/cairo-contracts
+/// `packages/interfaces/src/token/erc721.cairo` at `fc94206`).
+pub const IERC721_ID: Felt =
+    Felt::from_hex_unchecked("0x33eb2f84c309543403fd69f0d0f363781ef06ef6faeb0131ff16ea3175bd943");
+
+/// What a token's SRC5 `supports_interface` says of IERC721.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Src5 {
+    /// The class has no `supports_interface`.
+    Absent,
+    /// Its answer.
+    Supports(bool),
+    /// The call failed.
+    Unreachable(String),
+}
+
+/// Asks the token at `address` (class ABI `abi`) whether it supports IERC721, where it has SRC5.
+pub(super) async fn erc721(source: &dyn ClassSource, address: Felt, abi: &Abi) -> Src5 {
+    if abi.function("supports_interface").is_none() {
+        return Src5::Absent;
+    }
+    let selector = starknet::macros::selector!("supports_interface");
+    match source.call(address, selector, vec![IERC721_ID]).await {
+        Ok(answer) => Src5::Supports(answer.first() == Some(&Felt::ONE)),
+        Err(e) => Src5::Unreachable(e.to_string()),
+    }
+}
+
+/// The SRC5 check of the token `role` at `address`.
+pub fn src5_check(role: &str, address: Felt, found: &Src5) -> Check {
+    let name = format!("{role} {} SRC5", short_address(address));
+    match found {
+        Src5::Absent => Check::new(name, Status::Skipped, "no supports_interface in its class"),
+        Src5::Supports(true) => Check::new(name, Status::Ok, "supports IERC721"),
+        Src5::Supports(false) => Check::new(
+            name,
+            Status::Mismatch,
+            "supports_interface(IERC721) is false: not the ERC721 whose owner_of is read",
+        ),
+        Src5::Unreachable(m) => Check::new(name, Status::Unreachable, m.clone()),
     }
 }
 

@@ -148,7 +148,11 @@ impl Report {
                     .map(move |c| (format!("{}/{}", s.name, c.name), c))
             })
             .collect();
-        let width = rows.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+        let width = rows
+            .iter()
+            .map(|(n, _)| n.chars().count())
+            .max()
+            .unwrap_or(0);
         let mut out = format!("{:width$}  {:11}  detail\n", "check", "status");
         for (name, c) in rows {
             out.push_str(&format!(

@@ -14,6 +14,9 @@ use super::*;
 struct Classes {
     at: BTreeMap<Felt, (Felt, Value)>,
     fetched: Mutex<usize>,
+    /// What `supports_interface` answers, and the calls made.
+    erc721: bool,
+    calls: Mutex<Vec<(Felt, Felt, Vec<Felt>)>>,
 }
 
 #[async_trait::async_trait]
@@ -42,6 +45,16 @@ impl ClassSource for Classes {
 
     async fn chain_id(&self) -> Result<Felt, ClassError> {
         Ok(Felt::from_bytes_be_slice(b"SN_SEPOLIA"))
+    }
+
+    async fn call(
+        &self,
+        to: Felt,
+        selector: Felt,
+        data: Vec<Felt>,
+    ) -> Result<Vec<Felt>, ClassError> {
+        self.calls.lock().unwrap().push((to, selector, data));
+        Ok(vec![Felt::from(self.erc721)])
     }
 }
 
@@ -214,6 +227,10 @@ impl ClassSource for Silent {
     async fn chain_id(&self) -> Result<Felt, ClassError> {
         Err(ClassError::Unreachable("RPC error: timed out".into()))
     }
+
+    async fn call(&self, _: Felt, _: Felt, _: Vec<Felt>) -> Result<Vec<Felt>, ClassError> {
+        unreachable!("no class was read")
+    }
 }
 
 #[tokio::test]
@@ -230,8 +247,46 @@ async fn a_silent_node_is_asked_once_and_every_contract_reported_unreachable() {
     );
     assert_eq!(section.checks[1].detail, "not asked: RPC error: timed out");
     assert_eq!(
-        check.generation_section(Felt::ONE).checks[0].status,
+        check.generation_section(&deployment()).checks[0].status,
         Status::Skipped
     );
     assert!(AbiGate::new(&check, "x").is_empty());
+}
+
+#[tokio::test]
+async fn denshokan_is_asked_for_ierc721_only_where_its_class_has_src5() {
+    let plain = classes(practice_abi("practice_v2-game"), 1);
+    let check = check_abi(&plain, &deployment(), None).await;
+    assert_eq!(check.erc721, Some(probe::Src5::Absent));
+    assert!(plain.calls.lock().unwrap().is_empty());
+    let skipped = &check.generation_section(&deployment()).checks[1];
+    assert_eq!(
+        (skipped.name.as_str(), skipped.status),
+        ("denshokan 0xde SRC5", Status::Skipped)
+    );
+
+    for supports in [true, false] {
+        let mut src5 = classes(practice_abi("practice_v2-game"), 1);
+        src5.erc721 = supports;
+        let denshokan = src5.at.get_mut(&Felt::from(0xde_u8)).unwrap();
+        denshokan.1.as_array_mut().unwrap().push(serde_json::json!({
+            "type": "function", "name": "supports_interface",
+            "inputs": [{"name": "interface_id", "type": "core::felt252"}],
+            "outputs": [{"type": "core::bool"}], "state_mutability": "view"
+        }));
+        let check = check_abi(&src5, &deployment(), None).await;
+        assert_eq!(check.erc721, Some(probe::Src5::Supports(supports)));
+        let selector = starknet::macros::selector!("supports_interface");
+        let asked = vec![(Felt::from(0xde_u8), selector, vec![probe::IERC721_ID])];
+        assert_eq!(*src5.calls.lock().unwrap(), asked);
+        let status = check.generation_section(&deployment()).checks[1].status;
+        assert_eq!(
+            status,
+            if supports {
+                Status::Ok
+            } else {
+                Status::Mismatch
+            }
+        );
+    }
 }
