@@ -32,6 +32,7 @@ use crate::ChainError;
 use crate::bindings::{self, Entrypoint};
 use crate::client::short_string;
 use crate::deployment::{Deployment, Generation};
+use crate::retry::read_with_retries;
 
 /// Why a class could not be read.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -44,7 +45,8 @@ pub enum ClassError {
     Unreachable(String),
 }
 
-/// Where deployed classes are read from: the node (any starknet-rs JSON-RPC client), or a stand-in.
+/// What the check asks the node (classes, the chain id, a view): any starknet-rs JSON-RPC
+/// client, or a stand-in.
 #[async_trait::async_trait]
 pub trait ClassSource: Send + Sync {
     /// `starknet_getClassHashAt`.
@@ -62,22 +64,25 @@ pub trait ClassSource: Send + Sync {
     ) -> Result<Vec<Felt>, ClassError>;
 }
 
+/// Reads through starknet-rs, transient failures retried as every read of the chain client is.
 #[async_trait::async_trait]
 impl<T: JsonRpcTransport + Send + Sync + 'static> ClassSource for JsonRpcClient<T> {
     async fn class_hash_at(&self, address: Felt) -> Result<Felt, ClassError> {
-        Provider::get_class_hash_at(self, BlockId::Tag(BlockTag::PreConfirmed), address)
+        read_with_retries(|| Provider::get_class_hash_at(self, PRE_CONFIRMED, address))
             .await
             .map_err(class_error)
     }
 
     async fn class_at(&self, address: Felt) -> Result<ContractClass, ClassError> {
-        Provider::get_class_at(self, BlockId::Tag(BlockTag::PreConfirmed), address)
+        read_with_retries(|| Provider::get_class_at(self, PRE_CONFIRMED, address))
             .await
             .map_err(class_error)
     }
 
     async fn chain_id(&self) -> Result<Felt, ClassError> {
-        Provider::chain_id(self).await.map_err(class_error)
+        read_with_retries(|| Provider::chain_id(self))
+            .await
+            .map_err(class_error)
     }
 
     async fn call(
@@ -91,11 +96,13 @@ impl<T: JsonRpcTransport + Send + Sync + 'static> ClassSource for JsonRpcClient<
             entry_point_selector: selector,
             calldata,
         };
-        Provider::call(self, request, BlockId::Tag(BlockTag::PreConfirmed))
+        read_with_retries(|| Provider::call(self, request.clone(), PRE_CONFIRMED))
             .await
             .map_err(class_error)
     }
 }
+
+const PRE_CONFIRMED: BlockId = BlockId::Tag(BlockTag::PreConfirmed);
 
 fn class_error(e: ProviderError) -> ClassError {
     match e {
