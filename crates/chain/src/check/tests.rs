@@ -5,7 +5,10 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use serde_json::Value;
-use starknet::core::types::{ContractClass, Felt, FlattenedSierraClass};
+use starknet::core::types::{
+    CompressedLegacyContractClass, ContractClass, Felt, FlattenedSierraClass,
+    LegacyEntryPointsByType,
+};
 
 use super::*;
 
@@ -31,6 +34,17 @@ impl ClassSource for Classes {
     async fn class_at(&self, address: Felt) -> Result<ContractClass, ClassError> {
         *self.fetched.lock().unwrap() += 1;
         let (_, abi) = self.at.get(&address).ok_or(ClassError::NotDeployed)?;
+        if abi.is_null() {
+            return Ok(ContractClass::Legacy(CompressedLegacyContractClass {
+                program: vec![],
+                entry_points_by_type: LegacyEntryPointsByType {
+                    constructor: vec![],
+                    external: vec![],
+                    l1_handler: vec![],
+                },
+                abi: None,
+            }));
+        }
         Ok(ContractClass::Sierra(FlattenedSierraClass {
             sierra_program: vec![],
             contract_class_version: "0.1.0".into(),
@@ -287,6 +301,26 @@ async fn denshokan_is_asked_for_ierc721_only_where_its_class_has_src5() {
             } else {
                 Status::Mismatch
             }
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_legacy_class_is_kept_and_reported_not_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut source = classes(practice_abi("practice_v2-game"), 1);
+    source
+        .at
+        .insert(Felt::from(0xf0_u8), (Felt::from(4u8), Value::Null));
+    for fetched in [4, 0] {
+        let check = check_abi(&source, &deployment(), Some(dir.path())).await;
+        assert_eq!(check.classes_fetched, fetched);
+        let vrf = check.section().checks[3].clone();
+        assert_eq!(vrf.status, Status::Skipped);
+        assert!(
+            vrf.detail.starts_with("legacy class, not checked"),
+            "{}",
+            vrf.detail
         );
     }
 }
