@@ -5,7 +5,7 @@
 use starknet::core::types::{Call, Felt};
 use starknet::core::utils::get_selector_from_name;
 
-use super::{AbiCheck, Difference};
+use super::{AbiCheck, Difference, Outcome};
 use crate::ChainError;
 
 /// A write refused because its entrypoint differs ([`ChainError::AbiMismatch`]).
@@ -37,12 +37,13 @@ impl AbiGate {
         let refused = check
             .contracts
             .iter()
-            .flat_map(|c| {
-                check
-                    .differences()
-                    .filter(move |d| d.write && d.contract == c.role)
-                    .map(move |d| (c.address, d))
+            .flat_map(|c| match &c.outcome {
+                Outcome::Compared { differences, .. } => {
+                    differences.iter().map(move |d| (c.address, d)).collect()
+                }
+                _ => Vec::new(),
             })
+            .filter(|(_, d)| d.write)
             .filter_map(|(address, d)| {
                 let selector = get_selector_from_name(&d.entrypoint).ok()?;
                 Some((address, selector, d.clone()))

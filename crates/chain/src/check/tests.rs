@@ -324,3 +324,34 @@ async fn a_legacy_class_is_kept_and_reported_not_checked() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_read_that_differs_is_reported_but_not_refused() {
+    let mut game = practice_abi("practice_v2-game");
+    fn reanswer(v: &mut Value) {
+        match v {
+            Value::Array(items) => items.iter_mut().for_each(reanswer),
+            Value::Object(o) if o.get("name") == Some(&Value::from("load_assets")) => {
+                o["outputs"] = serde_json::json!([{"type": "core::felt252"}]);
+            }
+            Value::Object(o) => o.values_mut().for_each(reanswer),
+            _ => {}
+        }
+    }
+    reanswer(&mut game);
+    let check = check_abi(&classes(game, 1), &deployment(), None).await;
+    let diffs: Vec<_> = check.differences().collect();
+    assert_eq!(diffs.len(), 1, "{diffs:?}");
+    assert_eq!(
+        (diffs[0].entrypoint.as_str(), diffs[0].write),
+        ("load_assets", false)
+    );
+    assert!(
+        diffs[0]
+            .deployed
+            .as_deref()
+            .unwrap()
+            .ends_with("-> felt252")
+    );
+    assert!(AbiGate::new(&check, "x").is_empty());
+}
