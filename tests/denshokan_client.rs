@@ -402,3 +402,29 @@ async fn a_server_that_is_down_is_a_connect_error_without_credentials() {
         "{text}"
     );
 }
+
+#[tokio::test]
+async fn health_reads_the_api_and_its_database_once() {
+    let fake = FakeDenshokan::start().await;
+    fake.set_health(true, Some(1_234));
+    let up = client(&fake.url).health().await.unwrap();
+    assert!(up.ok && up.db);
+    assert_eq!((up.status.as_str(), up.latest_block), ("ok", Some(1_234)));
+    fake.set_health(false, None);
+    let down = client(&fake.url).health().await.unwrap();
+    assert!(!down.ok && !down.db);
+    assert_eq!(
+        (down.status.as_str(), down.latest_block),
+        ("degraded", None)
+    );
+    // Hono's 404 page (an API without the route) is an error, asked once, not retried.
+    fake.fault(Fault::Status(404, "404 Not Found"));
+    let before = fake.log().len();
+    let e = client(&fake.url).health().await.unwrap_err();
+    assert!(matches!(e, DenshokanError::NotFound(_)), "{e:?}");
+    assert_eq!(fake.log().len(), before + 1);
+    assert!(fake.log().iter().all(|l| l.path == "/health"));
+    fake.stop().await;
+    let gone = client(&fake.url).health().await.unwrap_err();
+    assert!(matches!(gone, DenshokanError::Connect(_)), "{gone:?}");
+}

@@ -100,6 +100,7 @@ const DUNGEON_MANIFEST: &str = "../../abi/practice_dungeon.json";
 
 fn main() {
     println!("cargo:rerun-if-env-changed=LS_BINDINGS_MANIFEST");
+    println!("cargo:rerun-if-changed=src/check/type_syntax.rs");
     let manifest_path = std::env::var("LS_BINDINGS_MANIFEST").unwrap_or_else(|_| MANIFEST.into());
     println!("cargo:rerun-if-changed={manifest_path}");
     println!("cargo:rerun-if-changed=build.rs");
@@ -144,6 +145,7 @@ fn main() {
         .unwrap_or_else(|e| panic!("bindings from {manifest_path}: {e}"));
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     std::fs::write(out_dir.join("bindings.rs"), code).expect("write bindings.rs");
+    write_abis(&contracts, &v1, &out_dir.join("abi_v1.json"));
     println!("cargo:rerun-if-changed={V2_ABI}");
     let v2: Value =
         serde_json::from_str(&std::fs::read_to_string(V2_ABI).expect("read abi/practice_v2.json"))
@@ -163,6 +165,25 @@ fn main() {
     let code = generate(&contracts, &v2_specs, "abi/practice_v2.json")
         .unwrap_or_else(|e| panic!("bindings from {V2_ABI}: {e}"));
     std::fs::write(out_dir.join("bindings_v2.rs"), code).expect("write bindings_v2.rs");
+    write_abis(&contracts, &v2_specs, &out_dir.join("abi_v2.json"));
+}
+
+/// Writes `{tag suffix: ABI}` of the contracts the bindings were generated from, so the ABI check
+/// compares a deployed class with exactly these.
+fn write_abis(contracts: &[Value], specs: &[Spec], path: &std::path::Path) {
+    let mut abis = serde_json::Map::new();
+    for spec in specs {
+        let abi = contracts
+            .iter()
+            .find(|c| {
+                c["tag"]
+                    .as_str()
+                    .is_some_and(|t| t.ends_with(&format!("-{}", spec.suffix)))
+            })
+            .map_or(Value::Null, |c| c["abi"].clone());
+        abis.insert(spec.suffix.to_string(), abi);
+    }
+    std::fs::write(path, Value::Object(abis).to_string()).expect("write the bindings' ABIs");
 }
 
 /// One contract's bindings: its tag suffix, the module they land in, its type name, the
@@ -322,32 +343,8 @@ fn parse_function(v: &Value) -> Option<Function> {
     })
 }
 
-/// Splits `a::b::Name::<T>` into (`a::b::Name`, Some(`T`)).
-fn split_generic(ty: &str) -> (&str, Option<&str>) {
-    match ty.find("::<") {
-        Some(i) if ty.ends_with('>') => (&ty[..i], Some(&ty[i + 3..ty.len() - 1])),
-        _ => (ty, None),
-    }
-}
-
-/// The members of a tuple type `(A, B)` (split at top-level commas), or `None` for any other type.
-fn tuple_parts(ty: &str) -> Option<Vec<&str>> {
-    let inner = ty.strip_prefix('(')?.strip_suffix(')')?;
-    let (mut parts, mut depth, mut start) = (Vec::new(), 0usize, 0usize);
-    for (i, c) in inner.char_indices() {
-        match c {
-            '<' | '(' => depth += 1,
-            '>' | ')' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                parts.push(inner[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(inner[start..].trim());
-    Some(parts)
-}
+// `split_generic` and `tuple_parts`, shared with the ABI check.
+include!("src/check/type_syntax.rs");
 
 /// Maps a Cairo ABI type to a Rust type, recording user types that must be generated.
 fn rust_type(

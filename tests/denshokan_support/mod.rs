@@ -8,8 +8,9 @@
 //! numbers as decimal strings, `{data, total, limit, offset}` with the asked (uncapped) limit
 //! echoed, 1,000 rows at most on `/tokens` and 100 on `/players/:address/tokens` (both clamp
 //! larger limits rather than refuse them), `{"error": "..."}` bodies on 400 and 404, and
-//! `{"error": "Rate limit exceeded", "retryAfter": n}` on 429. Faults can be queued, every request
-//! is logged, and the server can be stopped.
+//! `{"error": "Rate limit exceeded", "retryAfter": n}` on 429. `GET /health` answers as
+//! `api/src/index.ts` at commit `1396b99` writes it (routes.rs). Faults can be queued, every
+//! request is logged, and the server can be stopped.
 
 #![allow(dead_code)]
 
@@ -113,6 +114,8 @@ impl Logged {
 
 #[derive(Default)]
 pub(crate) struct State {
+    /// What `/health` says: the database answers, and the newest indexed block.
+    health: Mutex<(bool, Option<u64>)>,
     rows: Mutex<Vec<Row>>,
     minters: Mutex<BTreeMap<u64, String>>,
     games: Mutex<BTreeMap<u64, String>>,
@@ -138,6 +141,7 @@ impl FakeDenshokan {
     /// Starts an empty stand-in that knows the dungeon, another minter and game 1.
     pub async fn start() -> Self {
         let state = Arc::new(State::default());
+        *state.health.lock().unwrap() = (true, None);
         state.minters.lock().unwrap().extend([
             (DUNGEON_MINTER, DUNGEON.into()),
             (OTHER_MINTER, OTHER.into()),
@@ -157,6 +161,11 @@ impl FakeDenshokan {
     /// Adds rows to the `tokens` table.
     pub fn add(&self, rows: impl IntoIterator<Item = Row>) {
         self.state.rows.lock().unwrap().extend(rows);
+    }
+
+    /// What `/health` answers: whether the database is up, and the newest indexed block.
+    pub fn set_health(&self, db: bool, latest_block: Option<u64>) {
+        *self.state.health.lock().unwrap() = (db, latest_block);
     }
 
     /// Queues a fault for the next request.

@@ -49,6 +49,7 @@ async fn handle(Shared(s): Shared<Arc<State>>, uri: Uri) -> Response {
         ["tokens", id] => one_token(&s, id),
         ["tokens", id, "rank"] => rank(&s, id, &q),
         ["players", address, "tokens"] => player_tokens(&s, address, &q),
+        ["health"] => health(&s),
         // Hono's default notFound handler.
         _ => text(404, "404 Not Found"),
     }
@@ -65,6 +66,22 @@ fn fault(f: Fault) -> Response {
         Fault::Malformed => text(200, "<html>upstream error</html>"),
         Fault::Json(status, body) => json_answer(status, serde_json::from_str(body).unwrap()),
     }
+}
+
+/// `GET /health` (Provable-Games/denshokan `api/src/index.ts` at `1396b99`):
+/// `{ status: dbOk ? "ok" : "degraded", db: dbOk, latestBlock }` with status 200, or 503 when the
+/// database does not answer; `latestBlock` is a number or `null` (`api/src/db/client.ts` at
+/// `f7f3b3f`, `getLatestIndexedBlock`).
+fn health(s: &State) -> Response {
+    let (db, latest_block) = *s.health.lock().unwrap();
+    json_answer(
+        if db { 200 } else { 503 },
+        json!({
+            "status": if db { "ok" } else { "degraded" },
+            "db": db,
+            "latestBlock": latest_block,
+        }),
+    )
 }
 
 /// `GET /tokens` (`api/src/routes/tokens.ts`, `app.get("/")`).

@@ -24,6 +24,10 @@ pub struct Entrypoint {
 
 include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
 
+/// The ABIs these bindings were generated from, as JSON `{tag suffix: ABI}` (the ABI check
+/// compares deployed classes with them).
+pub const ABIS: &str = include_str!(concat!(env!("OUT_DIR"), "/abi_v1.json"));
+
 /// The name of an entrypoint the server may call (the bindings' of either generation and the VRF
 /// provider's `request_random`), for messages and session policies; `None`: not one of ours.
 pub fn entrypoint_name(selector: starknet::core::types::Felt) -> Option<&'static str> {
@@ -45,6 +49,9 @@ pub mod v2 {
     pub use super::Entrypoint;
 
     include!(concat!(env!("OUT_DIR"), "/bindings_v2.rs"));
+
+    /// The ABIs these bindings were generated from, as JSON `{tag suffix: ABI}`.
+    pub const ABIS: &str = include_str!(concat!(env!("OUT_DIR"), "/abi_v2.json"));
 }
 
 #[cfg(test)]

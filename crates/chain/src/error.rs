@@ -183,6 +183,13 @@ pub enum ChainError {
     /// A new game on a deployment the profile marks archived; nothing was signed.
     #[error("{0}")]
     Archived(#[from] crate::archive::ArchivedEntry),
+    /// The deployed contract's entrypoint differs from the bindings' (found by the ABI check at
+    /// start); the write was refused before anything was signed.
+    #[error(
+        "nothing was signed: {}'s {} differs from this server's bindings (ours: {}; deployed: {})",
+        .0.contract, .0.entrypoint, .0.ours, .0.deployed
+    )]
+    AbiMismatch(Box<crate::check::AbiRefusal>),
     /// The profile names one generation and the chain answers as the other (found at connect).
     #[error("the profile says {expected} but {address:#x} answers as {}", found.described())]
     GenerationMismatch {

@@ -3,6 +3,7 @@
 
 pub mod archive;
 pub mod bindings;
+pub mod check;
 mod client;
 pub mod controller;
 mod convert;

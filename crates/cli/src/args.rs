@@ -37,6 +37,17 @@ pub(crate) enum Command {
     /// the player approves in the Cartridge keychain.
     #[command(subcommand)]
     Session(SessionCommand),
+    /// Check the profile's chain against the server's bindings: the node, every contract's
+    /// entrypoints, the generation the game address speaks and (v2) the Denshokan API. Exit
+    /// code 1 when something differs, 2 when something did not answer. Needs no wallet.
+    Check(CheckArgs),
+}
+
+#[derive(ClapArgs, Debug, Default)]
+pub(crate) struct CheckArgs {
+    /// Print the report as JSON instead of a table.
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -249,5 +260,23 @@ mod tests {
         assert_eq!(v2, (Generation::V2, Some(VrfMode::Salt)));
         assert!(deploy_args(&["--vrf", "cartridge"]).is_err());
         assert!(deploy_args(&["--generation", "v3"]).is_err());
+    }
+
+    #[test]
+    fn check_takes_json_and_the_shared_profile() {
+        let cli = Cli::try_parse_from([
+            "loot-survivor-mcp",
+            "check",
+            "--json",
+            "--profile",
+            "mainnet",
+        ])
+        .unwrap();
+        assert_eq!(cli.settings.profile.as_deref(), Some("mainnet"));
+        assert!(matches!(
+            cli.command,
+            Some(Command::Check(CheckArgs { json: true }))
+        ));
+        assert!(Cli::try_parse_from(["loot-survivor-mcp", "check", "--wallet"]).is_err());
     }
 }

@@ -1,8 +1,9 @@
 //! The binary layer of loot-survivor-mcp: the settings composed from each layer's options
 //! (`config`), the command line's arguments and its subcommands (`serve`, `play`, `devnet`,
-//! `token`, `session`), one file each. The `loot-survivor-mcp` binary calls [`main`].
+//! `token`, `session`, `check`), one file each. The `loot-survivor-mcp` binary calls [`main`].
 
 mod args;
+mod check;
 pub mod config;
 mod devnet;
 mod play;
@@ -44,7 +45,7 @@ pub fn main() -> ExitCode {
     // A blocking read of stdin may still be pending: do not wait for it.
     runtime.shutdown_timeout(Duration::from_millis(500));
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             let shown = base::redact::redact(&format!("{e:#}"));
             eprintln!("error: {}", base::redact::hide_credentials(&shown));
@@ -53,7 +54,8 @@ pub fn main() -> ExitCode {
     }
 }
 
-async fn run(cli: Cli) -> anyhow::Result<()> {
+/// Runs the command; its exit code is success unless it fails, but for `check`'s own codes.
+async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let devnet_by_default = || {
         let mut s = cli.settings.clone();
         if s.profile.is_none() && std::env::var_os("LS_CHAIN").is_none() {
@@ -61,7 +63,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         s
     };
-    match cli.command.unwrap_or(Command::Serve(ServeArgs::default())) {
+    let done = match cli.command.unwrap_or(Command::Serve(ServeArgs::default())) {
+        Command::Check(args) => return check::check(&cli.settings, &args).await,
         Command::Serve(args) if args.with_devnet => serve(&devnet_by_default(), args).await,
         Command::Serve(args) => serve(&cli.settings, args).await,
         Command::Devnet(DevnetCommand::Up { port }) => devnet_up(&devnet_by_default(), port).await,
@@ -88,5 +91,6 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Session(SessionCommand::New(args)) => session_new(&cli.settings, &args).await,
         Command::Session(SessionCommand::Status) => session_status(&cli.settings).await,
         Command::Session(SessionCommand::Revoke) => session_revoke(&cli.settings).await,
-    }
+    };
+    done.map(|()| ExitCode::SUCCESS)
 }

@@ -106,7 +106,10 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
     let transport = if http.is_some() { "http" } else { "stdio" };
     let again = ConnectAgain::new(&settings, &opts, &journal)?;
     let server = match ChainClient::connect(opts).await {
-        Ok(client) => connected_server(&settings, again.set_up(client)?, &journal, transport)?,
+        Ok(client) => {
+            let client = again.set_up(client).await?;
+            connected_server(&settings, client, &journal, transport)?
+        }
         Err(e) if e.is_unreachable() => {
             let pending = PendingChain::new(rpc, unchecked, again.into_connect());
             unreachable_server(&settings, &played, account_address, pending, &e, &journal)?
@@ -207,7 +210,8 @@ fn unreachable_server(
 }
 
 /// What connecting takes, kept to connect again after a failure at start, and how a connected
-/// client is set up (journal, fee tokens, following, the archive mark, pending transactions).
+/// client is set up (journal, fee tokens, following, the archive mark, the ABI check, pending
+/// transactions).
 #[derive(Clone)]
 struct ConnectAgain {
     opts: Arc<ConnectOptions>,
@@ -217,6 +221,7 @@ struct ConnectAgain {
     ws_url: Option<url::Url>,
     token_count_storage: String,
     archive: Option<chain::Archive>,
+    profile: String,
 }
 
 impl ConnectAgain {
@@ -233,11 +238,15 @@ impl ConnectAgain {
             ws_url: settings.tx.ws_url.clone(),
             token_count_storage: settings.chain.token_count_storage.clone(),
             archive: settings.archive(),
+            profile: settings.profile.clone(),
         })
     }
 
-    /// The client as the server uses it; transactions an earlier run left pending are followed.
-    fn set_up(&self, client: ChainClient) -> Result<Arc<ChainClient>, ChainError> {
+    /// The client as the server uses it: writes whose entrypoints differ from the deployed
+    /// classes are refused (the ABI check), and transactions an earlier run left pending are
+    /// followed.
+    async fn set_up(&self, client: ChainClient) -> Result<Arc<ChainClient>, ChainError> {
+        let client = super::check::gate_writes(client, &self.profile).await;
         let client = Arc::new(
             client
                 .with_journal(self.journal.clone())
@@ -265,7 +274,7 @@ impl ConnectAgain {
             let again = self.clone();
             Box::pin(async move {
                 let client = ChainClient::connect((*again.opts).clone()).await?;
-                again.set_up(client)
+                again.set_up(client).await
             })
         })
     }

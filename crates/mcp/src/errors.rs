@@ -119,6 +119,26 @@ pub fn from_chain(e: ChainError) -> ToolError {
                  ls_get_game_events, ls_get_leaderboard), and new games are for the operator to \
                  start on the live profile",
             ),
+        ChainError::AbiMismatch(r) => ToolError::new(
+            ErrorCode::PolicyDenied,
+            format!(
+                "nothing was signed: {}'s {} on this chain differs from the server's bindings, \
+                 so the server refuses it",
+                r.contract, r.entrypoint
+            ),
+        )
+        .with_detail("rule", "abi_check")
+        .with_detail("contract", &r.contract)
+        .with_detail("entrypoint", &r.entrypoint)
+        .with_detail("ours", &r.ours)
+        .with_detail("deployed", &r.deployed)
+        .retryable(false)
+        .with_hint(format!(
+            "this action cannot be played on this deployment until the server's bindings match; \
+             reads such as ls_get_adventurer still work; the operator sees every difference with \
+             `{}`",
+            r.check
+        )),
         e @ (ChainError::Io { .. } | ChainError::Json { .. } | ChainError::Journal(_)) => {
             ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
         }
@@ -223,6 +243,29 @@ mod tests {
         assert!(t.retryable, "each call connects again");
         assert!(t.message.contains("127.0.0.1:9"), "{}", t.message);
         assert!(t.hint.unwrap().contains("each call connects again"));
+    }
+
+    #[test]
+    fn an_abi_mismatch_names_both_signatures_and_the_check() {
+        let t = from_chain(ChainError::AbiMismatch(Box::new(
+            chain::check::AbiRefusal {
+                contract: "game_core".into(),
+                entrypoint: "attack".into(),
+                ours: "attack(adventurer_id: felt252, to_the_death: bool)".into(),
+                deployed: "attack(adventurer_id: felt252, to_the_death: u8)".into(),
+                check: "loot-survivor-mcp check --profile mainnet".into(),
+            },
+        )));
+        assert_eq!(t.code, ErrorCode::PolicyDenied);
+        assert!(!t.retryable);
+        assert_eq!(t.details["rule"], "abi_check");
+        assert_eq!(t.details["entrypoint"], "attack");
+        assert!(t.details["deployed"].as_str().unwrap().ends_with("u8)"));
+        let hint = t.hint.unwrap();
+        assert!(
+            hint.contains("`loot-survivor-mcp check --profile mainnet`"),
+            "{hint}"
+        );
     }
 
     #[test]

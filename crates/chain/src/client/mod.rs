@@ -430,6 +430,19 @@ impl ChainClient {
         }
     }
 
+    /// Refuses, before signing, the writes whose entrypoints `gate` holds (the ABI check's
+    /// differences).
+    pub fn with_abi_gate(mut self, gate: crate::check::AbiGate) -> Self {
+        self.submitter.abi_gate = gate;
+        self
+    }
+
+    /// Runs the ABI check of this client's deployment on its node, keeping compared classes in
+    /// `cache` (docs/check.md).
+    pub async fn check_abi(&self, cache: Option<&std::path::Path>) -> crate::check::AbiCheck {
+        crate::check::check_abi(&*self.provider, self.deployment(), cache).await
+    }
+
     /// Keeps the ledger in `journal` (durable, shared with the policy's counters and replays),
     /// its records named by this chain.
     pub fn with_journal(mut self, journal: Arc<super::journal::Journal>) -> Self {
@@ -452,6 +465,7 @@ const FEE_TOKENS: [(&str, &str); 2] = [
     ),
 ];
 
-fn short_string(f: Felt) -> String {
+/// A chain id as its short string (`SN_MAIN`), else in hex.
+pub(crate) fn short_string(f: Felt) -> String {
     starknet::core::utils::parse_cairo_short_string(&f).unwrap_or_else(|_| format!("{f:#x}"))
 }

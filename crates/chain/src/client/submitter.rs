@@ -47,6 +47,8 @@ pub(crate) struct Submitter {
     /// This RPC has no Cartridge paymaster (it answered "method not found"): sessions send
     /// directly.
     pub(super) paymaster_absent: AtomicBool,
+    /// The writes the ABI check refuses (empty until a check found differences).
+    pub(super) abi_gate: crate::check::AbiGate,
 }
 
 impl Submitter {
@@ -71,11 +73,14 @@ impl Submitter {
             subscriber: None,
             token_count_key: None,
             paymaster_absent: AtomicBool::new(false),
+            abi_gate: crate::check::AbiGate::default(),
         }
     }
 
-    /// Refuses, before anything is signed, calls the server's policy or the session's forbid.
+    /// Refuses, before anything is signed, calls whose entrypoint differs from the bindings and
+    /// calls the server's policy or the session's forbid.
     pub(super) fn may_sign(&self, calls: &[Call]) -> Result<(), ChainError> {
+        self.abi_gate.check_calls(calls)?;
         self.policy.check_calls(calls).map_err(ChainError::Policy)?;
         self.account.signer().check_calls(calls)
     }

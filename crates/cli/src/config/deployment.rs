@@ -199,19 +199,25 @@ impl Settings {
         deployment: &Deployment,
         events: std::sync::Arc<dyn indexer::GameEventsSource>,
     ) -> anyhow::Result<Option<indexer::denshokan::DenshokanIndex>> {
-        use indexer::denshokan::{DenshokanClient, DenshokanIndex, DenshokanOptions};
+        use indexer::denshokan::DenshokanIndex;
         let Deployment::V2(c) = deployment else {
             return Ok(None);
         };
-        let mut opts = DenshokanOptions::default();
-        if let Some(url) = &self.deployment.indexer_url {
-            opts.url = url.clone();
-        }
-        let client = DenshokanClient::new(opts).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let client = self.denshokan_client()?;
         let game_id = game::token_fields::DEATH_MOUNTAIN_GAME_ID;
         let index =
             DenshokanIndex::new(std::sync::Arc::new(client), game_id, c.minter.or(c.dungeon));
         Ok(Some(index.with_events(events)))
+    }
+
+    /// A client of the profile's Denshokan API (`deployment.indexer_url`, else Provable's).
+    pub fn denshokan_client(&self) -> anyhow::Result<indexer::denshokan::DenshokanClient> {
+        use indexer::denshokan::{DenshokanClient, DenshokanOptions};
+        let mut opts = DenshokanOptions::default();
+        if let Some(url) = &self.deployment.indexer_url {
+            opts.url = url.clone();
+        }
+        DenshokanClient::new(opts).map_err(|e| anyhow::anyhow!("{e}"))
     }
 
     /// The profile's deployment: v1's addresses from the manifest and `chain.contracts`, or the

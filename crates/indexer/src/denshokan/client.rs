@@ -153,6 +153,37 @@ impl DenshokanClient {
             .await
     }
 
+    /// `GET /health`, tried once: the API and its database (200 with `status: "ok"`, or 503 with
+    /// `"degraded"` when the database does not answer; Provable-Games/denshokan
+    /// `api/src/index.ts` at `1396b99`, `api/src/db/client.ts` at `f7f3b3f`).
+    pub async fn health(&self) -> Result<Health, DenshokanError> {
+        let resp = self
+            .http
+            .get(endpoint(&self.url, "health"))
+            .send()
+            .await
+            .map_err(|e| self.transport_error(e))?;
+        let status = resp.status().as_u16();
+        let text = resp.text().await.map_err(|e| self.transport_error(e))?;
+        let answer: Option<Value> = serde_json::from_str(&text).ok();
+        let word = match answer.as_ref().and_then(|v| v["status"].as_str()) {
+            Some(word) if matches!(status, 200 | 503) => word,
+            _ => {
+                parse_answer(status, &text)?;
+                return Err(DenshokanError::Malformed(
+                    "the health answer has no `status`".into(),
+                ));
+            }
+        };
+        let v = answer.as_ref().expect("a status was read from it");
+        Ok(Health {
+            ok: status == 200 && word == "ok",
+            status: word.to_string(),
+            db: v["db"].as_bool().unwrap_or(false),
+            latest_block: v["latestBlock"].as_u64(),
+        })
+    }
+
     /// A list page: from the cache when fresh, else from the API, else (the API failing) a
     /// cached page up to a few minutes old, else the error.
     async fn page(
@@ -240,6 +271,19 @@ impl DenshokanClient {
             DenshokanError::Connect(base::redact::redact_urls(&e.without_url().to_string()))
         }
     }
+}
+
+/// What `GET /health` says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Health {
+    /// HTTP 200 with `status: "ok"`.
+    pub ok: bool,
+    /// The answer's `status`: `ok` or `degraded`.
+    pub status: String,
+    /// Whether the API reaches its database.
+    pub db: bool,
+    /// The newest block the indexer has processed, when it knows one.
+    pub latest_block: Option<u64>,
 }
 
 /// How long to wait before retrying after `e`, or `None` when it is not retried: a 429 waits its

@@ -4,7 +4,8 @@
 //! A REST service over the indexed game tokens (Provable-Games/denshokan `api/src/routes/*.ts`
 //! at commit `aa8eb22`): `GET /tokens` (filtered, sorted, paged, at most 1,000 rows a page),
 //! `GET /tokens/:id`, `GET /tokens/:id/rank` and `GET /players/:address/tokens` (at most 100
-//! rows). Token ids are felts (they pack the game, the minter and the mint time into 251 bits).
+//! rows), and `GET /health` for `check`. Token ids are felts (they pack the game, the minter
+//! and the mint time into 251 bits).
 //! Scores and game-over flags may lag the chain by up to ~30 s ([`LAG_NOTE`]): every list and
 //! rank says so, and live state is read from the chain. [`DenshokanIndex`] answers the indexer
 //! tools' leaderboard and owner's games from it.
@@ -15,7 +16,7 @@ mod index;
 mod query;
 mod token;
 
-pub use client::{DEFAULT_BASE_URL, DenshokanClient, DenshokanOptions};
+pub use client::{DEFAULT_BASE_URL, DenshokanClient, DenshokanOptions, Health};
 pub use error::DenshokanError;
 pub use index::{DEATH_MOUNTAIN_GAME_ID, DenshokanIndex};
 pub use query::{

@@ -1,0 +1,511 @@
+//! The ABI check (docs/check.md): every contract of the deployment is asked for its class
+//! (`starknet_getClassHashAt`, then `starknet_getClassAt` unless the class is kept in the data
+//! directory), and each entrypoint the bindings call is compared with the deployed one by
+//! argument count and shape ([`abi`]). The result is a report section, the generation probe of
+//! the game address ([`probe`]), and the [`AbiGate`] that refuses writes whose entrypoint differs.
+
+pub mod abi;
+mod cache;
+mod gate;
+pub mod probe;
+pub mod report;
+#[cfg(test)]
+mod tests;
+mod type_syntax;
+
+use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use starknet::core::types::{BlockId, BlockTag, ContractClass, Felt, StarknetError};
+use starknet::providers::jsonrpc::{JsonRpcClient, JsonRpcTransport};
+use starknet::providers::{Provider, ProviderError};
+
+use self::abi::{Abi, compare};
+use self::cache::CachedClass;
+pub use self::gate::{AbiGate, AbiRefusal};
+use self::probe::{Speaks, short_address};
+pub use self::report::{Check, Difference, Report, Section, Status};
+use crate::ChainError;
+use crate::bindings::{self, Entrypoint};
+use crate::client::short_string;
+use crate::deployment::{Deployment, Generation};
+use crate::retry::read_with_retries;
+
+/// Why a class could not be read.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ClassError {
+    /// No contract is deployed at the address.
+    #[error("no contract is deployed at this address")]
+    NotDeployed,
+    /// The node did not answer.
+    #[error("{0}")]
+    Unreachable(String),
+}
+
+/// What the check asks the node (classes, the chain id, a view): any starknet-rs JSON-RPC
+/// client, or a stand-in.
+#[async_trait::async_trait]
+pub trait ClassSource: Send + Sync {
+    /// `starknet_getClassHashAt`.
+    async fn class_hash_at(&self, address: Felt) -> Result<Felt, ClassError>;
+    /// `starknet_getClassAt`.
+    async fn class_at(&self, address: Felt) -> Result<ContractClass, ClassError>;
+    /// `starknet_chainId`.
+    async fn chain_id(&self) -> Result<Felt, ClassError>;
+    /// `starknet_call` of a view.
+    async fn call(
+        &self,
+        address: Felt,
+        selector: Felt,
+        calldata: Vec<Felt>,
+    ) -> Result<Vec<Felt>, ClassError>;
+}
+
+/// Reads through starknet-rs, transient failures retried as every read of the chain client is.
+#[async_trait::async_trait]
+impl<T: JsonRpcTransport + Send + Sync + 'static> ClassSource for JsonRpcClient<T> {
+    async fn class_hash_at(&self, address: Felt) -> Result<Felt, ClassError> {
+        read_with_retries(|| Provider::get_class_hash_at(self, PRE_CONFIRMED, address))
+            .await
+            .map_err(class_error)
+    }
+
+    async fn class_at(&self, address: Felt) -> Result<ContractClass, ClassError> {
+        read_with_retries(|| Provider::get_class_at(self, PRE_CONFIRMED, address))
+            .await
+            .map_err(class_error)
+    }
+
+    async fn chain_id(&self) -> Result<Felt, ClassError> {
+        read_with_retries(|| Provider::chain_id(self))
+            .await
+            .map_err(class_error)
+    }
+
+    async fn call(
+        &self,
+        address: Felt,
+        selector: Felt,
+        calldata: Vec<Felt>,
+    ) -> Result<Vec<Felt>, ClassError> {
+        let request = starknet::core::types::FunctionCall {
+            contract_address: address,
+            entry_point_selector: selector,
+            calldata,
+        };
+        read_with_retries(|| Provider::call(self, request.clone(), PRE_CONFIRMED))
+            .await
+            .map_err(class_error)
+    }
+}
+
+const PRE_CONFIRMED: BlockId = BlockId::Tag(BlockTag::PreConfirmed);
+
+fn class_error(e: ProviderError) -> ClassError {
+    match e {
+        ProviderError::StarknetError(StarknetError::ContractNotFound) => ClassError::NotDeployed,
+        e => ClassError::Unreachable(ChainError::from_provider(e).to_string()),
+    }
+}
+
+/// The node at `rpc_url` as a class source (no account, no chain id check).
+pub fn node(rpc_url: url::Url, timeout: Duration) -> Result<Arc<dyn ClassSource>, ChainError> {
+    let http = reqwest::Client::builder()
+        .timeout(timeout)
+        .build()
+        .map_err(|e| ChainError::Config(format!("HTTP client: {e}")))?;
+    let transport = starknet::providers::jsonrpc::HttpTransport::new_with_client(rpc_url, http);
+    Ok(Arc::new(JsonRpcClient::new(transport)))
+}
+
+/// The report's `node` section: whether the node answers, with the chain id the profile expects.
+pub async fn node_section(source: &dyn ClassSource, expected: Felt) -> Section {
+    let name = "chain id";
+    let check = match source.chain_id().await {
+        Ok(id) if id == expected => Check::new(name, Status::Ok, short_string(id)),
+        Ok(id) => Check::new(
+            name,
+            Status::Mismatch,
+            format!(
+                "the node's chain id is {} but the profile expects {}",
+                short_string(id),
+                short_string(expected)
+            ),
+        ),
+        Err(e) => Check::new(name, Status::Unreachable, e.to_string()),
+    };
+    Section {
+        name: "node".into(),
+        checks: vec![check],
+    }
+}
+
+/// What was found for one contract of the deployment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Its class was compared: the entrypoints compared and those that differ.
+    Compared {
+        /// How many entrypoints were compared.
+        entrypoints: usize,
+        /// Those that differ.
+        differences: Vec<Difference>,
+    },
+    /// A legacy (Cairo 0) class: not compared.
+    Legacy,
+    /// The server calls no entrypoint of it through bindings (the world, a v2 dungeon).
+    NoBindings,
+    /// No contract at the address.
+    NotDeployed,
+    /// The node did not answer.
+    Unreachable(String),
+}
+
+/// One contract's result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContractCheck {
+    /// Its role (`game_core`, `game_systems`, …).
+    pub role: &'static str,
+    /// Its address.
+    pub address: Felt,
+    /// Its class hash, once read.
+    pub class_hash: Option<Felt>,
+    /// Whether its class came from the data directory rather than the node.
+    pub cached: bool,
+    /// What was found.
+    pub outcome: Outcome,
+}
+
+/// The ABI check of one deployment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AbiCheck {
+    /// The profile's generation.
+    pub generation: Generation,
+    /// One result per contract, in the deployment's order.
+    pub contracts: Vec<ContractCheck>,
+    /// What the game address's class says it is (`None`: its class was not read).
+    pub speaks: Option<Speaks>,
+    /// How many classes were fetched with `starknet_getClassAt` (not from the data directory).
+    pub classes_fetched: usize,
+    /// v2: what Denshokan's SRC5 says of IERC721 (`None`: its class was not read).
+    pub erc721: Option<probe::Src5>,
+}
+
+/// One contract to check: its role, address, and the tag suffix of its bindings.
+struct Target {
+    role: &'static str,
+    address: Felt,
+    suffix: Option<&'static str>,
+}
+
+fn targets(deployment: &Deployment) -> Vec<Target> {
+    let t = |role, address, suffix| Target {
+        role,
+        address,
+        suffix,
+    };
+    let mut out = Vec::new();
+    match deployment {
+        Deployment::V1(a) => {
+            out.push(t("game_systems", a.game_systems, Some("game_systems")));
+            let s = "adventurer_systems";
+            out.push(t(s, a.adventurer_systems, Some(s)));
+            let s = "game_token_systems";
+            out.push(t(s, a.game_token_systems, Some(s)));
+            out.push(t(
+                "settings_systems",
+                a.settings_systems,
+                Some("settings_systems"),
+            ));
+            let optional = [
+                ("world", a.world, None),
+                ("dungeon", a.dungeon, Some("dungeon")),
+                ("ticket", a.ticket, Some("ticket")),
+                ("golden_pass", a.golden_pass, Some("golden_pass")),
+            ];
+            for (role, address, suffix) in optional {
+                out.extend(address.map(|address| t(role, address, suffix)));
+            }
+        }
+        Deployment::V2(c) => {
+            out.push(t("game_core", c.game_core, Some("game")));
+            out.push(t("game_token", c.game_token, Some("token")));
+            out.push(t("denshokan", c.denshokan, Some("denshokan")));
+            out.push(t("vrf_provider", c.vrf_provider, Some("vrf")));
+            out.extend(c.dungeon.map(|d| t("dungeon", d, None)));
+        }
+    }
+    out
+}
+
+/// The entrypoints of `suffix` the server calls on that contract. v1's `owner_of` goes to the
+/// token `token_address()` names, not to the token systems: it is left out there.
+fn entrypoints(generation: Generation, suffix: &str) -> Vec<&'static Entrypoint> {
+    let all = match generation {
+        Generation::V1 => bindings::ENTRYPOINTS,
+        Generation::V2 => bindings::v2::ENTRYPOINTS,
+    };
+    all.iter()
+        .filter(|e| e.tag_suffix == suffix)
+        .filter(|e| !(generation == Generation::V1 && e.name == "owner_of"))
+        .collect()
+}
+
+/// Our ABIs by tag suffix, for a generation.
+fn our_abis(generation: Generation) -> BTreeMap<String, Abi> {
+    let text = match generation {
+        Generation::V1 => bindings::ABIS,
+        Generation::V2 => bindings::v2::ABIS,
+    };
+    let v: serde_json::Value = serde_json::from_str(text).expect("the bindings' ABIs are JSON");
+    v.as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, abi)| Some((k.clone(), Abi::parse(abi).ok()?)))
+        .collect()
+}
+
+/// Runs the ABI check of `deployment` against `source`, keeping compared classes in `cache`
+/// (the data directory's `checks/`; `None`: keep nothing).
+pub async fn check_abi(
+    source: &dyn ClassSource,
+    deployment: &Deployment,
+    cache: Option<&Path>,
+) -> AbiCheck {
+    let generation = deployment.generation();
+    let ours = our_abis(generation);
+    let mut read: BTreeMap<Felt, (Option<Abi>, bool)> = BTreeMap::new();
+    let mut out = AbiCheck {
+        generation,
+        contracts: Vec::new(),
+        speaks: None,
+        classes_fetched: 0,
+        erc721: None,
+    };
+    for target in targets(deployment) {
+        let mut result = ContractCheck {
+            role: target.role,
+            address: target.address,
+            class_hash: None,
+            cached: false,
+            outcome: Outcome::NoBindings,
+        };
+        if let Some(why) = out.unreachable() {
+            result.outcome = Outcome::Unreachable(format!("not asked: {why}"));
+            out.contracts.push(result);
+            continue;
+        }
+        let class = match source.class_hash_at(target.address).await {
+            Ok(class_hash) => {
+                result.class_hash = Some(class_hash);
+                match read.entry(class_hash) {
+                    Entry::Occupied(kept) => Ok(&*kept.into_mut()),
+                    Entry::Vacant(slot) => {
+                        let abi = deployed_abi(source, target.address, class_hash, cache).await;
+                        abi.map(|(abi, cached)| {
+                            out.classes_fetched += usize::from(!cached);
+                            &*slot.insert((abi, cached))
+                        })
+                    }
+                }
+            }
+            Err(e) => Err(e),
+        };
+        match class {
+            Ok((deployed, cached)) => {
+                result.cached = *cached;
+                if target.address == deployment.game_address() {
+                    out.speaks = deployed.as_ref().map(probe::speaks);
+                }
+                let mine = target.suffix.and_then(|s| Some((s, ours.get(s)?)));
+                result.outcome = match (deployed, mine) {
+                    (_, None) => Outcome::NoBindings,
+                    (None, Some(_)) => Outcome::Legacy,
+                    (Some(deployed), Some((suffix, mine))) => {
+                        compared(&target, generation, suffix, mine, deployed)
+                    }
+                };
+            }
+            Err(ClassError::NotDeployed) => result.outcome = Outcome::NotDeployed,
+            Err(ClassError::Unreachable(m)) => result.outcome = Outcome::Unreachable(m),
+        }
+        out.contracts.push(result);
+    }
+    if let Deployment::V2(c) = deployment {
+        let denshokan = out.contracts.iter().find(|x| x.address == c.denshokan);
+        let abi = denshokan.and_then(|x| read.get(&x.class_hash?)?.0.as_ref());
+        if let Some(abi) = abi {
+            out.erc721 = Some(probe::erc721(source, c.denshokan, abi).await);
+        }
+    }
+    out
+}
+
+/// `target`'s entrypoints compared: ours (`mine`, tag `suffix`) with the deployed class's.
+fn compared(
+    target: &Target,
+    generation: Generation,
+    suffix: &str,
+    mine: &Abi,
+    deployed: &Abi,
+) -> Outcome {
+    let wanted = entrypoints(generation, suffix);
+    let differences = wanted
+        .iter()
+        .filter_map(|e| {
+            let (ours, theirs) = compare(mine, deployed, e.name, e.view)?;
+            Some(Difference {
+                contract: target.role.to_string(),
+                address: format!("{:#x}", target.address),
+                entrypoint: e.name.to_string(),
+                write: !e.view,
+                ours,
+                deployed: theirs,
+            })
+        })
+        .collect();
+    Outcome::Compared {
+        entrypoints: wanted.len(),
+        differences,
+    }
+}
+
+/// The class at `address` (hash `class_hash`): its Sierra ABI, or `None` for a legacy class,
+/// and whether it came from the cache.
+async fn deployed_abi(
+    source: &dyn ClassSource,
+    address: Felt,
+    class_hash: Felt,
+    cache: Option<&Path>,
+) -> Result<(Option<Abi>, bool), ClassError> {
+    let parse = |abi: &serde_json::Value| Abi::parse(abi).ok();
+    if let Some(kept) = cache.and_then(|dir| cache::load(dir, class_hash)) {
+        return Ok((kept.abi.as_ref().and_then(parse), true));
+    }
+    let abi = match source.class_at(address).await? {
+        ContractClass::Sierra(c) => Some(
+            serde_json::from_str::<serde_json::Value>(&c.abi).map_err(|e| {
+                ClassError::Unreachable(format!("the class's ABI is not JSON: {e}"))
+            })?,
+        ),
+        ContractClass::Legacy(_) => None,
+    };
+    if let Some(dir) = cache {
+        cache::store(
+            dir,
+            &CachedClass {
+                class_hash,
+                abi: abi.clone(),
+            },
+        );
+    }
+    Ok((abi.as_ref().and_then(parse), false))
+}
+
+impl AbiCheck {
+    /// Every difference found, writes and reads.
+    pub fn differences(&self) -> impl Iterator<Item = &Difference> {
+        self.contracts.iter().flat_map(|c| match &c.outcome {
+            Outcome::Compared { differences, .. } => differences.as_slice(),
+            _ => &[],
+        })
+    }
+
+    /// Why the node did not answer, when it did not (the contracts after the first it did not
+    /// answer for are not asked).
+    pub fn unreachable(&self) -> Option<&str> {
+        self.contracts.iter().find_map(|c| match &c.outcome {
+            Outcome::Unreachable(m) => Some(m.as_str()),
+            _ => None,
+        })
+    }
+
+    /// The report's `abi` section: one check per contract.
+    pub fn section(&self) -> Section {
+        let checks = self.contracts.iter().map(contract_check).collect();
+        Section {
+            name: "abi".into(),
+            checks,
+        }
+    }
+
+    /// The report's `generation` section: what the game address's class says it is, and on v2
+    /// whether Denshokan's SRC5 says it is an ERC721 (where its class has SRC5).
+    pub fn generation_section(&self, deployment: &Deployment) -> Section {
+        let game_address = deployment.game_address();
+        let check = match self.speaks {
+            Some(found) => probe::generation_check(self.generation, game_address, found),
+            None => Check::new(
+                format!("game address {}", short_address(game_address)),
+                Status::Skipped,
+                "its class was not read (see the abi section)",
+            ),
+        };
+        let mut checks = vec![check];
+        if let (Some(found), Deployment::V2(c)) = (&self.erc721, deployment) {
+            checks.push(probe::src5_check("denshokan", c.denshokan, found));
+        }
+        Section {
+            name: "generation".into(),
+            checks,
+        }
+    }
+}
+
+fn contract_check(c: &ContractCheck) -> Check {
+    let name = format!("{} {}", c.role, short_address(c.address));
+    let class = c.class_hash.map_or(String::new(), |h| {
+        format!(
+            "class {}{}",
+            short_address(h),
+            if c.cached { " (kept)" } else { "" }
+        )
+    });
+    let (status, detail) = match &c.outcome {
+        Outcome::Compared {
+            entrypoints,
+            differences,
+        } if differences.is_empty() => (
+            Status::Ok,
+            match entrypoints {
+                1 => format!("1 entrypoint matches; {class}"),
+                n => format!("{n} entrypoints match; {class}"),
+            },
+        ),
+        Outcome::Compared {
+            entrypoints,
+            differences,
+        } => (
+            Status::Mismatch,
+            format!(
+                "{} of {entrypoints} entrypoints differ ({}); {class}",
+                differences.len(),
+                differences
+                    .iter()
+                    .map(|d| d.entrypoint.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
+        Outcome::Legacy => (
+            Status::Skipped,
+            format!("legacy class, not checked; {class}"),
+        ),
+        Outcome::NoBindings => (
+            Status::Skipped,
+            format!("no entrypoint called through bindings; {class}"),
+        ),
+        Outcome::NotDeployed => (
+            Status::Mismatch,
+            "no contract is deployed at this address".into(),
+        ),
+        Outcome::Unreachable(m) => (Status::Unreachable, m.clone()),
+    };
+    let mut check = Check::new(name, status, detail);
+    if let Outcome::Compared { differences, .. } = &c.outcome {
+        check.differences = differences.clone();
+    }
+    check
+}

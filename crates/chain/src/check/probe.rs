@@ -1,0 +1,172 @@
+//! Which generation a game address speaks, read off its class's ABI (no call is made): v2's
+//! GameCore has `load_assets`; a v1 Dojo system has `dojo_name` or `world_dispatcher` (the
+//! practice world, which is no Dojo system, `get_game_state`); a game that is its own token,
+//! with a 7-argument `mint` beside the player entrypoints, is a generation this server does not
+//! play. Connect's check asks the same question with calls (`ChainReader::check_generation`).
+
+use starknet::core::types::Felt;
+
+use super::ClassSource;
+use super::abi::Abi;
+use super::report::{Check, Status};
+use crate::deployment::Generation;
+
+/// What a game address's ABI says it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Speaks {
+    /// One of the two generations this server plays.
+    Generation(Generation),
+    /// One address that is both game and token (a 7-argument `mint` beside the actions).
+    OneAddress,
+    /// None of these.
+    Unknown,
+}
+
+/// Classifies a game address's ABI.
+pub fn speaks(abi: &Abi) -> Speaks {
+    let has = |name: &str| abi.function(name).is_some();
+    let plays = has("explore") || has("attack") || has("start_game");
+    if plays && abi.function("mint").is_some_and(|f| f.inputs.len() == 7) {
+        Speaks::OneAddress
+    } else if has("load_assets") {
+        Speaks::Generation(Generation::V2)
+    } else if has("dojo_name") || has("world_dispatcher") || has("get_game_state") {
+        Speaks::Generation(Generation::V1)
+    } else {
+        Speaks::Unknown
+    }
+}
+
+/// The generation check of `address`, which the profile says is `expected`.
+pub fn generation_check(expected: Generation, address: Felt, found: Speaks) -> Check {
+    let name = format!("game address {}", short_address(address));
+    match found {
+        Speaks::Generation(g) if g == expected => Check::new(
+            name,
+            Status::Ok,
+            format!("speaks {expected}: {}", g.described()),
+        ),
+        Speaks::Generation(g) => Check::new(
+            name,
+            Status::Mismatch,
+            format!(
+                "the profile says {expected} but the class is {}",
+                g.described()
+            ),
+        ),
+        Speaks::OneAddress => Check::new(
+            name,
+            Status::Mismatch,
+            format!(
+                "the profile says {expected} but the class is a game that is its own token \
+                 (a 7-argument mint beside the actions): another generation, which this \
+                 server does not play"
+            ),
+        ),
+        Speaks::Unknown => Check::new(
+            name,
+            Status::Mismatch,
+            format!(
+                "the profile says {expected} but the class has neither GameCore's load_assets \
+                 nor a Dojo system's entrypoints"
+            ),
+        ),
+    }
+}
+
+/// The SRC5 id of IERC721 (OpenZeppelin/cairo-contracts
+/// `packages/interfaces/src/token/erc721.cairo` at `fc94206`).
+pub const IERC721_ID: Felt =
+    Felt::from_hex_unchecked("0x33eb2f84c309543403fd69f0d0f363781ef06ef6faeb0131ff16ea3175bd943");
+
+/// What a token's SRC5 `supports_interface` says of IERC721.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Src5 {
+    /// The class has no `supports_interface`.
+    Absent,
+    /// Its answer.
+    Supports(bool),
+    /// The call failed.
+    Unreachable(String),
+}
+
+/// Asks the token at `address` (class ABI `abi`) whether it supports IERC721, where it has SRC5.
+pub(super) async fn erc721(source: &dyn ClassSource, address: Felt, abi: &Abi) -> Src5 {
+    if abi.function("supports_interface").is_none() {
+        return Src5::Absent;
+    }
+    let selector = starknet::macros::selector!("supports_interface");
+    match source.call(address, selector, vec![IERC721_ID]).await {
+        Ok(answer) => Src5::Supports(answer.first() == Some(&Felt::ONE)),
+        Err(e) => Src5::Unreachable(e.to_string()),
+    }
+}
+
+/// The SRC5 check of the token `role` at `address`.
+pub fn src5_check(role: &str, address: Felt, found: &Src5) -> Check {
+    let name = format!("{role} {} SRC5", short_address(address));
+    match found {
+        Src5::Absent => Check::new(name, Status::Skipped, "no supports_interface in its class"),
+        Src5::Supports(true) => Check::new(name, Status::Ok, "supports IERC721"),
+        Src5::Supports(false) => Check::new(
+            name,
+            Status::Mismatch,
+            "supports_interface(IERC721) is false: not the ERC721 whose owner_of is read",
+        ),
+        Src5::Unreachable(m) => Check::new(name, Status::Unreachable, m.clone()),
+    }
+}
+
+/// `0x23f8…c405`: an address short enough for a table.
+pub fn short_address(a: Felt) -> String {
+    let hex = format!("{a:#x}");
+    if hex.len() <= 14 {
+        return hex;
+    }
+    format!("{}…{}", &hex[..6], &hex[hex.len() - 4..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn abi(functions: &[(&str, usize)]) -> Abi {
+        let entries: Vec<_> = functions
+            .iter()
+            .map(|(name, n)| {
+                let inputs: Vec<_> = (0..*n)
+                    .map(|i| json!({"name": format!("a{i}"), "type": "core::felt252"}))
+                    .collect();
+                json!({"type": "function", "name": name, "inputs": inputs, "outputs": []})
+            })
+            .collect();
+        Abi::parse(&json!(entries)).unwrap()
+    }
+
+    #[test]
+    fn each_kind_of_game_address_is_recognised() {
+        let v2 = abi(&[("load_assets", 1), ("attack", 2)]);
+        assert_eq!(speaks(&v2), Speaks::Generation(Generation::V2));
+        let dojo = abi(&[("dojo_name", 0), ("attack", 2)]);
+        assert_eq!(speaks(&dojo), Speaks::Generation(Generation::V1));
+        let one = abi(&[("mint", 7), ("explore", 2), ("owner_of", 1)]);
+        assert_eq!(speaks(&one), Speaks::OneAddress);
+        assert_eq!(speaks(&abi(&[("transfer", 2)])), Speaks::Unknown);
+    }
+
+    #[test]
+    fn another_generation_is_a_mismatch_that_says_so() {
+        let a = Felt::from_hex_unchecked(
+            "0x023f86f5b4702f6ba114b82fb73448c58aad8f37a28b508b80bf129ee1edc405",
+        );
+        let ok = generation_check(Generation::V2, a, Speaks::Generation(Generation::V2));
+        assert_eq!(ok.status, Status::Ok);
+        assert_eq!(ok.name, "game address 0x23f8…c405");
+        let v1 = generation_check(Generation::V2, a, Speaks::Generation(Generation::V1));
+        assert_eq!(v1.status, Status::Mismatch);
+        assert!(v1.detail.contains("a v1 Dojo world"), "{}", v1.detail);
+        let one = generation_check(Generation::V1, a, Speaks::OneAddress);
+        assert!(one.detail.contains("its own token"), "{}", one.detail);
+    }
+}

@@ -1,0 +1,357 @@
+//! The ABI check against a class source that answers with the v2 practice world's own classes
+//! (`abi/practice_v2.json`), one of them altered, counting the classes it is asked for.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use serde_json::Value;
+use starknet::core::types::{
+    CompressedLegacyContractClass, ContractClass, Felt, FlattenedSierraClass,
+    LegacyEntryPointsByType,
+};
+
+use super::*;
+
+/// Classes by address, as the node would answer.
+#[derive(Default)]
+struct Classes {
+    at: BTreeMap<Felt, (Felt, Value)>,
+    fetched: Mutex<usize>,
+    /// What `supports_interface` answers, and the calls made.
+    erc721: bool,
+    calls: Mutex<Vec<(Felt, Felt, Vec<Felt>)>>,
+}
+
+#[async_trait::async_trait]
+impl ClassSource for Classes {
+    async fn class_hash_at(&self, address: Felt) -> Result<Felt, ClassError> {
+        self.at
+            .get(&address)
+            .map(|c| c.0)
+            .ok_or(ClassError::NotDeployed)
+    }
+
+    async fn class_at(&self, address: Felt) -> Result<ContractClass, ClassError> {
+        *self.fetched.lock().unwrap() += 1;
+        let (_, abi) = self.at.get(&address).ok_or(ClassError::NotDeployed)?;
+        if abi.is_null() {
+            return Ok(ContractClass::Legacy(CompressedLegacyContractClass {
+                program: vec![],
+                entry_points_by_type: LegacyEntryPointsByType {
+                    constructor: vec![],
+                    external: vec![],
+                    l1_handler: vec![],
+                },
+                abi: None,
+            }));
+        }
+        Ok(ContractClass::Sierra(FlattenedSierraClass {
+            sierra_program: vec![],
+            contract_class_version: "0.1.0".into(),
+            entry_points_by_type: starknet::core::types::EntryPointsByType {
+                constructor: vec![],
+                external: vec![],
+                l1_handler: vec![],
+            },
+            abi: abi.to_string(),
+        }))
+    }
+
+    async fn chain_id(&self) -> Result<Felt, ClassError> {
+        Ok(Felt::from_bytes_be_slice(b"SN_SEPOLIA"))
+    }
+
+    async fn call(
+        &self,
+        to: Felt,
+        selector: Felt,
+        data: Vec<Felt>,
+    ) -> Result<Vec<Felt>, ClassError> {
+        self.calls.lock().unwrap().push((to, selector, data));
+        Ok(vec![Felt::from(self.erc721)])
+    }
+}
+
+fn practice_abi(tag: &str) -> Value {
+    let file: Value =
+        serde_json::from_str(include_str!("../../../../abi/practice_v2.json")).unwrap();
+    file["contracts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["tag"] == tag)
+        .unwrap()["abi"]
+        .clone()
+}
+
+fn deployment() -> Deployment {
+    Deployment::V2(crate::deployment::tests::contracts())
+}
+
+/// The practice world's classes at [`deployment`]'s addresses, GameCore's with `game`.
+fn classes(game: Value, game_hash: u8) -> Classes {
+    let mut c = Classes::default();
+    c.at.insert(Felt::from(0x6a_u8), (Felt::from(game_hash), game));
+    for (address, tag, hash) in [
+        (0x70_u8, "practice_v2-token", 2_u8),
+        (0xde, "practice_v2-denshokan", 3),
+        (0xf0, "practice_v2-vrf", 4),
+    ] {
+        c.at.insert(Felt::from(address), (Felt::from(hash), practice_abi(tag)));
+    }
+    c
+}
+
+/// GameCore's ABI with `attack`'s `to_the_death` declared as a u8.
+fn attack_takes_u8() -> Value {
+    fn retype(v: &mut Value) {
+        match v {
+            Value::Array(items) => items.iter_mut().for_each(retype),
+            Value::Object(o) if o.get("name") == Some(&Value::from("attack")) => {
+                o["inputs"][1]["type"] = Value::from("core::integer::u8");
+            }
+            Value::Object(o) => o.values_mut().for_each(retype),
+            _ => {}
+        }
+    }
+    let mut abi = practice_abi("practice_v2-game");
+    retype(&mut abi);
+    abi
+}
+
+#[tokio::test]
+async fn the_practice_world_matches_its_own_bindings() {
+    let source = classes(practice_abi("practice_v2-game"), 1);
+    let check = check_abi(&source, &deployment(), None).await;
+    assert_eq!(check.differences().count(), 0, "{check:?}");
+    assert_eq!(check.speaks, Some(Speaks::Generation(Generation::V2)));
+    let compared: usize = check
+        .contracts
+        .iter()
+        .map(|c| match c.outcome {
+            Outcome::Compared { entrypoints, .. } => entrypoints,
+            _ => panic!("{c:?}"),
+        })
+        .sum();
+    assert_eq!(compared, bindings::v2::ENTRYPOINTS.len());
+    assert!(AbiGate::new(&check, "x").is_empty());
+}
+
+#[tokio::test]
+async fn an_attack_of_another_type_is_found_and_its_writes_refused() {
+    let source = classes(attack_takes_u8(), 1);
+    let check = check_abi(&source, &deployment(), None).await;
+    let diffs: Vec<_> = check.differences().collect();
+    assert_eq!(diffs.len(), 1, "{diffs:?}");
+    assert_eq!(diffs[0].entrypoint, "attack");
+    assert!(
+        diffs[0].ours.ends_with("to_the_death: bool)"),
+        "{}",
+        diffs[0].ours
+    );
+    let deployed = diffs[0].deployed.as_deref().unwrap();
+    assert!(deployed.ends_with("to_the_death: u8)"), "{deployed}");
+    let gate = AbiGate::new(&check, "loot-survivor-mcp check --profile p");
+    assert_eq!(gate.len(), 1);
+    let attack = bindings::v2::game_core::attack(Felt::from(0x6a_u8), &Felt::ONE, &true);
+    let refused = gate.check_calls(std::slice::from_ref(&attack)).unwrap_err();
+    match refused {
+        ChainError::AbiMismatch(r) => {
+            assert_eq!(
+                (r.contract.as_str(), r.entrypoint.as_str()),
+                ("game_core", "attack")
+            );
+            assert_eq!(r.check, "loot-survivor-mcp check --profile p");
+        }
+        other => panic!("{other:?}"),
+    }
+    // The same entrypoint on another contract, and GameCore's other writes, pass.
+    let elsewhere = starknet::core::types::Call {
+        to: Felt::from(0x70_u8),
+        ..attack
+    };
+    let explore = bindings::v2::game_core::explore(Felt::from(0x6a_u8), &Felt::ONE, &false);
+    assert!(gate.check_calls(&[elsewhere, explore]).is_ok());
+    let section = check.section();
+    assert_eq!(section.checks[0].status, Status::Mismatch);
+    assert!(
+        section.checks[0]
+            .detail
+            .starts_with("1 of 10 entrypoints differ (attack)")
+    );
+}
+
+#[tokio::test]
+async fn a_kept_class_is_not_fetched_again_until_its_hash_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = classes(practice_abi("practice_v2-game"), 1);
+    let first = check_abi(&source, &deployment(), Some(dir.path())).await;
+    assert_eq!(first.classes_fetched, 4);
+    let second = check_abi(&source, &deployment(), Some(dir.path())).await;
+    assert_eq!(second.classes_fetched, 0);
+    assert!(second.contracts.iter().all(|c| c.cached));
+    assert_eq!(*source.fetched.lock().unwrap(), 4);
+    // GameCore is upgraded to a class with another hash: that one is fetched, and compared.
+    let changed = classes(attack_takes_u8(), 9);
+    let third = check_abi(&changed, &deployment(), Some(dir.path())).await;
+    assert_eq!(third.classes_fetched, 1);
+    assert_eq!(third.differences().count(), 1);
+    assert!(cache::path(dir.path(), Felt::from(9u8)).exists());
+}
+
+#[tokio::test]
+async fn the_node_section_compares_the_chain_id() {
+    let source = Classes::default();
+    let ok = node_section(&source, Felt::from_bytes_be_slice(b"SN_SEPOLIA")).await;
+    assert_eq!(ok.checks[0].status, Status::Ok);
+    assert_eq!(ok.checks[0].detail, "SN_SEPOLIA");
+    let other = node_section(&source, Felt::from_bytes_be_slice(b"SN_MAIN")).await;
+    assert_eq!(other.checks[0].status, Status::Mismatch);
+    assert!(other.checks[0].detail.contains("expects SN_MAIN"));
+}
+
+#[tokio::test]
+async fn missing_and_unanswered_contracts_are_reported_as_such() {
+    let mut source = classes(practice_abi("practice_v2-game"), 1);
+    source.at.remove(&Felt::from(0xf0_u8));
+    let check = check_abi(&source, &deployment(), None).await;
+    let vrf = check
+        .contracts
+        .iter()
+        .find(|c| c.role == "vrf_provider")
+        .unwrap();
+    assert_eq!(vrf.outcome, Outcome::NotDeployed);
+    assert_eq!(check.section().checks[3].status, Status::Mismatch);
+}
+
+/// A node that does not answer.
+struct Silent(Mutex<usize>);
+
+#[async_trait::async_trait]
+impl ClassSource for Silent {
+    async fn class_hash_at(&self, _: Felt) -> Result<Felt, ClassError> {
+        *self.0.lock().unwrap() += 1;
+        Err(ClassError::Unreachable("RPC error: timed out".into()))
+    }
+
+    async fn class_at(&self, _: Felt) -> Result<ContractClass, ClassError> {
+        unreachable!("no class hash was read")
+    }
+
+    async fn chain_id(&self) -> Result<Felt, ClassError> {
+        Err(ClassError::Unreachable("RPC error: timed out".into()))
+    }
+
+    async fn call(&self, _: Felt, _: Felt, _: Vec<Felt>) -> Result<Vec<Felt>, ClassError> {
+        unreachable!("no class was read")
+    }
+}
+
+#[tokio::test]
+async fn a_silent_node_is_asked_once_and_every_contract_reported_unreachable() {
+    let silent = Silent(Mutex::new(0));
+    let check = check_abi(&silent, &deployment(), None).await;
+    assert_eq!(*silent.0.lock().unwrap(), 1);
+    let section = check.section();
+    assert!(
+        section
+            .checks
+            .iter()
+            .all(|c| c.status == Status::Unreachable)
+    );
+    assert_eq!(section.checks[1].detail, "not asked: RPC error: timed out");
+    assert_eq!(
+        check.generation_section(&deployment()).checks[0].status,
+        Status::Skipped
+    );
+    assert!(AbiGate::new(&check, "x").is_empty());
+}
+
+#[tokio::test]
+async fn denshokan_is_asked_for_ierc721_only_where_its_class_has_src5() {
+    let plain = classes(practice_abi("practice_v2-game"), 1);
+    let check = check_abi(&plain, &deployment(), None).await;
+    assert_eq!(check.erc721, Some(probe::Src5::Absent));
+    assert!(plain.calls.lock().unwrap().is_empty());
+    let skipped = &check.generation_section(&deployment()).checks[1];
+    assert_eq!(
+        (skipped.name.as_str(), skipped.status),
+        ("denshokan 0xde SRC5", Status::Skipped)
+    );
+
+    for supports in [true, false] {
+        let mut src5 = classes(practice_abi("practice_v2-game"), 1);
+        src5.erc721 = supports;
+        let denshokan = src5.at.get_mut(&Felt::from(0xde_u8)).unwrap();
+        denshokan.1.as_array_mut().unwrap().push(serde_json::json!({
+            "type": "function", "name": "supports_interface",
+            "inputs": [{"name": "interface_id", "type": "core::felt252"}],
+            "outputs": [{"type": "core::bool"}], "state_mutability": "view"
+        }));
+        let check = check_abi(&src5, &deployment(), None).await;
+        assert_eq!(check.erc721, Some(probe::Src5::Supports(supports)));
+        let selector = starknet::macros::selector!("supports_interface");
+        let asked = vec![(Felt::from(0xde_u8), selector, vec![probe::IERC721_ID])];
+        assert_eq!(*src5.calls.lock().unwrap(), asked);
+        let status = check.generation_section(&deployment()).checks[1].status;
+        assert_eq!(
+            status,
+            if supports {
+                Status::Ok
+            } else {
+                Status::Mismatch
+            }
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_legacy_class_is_kept_and_reported_not_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut source = classes(practice_abi("practice_v2-game"), 1);
+    source
+        .at
+        .insert(Felt::from(0xf0_u8), (Felt::from(4u8), Value::Null));
+    for fetched in [4, 0] {
+        let check = check_abi(&source, &deployment(), Some(dir.path())).await;
+        assert_eq!(check.classes_fetched, fetched);
+        let vrf = check.section().checks[3].clone();
+        assert_eq!(vrf.status, Status::Skipped);
+        assert!(
+            vrf.detail.starts_with("legacy class, not checked"),
+            "{}",
+            vrf.detail
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_read_that_differs_is_reported_but_not_refused() {
+    let mut game = practice_abi("practice_v2-game");
+    fn reanswer(v: &mut Value) {
+        match v {
+            Value::Array(items) => items.iter_mut().for_each(reanswer),
+            Value::Object(o) if o.get("name") == Some(&Value::from("load_assets")) => {
+                o["outputs"] = serde_json::json!([{"type": "core::felt252"}]);
+            }
+            Value::Object(o) => o.values_mut().for_each(reanswer),
+            _ => {}
+        }
+    }
+    reanswer(&mut game);
+    let check = check_abi(&classes(game, 1), &deployment(), None).await;
+    let diffs: Vec<_> = check.differences().collect();
+    assert_eq!(diffs.len(), 1, "{diffs:?}");
+    assert_eq!(
+        (diffs[0].entrypoint.as_str(), diffs[0].write),
+        ("load_assets", false)
+    );
+    assert!(
+        diffs[0]
+            .deployed
+            .as_deref()
+            .unwrap()
+            .ends_with("-> felt252")
+    );
+    assert!(AbiGate::new(&check, "x").is_empty());
+}

@@ -1,0 +1,182 @@
+//! `check`: whether the profile's chain holds what the server's bindings expect (docs/check.md):
+//! the node's chain id, the ABI check of every contract, the generation the game address speaks,
+//! and the indexer (v2: the Denshokan API; v1: Torii when configured); a table (or `--json`) on
+//! stdout. Exit code 1 when something differs, 2 when something did not answer, 0 otherwise. No
+//! wallet or key is read. `serve` runs the same ABI check at start ([`gate_writes`]).
+
+use std::io::Write as _;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chain::check::{self, AbiGate, Check, Report, Section, Status};
+use chain::{ChainClient, Deployment};
+use indexer::GameIndex;
+use indexer::denshokan::{DEATH_MOUNTAIN_GAME_ID, DenshokanIndex};
+use indexer::torii::{LeaderboardQuery, Scope, ToriiClient};
+
+use crate::args::{CheckArgs, SettingsArgs};
+use crate::config::Settings;
+
+/// Rows asked of the leaderboard to see that it answers.
+const LEADERBOARD_ROWS: u32 = 5;
+
+/// `check`: prints the report and returns its exit code.
+pub(crate) async fn check(args: &SettingsArgs, check: &CheckArgs) -> anyhow::Result<ExitCode> {
+    let (settings, _env) = args.load()?;
+    anyhow::ensure!(
+        !settings.is_sim(),
+        "check reads a chain and the sim profile has none: pass --profile devnet, sepolia or mainnet"
+    );
+    let report = report(&settings).await?;
+    let shown = if check.json {
+        serde_json::to_string_pretty(&report)? + "\n"
+    } else {
+        report.table()
+    };
+    // A node's or an indexer's URL in an error may carry a key.
+    let shown = base::redact::hide_credentials(&shown);
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(shown.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
+        _ => {}
+    }
+    Ok(ExitCode::from(report.exit_code()))
+}
+
+/// The report of `settings`' profile: sections `node`, `abi`, `generation` and `indexer`.
+pub(crate) async fn report(settings: &Settings) -> anyhow::Result<Report> {
+    let deployment = settings.deployment()?;
+    let timeout = Duration::from_millis(settings.chain.request_timeout_ms);
+    let source = check::node(settings.chain.rpc_url.clone(), timeout)?;
+    let mut report = Report {
+        profile: settings.profile.clone(),
+        generation: deployment.generation().to_string(),
+        ..Report::default()
+    };
+    report.push(check::node_section(&*source, settings.expected_chain_id()?).await);
+    let abi = check::check_abi(&*source, &deployment, Some(&cache_dir())).await;
+    report.push(abi.section());
+    report.push(abi.generation_section(&deployment));
+    report.push(indexer_section(settings, &deployment).await);
+    Ok(report)
+}
+
+/// Where compared classes are kept: `<data>/checks/`.
+fn cache_dir() -> std::path::PathBuf {
+    base::home::data_dir().join("checks")
+}
+
+/// The command that shows a profile's report.
+fn check_command(profile: &str) -> String {
+    format!("loot-survivor-mcp check --profile {profile}")
+}
+
+/// The `indexer` section: on v2 the Denshokan API's health and one leaderboard page; on v1 one
+/// leaderboard page from Torii when the profile names one.
+async fn indexer_section(settings: &Settings, deployment: &Deployment) -> Section {
+    let checks = match deployment {
+        Deployment::V2(c) => match settings.denshokan_client() {
+            Ok(client) => {
+                let client = Arc::new(client);
+                let health = match client.health().await {
+                    Ok(h) => Check::new(
+                        "denshokan health",
+                        if h.ok {
+                            Status::Ok
+                        } else {
+                            Status::Unreachable
+                        },
+                        format!(
+                            "status {}, database {}, latest block {}",
+                            h.status,
+                            if h.db { "up" } else { "down" },
+                            h.latest_block.map_or("unknown".into(), |b| b.to_string())
+                        ),
+                    ),
+                    Err(e) => Check::new("denshokan health", Status::Unreachable, e.to_string()),
+                };
+                let index =
+                    DenshokanIndex::new(client, DEATH_MOUNTAIN_GAME_ID, c.minter.or(c.dungeon));
+                vec![health, leaderboard("denshokan leaderboard", &index).await]
+            }
+            Err(e) => vec![Check::new("denshokan", Status::Mismatch, format!("{e:#}"))],
+        },
+        Deployment::V1(a) => match settings
+            .torii_options(a)
+            .and_then(|o| o.map(ToriiClient::new).transpose())
+        {
+            Ok(Some(torii)) => vec![leaderboard("torii leaderboard", &torii).await],
+            Ok(None) => vec![Check::new(
+                "torii",
+                Status::Skipped,
+                "no Torii configured (torii.url)",
+            )],
+            Err(e) => vec![Check::new("torii", Status::Mismatch, e)],
+        },
+    };
+    Section {
+        name: "indexer".into(),
+        checks,
+    }
+}
+
+/// One leaderboard page from `index`: whether the indexer answers the query the tools send.
+async fn leaderboard(name: &str, index: &dyn GameIndex) -> Check {
+    let query = LeaderboardQuery {
+        scope: Scope::All,
+        after_rank: 0,
+        limit: LEADERBOARD_ROWS,
+        live_only: false,
+        owner: None,
+    };
+    match index.leaderboard(&query).await {
+        Ok(f) => Check::new(
+            name,
+            Status::Ok,
+            format!(
+                "{} rows on the first page{}",
+                f.page.rows.len(),
+                f.page.total.map_or(String::new(), |t| format!(" of {t}"))
+            ),
+        ),
+        Err(e) => Check::new(name, Status::Unreachable, e.to_string()),
+    }
+}
+
+/// `serve`'s ABI check: compares the deployment with the bindings (best effort: a node that
+/// does not answer is logged and nothing is refused) and refuses, before signing, the writes
+/// whose entrypoints differ.
+pub(crate) async fn gate_writes(client: ChainClient, profile: &str) -> ChainClient {
+    let abi = client.check_abi(Some(&cache_dir())).await;
+    let command = check_command(profile);
+    if let Some(why) = abi.unreachable() {
+        tracing::warn!(error = %why, "ABI check: a contract's class could not be read; `{command}` retries it");
+    }
+    for d in abi.differences() {
+        tracing::warn!(
+            contract = %d.contract,
+            entrypoint = %d.entrypoint,
+            ours = %d.ours,
+            deployed = d.deployed.as_deref().unwrap_or("none"),
+            write = d.write,
+            "ABI check: the deployed entrypoint differs from the bindings"
+        );
+    }
+    let gate = AbiGate::new(&abi, command.clone());
+    if gate.is_empty() {
+        tracing::info!(
+            fetched = abi.classes_fetched,
+            "ABI check: the deployed entrypoints match the bindings"
+        );
+    } else {
+        tracing::warn!(
+            refused = gate.len(),
+            "ABI check: writes to entrypoints that differ are refused; `{command}` lists them"
+        );
+    }
+    client.with_abi_gate(gate)
+}
