@@ -1,0 +1,470 @@
+//! Reads a v2 deployment's VRF rule off its own transactions (docs/vrf.md#finding-a-deployments-vrf-rule):
+//! GameCore's newest `GameEvent`s give transaction hashes; each transaction's calls (its multicall,
+//! and the calls of any outside execution in it) give the action, the `request_random` and the
+//! `submit_random` seed; the adventurer's events before it give the state a salt recipe is
+//! tried on. The report says which `vrf_source` the profile should name, with the evidence.
+
+pub mod calls;
+pub mod classify;
+
+use serde::Serialize;
+use starknet::core::types::{BlockId, EventFilter, Felt, Transaction};
+use starknet::providers::Provider;
+
+use crate::ChainError;
+use crate::bindings::entrypoint_name;
+use crate::deployment::{V2Contracts, VrfSource};
+use crate::retry::read_with_retries;
+use calls::{Route, routed_calls};
+use classify::{Context, PriorState, Recipe, Verdict, VrfRequest, classify};
+use game::AdventurerId;
+use game::events::GameEventDetails;
+use game::v2::{GAME_CORE_EVENT_SELECTOR, decode_game_core_event};
+
+/// Events asked for per `starknet_getEvents` page.
+const PAGE: u64 = 1024;
+
+/// Pages read per window, and for one adventurer's history.
+const MAX_PAGES: usize = 16;
+
+/// The GameCore entrypoints that may draw randomness (an equip only in battle).
+const DRAWING: [&str; 4] = ["explore", "attack", "flee", "equip"];
+
+/// How far back to look and what to try.
+#[derive(Debug, Clone)]
+pub struct DetectOptions {
+    /// Blocks per `starknet_getEvents` window, read newest window first.
+    pub window_blocks: u64,
+    /// Windows read at most.
+    pub max_windows: u32,
+    /// Actions that drew randomness to examine before concluding.
+    pub max_actions: usize,
+    /// The salt recipes tried, in order.
+    pub candidates: Vec<Recipe>,
+}
+
+impl Default for DetectOptions {
+    fn default() -> Self {
+        Self {
+            window_blocks: 1_000,
+            max_windows: 10,
+            max_actions: 3,
+            candidates: Recipe::KNOWN.to_vec(),
+        }
+    }
+}
+
+/// One examined action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// The transaction.
+    pub tx_hash: Felt,
+    /// Its block (`None`: not in a block yet).
+    pub block_number: Option<u64>,
+    /// The GameCore entrypoint it called.
+    pub action: &'static str,
+    /// The adventurer (the call's first argument).
+    pub adventurer_id: Option<AdventurerId>,
+    /// Who called GameCore: the sender, or an account through an outside execution.
+    pub route: Route,
+    /// The `request_random` call, when the transaction has one.
+    pub request: Option<VrfRequest>,
+    /// What it shows.
+    pub verdict: Verdict,
+}
+
+/// The conclusion over the examined actions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "rule", rename_all = "snake_case")]
+pub enum Conclusion {
+    /// Every action that settles a source agrees on this one.
+    Found {
+        /// The profile's `vrf_source` spelling.
+        source: &'static str,
+        /// The first transaction showing it.
+        tx_hash: Felt,
+    },
+    /// The actions settle different sources.
+    Conflicting {
+        /// Each source seen, with a transaction showing it.
+        sources: Vec<(&'static str, Felt)>,
+    },
+    /// Requests were found but no known rule explains them (see the findings' evidence).
+    NoMatch {
+        /// The first such transaction.
+        tx_hash: Felt,
+    },
+    /// No action that draws randomness was found in the blocks read.
+    NoActions,
+}
+
+/// What the detection read and concluded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VrfRuleReport {
+    /// The GameCore read.
+    pub game_core: Felt,
+    /// The chain id the seeds were checked with.
+    pub chain_id: Felt,
+    /// The blocks whose events were read, oldest and newest.
+    pub blocks: (u64, u64),
+    /// GameCore transactions seen in them.
+    pub transactions_seen: usize,
+    /// The actions examined, newest first.
+    pub findings: Vec<Finding>,
+    /// The conclusion.
+    pub conclusion: Conclusion,
+}
+
+impl VrfRuleReport {
+    /// The source found, for `--settle-vrf` (`None` unless every settling action agrees).
+    pub fn source(&self) -> Option<VrfSource> {
+        match &self.conclusion {
+            Conclusion::Found { source, .. } => source.parse().ok(),
+            _ => None,
+        }
+    }
+
+    /// One line for a terminal.
+    pub fn summary(&self) -> String {
+        let n = self.findings.len();
+        let (from, to) = self.blocks;
+        match &self.conclusion {
+            Conclusion::Found { source, tx_hash } => format!(
+                "VRF rule: {source} (from tx {tx_hash:#x}; {n} action(s) examined in blocks {from}-{to})"
+            ),
+            Conclusion::Conflicting { sources } => {
+                let list: Vec<String> = sources
+                    .iter()
+                    .map(|(s, tx)| format!("{s} in tx {tx:#x}"))
+                    .collect();
+                format!("VRF rule: conflicting: {}", list.join(", "))
+            }
+            Conclusion::NoMatch { tx_hash } => format!(
+                "VRF rule: no match: tx {tx_hash:#x}'s request_random fits no known rule (tried {}; the report lists each candidate's inputs and value)",
+                self.tried_names()
+            ),
+            Conclusion::NoActions => format!(
+                "VRF rule: unknown: no action drew randomness in blocks {from}-{to} ({} GameCore transaction(s) seen)",
+                self.transactions_seen
+            ),
+        }
+    }
+
+    fn tried_names(&self) -> String {
+        let names: Vec<&str> = self
+            .findings
+            .iter()
+            .find_map(|f| match &f.verdict {
+                Verdict::NoMatch { candidates, .. } => {
+                    Some(candidates.iter().map(|t| t.recipe).collect())
+                }
+                _ => None,
+            })
+            .unwrap_or_default();
+        if names.is_empty() {
+            "no candidate: no state before it".into()
+        } else {
+            names.join(", ")
+        }
+    }
+}
+
+/// Reads the rule of `c`'s GameCore off its newest actions (see the module doc).
+pub async fn detect<P: Provider + Sync>(
+    provider: &P,
+    c: &V2Contracts,
+    chain_id: Felt,
+    opts: &DetectOptions,
+) -> Result<VrfRuleReport, ChainError> {
+    let latest = read_with_retries(|| provider.block_number())
+        .await
+        .map_err(ChainError::from_provider)?;
+    let window = opts.window_blocks.max(1);
+    let (mut oldest, mut seen, mut findings) = (latest, 0, Vec::new());
+    for w in 0..u64::from(opts.max_windows) {
+        let Some(to) = latest.checked_sub(w * window) else {
+            break;
+        };
+        let from = to.saturating_sub(window - 1);
+        oldest = from;
+        let txs = gamecore_transactions(provider, c.game_core, from, to).await?;
+        seen += txs.len();
+        for (tx_hash, block) in txs.into_iter().rev() {
+            if let Some(f) = examine(provider, c, chain_id, tx_hash, block, opts).await? {
+                findings.push(f);
+            }
+            if findings.len() >= opts.max_actions {
+                break;
+            }
+        }
+        if findings.len() >= opts.max_actions || from == 0 {
+            break;
+        }
+    }
+    let conclusion = conclude(&findings);
+    Ok(VrfRuleReport {
+        game_core: c.game_core,
+        chain_id,
+        blocks: (oldest, latest),
+        transactions_seen: seen,
+        findings,
+        conclusion,
+    })
+}
+
+/// The conclusion: the settled source when all settling findings agree; else the conflict, the
+/// first unexplained request, or nothing found.
+fn conclude(findings: &[Finding]) -> Conclusion {
+    let mut sources: Vec<(&'static str, Felt)> = Vec::new();
+    for f in findings {
+        if let Some(s) = f.verdict.source()
+            && !sources.iter().any(|(seen, _)| *seen == s)
+        {
+            sources.push((s, f.tx_hash));
+        }
+    }
+    match sources.as_slice() {
+        [(source, tx_hash)] => Conclusion::Found {
+            source,
+            tx_hash: *tx_hash,
+        },
+        [] => match findings.first() {
+            Some(f) => Conclusion::NoMatch { tx_hash: f.tx_hash },
+            None => Conclusion::NoActions,
+        },
+        _ => Conclusion::Conflicting { sources },
+    }
+}
+
+/// GameCore's transactions with a `GameEvent` in blocks `from..=to`, in chain order, each once.
+async fn gamecore_transactions<P: Provider + Sync>(
+    provider: &P,
+    game_core: Felt,
+    from: u64,
+    to: u64,
+) -> Result<Vec<(Felt, Option<u64>)>, ChainError> {
+    let filter = EventFilter {
+        from_block: Some(BlockId::Number(from)),
+        to_block: Some(BlockId::Number(to)),
+        address: Some(game_core),
+        keys: Some(vec![vec![GAME_CORE_EVENT_SELECTOR]]),
+    };
+    let mut out: Vec<(Felt, Option<u64>)> = Vec::new();
+    let mut token = None;
+    for _ in 0..MAX_PAGES {
+        let page = read_with_retries(|| provider.get_events(filter.clone(), token.clone(), PAGE))
+            .await
+            .map_err(ChainError::from_provider)?;
+        for e in page.events {
+            if out.last().map(|l| l.0) != Some(e.transaction_hash) {
+                out.push((e.transaction_hash, e.block_number));
+            }
+        }
+        token = page.continuation_token;
+        if token.is_none() {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// The finding of one transaction, or `None` when it called no drawing GameCore entrypoint (or an
+/// equip without a request: out of battle, it draws none).
+async fn examine<P: Provider + Sync>(
+    provider: &P,
+    c: &V2Contracts,
+    chain_id: Felt,
+    tx_hash: Felt,
+    block_number: Option<u64>,
+    opts: &DetectOptions,
+) -> Result<Option<Finding>, ChainError> {
+    let tx = read_with_retries(|| provider.get_transaction_by_hash(tx_hash))
+        .await
+        .map_err(ChainError::from_provider)?;
+    let (sender, calldata) = match &tx {
+        Transaction::Invoke(starknet::core::types::InvokeTransaction::V3(t)) => {
+            (t.sender_address, &t.calldata)
+        }
+        Transaction::Invoke(starknet::core::types::InvokeTransaction::V1(t)) => {
+            (t.sender_address, &t.calldata)
+        }
+        _ => return Ok(None),
+    };
+    let routed = routed_calls(calldata)
+        .map_err(|e| ChainError::Decode(format!("transaction {tx_hash:#x}: {e}")))?;
+    let Some((game_call, action)) = routed.iter().find_map(|call| {
+        let name = entrypoint_name(call.selector)?;
+        (call.to == c.game_core && DRAWING.contains(&name)).then_some((call, name))
+    }) else {
+        return Ok(None);
+    };
+    let request = routed
+        .iter()
+        .filter(|call| call.selector == wallet::REQUEST_RANDOM_SELECTOR)
+        .map(VrfRequest::read)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| {
+            ChainError::Decode(format!("transaction {tx_hash:#x}: request_random: {e}"))
+        })?;
+    let request = request
+        .iter()
+        .find(|r| r.consumer == c.game_core)
+        .or(request.first())
+        .cloned();
+    if request.is_none() && action == "equip" {
+        return Ok(None);
+    }
+    let adventurer_id = game_call.calldata.first().map(|&f| AdventurerId::from(f));
+    let player = match game_call.route {
+        Route::Outside { account, .. } => account,
+        Route::Direct => sender,
+    };
+    let submitted_seed = routed
+        .iter()
+        .find(|call| call.selector == starknet::macros::selector!("submit_random"))
+        .and_then(|call| call.calldata.first().copied());
+    let wants_state = matches!(
+        request.as_ref().map(|r| r.source),
+        Some(classify::RequestedSource::Salt { .. })
+    );
+    let prior = match adventurer_id {
+        Some(id) if wants_state => {
+            prior_state(provider, c.game_core, id, tx_hash, block_number).await?
+        }
+        _ => None,
+    };
+    let cx = Context {
+        game: c.game_core,
+        player,
+        chain_id,
+        submitted_seed,
+        prior: prior.as_ref(),
+    };
+    let verdict = classify(request.as_ref(), cx, &opts.candidates);
+    Ok(Some(Finding {
+        tx_hash,
+        block_number,
+        action,
+        adventurer_id,
+        route: game_call.route,
+        request,
+        verdict,
+    }))
+}
+
+/// The adventurer's newest `adventurer` event before `tx_hash`, with the count of its earlier
+/// transactions, from its GameCore events up to the transaction's block.
+async fn prior_state<P: Provider + Sync>(
+    provider: &P,
+    game_core: Felt,
+    id: AdventurerId,
+    tx_hash: Felt,
+    block_number: Option<u64>,
+) -> Result<Option<PriorState>, ChainError> {
+    let filter = EventFilter {
+        from_block: Some(BlockId::Number(0)),
+        to_block: Some(block_number.map_or(
+            BlockId::Tag(starknet::core::types::BlockTag::PreConfirmed),
+            BlockId::Number,
+        )),
+        address: Some(game_core),
+        keys: Some(vec![vec![GAME_CORE_EVENT_SELECTOR], vec![id.felt()]]),
+    };
+    let (mut state, mut actions, mut last_tx) = (None::<PriorState>, 0u16, None);
+    let mut token = None;
+    for _ in 0..MAX_PAGES {
+        let page = read_with_retries(|| provider.get_events(filter.clone(), token.clone(), PAGE))
+            .await
+            .map_err(ChainError::from_provider)?;
+        for e in &page.events {
+            if e.transaction_hash == tx_hash {
+                return Ok(state.map(|s| PriorState { actions, ..s }));
+            }
+            let decoded = decode_game_core_event(&e.keys, &e.data)
+                .map_err(|err| ChainError::Decode(format!("GameEvent: {err}")))?;
+            let Some(d) = decoded.filter(|d| d.adventurer_id == id) else {
+                continue;
+            };
+            if last_tx != Some(e.transaction_hash) {
+                last_tx = Some(e.transaction_hash);
+                actions = actions.wrapping_add(1);
+            }
+            if let GameEventDetails::Adventurer(a) = d.details {
+                state = Some(PriorState {
+                    adventurer_id: id,
+                    xp: a.xp,
+                    health: a.health,
+                    beast_health: a.beast_health,
+                    actions,
+                });
+            }
+        }
+        token = page.continuation_token;
+        if token.is_none() {
+            break;
+        }
+    }
+    Err(ChainError::Decode(format!(
+        "adventurer {id}'s events do not reach transaction {tx_hash:#x}"
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(tx: u8, verdict: Verdict) -> Finding {
+        Finding {
+            tx_hash: Felt::from(tx),
+            block_number: Some(7),
+            action: "explore",
+            adventurer_id: None,
+            route: Route::Direct,
+            request: None,
+            verdict,
+        }
+    }
+
+    fn nonce() -> Verdict {
+        Verdict::Nonce {
+            consumer: Felt::ONE,
+            consumer_is_game: true,
+            address: Felt::TWO,
+            address_is_player: true,
+            seed: classify::SeedCheck::NotSent,
+        }
+    }
+
+    #[test]
+    fn findings_conclude_only_when_they_agree() {
+        assert_eq!(conclude(&[]), Conclusion::NoActions);
+        let agree = [finding(1, nonce()), finding(2, nonce())];
+        assert_eq!(
+            conclude(&agree),
+            Conclusion::Found {
+                source: "nonce",
+                tx_hash: Felt::ONE
+            }
+        );
+        let mixed = [finding(1, nonce()), finding(2, Verdict::NoRequest)];
+        assert_eq!(
+            conclude(&mixed),
+            Conclusion::Conflicting {
+                sources: vec![("nonce", Felt::ONE), ("off", Felt::TWO)]
+            }
+        );
+        let unexplained = Verdict::NoMatch {
+            consumer: Felt::ONE,
+            salt: Felt::THREE,
+            prior: None,
+            candidates: vec![],
+            seed: classify::SeedCheck::NotSent,
+        };
+        assert_eq!(
+            conclude(&[finding(3, unexplained)]),
+            Conclusion::NoMatch {
+                tx_hash: Felt::THREE
+            }
+        );
+    }
+}
