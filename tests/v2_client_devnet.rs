@@ -10,15 +10,11 @@
 
 mod common;
 
-use std::time::Duration;
-
 use common::proxy;
-use common::v2::{connect, v2_settings};
+use common::v2::{SHORT_SWORD, connect, opts, v2_settings};
 use loot_survivor_mcp::chain::deploy_v2::{V2Deployment, VrfMode};
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
-use loot_survivor_mcp::chain::{
-    ChainClient, ChainError, Confirm, Deployment, Hooks, TxReport, V2Contracts, WriteOptions,
-};
+use loot_survivor_mcp::chain::{ChainClient, ChainError, Deployment, TxReport, V2Contracts};
 use loot_survivor_mcp::game::AdventurerId;
 use loot_survivor_mcp::game::engine::Action;
 use loot_survivor_mcp::game::events::GameEventDetails;
@@ -27,16 +23,6 @@ use loot_survivor_mcp::game::{catalogue, rules, v2};
 use starknet::core::types::{Felt, Transaction};
 use starknet::providers::Provider;
 use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
-
-const SHORT_SWORD: u8 = 46;
-
-fn opts() -> WriteOptions {
-    WriteOptions {
-        confirm: Confirm::Accepted,
-        timeout: Duration::from_secs(30),
-        hooks: Hooks::default(),
-    }
-}
 
 /// One mode's world, its client and the game being played.
 struct Play {
@@ -129,15 +115,8 @@ fn market_of(r: &TxReport) -> Option<Vec<u8>> {
 
 /// Deploys in `mode` and plays a game through the client to its surrender.
 async fn play_in_mode(url: &url::Url, dir: &std::path::Path, mode: VrfMode) {
-    let out = dir.join(format!("v2-{}.json", mode.name()));
-    common::devnet_deploy(url, &["--generation", "v2", "--vrf", mode.name()], &out).await;
-    let settings = v2_settings(&out);
-    let deployment = settings.deployment().unwrap();
-    let Deployment::V2(c) = deployment.clone() else {
-        panic!("not v2")
-    };
+    let (c, client, out) = common::v2::deploy_and_connect(url, dir, mode).await;
     assert_eq!(c, V2Contracts::from(&V2Deployment::load(&out).unwrap()));
-    let client = connect(url, &settings, deployment).await.unwrap();
     let provider = JsonRpcClient::new(HttpTransport::new(url.clone()));
 
     let game = client

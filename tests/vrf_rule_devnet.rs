@@ -9,19 +9,16 @@
 
 mod common;
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
-use common::v2::{ACCOUNT_0, connect, v2_settings};
+use common::v2::{ACCOUNT_0, SHORT_SWORD, opts};
 use loot_survivor_mcp::chain::bindings::v2::game_core;
 use loot_survivor_mcp::chain::deploy_v2::VrfMode;
 use loot_survivor_mcp::chain::outside::{ANY_CALLER, OutsideExecution};
 use loot_survivor_mcp::chain::vrf_rule::calls::Route;
 use loot_survivor_mcp::chain::vrf_rule::classify::{Recipe, SeedCheck, Verdict};
 use loot_survivor_mcp::chain::vrf_rule::{Conclusion, DetectOptions, VrfRuleReport, detect};
-use loot_survivor_mcp::chain::{
-    ChainClient, Confirm, Deployment, Hooks, SaltRecipe, TxReport, V2Contracts, VrfSource,
-    WriteOptions,
-};
+use loot_survivor_mcp::chain::{ChainClient, SaltRecipe, TxReport, V2Contracts, VrfSource};
 use loot_survivor_mcp::game::AdventurerId;
 use loot_survivor_mcp::game::engine::Action;
 use loot_survivor_mcp::game::model::Stats;
@@ -34,15 +31,6 @@ use starknet_types_core::felt::secret_felt::SecretFelt;
 /// Devnet's predeployed account #1 (seed 0): the relayer of the outside execution.
 const ACCOUNT_1: &str = "0x078662e7352d062084b0010068b99288486c2d8b914f6e2a55ce945f8792c8b1";
 const KEY_1: &str = "0xe1406455b7d66b1690803be066cbe5e";
-const SHORT_SWORD: u8 = 46;
-
-fn opts() -> WriteOptions {
-    WriteOptions {
-        confirm: Confirm::Accepted,
-        timeout: Duration::from_secs(30),
-        hooks: Hooks::default(),
-    }
-}
 
 /// One mode's world with a started game of account #0.
 struct Played {
@@ -52,14 +40,7 @@ struct Played {
 }
 
 async fn start(url: &url::Url, dir: &std::path::Path, mode: VrfMode) -> Played {
-    let out = dir.join(format!("v2-{}.json", mode.name()));
-    common::devnet_deploy(url, &["--generation", "v2", "--vrf", mode.name()], &out).await;
-    let settings = v2_settings(&out);
-    let deployment = settings.deployment().unwrap();
-    let Deployment::V2(c) = deployment.clone() else {
-        panic!("not v2")
-    };
-    let client = connect(url, &settings, deployment).await.unwrap();
+    let (c, client, _) = common::v2::deploy_and_connect(url, dir, mode).await;
     let game = client
         .mint_and_start(None, SHORT_SWORD, opts())
         .await
