@@ -73,6 +73,25 @@ pub struct Finding {
     pub verdict: Verdict,
 }
 
+/// A GameCore transaction whose calls could not be read (left out of the conclusion).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    /// The transaction.
+    pub tx_hash: Felt,
+    /// What could not be read.
+    pub reason: String,
+}
+
+/// What one transaction gave.
+enum Examined {
+    /// An action that draws randomness.
+    Action(Box<Finding>),
+    /// Unreadable calls.
+    Skipped(Skipped),
+    /// Anything else (a start, a purchase, an equip out of battle…).
+    Other,
+}
+
 /// The conclusion over the examined actions.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "rule", rename_all = "snake_case")]
@@ -111,6 +130,8 @@ pub struct VrfRuleReport {
     pub transactions_seen: usize,
     /// The actions examined, newest first.
     pub findings: Vec<Finding>,
+    /// Transactions whose calls could not be read.
+    pub skipped: Vec<Skipped>,
     /// The conclusion.
     pub conclusion: Conclusion,
 }
@@ -180,7 +201,7 @@ pub async fn detect<P: Provider + Sync>(
         .await
         .map_err(ChainError::from_provider)?;
     let window = opts.window_blocks.max(1);
-    let (mut oldest, mut seen, mut findings) = (latest, 0, Vec::new());
+    let (mut oldest, mut seen, mut findings, mut skipped) = (latest, 0, Vec::new(), Vec::new());
     for w in 0..u64::from(opts.max_windows) {
         let Some(to) = latest.checked_sub(w * window) else {
             break;
@@ -190,8 +211,10 @@ pub async fn detect<P: Provider + Sync>(
         let txs = gamecore_transactions(provider, c.game_core, from, to).await?;
         seen += txs.len();
         for (tx_hash, block) in txs.into_iter().rev() {
-            if let Some(f) = examine(provider, c, chain_id, tx_hash, block, opts).await? {
-                findings.push(f);
+            match examine(provider, c, chain_id, tx_hash, block, opts).await? {
+                Examined::Action(f) => findings.push(*f),
+                Examined::Skipped(s) => skipped.push(s),
+                Examined::Other => {}
             }
             if findings.len() >= opts.max_actions {
                 break;
@@ -208,6 +231,7 @@ pub async fn detect<P: Provider + Sync>(
         blocks: (oldest, latest),
         transactions_seen: seen,
         findings,
+        skipped,
         conclusion,
     })
 }
@@ -268,8 +292,9 @@ async fn gamecore_transactions<P: Provider + Sync>(
     Ok(out)
 }
 
-/// The finding of one transaction, or `None` when it called no drawing GameCore entrypoint (or an
-/// equip without a request: out of battle, it draws none).
+/// What one transaction shows: an action that draws randomness, unreadable calls, or nothing of
+/// interest (no drawing GameCore entrypoint, or an equip without a request: out of battle, it
+/// draws none).
 async fn examine<P: Provider + Sync>(
     provider: &P,
     c: &V2Contracts,
@@ -277,7 +302,8 @@ async fn examine<P: Provider + Sync>(
     tx_hash: Felt,
     block_number: Option<u64>,
     opts: &DetectOptions,
-) -> Result<Option<Finding>, ChainError> {
+) -> Result<Examined, ChainError> {
+    let skip = |reason: String| Ok(Examined::Skipped(Skipped { tx_hash, reason }));
     let tx = read_with_retries(|| provider.get_transaction_by_hash(tx_hash))
         .await
         .map_err(ChainError::from_provider)?;
@@ -288,31 +314,34 @@ async fn examine<P: Provider + Sync>(
         Transaction::Invoke(starknet::core::types::InvokeTransaction::V1(t)) => {
             (t.sender_address, &t.calldata)
         }
-        _ => return Ok(None),
+        _ => return Ok(Examined::Other),
     };
-    let routed = routed_calls(calldata)
-        .map_err(|e| ChainError::Decode(format!("transaction {tx_hash:#x}: {e}")))?;
+    let routed = match routed_calls(calldata) {
+        Ok(routed) => routed,
+        Err(e) => return skip(e.to_string()),
+    };
     let Some((game_call, action)) = routed.iter().find_map(|call| {
         let name = entrypoint_name(call.selector)?;
         (call.to == c.game_core && DRAWING.contains(&name)).then_some((call, name))
     }) else {
-        return Ok(None);
+        return Ok(Examined::Other);
     };
     let request = routed
         .iter()
         .filter(|call| call.selector == wallet::REQUEST_RANDOM_SELECTOR)
         .map(VrfRequest::read)
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| {
-            ChainError::Decode(format!("transaction {tx_hash:#x}: request_random: {e}"))
-        })?;
+        .collect::<Result<Vec<_>, _>>();
+    let request = match request {
+        Ok(requests) => requests,
+        Err(e) => return skip(format!("request_random: {e}")),
+    };
     let request = request
         .iter()
         .find(|r| r.consumer == c.game_core)
         .or(request.first())
         .cloned();
     if request.is_none() && action == "equip" {
-        return Ok(None);
+        return Ok(Examined::Other);
     }
     let adventurer_id = game_call.calldata.first().map(|&f| AdventurerId::from(f));
     let player = match game_call.route {
@@ -341,7 +370,7 @@ async fn examine<P: Provider + Sync>(
         prior: prior.as_ref(),
     };
     let verdict = classify(request.as_ref(), cx, &opts.candidates);
-    Ok(Some(Finding {
+    Ok(Examined::Action(Box::new(Finding {
         tx_hash,
         block_number,
         action,
@@ -349,11 +378,13 @@ async fn examine<P: Provider + Sync>(
         route: game_call.route,
         request,
         verdict,
-    }))
+    })))
 }
 
 /// The adventurer's newest `adventurer` event before `tx_hash`, with the count of its earlier
-/// transactions, from its GameCore events up to the transaction's block.
+/// transactions, from its GameCore events up to the transaction's block; `None` when none comes
+/// before it, or the events keyed by the adventurer do not reach it (an envelope with the id in
+/// the data cannot be filtered by key).
 async fn prior_state<P: Provider + Sync>(
     provider: &P,
     game_core: Felt,
@@ -404,9 +435,8 @@ async fn prior_state<P: Provider + Sync>(
             break;
         }
     }
-    Err(ChainError::Decode(format!(
-        "adventurer {id}'s events do not reach transaction {tx_hash:#x}"
-    )))
+    tracing::warn!(%id, tx = %format!("{tx_hash:#x}"), "the adventurer's keyed events do not reach the transaction");
+    Ok(None)
 }
 
 #[cfg(test)]
