@@ -2,7 +2,8 @@
 //! on a real starknet-devnet with the v2 practice world deployed in each VRF mode: the chain
 //! client plays a few actions, then `chain::vrf_rule::detect` reads GameCore's newest events,
 //! the transactions behind them and the adventurer's history. Off: the attack drew randomness
-//! without a request. Nonce: `Source::Nonce(player)` for GameCore. Salt: the `adventurer_state`
+//! without a request. Nonce: `Source::Nonce(player)` for GameCore, and the provider's nonce read
+//! around the attack's block verifies the seed the world announced. Salt: the `adventurer_state`
 //! recipe, both in a plain multicall and in a SNIP-9 v2 outside execution relayed by a second
 //! account; and with that recipe left out of the candidates, "no match" with each candidate's
 //! inputs and value.
@@ -17,10 +18,13 @@ use loot_survivor_mcp::chain::deploy_v2::VrfMode;
 use loot_survivor_mcp::chain::outside::{ANY_CALLER, OutsideExecution};
 use loot_survivor_mcp::chain::vrf_rule::calls::Route;
 use loot_survivor_mcp::chain::vrf_rule::classify::{Recipe, SeedCheck, Verdict};
-use loot_survivor_mcp::chain::vrf_rule::{Conclusion, DetectOptions, VrfRuleReport, detect};
+use loot_survivor_mcp::chain::vrf_rule::{
+    Conclusion, DetectOptions, VrfRuleReport, detect, provider_nonces,
+};
 use loot_survivor_mcp::chain::{ChainClient, SaltRecipe, TxReport, V2Contracts, VrfSource};
 use loot_survivor_mcp::game::AdventurerId;
 use loot_survivor_mcp::game::engine::Action;
+use loot_survivor_mcp::game::events::GameEventDetails;
 use loot_survivor_mcp::game::model::Stats;
 use loot_survivor_mcp::wallet::SecretSigner;
 use starknet::core::types::Felt;
@@ -79,7 +83,8 @@ fn account_0() -> Felt {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_vrf_rule_is_read_off_each_modes_own_transactions() {
-    let devnet = common::start_devnet(&[]).await;
+    // Historical state, for the provider's nonce before a block.
+    let devnet = common::start_devnet(&["--state-archive-capacity", "full"]).await;
     let url = devnet.url.clone();
     let dir = tempfile::tempdir().unwrap();
     let provider = JsonRpcClient::new(HttpTransport::new(url.clone()));
@@ -124,6 +129,34 @@ async fn the_vrf_rule_is_read_off_each_modes_own_transactions() {
     assert_eq!(
         request.calldata,
         vec![nonce.c.game_core, Felt::ZERO, account_0()]
+    );
+    // The provider's nonce around the attack's block gives the seed the practice world announced
+    // (its provider answers with the seed itself): poseidon([nonce, player, GameCore, chain]).
+    let nonces = provider_nonces(
+        &provider,
+        nonce.c.vrf_provider,
+        "nonces",
+        account_0(),
+        r.findings[0].block_number,
+    )
+    .await
+    .unwrap();
+    assert_eq!(nonces, Some((0, 1)), "the attack spent nonce 0");
+    let announced = attack
+        .events
+        .iter()
+        .find_map(|e| match &e.details {
+            GameEventDetails::Randomness(p) => p.felts.first().copied(),
+            _ => None,
+        })
+        .expect("the randomness event");
+    let chain_id = provider.chain_id().await.unwrap();
+    assert_eq!(
+        SeedCheck::of(request, chain_id, Some(announced), nonces),
+        SeedCheck::Verified {
+            seed: announced,
+            nonce: Some(0)
+        }
     );
 
     // Salt: the first attack relayed as an outside execution, then an explore sent directly.

@@ -174,16 +174,23 @@ impl VrfRequest {
     }
 }
 
+/// Provider nonces tried at most for one nonce seed.
+pub const MAX_NONCES: usize = 256;
+
 /// The seed `submit_random` carried, held against the one the request gives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "check", rename_all = "snake_case")]
 pub enum SeedCheck {
     /// The transaction has no `submit_random` (a plain multicall, or a node without VRF).
     NotSent,
-    /// `poseidon([salt, caller, chain_id])` equals the submitted seed.
+    /// The request's seed equals the submitted one: `poseidon([salt, caller, chain_id])`, or
+    /// `poseidon([nonce, address, caller, chain_id])` for a provider nonce read around the block.
     Verified {
         /// The seed.
         seed: Felt,
+        /// The provider nonce that gives it (nonce sources).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        nonce: Option<u64>,
     },
     /// The submitted seed is not the one the salt gives.
     Differs {
@@ -192,16 +199,25 @@ pub enum SeedCheck {
         /// `poseidon([salt, caller, chain_id])`.
         expected: Felt,
     },
-    /// A nonce seed also hashes the provider's nonce before the transaction, which is not read.
+    /// A nonce seed no provider nonce read explains: the nonces of the address before and after
+    /// the transaction's block (`None`: they could not be read), none of which gives the seed.
     Unchecked {
         /// The seed submitted.
         seed: Felt,
+        /// The nonces tried, first and last.
+        nonces: Option<(u64, u64)>,
     },
 }
 
 impl SeedCheck {
-    /// The check of a submitted seed (if any) against the request.
-    pub fn of(request: &VrfRequest, chain_id: Felt, submitted: Option<Felt>) -> Self {
+    /// The check of a submitted seed (if any) against the request; a nonce source's seed is
+    /// tried with each provider nonce in `nonces` (at most [`MAX_NONCES`] of them).
+    pub fn of(
+        request: &VrfRequest,
+        chain_id: Felt,
+        submitted: Option<Felt>,
+        nonces: Option<(u64, u64)>,
+    ) -> Self {
         let Some(seed) = submitted else {
             return SeedCheck::NotSent;
         };
@@ -209,12 +225,26 @@ impl SeedCheck {
             RequestedSource::Salt { salt } => {
                 let expected = poseidon_hash_many(&[salt, request.consumer, chain_id]);
                 if expected == seed {
-                    SeedCheck::Verified { seed }
+                    SeedCheck::Verified { seed, nonce: None }
                 } else {
                     SeedCheck::Differs { seed, expected }
                 }
             }
-            RequestedSource::Nonce { .. } => SeedCheck::Unchecked { seed },
+            RequestedSource::Nonce { address } => {
+                let found = nonces.and_then(|(first, last)| {
+                    (first..=last).take(MAX_NONCES).find(|&n| {
+                        poseidon_hash_many(&[Felt::from(n), address, request.consumer, chain_id])
+                            == seed
+                    })
+                });
+                match found {
+                    Some(n) => SeedCheck::Verified {
+                        seed,
+                        nonce: Some(n),
+                    },
+                    None => SeedCheck::Unchecked { seed, nonces },
+                }
+            }
         }
     }
 }
@@ -310,6 +340,8 @@ pub struct Context<'a> {
     pub chain_id: Felt,
     /// The seed of the transaction's `submit_random`, when it has one.
     pub submitted_seed: Option<Felt>,
+    /// For a nonce source, the provider's nonces of its address before and after the block.
+    pub nonces: Option<(u64, u64)>,
     /// The adventurer before the action, when its events show it.
     pub prior: Option<&'a PriorState>,
 }
@@ -320,7 +352,7 @@ pub fn classify(request: Option<&VrfRequest>, cx: Context<'_>, candidates: &[Rec
     let Some(request) = request else {
         return Verdict::NoRequest;
     };
-    let seed = SeedCheck::of(request, cx.chain_id, cx.submitted_seed);
+    let seed = SeedCheck::of(request, cx.chain_id, cx.submitted_seed, cx.nonces);
     let consumer = request.consumer;
     let consumer_is_game = consumer == cx.game;
     let salt = match request.source {

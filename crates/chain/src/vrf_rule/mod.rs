@@ -27,6 +27,10 @@ const PAGE: u64 = 1024;
 /// Pages read per window, and for one adventurer's history.
 const MAX_PAGES: usize = 16;
 
+/// Cartridge's provider keeps each address's nonce in `VrfProvider_nonces: Map<ContractAddress,
+/// felt252>` (cartridge-gg/vrf `src/vrf_provider/vrf_provider_component.cairo` @ `1a43153b`).
+pub const NONCES_STORAGE: &str = "VrfProvider_nonces";
+
 /// The GameCore entrypoints that may draw randomness (an equip only in battle).
 const DRAWING: [&str; 4] = ["explore", "attack", "flee", "equip"];
 
@@ -41,6 +45,8 @@ pub struct DetectOptions {
     pub max_actions: usize,
     /// The salt recipes tried, in order.
     pub candidates: Vec<Recipe>,
+    /// The provider's storage map of `Nonce` sources' nonces, read to check a nonce seed.
+    pub nonce_storage: String,
 }
 
 impl Default for DetectOptions {
@@ -50,6 +56,7 @@ impl Default for DetectOptions {
             max_windows: 10,
             max_actions: 3,
             candidates: Recipe::KNOWN.to_vec(),
+            nonce_storage: NONCES_STORAGE.into(),
         }
     }
 }
@@ -362,11 +369,24 @@ async fn examine<P: Provider + Sync>(
         }
         _ => None,
     };
+    let nonces = match request.as_ref().map(|r| (r.provider, r.source)) {
+        Some((vrf, classify::RequestedSource::Nonce { address })) if submitted_seed.is_some() => {
+            // Optional evidence: a node without historical state leaves the seed unchecked.
+            provider_nonces(provider, vrf, &opts.nonce_storage, address, block_number)
+                .await
+                .unwrap_or_else(|e| {
+                    tracing::warn!(error = %e, "the provider's nonces could not be read");
+                    None
+                })
+        }
+        _ => None,
+    };
     let cx = Context {
         game: c.game_core,
         player,
         chain_id,
         submitted_seed,
+        nonces,
         prior: prior.as_ref(),
     };
     let verdict = classify(request.as_ref(), cx, &opts.candidates);
@@ -379,6 +399,38 @@ async fn examine<P: Provider + Sync>(
         request,
         verdict,
     })))
+}
+
+/// The provider `vrf`'s nonce of `address` in its map `storage_var`, at the end of the block
+/// before `block` and of `block` (the pre-confirmed state when `None`): the range the nonce a
+/// transaction of that block spent lies in; `None` when a value is not a small counter.
+pub async fn provider_nonces<P: Provider + Sync>(
+    provider: &P,
+    vrf: Felt,
+    storage_var: &str,
+    address: Felt,
+    block: Option<u64>,
+) -> Result<Option<(u64, u64)>, ChainError> {
+    let key = starknet::core::utils::get_storage_var_address(storage_var, &[address])
+        .map_err(|e| ChainError::Invalid(format!("storage variable {storage_var:?}: {e}")))?;
+    let read = |at: BlockId| async move {
+        let v = read_with_retries(|| provider.get_storage_at(vrf, key, at))
+            .await
+            .map_err(ChainError::from_provider)?;
+        Ok::<_, ChainError>(u64::try_from(v).ok())
+    };
+    let (before, after) = match block {
+        Some(0) => (Some(0), read(BlockId::Number(0)).await?),
+        Some(b) => (
+            read(BlockId::Number(b - 1)).await?,
+            read(BlockId::Number(b)).await?,
+        ),
+        None => (
+            read(BlockId::Tag(starknet::core::types::BlockTag::Latest)).await?,
+            read(BlockId::Tag(starknet::core::types::BlockTag::PreConfirmed)).await?,
+        ),
+    };
+    Ok(before.zip(after))
 }
 
 /// The adventurer's newest `adventurer` event before `tx_hash`, with the count of its earlier

@@ -42,6 +42,7 @@ fn cx(game: Felt, seed: Option<Felt>, prior: Option<&PriorState>) -> Context<'_>
         player: Felt::from(0xacc_u16),
         chain_id: SN_MAIN,
         submitted_seed: seed,
+        nonces: None,
         prior,
     }
 }
@@ -72,7 +73,13 @@ fn the_v1_mainnet_explore_is_v1s_explore_salt_with_its_seed_verified() {
         vec![Felt::from(692u16), Felt::from(0x15c1f_u64)]
     );
     assert_eq!(*source, Some("salt:v1"));
-    assert_eq!(*seed, SeedCheck::Verified { seed: V1_SEED });
+    assert_eq!(
+        *seed,
+        SeedCheck::Verified {
+            seed: V1_SEED,
+            nonce: None
+        }
+    );
     assert!(consumer_is_game);
     assert_eq!(v.source(), Some("salt:v1"));
 }
@@ -83,7 +90,8 @@ fn a_seed_for_another_chain_or_caller_differs() {
     let sepolia = Felt::from_hex_unchecked("0x534e5f5345504f4c4941");
     let mut c = cx(V1_GAME, Some(V1_SEED), None);
     c.chain_id = sepolia;
-    let SeedCheck::Differs { seed, expected } = SeedCheck::of(&r, c.chain_id, c.submitted_seed)
+    let SeedCheck::Differs { seed, expected } =
+        SeedCheck::of(&r, c.chain_id, c.submitted_seed, None)
     else {
         panic!("a Sepolia seed cannot be the mainnet one")
     };
@@ -167,7 +175,10 @@ fn a_nonce_request_names_its_consumer_and_address() {
             consumer_is_game: true,
             address: player,
             address_is_player: true,
-            seed: SeedCheck::Unchecked { seed: V1_SEED },
+            seed: SeedCheck::Unchecked {
+                seed: V1_SEED,
+                nonces: None
+            },
         }
     );
     assert_eq!(v.source(), Some("nonce"));
@@ -256,4 +267,28 @@ fn the_vector_reads_the_same_from_a_wrapped_transaction() {
         &Recipe::KNOWN,
     );
     assert_eq!(v.source(), Some("salt:v1"));
+}
+
+#[test]
+fn a_nonce_seed_is_verified_with_the_provider_nonce_that_gives_it() {
+    let player = Felt::from(0xacc_u16);
+    let r = request(vec![V1_GAME, Felt::ZERO, player]);
+    let seed = poseidon_hash_many(&[Felt::from(5u8), player, V1_GAME, SN_MAIN]);
+    assert_eq!(
+        SeedCheck::of(&r, SN_MAIN, Some(seed), Some((3, 6))),
+        SeedCheck::Verified {
+            seed,
+            nonce: Some(5)
+        }
+    );
+    assert_eq!(
+        SeedCheck::of(&r, SN_MAIN, Some(seed), Some((0, 4))),
+        SeedCheck::Unchecked {
+            seed,
+            nonces: Some((0, 4))
+        }
+    );
+    let json = serde_json::to_value(SeedCheck::of(&r, SN_MAIN, Some(seed), Some((5, 5)))).unwrap();
+    assert_eq!(json["check"], "verified");
+    assert_eq!(json["nonce"], 5);
 }
