@@ -25,7 +25,7 @@ use loot_survivor_mcp::chain::{ChainClient, SaltRecipe, TxReport, V2Contracts, V
 use loot_survivor_mcp::game::AdventurerId;
 use loot_survivor_mcp::game::engine::Action;
 use loot_survivor_mcp::game::events::GameEventDetails;
-use loot_survivor_mcp::game::model::Stats;
+use loot_survivor_mcp::game::model::{Adventurer, Stats};
 use loot_survivor_mcp::wallet::SecretSigner;
 use starknet::core::types::Felt;
 use starknet::providers::Provider;
@@ -196,24 +196,43 @@ async fn the_vrf_rule_is_read_off_each_modes_own_transactions() {
     );
     let points = s.adventurer.stat_upgrades_available;
     assert!(points > 0, "the starter beast's kill brings a level: {s:?}");
-    salt.act(Action::Upgrade {
+    // One multicall from the player: the upgrade, then the explore, whose salt is taken from the
+    // state the upgrade leaves (each vitality point heals 15, up to 100 + 15 per vitality).
+    let a = s.adventurer;
+    let vitality = u16::from(a.stats.vitality + points);
+    let upgraded = Adventurer {
+        health: (a.health + 15 * u16::from(points)).min(100 + 15 * vitality),
+        ..a
+    };
+    let explore_request = salt
+        .c
+        .vrf_request(source, account_0(), salt.id, &upgraded)
+        .unwrap();
+    let upgrade = Action::Upgrade {
         stats: Stats {
             vitality: points,
             ..Stats::default()
         },
-    })
-    .await;
-    let explore = salt.act(Action::Explore { till_beast: false }).await;
+    };
+    let calls = vec![
+        salt.client.action_call(salt.id, &upgrade).unwrap(),
+        explore_request.clone(),
+        game_core::explore(salt.c.game_core, &salt.id.felt(), &false),
+    ];
+    let player = common::accounts::dev_account(&rpc, chain_id, ACCOUNT_0, common::v2::KEY_0);
+    let batched = *common::accounts::send(&player, calls)
+        .await
+        .transaction_hash();
     let r = read(&provider, &salt.c, &defaults).await;
     assert_eq!(
         r.conclusion,
         Conclusion::Found {
             source: "salt:adventurer_state",
-            tx_hash: explore.tx_hash
+            tx_hash: batched
         }
     );
     let hashes: Vec<Felt> = r.findings.iter().map(|f| f.tx_hash).collect();
-    assert_eq!(hashes, vec![explore.tx_hash, relayed_hash], "newest first");
+    assert_eq!(hashes, vec![batched, relayed_hash], "newest first");
     assert_eq!(r.findings[0].route, Route::Direct);
     assert_eq!(
         r.findings[1].route,
@@ -241,6 +260,15 @@ async fn the_vrf_rule_is_read_off_each_modes_own_transactions() {
         SeedCheck::NotSent,
         "devnet's provider takes no submit_random"
     );
+    let Verdict::Salt { matched, .. } = &r.findings[0].verdict else {
+        panic!("{:?}", r.findings[0].verdict)
+    };
+    assert_eq!(matched.value, explore_request.calldata[2]);
+    assert_eq!(
+        matched.inputs[2],
+        Felt::from(upgraded.health),
+        "the state after the multicall's upgrade"
+    );
 
     // A candidate set without the world's recipe: no match, with the evidence.
     let v1_only = DetectOptions {
@@ -248,12 +276,7 @@ async fn the_vrf_rule_is_read_off_each_modes_own_transactions() {
         ..DetectOptions::default()
     };
     let r = read(&provider, &salt.c, &v1_only).await;
-    assert_eq!(
-        r.conclusion,
-        Conclusion::NoMatch {
-            tx_hash: explore.tx_hash
-        }
-    );
+    assert_eq!(r.conclusion, Conclusion::NoMatch { tx_hash: batched });
     assert_eq!(r.source(), None);
     let Verdict::NoMatch {
         salt: asked,
@@ -268,7 +291,8 @@ async fn the_vrf_rule_is_read_off_each_modes_own_transactions() {
     assert_eq!(explore_request.calldata[2], *asked);
     let prior = prior.expect("the state before the explore");
     assert_eq!(prior.adventurer_id, salt.id);
-    assert_eq!(prior.actions, 3, "start, the relayed attack, the upgrade");
+    assert_eq!(prior.actions, 2, "start and the relayed attack");
+    assert_eq!(prior.health, upgraded.health);
     let names: Vec<_> = candidates.iter().map(|t| t.recipe).collect();
     assert_eq!(names, ["v1_explore", "v1_battle"]);
     assert!(candidates.iter().all(|t| t.value != *asked));

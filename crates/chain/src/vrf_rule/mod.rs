@@ -290,9 +290,9 @@ async fn examine<P: Provider + Sync>(
         Ok(routed) => routed,
         Err(e) => return skip(e.to_string()),
     };
-    let Some((game_call, action)) = routed.iter().find_map(|call| {
+    let Some((at, game_call, action)) = routed.iter().enumerate().find_map(|(at, call)| {
         let name = entrypoint_name(call.selector)?;
-        (call.to == c.game_core && DRAWING.contains(&name)).then_some((call, name))
+        (call.to == c.game_core && DRAWING.contains(&name)).then_some((at, call, name))
     }) else {
         return Ok(Examined::Other);
     };
@@ -328,7 +328,11 @@ async fn examine<P: Provider + Sync>(
     );
     let prior = match adventurer_id {
         Some(id) if wants_state => {
-            prior_state(provider, c.game_core, id, tx_hash, block_number).await?
+            let earlier = routed[..at]
+                .iter()
+                .filter(|call| call.to == c.game_core && call.calldata.first() == Some(&id.felt()))
+                .count();
+            prior_state(provider, c.game_core, id, tx_hash, earlier, block_number).await?
         }
         _ => None,
     };

@@ -82,15 +82,18 @@ pub async fn provider_nonces<P: Provider + Sync>(
     Ok(before.zip(after))
 }
 
-/// The adventurer's newest `adventurer` event before `tx_hash`, with the count of its earlier
-/// transactions, from its GameCore events up to the transaction's block; `None` when none comes
-/// before it, or the events keyed by the adventurer do not reach it (an envelope with the id in
-/// the data cannot be filtered by key).
+/// The adventurer's newest `adventurer` event before the action, with the count of its earlier
+/// transactions, from its GameCore events up to the transaction's block. The action is the
+/// transaction `tx_hash`'s call after `earlier_calls` calls of the adventurer's (each emits one
+/// `adventurer` event), so a multicall's upgrade before its explore counts. `None` when no such
+/// event comes first, or the events keyed by the adventurer do not reach the transaction (an
+/// envelope with the id in the data cannot be filtered by key).
 pub(super) async fn prior_state<P: Provider + Sync>(
     provider: &P,
     game_core: Felt,
     id: AdventurerId,
     tx_hash: Felt,
+    earlier_calls: usize,
     block_number: Option<u64>,
 ) -> Result<Option<PriorState>, ChainError> {
     let filter = EventFilter {
@@ -100,21 +103,24 @@ pub(super) async fn prior_state<P: Provider + Sync>(
         keys: Some(vec![vec![GAME_CORE_EVENT_SELECTOR], vec![id.felt()]]),
     };
     let (mut state, mut actions, mut last_tx) = (None::<PriorState>, 0u16, None);
+    let (mut entered, mut seen_in_tx) = (false, 0usize);
     let mut token = None;
     for _ in 0..MAX_PAGES {
         let page = read_with_retries(|| provider.get_events(filter.clone(), token.clone(), PAGE))
             .await
             .map_err(ChainError::from_provider)?;
         for e in &page.events {
-            if e.transaction_hash == tx_hash {
+            let in_tx = e.transaction_hash == tx_hash;
+            if (in_tx && seen_in_tx == earlier_calls) || (!in_tx && entered) {
                 return Ok(state.map(|s| PriorState { actions, ..s }));
             }
+            entered |= in_tx;
             let decoded = decode_game_core_event(&e.keys, &e.data)
                 .map_err(|err| ChainError::Decode(format!("GameEvent: {err}")))?;
             let Some(d) = decoded.filter(|d| d.adventurer_id == id) else {
                 continue;
             };
-            if last_tx != Some(e.transaction_hash) {
+            if !in_tx && last_tx != Some(e.transaction_hash) {
                 last_tx = Some(e.transaction_hash);
                 actions = actions.wrapping_add(1);
             }
@@ -126,6 +132,7 @@ pub(super) async fn prior_state<P: Provider + Sync>(
                     beast_health: a.beast_health,
                     actions,
                 });
+                seen_in_tx += usize::from(in_tx);
             }
         }
         token = page.continuation_token;
