@@ -47,8 +47,8 @@ pub struct DetectOptions {
 impl Default for DetectOptions {
     fn default() -> Self {
         Self {
-            window_blocks: 1_000,
-            max_windows: 10,
+            window_blocks: 200,
+            max_windows: 25,
             max_actions: 3,
             candidates: Recipe::KNOWN.to_vec(),
             nonce_storage: NONCES_STORAGE.into(),

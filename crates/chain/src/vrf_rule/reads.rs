@@ -44,9 +44,14 @@ pub(super) async fn gamecore_transactions<P: Provider + Sync>(
         }
         token = page.continuation_token;
         if token.is_none() {
-            break;
+            return Ok(out);
         }
     }
+    tracing::warn!(
+        from,
+        to,
+        "GameCore's events in these blocks fill {MAX_PAGES} pages; the newest were not read"
+    );
     Ok(out)
 }
 
