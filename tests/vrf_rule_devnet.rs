@@ -112,6 +112,11 @@ async fn the_vrf_rule_is_read_off_each_modes_own_transactions() {
     let nonce = start(&url, dir.path(), VrfMode::Nonce).await;
     let attack = nonce.act(Action::Attack { to_the_death: true }).await;
     let r = read(&provider, &nonce.c, &defaults).await;
+    assert_eq!(
+        nonce.client.vrf_rule(&defaults).await.unwrap(),
+        r,
+        "the client's reader reads the same"
+    );
     assert_eq!(r.source(), Some(VrfSource::Nonce));
     assert_eq!(r.findings[0].tx_hash, attack.tx_hash);
     assert_eq!(
