@@ -163,8 +163,8 @@ impl VrfRuleReport {
                 format!("VRF rule: conflicting: {}", list.join(", "))
             }
             Conclusion::NoMatch { tx_hash } => format!(
-                "VRF rule: no match: tx {tx_hash:#x}'s request_random fits no known rule (tried {}; the report lists each candidate's inputs and value)",
-                self.tried_names()
+                "VRF rule: no match: tx {tx_hash:#x}'s request_random fits no known rule ({}; the report has the evidence)",
+                self.unexplained(*tx_hash)
             ),
             Conclusion::NoActions => format!(
                 "VRF rule: unknown: no action drew randomness in blocks {from}-{to} ({} GameCore transaction(s) seen)",
@@ -173,21 +173,35 @@ impl VrfRuleReport {
         }
     }
 
-    fn tried_names(&self) -> String {
-        let names: Vec<&str> = self
+    /// Why the finding of `tx_hash` settles nothing, in a few words.
+    fn unexplained(&self, tx_hash: Felt) -> String {
+        let verdict = self
             .findings
             .iter()
-            .find_map(|f| match &f.verdict {
-                Verdict::NoMatch { candidates, .. } => {
-                    Some(candidates.iter().map(|t| t.recipe).collect())
-                }
-                _ => None,
-            })
-            .unwrap_or_default();
-        if names.is_empty() {
-            "no candidate: no state before it".into()
-        } else {
-            names.join(", ")
+            .find(|f| f.tx_hash == tx_hash)
+            .map(|f| &f.verdict);
+        match verdict {
+            Some(Verdict::NoMatch { candidates, .. }) if candidates.is_empty() => {
+                "no adventurer state before it to try recipes on".into()
+            }
+            Some(Verdict::NoMatch { candidates, .. }) => {
+                let names: Vec<&str> = candidates.iter().map(|t| t.recipe).collect();
+                format!("tried {}", names.join(", "))
+            }
+            Some(Verdict::Nonce {
+                consumer, address, ..
+            }) => {
+                format!("a nonce of {address:#x} for {consumer:#x}, not GameCore's for the player")
+            }
+            Some(Verdict::Salt {
+                consumer_is_game: false,
+                consumer,
+                ..
+            }) => format!("a salt for {consumer:#x}, not GameCore"),
+            Some(Verdict::Salt { matched, .. }) => {
+                format!("recipe {} matched outside v1's choice", matched.recipe)
+            }
+            _ => "not examined".into(),
         }
     }
 }
@@ -424,6 +438,52 @@ mod tests {
             Conclusion::NoMatch {
                 tx_hash: Felt::THREE
             }
+        );
+    }
+
+    #[test]
+    fn the_summary_says_why_nothing_settles() {
+        let report = |verdict| {
+            let findings = vec![finding(9, verdict)];
+            VrfRuleReport {
+                game_core: Felt::ONE,
+                chain_id: Felt::TWO,
+                blocks: (10, 20),
+                transactions_seen: 4,
+                conclusion: conclude(&findings),
+                findings,
+                skipped: vec![],
+            }
+        };
+        let elsewhere = Verdict::Nonce {
+            consumer: Felt::ONE,
+            consumer_is_game: true,
+            address: Felt::TWO,
+            address_is_player: false,
+            seed: classify::SeedCheck::NotSent,
+        };
+        assert_eq!(
+            report(elsewhere).summary(),
+            "VRF rule: no match: tx 0x9's request_random fits no known rule (a nonce of 0x2 for 0x1, \
+             not GameCore's for the player; the report has the evidence)"
+        );
+        let stateless = Verdict::NoMatch {
+            consumer: Felt::ONE,
+            salt: Felt::THREE,
+            prior: None,
+            candidates: vec![],
+            seed: classify::SeedCheck::NotSent,
+        };
+        assert!(
+            report(stateless)
+                .summary()
+                .contains("no adventurer state before it")
+        );
+        let r = report(nonce());
+        assert_eq!(r.source(), Some(VrfSource::Nonce));
+        assert_eq!(
+            r.summary(),
+            "VRF rule: nonce (from tx 0x9; 1 action(s) examined in blocks 10-20)"
         );
     }
 }
