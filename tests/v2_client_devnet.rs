@@ -10,84 +10,19 @@
 
 mod common;
 
-use std::sync::Arc;
-use std::time::Duration;
-
 use common::proxy;
+use common::v2::{SHORT_SWORD, connect, opts, v2_settings};
 use loot_survivor_mcp::chain::deploy_v2::{V2Deployment, VrfMode};
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
-use loot_survivor_mcp::chain::wallet_account::AccountSigner;
-use loot_survivor_mcp::chain::{
-    ChainClient, ChainError, Confirm, ConnectOptions, Deployment, Hooks, TxReport, V2Contracts,
-    WriteOptions,
-};
-use loot_survivor_mcp::config::{LoadOptions, Settings};
+use loot_survivor_mcp::chain::{ChainClient, ChainError, Deployment, TxReport, V2Contracts};
 use loot_survivor_mcp::game::AdventurerId;
 use loot_survivor_mcp::game::engine::Action;
 use loot_survivor_mcp::game::events::GameEventDetails;
 use loot_survivor_mcp::game::model::{GameState, ItemPurchase, Stats};
 use loot_survivor_mcp::game::{catalogue, rules, v2};
-use loot_survivor_mcp::wallet::SecretSigner;
 use starknet::core::types::{Felt, Transaction};
 use starknet::providers::Provider;
 use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
-use starknet_types_core::felt::secret_felt::SecretFelt;
-
-/// Devnet's predeployed account #0 (seed 0): the devnet profile's wallet.
-const ACCOUNT_0: &str = "0x064b48806902a367c8598f4f95c305e8c1a1acba5f082d294a43793113115691";
-const KEY_0: &str = "0x71d7bb07b9a64f6f78ac4c816aff4da9";
-const SHORT_SWORD: u8 = 46;
-
-fn opts() -> WriteOptions {
-    WriteOptions {
-        confirm: Confirm::Accepted,
-        timeout: Duration::from_secs(30),
-        hooks: Hooks::default(),
-    }
-}
-
-/// The devnet profile's settings with `LS_GENERATION=v2` and `file` as the deployment file.
-fn v2_settings(file: &std::path::Path) -> Settings {
-    let env = [
-        ("LS_GENERATION", "v2".to_string()),
-        ("LS_DEPLOYMENT__DEPLOYMENT_FILE", file.display().to_string()),
-    ];
-    Settings::load(&LoadOptions {
-        profile: Some("devnet".into()),
-        env: env
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect(),
-        ..LoadOptions::default()
-    })
-    .unwrap()
-}
-
-/// A client for account #0 on `rpc`, with the deployment and the policy the profile builds.
-async fn connect(
-    rpc: &url::Url,
-    settings: &Settings,
-    deployment: Deployment,
-) -> Result<ChainClient, ChainError> {
-    let account = Felt::from_hex(ACCOUNT_0).unwrap();
-    let policy = settings.deployment_policy_guard(&deployment, account);
-    let key = SecretSigner::new(SecretFelt::from_hex_string(&mut KEY_0.to_string()).unwrap());
-    ChainClient::connect(ConnectOptions {
-        rpc_url: rpc.clone(),
-        request_timeout: Duration::from_secs(20),
-        chain_id: Felt::from_bytes_be_slice(b"SN_SEPOLIA"),
-        spec_versions: vec!["0.".into()],
-        deployment,
-        account_address: account,
-        signer: AccountSigner::Key(Arc::new(key)),
-        settings_id: 0,
-        poll: Duration::from_millis(100),
-        fee_multiplier: 1.5,
-        policy: Arc::new(policy),
-        vrf: false,
-    })
-    .await
-}
 
 /// One mode's world, its client and the game being played.
 struct Play {
@@ -180,15 +115,8 @@ fn market_of(r: &TxReport) -> Option<Vec<u8>> {
 
 /// Deploys in `mode` and plays a game through the client to its surrender.
 async fn play_in_mode(url: &url::Url, dir: &std::path::Path, mode: VrfMode) {
-    let out = dir.join(format!("v2-{}.json", mode.name()));
-    common::devnet_deploy(url, &["--generation", "v2", "--vrf", mode.name()], &out).await;
-    let settings = v2_settings(&out);
-    let deployment = settings.deployment().unwrap();
-    let Deployment::V2(c) = deployment.clone() else {
-        panic!("not v2")
-    };
+    let (c, client, out) = common::v2::deploy_and_connect(url, dir, mode).await;
     assert_eq!(c, V2Contracts::from(&V2Deployment::load(&out).unwrap()));
-    let client = connect(url, &settings, deployment).await.unwrap();
     let provider = JsonRpcClient::new(HttpTransport::new(url.clone()));
 
     let game = client

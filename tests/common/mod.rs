@@ -10,6 +10,7 @@ pub mod controller;
 pub mod mcp;
 pub mod paymaster;
 pub mod proxy;
+pub mod v2;
 pub mod v2_replay;
 
 use std::path::PathBuf;

@@ -43,6 +43,9 @@ pub enum SaltRecipe {
     /// `poseidon([adventurer_id, xp, health, beast_health])` from `load_assets` before the action
     /// (the v2 practice world's recipe; mainnet's is not known).
     AdventurerState,
+    /// V1's pair: `poseidon([xp, adventurer_id])` out of battle, `poseidon([xp, adventurer_id,
+    /// action_count + 1])` in battle, the count being the adventurer's transactions so far.
+    V1,
 }
 
 impl SaltRecipe {
@@ -55,6 +58,10 @@ impl SaltRecipe {
                 Felt::from(before.health),
                 Felt::from(before.beast_health),
             ]),
+            SaltRecipe::V1 if before.beast_health > 0 => {
+                game::random::battle_salt(adventurer_id, before.xp, before.action_count)
+            }
+            SaltRecipe::V1 => game::random::explore_salt(adventurer_id, before.xp),
         }
     }
 }
@@ -71,12 +78,21 @@ pub enum VrfSource {
 }
 
 impl VrfSource {
-    /// The profile's spelling: `off`, `nonce` or `salt:adventurer_state`.
+    /// Every source, for parsing and messages.
+    pub const ALL: [VrfSource; 4] = [
+        VrfSource::Off,
+        VrfSource::Nonce,
+        VrfSource::Salt(SaltRecipe::AdventurerState),
+        VrfSource::Salt(SaltRecipe::V1),
+    ];
+
+    /// The profile's spelling: `off`, `nonce`, `salt:adventurer_state` or `salt:v1`.
     pub fn name(self) -> &'static str {
         match self {
             VrfSource::Off => "off",
             VrfSource::Nonce => "nonce",
             VrfSource::Salt(SaltRecipe::AdventurerState) => "salt:adventurer_state",
+            VrfSource::Salt(SaltRecipe::V1) => "salt:v1",
         }
     }
 }
@@ -85,14 +101,12 @@ impl std::str::FromStr for VrfSource {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "off" => Ok(VrfSource::Off),
-            "nonce" => Ok(VrfSource::Nonce),
-            "salt:adventurer_state" => Ok(VrfSource::Salt(SaltRecipe::AdventurerState)),
-            other => Err(format!(
-                "unknown VRF source {other:?}: off, nonce or salt:adventurer_state"
-            )),
-        }
+        VrfSource::ALL
+            .into_iter()
+            .find(|v| v.name() == s)
+            .ok_or_else(|| {
+                format!("unknown VRF source {s:?}: off, nonce, salt:adventurer_state or salt:v1")
+            })
     }
 }
 
@@ -242,7 +256,7 @@ pub(crate) mod tests {
 
     #[test]
     fn vrf_sources_parse_by_their_profile_names() {
-        for s in ["off", "nonce", "salt:adventurer_state"] {
+        for s in ["off", "nonce", "salt:adventurer_state", "salt:v1"] {
             assert_eq!(s.parse::<VrfSource>().unwrap().name(), s);
         }
         assert!("salt".parse::<VrfSource>().is_err());

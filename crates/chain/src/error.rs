@@ -159,8 +159,8 @@ pub enum ChainError {
     /// signed or sent.
     #[error(
         "{action} draws randomness, and this v2 deployment's VRF source is not known: set \
-         deployment.vrf_source in the profile (off, nonce or salt:adventurer_state) once a live \
-         check has read it off a real transaction's request_random"
+         deployment.vrf_source in the profile (off, nonce, salt:adventurer_state or salt:v1) \
+         once a live check has read it off a real transaction's request_random"
     )]
     VrfSourceUnset {
         /// The action's entrypoint name.

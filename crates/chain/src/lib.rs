@@ -31,6 +31,7 @@ mod submit;
 pub mod subscribe;
 pub mod token_id;
 pub mod vrf;
+pub mod vrf_rule;
 pub mod wallet_account;
 pub mod write_behind;
 

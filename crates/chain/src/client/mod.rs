@@ -41,6 +41,7 @@ mod scripted;
 mod send;
 mod sponsored;
 mod submitter;
+mod vrf_rule;
 
 pub use lookup::{TokenBalance, TxLookup, WalletReport};
 pub use reader::ChainReader;

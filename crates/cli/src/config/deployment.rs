@@ -43,7 +43,7 @@ pub struct DeploymentSettings {
     pub dungeon: Option<String>,
     /// v2: the minter whose games count (not used yet).
     pub minter: Option<String>,
-    /// v2: `off`, `nonce` or `salt:adventurer_state`; unset: unknown (actions that draw
+    /// v2: `off`, `nonce`, `salt:adventurer_state` or `salt:v1`; unset: unknown (actions that draw
     /// randomness are refused before signing).
     pub vrf_source: Option<String>,
     /// v2: the last block whose GameCore events took the earlier envelope (the id in `data[0]`);
@@ -381,7 +381,7 @@ mod tests {
         let e = load(Some("devnet"), &[("LS_DEPLOYMENT__VRF_SOURCE", "salt")]).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "invalid configuration: deployment.vrf_source: unknown VRF source \"salt\": off, nonce or salt:adventurer_state"
+            "invalid configuration: deployment.vrf_source: unknown VRF source \"salt\": off, nonce, salt:adventurer_state or salt:v1"
         );
     }
 

@@ -1,5 +1,6 @@
 //! Layered settings: built-in `config/default.toml` and `config/<profile>.toml`, then an optional
-//! on-disk config directory, then `LS_*` environment variables, then CLI overrides.
+//! on-disk config directory, then what a live check settled (`<data>/settled/<profile>.toml`),
+//! then `LS_*` environment variables, then CLI overrides.
 //!
 //! The profile files are compiled into the binary so the server runs from any working directory
 //! (MCP clients rarely start it in the repo); `--config-dir` or `LS_CONFIG_DIR` layers files on top.
@@ -347,6 +348,7 @@ impl Settings {
                 .add_source(File::from(dir.join("default.toml")).required(false))
                 .add_source(File::from(dir.join(format!("{profile}.toml"))).required(false));
         }
+        b = settled::add_layer(b, &opts.env, &profile)?;
         for (key, value) in env_overrides(&opts.env) {
             b = b.set_override(key, value)?;
         }
@@ -527,9 +529,11 @@ fn env_overrides(env: &HashMap<String, String>) -> Vec<(String, String)> {
 }
 
 mod deployment;
+mod settled;
 mod torii_options;
 
 pub use deployment::{DeploymentSettings, GenerationSetting};
+pub use settled::{settle_vrf_source, settled_path};
 
 #[cfg(test)]
 mod key_tests;
