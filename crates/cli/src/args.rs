@@ -48,6 +48,10 @@ pub(crate) struct CheckArgs {
     /// Print the report as JSON instead of a table.
     #[arg(long)]
     pub(crate) json: bool,
+    /// Keep the VRF rule found (v2) as the profile's `deployment.vrf_source`, in the data
+    /// directory's `settled/<profile>.toml`.
+    #[arg(long)]
+    pub(crate) settle_vrf: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -275,7 +279,7 @@ mod tests {
         assert_eq!(cli.settings.profile.as_deref(), Some("mainnet"));
         assert!(matches!(
             cli.command,
-            Some(Command::Check(CheckArgs { json: true }))
+            Some(Command::Check(CheckArgs { json: true, .. }))
         ));
         assert!(Cli::try_parse_from(["loot-survivor-mcp", "check", "--wallet"]).is_err());
     }

@@ -1,5 +1,6 @@
 //! `check`: whether the profile's chain holds what the server's bindings expect (docs/check.md):
 //! the node's chain id, the ABI check of every contract, the generation the game address speaks,
+//! the VRF rule GameCore's recent actions follow (v2; `--settle-vrf` keeps it for the profile),
 //! and the indexer (v2: the Denshokan API; v1: Torii when configured); a table (or `--json`) on
 //! stdout. Exit code 1 when something differs, 2 when something did not answer, 0 otherwise. No
 //! wallet or key is read. `serve` runs the same ABI check at start ([`gate_writes`]).
@@ -10,6 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chain::check::{self, AbiGate, Check, Report, Section, Status};
+use chain::vrf_rule::{Conclusion, DetectOptions, VrfRuleReport};
 use chain::{ChainClient, Deployment};
 use indexer::GameIndex;
 use indexer::denshokan::{DEATH_MOUNTAIN_GAME_ID, DenshokanIndex};
@@ -29,6 +31,9 @@ pub(crate) async fn check(args: &SettingsArgs, check: &CheckArgs) -> anyhow::Res
         "check reads a chain and the sim profile has none: pass --profile devnet, sepolia or mainnet"
     );
     let report = report(&settings).await?;
+    if check.settle_vrf {
+        settle(&settings, &report)?;
+    }
     let shown = if check.json {
         serde_json::to_string_pretty(&report)? + "\n"
     } else {
@@ -61,8 +66,86 @@ pub(crate) async fn report(settings: &Settings) -> anyhow::Result<Report> {
     let abi = check::check_abi(&*source, &deployment, Some(&cache_dir())).await;
     report.push(abi.section());
     report.push(abi.generation_section(&deployment));
+    let (vrf, evidence) = vrf_section(settings, &deployment).await?;
+    report.push(vrf);
+    report.vrf_rule = evidence;
     report.push(indexer_section(settings, &deployment).await);
     Ok(report)
+}
+
+/// The `vrf` section: on v2, the rule GameCore's newest actions show against the profile's
+/// `vrf_source` (the evidence goes with the JSON report); v1's rule is known.
+async fn vrf_section(
+    settings: &Settings,
+    deployment: &Deployment,
+) -> anyhow::Result<(Section, Option<VrfRuleReport>)> {
+    let name = "vrf rule";
+    let section = |check| Section {
+        name: "vrf".into(),
+        checks: vec![check],
+    };
+    let Deployment::V2(c) = deployment else {
+        let known = "v1: Cartridge VRF with the world's own salts (docs/vrf.md)";
+        return Ok((section(Check::new(name, Status::Skipped, known)), None));
+    };
+    let timeout = Duration::from_millis(settings.chain.request_timeout_ms);
+    let rpc = check::rpc(settings.chain.rpc_url.clone(), timeout)?;
+    let opts = DetectOptions::default();
+    let found = match chain::vrf_rule::detect(&rpc, c, settings.expected_chain_id()?, &opts).await {
+        Ok(found) => found,
+        Err(e) => {
+            return Ok((
+                section(Check::new(name, Status::Unreachable, e.to_string())),
+                None,
+            ));
+        }
+    };
+    let summary = found.summary();
+    let check = match (&found.conclusion, found.source(), c.vrf_source) {
+        (Conclusion::NoActions, ..) => Check::new(name, Status::Skipped, summary),
+        (Conclusion::Found { .. }, Some(seen), Some(set)) if seen == set => Check::new(
+            name,
+            Status::Ok,
+            format!("{summary}; the profile says the same"),
+        ),
+        (Conclusion::Found { .. }, _, Some(set)) => Check::new(
+            name,
+            Status::Mismatch,
+            format!("{summary}; the profile says {}", set.name()),
+        ),
+        (Conclusion::Found { .. }, _, None) => Check::new(
+            name,
+            Status::Ok,
+            format!("{summary}; the profile leaves vrf_source unset: --settle-vrf keeps it"),
+        ),
+        _ => Check::new(name, Status::Mismatch, summary),
+    };
+    Ok((section(check), Some(found)))
+}
+
+/// `--settle-vrf`: writes the rule found as the profile's settled `vrf_source`, or fails saying
+/// why there is none to keep.
+fn settle(settings: &Settings, report: &Report) -> anyhow::Result<()> {
+    let found = report.vrf_rule.as_ref().ok_or_else(|| {
+        anyhow::anyhow!(
+            "--settle-vrf: no VRF rule was read (a v2 profile whose node answers has one)"
+        )
+    })?;
+    let source = found
+        .source()
+        .ok_or_else(|| anyhow::anyhow!("--settle-vrf: nothing to keep: {}", found.summary()))?;
+    let path = crate::config::settle_vrf_source(
+        &base::home::data_dir(),
+        &settings.profile,
+        source,
+        &found.summary(),
+    )?;
+    eprintln!(
+        "settled: {} keeps vrf_source for profile {} (it applies below the environment and above the profile file)",
+        path.display(),
+        settings.profile
+    );
+    Ok(())
 }
 
 /// Where compared classes are kept: `<data>/checks/`.

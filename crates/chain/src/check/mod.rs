@@ -113,12 +113,20 @@ fn class_error(e: ProviderError) -> ClassError {
 
 /// The node at `rpc_url` as a class source (no account, no chain id check).
 pub fn node(rpc_url: url::Url, timeout: Duration) -> Result<Arc<dyn ClassSource>, ChainError> {
+    Ok(Arc::new(rpc(rpc_url, timeout)?))
+}
+
+/// A JSON-RPC client of `rpc_url` whose requests give up after `timeout`.
+pub fn rpc(
+    rpc_url: url::Url,
+    timeout: Duration,
+) -> Result<JsonRpcClient<starknet::providers::jsonrpc::HttpTransport>, ChainError> {
     let http = reqwest::Client::builder()
         .timeout(timeout)
         .build()
         .map_err(|e| ChainError::Config(format!("HTTP client: {e}")))?;
     let transport = starknet::providers::jsonrpc::HttpTransport::new_with_client(rpc_url, http);
-    Ok(Arc::new(JsonRpcClient::new(transport)))
+    Ok(JsonRpcClient::new(transport))
 }
 
 /// The report's `node` section: whether the node answers, with the chain id the profile expects.

@@ -106,6 +106,9 @@ pub struct Report {
     pub status: Option<Status>,
     /// The sections, in order.
     pub sections: Vec<Section>,
+    /// The VRF rule's evidence (v2): every action examined, with the candidates tried.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vrf_rule: Option<crate::vrf_rule::VrfRuleReport>,
 }
 
 impl Report {

@@ -29,7 +29,7 @@ pub struct DeploymentSettings {
     /// `v1` (default) or `v2` (also `LS_GENERATION`).
     pub generation: GenerationSetting,
     /// v2: the deployment file `devnet deploy --generation v2` writes (relative paths resolve
-    /// against the data directory); the keys below override what it says.
+    /// against the data directory; empty: none); the keys below override what it says.
     pub deployment_file: Option<PathBuf>,
     /// v2: GameCore's address.
     pub game_core: Option<String>,
@@ -105,7 +105,12 @@ impl DeploymentSettings {
 
     /// The v2 contracts: the deployment file's (when named), overridden key by key.
     fn v2_contracts(&self) -> Result<V2Contracts, ConfigError> {
-        let file = match &self.deployment_file {
+        // An empty path names no file (it clears a profile's default one).
+        let named = self
+            .deployment_file
+            .as_ref()
+            .filter(|p| !p.as_os_str().is_empty());
+        let file = match named {
             Some(p) => {
                 let path = base::home::resolve(p);
                 let d = V2Deployment::load(&path).map_err(|e| {
