@@ -12,7 +12,7 @@ use super::rules;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
-    /// Token minted but `start_game` not called (health 0, xp 0).
+    /// Token minted but `start_game` not called (health 0, xp 0, no weapon).
     NotStarted,
     /// Fighting a beast (`beast_health > 0`).
     InBattle,
@@ -28,7 +28,8 @@ pub enum Phase {
 /// else exploring.
 pub fn phase(adv: &Adventurer) -> Phase {
     if adv.health == 0 {
-        if adv.xp == 0 {
+        // A started game holds its weapon: one ended at xp 0 (a surrender) is dead.
+        if adv.xp == 0 && adv.equipment.weapon.id == 0 {
             Phase::NotStarted
         } else {
             Phase::Dead
@@ -93,6 +94,8 @@ mod tests {
     fn phases() {
         let mut a = Adventurer::default();
         assert_eq!(phase(&a), Phase::NotStarted);
+        a.equipment.weapon.id = 12;
+        assert_eq!(phase(&a), Phase::Dead, "surrendered before any xp");
         a.xp = 5;
         assert_eq!(phase(&a), Phase::Dead);
         a.health = 10;
