@@ -158,9 +158,10 @@ pub enum ChainError {
     /// A v2 action needs randomness but the deployment's VRF source is unknown; nothing was
     /// signed or sent.
     #[error(
-        "{action} draws randomness, and this v2 deployment's VRF source is not known: set \
-         deployment.vrf_source in the profile (off, nonce, salt:adventurer_state or salt:v1) \
-         once a live check has read it off a real transaction's request_random"
+        "{action} draws randomness, and this v2 deployment's VRF source is not known, so \
+         nothing was signed: `loot-survivor-mcp check --settle-vrf` (with the server's profile) \
+         reads it off the game's recent transactions and keeps it, or set deployment.vrf_source \
+         in the profile (off, nonce, salt:adventurer_state or salt:v1)"
     )]
     VrfSourceUnset {
         /// The action's entrypoint name.

@@ -100,8 +100,16 @@ pub fn from_chain(e: ChainError) -> ToolError {
         ChainError::WrongNetwork(m) | ChainError::Config(m) => {
             ToolError::new(ErrorCode::RpcError, m).retryable(false)
         }
-        e @ (ChainError::GenerationMismatch { .. } | ChainError::VrfSourceUnset { .. }) => {
+        e @ ChainError::GenerationMismatch { .. } => {
             ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
+        }
+        e @ ChainError::VrfSourceUnset { .. } => {
+            ToolError::new(ErrorCode::RpcError, e.to_string())
+                .retryable(false)
+                .with_hint(
+                    "the operator settles the source; meanwhile ls_upgrade, ls_buy_item, ls_drop, \
+                     ls_surrender and an ls_equip out of battle draw no randomness and still work",
+                )
         }
         e @ ChainError::Unsupported { .. } => ToolError::validation(e.to_string()),
         e @ ChainError::Unreachable { .. } => ToolError::new(ErrorCode::RpcError, e.to_string())

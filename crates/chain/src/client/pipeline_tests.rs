@@ -340,9 +340,10 @@ async fn an_unset_vrf_source_refuses_a_v2_explore_before_anything_reaches_the_no
         matches!(e, ChainError::VrfSourceUnset { action: "explore" }),
         "{e:?}"
     );
+    let text = e.to_string();
     assert!(
-        e.to_string()
-            .contains("set deployment.vrf_source in the profile"),
+        text.contains("loot-survivor-mcp check --settle-vrf")
+            && text.contains("set deployment.vrf_source in the profile"),
         "{e}"
     );
     assert_eq!(chain.with(|s| s.log.clone()), Vec::<String>::new());
