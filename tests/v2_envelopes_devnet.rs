@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::v2_replay::next_move;
 use loot_survivor_mcp::chain::deploy_v2::V2Deployment;
 use loot_survivor_mcp::game::v2::GAME_CORE_EVENT_SELECTOR;
 use serde_json::{Value, json};
@@ -14,21 +15,6 @@ use starknet::providers::jsonrpc::HttpTransport;
 
 /// Devnet's predeployed account #0 key (seed 0): the account `devnet deploy` deploys with.
 const KEY_0: &str = "0x71d7bb07b9a64f6f78ac4c816aff4da9";
-
-/// The move a game in `adv` takes next: upgrade, fight, or explore.
-fn next_move(id: &Value, adv: &Value) -> (&'static str, Value) {
-    match adv["phase"].as_str().unwrap() {
-        "in_battle" => ("ls_attack", json!({"adventurer_id": id})),
-        "stat_upgrade" => {
-            let points = adv["stat_upgrades_available"].as_u64().unwrap();
-            (
-                "ls_upgrade",
-                json!({"adventurer_id": id, "vitality": points}),
-            )
-        }
-        _ => ("ls_explore", json!({"adventurer_id": id})),
-    }
-}
 
 /// The GameCore events of transaction `hash`, as (number of keys, variant).
 async fn events_of(url: &url::Url, game: Felt, hash: &str) -> Vec<(usize, String)> {

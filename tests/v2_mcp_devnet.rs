@@ -17,12 +17,12 @@ use loot_survivor_mcp::game::AdventurerId;
 use loot_survivor_mcp::game::catalogue::item_by_name;
 use loot_survivor_mcp::game::engine::{Action, EngineSettings};
 use loot_survivor_mcp::game::v2::Replay;
-use serde_json::{Value, json};
+use serde_json::json;
 use starknet::core::types::Felt;
 use starknet::providers::JsonRpcClient;
 use starknet::providers::jsonrpc::HttpTransport;
 
-use common::v2_replay::{action_of, assert_matches_engine, load_assets, seed_of};
+use common::v2_replay::{action_of, assert_matches_engine, load_assets, next_move, seed_of};
 use denshokan_support::{FakeDenshokan, Row};
 
 /// Actions played before surrendering (the game may end sooner).
@@ -37,21 +37,6 @@ async fn first_call_target(url: &url::Url, hash: &str) -> String {
     )
     .await;
     tx["calldata"][1].as_str().expect("calldata").to_string()
-}
-
-/// The move a game in `adv` (full view) takes next: upgrade, fight, or explore.
-fn next_move(id: &Value, adv: &Value) -> (&'static str, Value) {
-    match adv["phase"].as_str().unwrap() {
-        "in_battle" => ("ls_attack", json!({"adventurer_id": id})),
-        "stat_upgrade" => {
-            let points = adv["stat_upgrades_available"].as_u64().unwrap();
-            (
-                "ls_upgrade",
-                json!({"adventurer_id": id, "vitality": points}),
-            )
-        }
-        _ => ("ls_explore", json!({"adventurer_id": id})),
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

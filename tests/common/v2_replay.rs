@@ -111,6 +111,21 @@ pub async fn load_assets(url: &url::Url, game: Felt, id: AdventurerId) -> Assets
     Assets::from_felts(&felts).unwrap()
 }
 
+/// The move a game in `adv` (a full view) takes next: upgrade (into vitality), fight, or explore.
+pub fn next_move(id: &Value, adv: &Value) -> (&'static str, Value) {
+    match adv["phase"].as_str().unwrap() {
+        "in_battle" => ("ls_attack", json!({"adventurer_id": id})),
+        "stat_upgrade" => {
+            let points = adv["stat_upgrades_available"].as_u64().unwrap();
+            (
+                "ls_upgrade",
+                json!({"adventurer_id": id, "vitality": points}),
+            )
+        }
+        _ => ("ls_explore", json!({"adventurer_id": id})),
+    }
+}
+
 /// The engine action a write tool call stands for (the tools' defaults spelled out).
 pub fn action_of(tool: &str, args: &Value) -> Action {
     let flag = |name: &str| args[name].as_bool().unwrap_or(false);
