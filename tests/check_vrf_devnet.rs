@@ -1,7 +1,8 @@
 //! `check`'s VRF rule on a real node: starknet-devnet with the v2 practice world drawing salted
 //! randomness, a few actions played through the real binary, then `check` on a profile that
 //! names GameCore's addresses but no VRF source: it finds the salt recipe from those
-//! transactions, `--settle-vrf` keeps it in the data directory, the next `check` agrees with it,
+//! transactions (and a server on that profile, refusing to draw, logs it at start),
+//! `--settle-vrf` keeps it in the data directory, the next `check` agrees with it,
 //! a server started on that data directory plays with it, and a profile saying otherwise is a
 //! mismatch.
 
@@ -118,6 +119,26 @@ async fn the_vrf_rule_is_found_settled_agreed_with_and_played() {
         "the evidence goes with the report"
     );
 
+    // A server on that profile looks for the rule at start and says how to keep it.
+    let env_refs: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let unset = common::serve_profile("devnet", url, &file, (), &env_refs).await;
+    let refused = unset
+        .err("ls_explore", json!({"adventurer_id": id}), "RPC_ERROR")
+        .await;
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("check --settle-vrf"),
+        "{refused}"
+    );
+    let log = unset.shutdown().await;
+    assert!(
+        log.contains("salt:adventurer_state")
+            && log.contains("loot-survivor-mcp check --profile devnet --settle-vrf"),
+        "the start-up log names the rule found and the command that keeps it:\n{log}"
+    );
+
     let settled = check(url, &home, &["--settle-vrf"], &env).await;
     assert_eq!(settled.code, 0, "{}", settled.stderr);
     let kept = std::fs::read_to_string(home.join("settled").join("devnet.toml"))
@@ -133,8 +154,7 @@ async fn the_vrf_rule_is_found_settled_agreed_with_and_played() {
     assert!(detail.contains("the profile says the same"), "{detail}");
 
     let home_env = home.display().to_string();
-    let mut serve_env: Vec<(&str, &str)> =
-        env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let mut serve_env = env_refs.clone();
     serve_env.push(("LS_HOME", &home_env));
     let settled_player = common::serve_profile("devnet", url, &file, (), &serve_env).await;
     if points.as_u64() > Some(0) {

@@ -123,6 +123,39 @@ async fn vrf_section(
     Ok((section(check), Some(found)))
 }
 
+/// How long `serve` gives the VRF rule's reading at start.
+const VRF_AT_START: Duration = Duration::from_secs(10);
+
+/// `serve` on a v2 deployment whose VRF source is unset: reads the rule GameCore's newest actions
+/// show (bounded by [`VRF_AT_START`]) and logs it with the command that keeps it; nothing is set
+/// from it, so actions that draw randomness stay refused until the operator settles it.
+pub(crate) async fn vrf_at_start(client: &ChainClient, profile: &str) {
+    let Deployment::V2(c) = client.deployment() else {
+        return;
+    };
+    if c.vrf_source.is_some() {
+        return;
+    }
+    let settle = format!("{} --settle-vrf", check_command(profile));
+    match tokio::time::timeout(VRF_AT_START, client.vrf_rule(&DetectOptions::default())).await {
+        Ok(Ok(found)) if found.source().is_some() => tracing::warn!(
+            "deployment.vrf_source is unset, so actions that draw randomness are refused; {}; `{settle}` keeps it",
+            found.summary()
+        ),
+        Ok(Ok(found)) => tracing::warn!(
+            "deployment.vrf_source is unset, so actions that draw randomness are refused; {}",
+            found.summary()
+        ),
+        Ok(Err(e)) => tracing::warn!(
+            error = %e,
+            "deployment.vrf_source is unset and the VRF rule could not be read; `{settle}` tries again"
+        ),
+        Err(_) => tracing::warn!(
+            "deployment.vrf_source is unset and the VRF rule was not read within {VRF_AT_START:?}; `{settle}` reads it"
+        ),
+    }
+}
+
 /// `--settle-vrf`: writes the rule found as the profile's settled `vrf_source`, or fails saying
 /// why there is none to keep.
 fn settle(settings: &Settings, report: &Report) -> anyhow::Result<()> {

@@ -243,10 +243,11 @@ impl ConnectAgain {
     }
 
     /// The client as the server uses it: writes whose entrypoints differ from the deployed
-    /// classes are refused (the ABI check), and transactions an earlier run left pending are
-    /// followed.
+    /// classes are refused (the ABI check), an unset VRF source is looked for (and logged), and
+    /// transactions an earlier run left pending are followed.
     async fn set_up(&self, client: ChainClient) -> Result<Arc<ChainClient>, ChainError> {
         let client = super::check::gate_writes(client, &self.profile).await;
+        super::check::vrf_at_start(&client, &self.profile).await;
         let client = Arc::new(
             client
                 .with_journal(self.journal.clone())
