@@ -149,7 +149,12 @@ async fn both_practice_worlds_pass_and_an_unanswering_indexer_is_exit_two() {
         .iter()
         .map(|s| s["name"].as_str().unwrap())
         .collect();
-    assert_eq!(sections, ["node", "abi", "generation", "indexer"]);
+    assert_eq!(sections, ["node", "abi", "generation", "vrf", "indexer"]);
+    assert_eq!(
+        statuses(&report, "vrf"),
+        [("vrf rule".to_string(), "skipped".to_string())],
+        "no action has drawn randomness on a fresh world"
+    );
     for s in report["sections"].as_array().unwrap() {
         for c in s["checks"].as_array().unwrap() {
             let keys: Vec<&String> = c.as_object().unwrap().keys().collect();
@@ -175,7 +180,7 @@ async fn both_practice_worlds_pass_and_an_unanswering_indexer_is_exit_two() {
         ["game ok", "denshokan skipped"],
         "no SRC5 in the practice Denshokan"
     );
-    let indexer = &report["sections"][3]["checks"];
+    let indexer = &report["sections"][4]["checks"];
     assert_eq!(
         indexer[0]["detail"],
         "status ok, database up, latest block 812"
