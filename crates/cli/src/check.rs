@@ -56,17 +56,17 @@ pub(crate) async fn check(args: &SettingsArgs, check: &CheckArgs) -> anyhow::Res
 pub(crate) async fn report(settings: &Settings) -> anyhow::Result<Report> {
     let deployment = settings.deployment()?;
     let timeout = Duration::from_millis(settings.chain.request_timeout_ms);
-    let source = check::node(settings.chain.rpc_url.clone(), timeout)?;
+    let rpc = check::rpc(settings.chain.rpc_url.clone(), timeout)?;
     let mut report = Report {
         profile: settings.profile.clone(),
         generation: deployment.generation().to_string(),
         ..Report::default()
     };
-    report.push(check::node_section(&*source, settings.expected_chain_id()?).await);
-    let abi = check::check_abi(&*source, &deployment, Some(&cache_dir())).await;
+    report.push(check::node_section(&rpc, settings.expected_chain_id()?).await);
+    let abi = check::check_abi(&rpc, &deployment, Some(&cache_dir())).await;
     report.push(abi.section());
     report.push(abi.generation_section(&deployment));
-    let (vrf, evidence) = vrf_section(settings, &deployment).await?;
+    let (vrf, evidence) = vrf_section(settings, &deployment, &rpc).await?;
     report.push(vrf);
     report.vrf_rule = evidence;
     report.push(indexer_section(settings, &deployment).await);
@@ -78,6 +78,7 @@ pub(crate) async fn report(settings: &Settings) -> anyhow::Result<Report> {
 async fn vrf_section(
     settings: &Settings,
     deployment: &Deployment,
+    rpc: &(impl starknet::providers::Provider + Sync),
 ) -> anyhow::Result<(Section, Option<VrfRuleReport>)> {
     let name = "vrf rule";
     let section = |check| Section {
@@ -88,10 +89,8 @@ async fn vrf_section(
         let known = "v1: Cartridge VRF with the world's own salts (docs/vrf.md)";
         return Ok((section(Check::new(name, Status::Skipped, known)), None));
     };
-    let timeout = Duration::from_millis(settings.chain.request_timeout_ms);
-    let rpc = check::rpc(settings.chain.rpc_url.clone(), timeout)?;
     let opts = DetectOptions::default();
-    let found = match chain::vrf_rule::detect(&rpc, c, settings.expected_chain_id()?, &opts).await {
+    let found = match chain::vrf_rule::detect(rpc, c, settings.expected_chain_id()?, &opts).await {
         Ok(found) => found,
         Err(e) => {
             return Ok((

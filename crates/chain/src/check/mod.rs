@@ -16,7 +16,6 @@ mod type_syntax;
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 
 use starknet::core::types::{BlockId, BlockTag, ContractClass, Felt, StarknetError};
@@ -111,12 +110,8 @@ fn class_error(e: ProviderError) -> ClassError {
     }
 }
 
-/// The node at `rpc_url` as a class source (no account, no chain id check).
-pub fn node(rpc_url: url::Url, timeout: Duration) -> Result<Arc<dyn ClassSource>, ChainError> {
-    Ok(Arc::new(rpc(rpc_url, timeout)?))
-}
-
-/// A JSON-RPC client of `rpc_url` whose requests give up after `timeout`.
+/// The node at `rpc_url` (no account, no chain id check), whose requests give up after `timeout`:
+/// a class source for the ABI check and a provider for the VRF rule.
 pub fn rpc(
     rpc_url: url::Url,
     timeout: Duration,

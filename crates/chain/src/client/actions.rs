@@ -162,16 +162,7 @@ mod tests {
 
     #[test]
     fn the_v2_mint_names_the_player_and_the_settings_only() {
-        let c = V2Contracts {
-            game_core: Felt::ONE,
-            game_token: Felt::from(0x70_u8),
-            denshokan: Felt::TWO,
-            vrf_provider: Felt::THREE,
-            dungeon: None,
-            minter: None,
-            vrf_source: None,
-            legacy_envelope_until: None,
-        };
+        let c = V2Contracts::numbered(None);
         let call = v2_mint_call(&c, 0, Some(Felt::from(0xabc_u16)), Felt::from(0xacc_u16));
         assert_eq!(call.to, Felt::from(0x70_u8));
         // Some(name), Some(0), seven Nones, to, false, false, 0, 0 (Option::Some is variant 0).

@@ -242,16 +242,8 @@ mod tests {
 
     #[test]
     fn receipt_events_keep_gamecore_events_of_either_envelope() {
-        let c = V2Contracts {
-            game_core: Felt::from(0x6a_u8),
-            game_token: Felt::ONE,
-            denshokan: Felt::TWO,
-            vrf_provider: Felt::THREE,
-            dungeon: None,
-            minter: None,
-            vrf_source: None,
-            legacy_envelope_until: None,
-        };
+        // GameCore at 0x6a.
+        let c = V2Contracts::numbered(None);
         let level_up = |from: u8, keys: Vec<Felt>, data: Vec<Felt>| Event {
             from_address: Felt::from(from),
             keys,
