@@ -29,6 +29,8 @@ pub struct ChainReader {
     chain_id: Felt,
     /// The game token contract, once read (shared by every clone).
     token: Arc<OnceLock<Felt>>,
+    /// v2: adventurers' events of GameCore's earlier envelope, once read.
+    pub(super) legacy: Arc<super::reader_v2::LegacyEvents>,
 }
 
 impl ChainReader {
@@ -56,6 +58,7 @@ impl ChainReader {
             addresses,
             chain_id,
             token,
+            legacy: Arc::default(),
         }
     }
 

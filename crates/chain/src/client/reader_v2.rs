@@ -6,6 +6,9 @@
 //! action count, so the state's `action_count` is the number of the adventurer's transactions
 //! that emitted game events (start included, as v1 counts), which the same events give.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use starknet::core::types::{BlockId, BlockTag, EmittedEvent, Event, EventFilter, Felt};
 use starknet::macros::selector;
 use starknet::providers::Provider;
@@ -87,26 +90,13 @@ impl ChainReader {
         adventurer_id: AdventurerId,
     ) -> Result<Vec<GameEvent>, ChainError> {
         let mut raw = Vec::new();
-        if let Some(until) = c.legacy_envelope_until
-            && let Some(minted) = self.mint_block(c, adventurer_id).await?
-            && minted <= until
-        {
-            let filter = EventFilter {
-                from_block: Some(BlockId::Number(minted)),
-                to_block: Some(BlockId::Number(until)),
-                address: Some(c.game_core),
-                keys: Some(vec![vec![GAME_CORE_EVENT_SELECTOR]]),
-            };
-            let every = self.events(filter, MAX_LEGACY_PAGES).await?;
-            if every.truncated {
-                tracing::warn!(
-                    %adventurer_id,
-                    "the earlier envelope's events after {MAX_LEGACY_PAGES} pages were not read"
-                );
-            }
-            // The filter's one key also matches the current envelope's events: leave them to
-            // the keyed read below.
-            raw.extend(every.events.into_iter().filter(|e| e.keys.len() == 1));
+        if let Some(until) = c.legacy_envelope_until {
+            raw.extend(
+                self.legacy_events(c, adventurer_id, until)
+                    .await?
+                    .iter()
+                    .cloned(),
+            );
         }
         let filter = EventFilter {
             from_block: Some(BlockId::Number(0)),
@@ -143,6 +133,47 @@ impl ChainReader {
             });
         }
         Ok(events)
+    }
+
+    /// The adventurer's events of the earlier envelope, from its mint block to `until`: paged
+    /// once, then kept (those blocks are done); empty for a game minted after `until`.
+    async fn legacy_events(
+        &self,
+        c: &V2Contracts,
+        adventurer_id: AdventurerId,
+        until: u64,
+    ) -> Result<Arc<Vec<EmittedEvent>>, ChainError> {
+        if let Some(kept) = self.legacy.get(adventurer_id) {
+            return Ok(kept);
+        }
+        let Some(minted) = self.mint_block(c, adventurer_id).await? else {
+            // Not minted (yet): nothing to keep.
+            return Ok(Arc::default());
+        };
+        let mut mine = Vec::new();
+        if minted <= until {
+            let filter = EventFilter {
+                from_block: Some(BlockId::Number(minted)),
+                to_block: Some(BlockId::Number(until)),
+                address: Some(c.game_core),
+                keys: Some(vec![vec![GAME_CORE_EVENT_SELECTOR]]),
+            };
+            let every = self.events(filter, MAX_LEGACY_PAGES).await?;
+            if every.truncated {
+                tracing::warn!(
+                    %adventurer_id,
+                    "the earlier envelope's events after {MAX_LEGACY_PAGES} pages were not read"
+                );
+            }
+            // The filter's one key also matches the current envelope's events: those are left to
+            // the keyed read; of the rest, this adventurer's.
+            mine = every
+                .events
+                .into_iter()
+                .filter(|e| e.keys.len() == 1 && e.data.first() == Some(&adventurer_id.felt()))
+                .collect();
+        }
+        Ok(self.legacy.keep(adventurer_id, mine))
     }
 
     /// Every event `filter` matches, page after page, up to `max_pages` pages.
@@ -198,6 +229,31 @@ impl ChainReader {
     }
 }
 
+/// Adventurers' earlier-envelope events, kept by [`ChainReader::legacy_events`] (shared by every
+/// clone of a reader); emptied when it holds [`LEGACY_KEPT`] adventurers.
+#[derive(Default)]
+pub(super) struct LegacyEvents(Mutex<HashMap<AdventurerId, Arc<Vec<EmittedEvent>>>>);
+
+/// Adventurers whose earlier-envelope events are kept at most.
+const LEGACY_KEPT: usize = 1024;
+
+impl LegacyEvents {
+    fn get(&self, id: AdventurerId) -> Option<Arc<Vec<EmittedEvent>>> {
+        self.0.lock().ok()?.get(&id).cloned()
+    }
+
+    fn keep(&self, id: AdventurerId, events: Vec<EmittedEvent>) -> Arc<Vec<EmittedEvent>> {
+        let events = Arc::new(events);
+        if let Ok(mut kept) = self.0.lock() {
+            if kept.len() >= LEGACY_KEPT {
+                kept.clear();
+            }
+            kept.insert(id, events.clone());
+        }
+        events
+    }
+}
+
 /// What a paged event read found, and whether it stopped at its page bound.
 struct Events {
     events: Vec<EmittedEvent>,
@@ -239,6 +295,27 @@ pub(super) fn receipt_events(c: &V2Contracts, raw: &[Event]) -> Result<Vec<GameE
 mod tests {
     use super::*;
     use starknet::core::types::Felt;
+
+    #[test]
+    fn kept_legacy_events_are_per_adventurer_and_bounded() {
+        let kept = LegacyEvents::default();
+        let id = AdventurerId::from(7u64);
+        assert!(kept.get(id).is_none());
+        kept.keep(id, Vec::new());
+        assert_eq!(
+            kept.get(id).map(|e| e.len()),
+            Some(0),
+            "an empty history is kept too"
+        );
+        for n in 0..LEGACY_KEPT as u64 {
+            kept.keep(AdventurerId::from(100 + n), Vec::new());
+        }
+        assert!(kept.get(id).is_none(), "a full store starts over");
+        assert!(
+            kept.get(AdventurerId::from(100 + LEGACY_KEPT as u64 - 1))
+                .is_some()
+        );
+    }
 
     #[test]
     fn receipt_events_keep_gamecore_events_of_either_envelope() {
