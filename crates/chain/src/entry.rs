@@ -197,15 +197,18 @@ impl ChainClient {
     /// profile naming no dungeon.
     pub fn check_entry(&self, entry: Entry) -> Result<(), ChainError> {
         self.check_archive(entry)?;
-        if entry != Entry::Mint && self.deployment().generation() == crate::Generation::V2 {
+        if entry == Entry::Mint {
+            return Ok(());
+        }
+        let Some(addresses) = self.deployment().game().dungeon_entries(0) else {
             return Err(ChainError::Invalid(format!(
-                "entry \"{}\" buys a game at a dungeon, and the dungeons' calldata on this v2 \
+                "entry \"{}\" buys a game at a dungeon, and the dungeons' calldata on this {} \
                  deployment is not public yet: use entry \"mint\" (such a game counts on no \
                  dungeon's leaderboard)",
-                entry.name()
+                entry.name(),
+                self.deployment().generation()
             )));
-        }
-        let addresses = EntryAddresses::new(self.addresses(), 0);
+        };
         check_entry(entry, &addresses).map_err(|e| ChainError::Invalid(e.to_string()))
     }
 
@@ -222,7 +225,13 @@ impl ChainClient {
         if entry == Entry::Mint {
             return self.mint_game(player_name, opts).await;
         }
-        let addresses = EntryAddresses::new(self.addresses(), self.settings_id);
+        let addresses = self
+            .deployment()
+            .game()
+            .dungeon_entries(self.settings_id)
+            .ok_or_else(|| {
+                ChainError::Invalid(format!("entry \"{}\" has no dungeon here", entry.name()))
+            })?;
         let player = Player {
             address: self.account_address(),
             name: player_name,

@@ -153,7 +153,7 @@ pub enum ChainError {
         /// The action's entrypoint name.
         action: &'static str,
         /// The deployment's generation.
-        generation: crate::deployment::Generation,
+        generation: crate::generation::Generation,
     },
     /// A v2 action needs randomness but the deployment's VRF source is unknown; nothing was
     /// signed or sent.
@@ -195,9 +195,9 @@ pub enum ChainError {
     #[error("the profile says {expected} but {address:#x} answers as {}", found.described())]
     GenerationMismatch {
         /// The profile's generation.
-        expected: crate::deployment::Generation,
+        expected: crate::generation::Generation,
         /// What the contract answers as.
-        found: crate::deployment::Generation,
+        found: crate::generation::Generation,
         /// The game address asked (game_systems or GameCore).
         address: Felt,
     },

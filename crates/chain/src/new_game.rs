@@ -26,7 +26,6 @@ use starknet::core::types::{
 use starknet::providers::Provider;
 
 use super::ChainError;
-use super::bindings::game_systems;
 use super::client::{ChainClient, Submitter, TxReport, WriteOptions};
 use super::token_id::token_id_from_events;
 
@@ -80,7 +79,8 @@ impl ChainClient {
         opts: WriteOptions,
     ) -> Result<MintedGame, ChainError> {
         self.check_archive(crate::entry::Entry::Mint)?;
-        if let crate::Deployment::V2(_) = self.deployment() {
+        if self.deployment().game().new_game_plan() == crate::generation::NewGamePlan::MintThenStart
+        {
             let (id, mint) = self.mint_game(player_name, opts.clone()).await?;
             let start = game::engine::Action::StartGame { weapon };
             let report = self.act(id, &start, None, opts).await?;
@@ -120,9 +120,8 @@ impl Submitter {
             Plan::Calls(calls) => Ok(calls.clone()),
             Plan::MintAndStart { mint, weapon } => {
                 let id = self.predict_token_id(mint, nonce).await?;
-                let id = crate::convert::v1_id(id)?;
-                let start =
-                    game_systems::start_game(self.reader.addresses().game_systems, &id, weapon);
+                let start = game::engine::Action::StartGame { weapon: *weapon };
+                let start = self.reader.deployment().game().action_call(id, &start)?;
                 Ok(vec![mint.clone(), start])
             }
         }

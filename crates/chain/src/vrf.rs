@@ -5,7 +5,7 @@
 use game::AdventurerId;
 use starknet::core::types::{Call, Felt};
 
-use crate::deployment::VrfSource;
+use crate::generation::VrfSource;
 use game::engine::Action;
 use game::model::Adventurer;
 use game::random::{battle_salt, explore_salt};

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chain::check::{self, AbiGate, Check, Report, Section, Status};
+use chain::generation::{IndexSource, VrfRule};
 use chain::vrf_rule::{Conclusion, DetectOptions, VrfRuleReport};
 use chain::{ChainClient, Deployment};
 use indexer::GameIndex;
@@ -85,9 +86,11 @@ async fn vrf_section(
         name: "vrf".into(),
         checks: vec![check],
     };
-    let Deployment::V2(c) = deployment else {
-        let known = "v1: Cartridge VRF with the world's own salts (docs/vrf.md)";
-        return Ok((section(Check::new(name, Status::Skipped, known)), None));
+    let c = match deployment.game().vrf_rule() {
+        VrfRule::Read(c) => c,
+        VrfRule::Fixed(known) => {
+            return Ok((section(Check::new(name, Status::Skipped, known)), None));
+        }
     };
     let opts = DetectOptions::default();
     let found = match chain::vrf_rule::detect(rpc, c, settings.expected_chain_id()?, &opts).await {
@@ -129,7 +132,7 @@ const VRF_AT_START: Duration = Duration::from_secs(10);
 /// show (bounded by [`VRF_AT_START`]) and logs it with the command that keeps it; nothing is set
 /// from it, so actions that draw randomness stay refused until the operator settles it.
 pub(crate) async fn vrf_at_start(client: &ChainClient, profile: &str) {
-    let Deployment::V2(c) = client.deployment() else {
+    let VrfRule::Read(c) = client.deployment().game().vrf_rule() else {
         return;
     };
     if c.vrf_source.is_some() {
@@ -193,8 +196,8 @@ fn check_command(profile: &str) -> String {
 /// The `indexer` section: on v2 the Denshokan API's health and one leaderboard page; on v1 one
 /// leaderboard page from Torii when the profile names one.
 async fn indexer_section(settings: &Settings, deployment: &Deployment) -> Section {
-    let checks = match deployment {
-        Deployment::V2(c) => match settings.denshokan_client() {
+    let checks = match deployment.game().index_source() {
+        IndexSource::Denshokan { minter } => match settings.denshokan_client() {
             Ok(client) => {
                 let client = Arc::new(client);
                 let health = match client.health().await {
@@ -214,13 +217,12 @@ async fn indexer_section(settings: &Settings, deployment: &Deployment) -> Sectio
                     ),
                     Err(e) => Check::new("denshokan health", Status::Unreachable, e.to_string()),
                 };
-                let index =
-                    DenshokanIndex::new(client, DEATH_MOUNTAIN_GAME_ID, c.minter.or(c.dungeon));
+                let index = DenshokanIndex::new(client, DEATH_MOUNTAIN_GAME_ID, minter);
                 vec![health, leaderboard("denshokan leaderboard", &index).await]
             }
             Err(e) => vec![Check::new("denshokan", Status::Mismatch, format!("{e:#}"))],
         },
-        Deployment::V1(a) => match settings
+        IndexSource::Torii(a) => match settings
             .torii_options(a)
             .and_then(|o| o.map(ToriiClient::new).transpose())
         {

@@ -9,6 +9,7 @@ use crate::config::Settings;
 use anyhow::Context as _;
 use base::home;
 use chain::ChainError;
+use chain::generation::IndexSource;
 use chain::journal::Journal;
 use chain::sim::SimOptions;
 use chain::{ChainClient, ConnectOptions};
@@ -143,10 +144,13 @@ fn connected_server(
         "serving MCP"
     );
     let account = client.account_address();
-    let torii = settings
-        .torii_options(client.addresses())
-        .and_then(|o| o.map(ToriiClient::new).transpose())
-        .map_err(anyhow::Error::msg)?;
+    let torii = match client.deployment().game().index_source() {
+        IndexSource::Torii(addresses) => settings
+            .torii_options(addresses)
+            .and_then(|o| o.map(ToriiClient::new).transpose())
+            .map_err(anyhow::Error::msg)?,
+        IndexSource::Denshokan { .. } => None,
+    };
     let v2_index = settings.v2_index(client.deployment(), client.clone())?;
     let mut server = LsServer::new(client, server_options(settings))
         .with_detail(settings.server.detail)
@@ -194,7 +198,7 @@ fn unreachable_server(
         .with_advice(settings.server.advice)
         .with_wallet(account)
         .with_journal(journal.clone());
-    if let chain::Deployment::V1(addresses) = deployment
+    if let IndexSource::Torii(addresses) = deployment.game().index_source()
         && let Some(torii) = settings
             .torii_options(addresses)
             .and_then(|o| o.map(ToriiClient::new).transpose())

@@ -88,17 +88,16 @@ pub(crate) async fn session_new(args: &SettingsArgs, opts: &SessionNewArgs) -> a
     }
     let pending = store.begin(chain_id, &policies, expires_at, password.as_bytes())?;
     let callback = callback_uri(port);
-    let approvals: Vec<ApprovalLimit> = match &deployment {
-        Deployment::V1(addresses) => addresses.ticket_approve(),
-        Deployment::V2(_) => None,
-    }
-    .map(|rule| ApprovalLimit {
-        token: rule.ticket,
-        spender: rule.dungeon,
-        amount: rule.amount,
-    })
-    .into_iter()
-    .collect();
+    let approvals: Vec<ApprovalLimit> = deployment
+        .game()
+        .ticket_approve()
+        .map(|rule| ApprovalLimit {
+            token: rule.ticket,
+            spender: rule.dungeon,
+            amount: rule.amount,
+        })
+        .into_iter()
+        .collect();
     let labels = contract_labels(&deployment);
     let url = approval_url(&ApprovalRequest {
         keychain_url: &opts.keychain_url,

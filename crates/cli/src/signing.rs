@@ -26,12 +26,8 @@ pub(crate) fn wallet_signer(
         return Ok((address, AccountSigner::Key(key)));
     }
     let deployment = settings.deployment()?;
-    // A v2 server's session must be made for v2 too: the command says so (the built-in profiles
-    // play v1 unless told otherwise).
-    let generation = match deployment.generation() {
-        chain::Generation::V1 => "",
-        chain::Generation::V2 => "LS_GENERATION=v2 ",
-    };
+    // A session must be made for the generation this server plays: the command names it.
+    let generation = format!("LS_GENERATION={} ", deployment.generation());
     let renew = format!(
         "{generation}loot-survivor-mcp session new --profile {}",
         settings.profile

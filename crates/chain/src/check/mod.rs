@@ -28,9 +28,9 @@ pub use self::gate::{AbiGate, AbiRefusal};
 use self::probe::{Speaks, short_address};
 pub use self::report::{Check, Difference, Report, Section, Status};
 use crate::ChainError;
-use crate::bindings::{self, Entrypoint};
+use crate::bindings::Entrypoint;
 use crate::client::short_string;
-use crate::deployment::{Deployment, Generation};
+use crate::generation::{CheckTarget, Deployment, GameGeneration, Generation};
 use crate::retry::read_with_retries;
 
 /// Why a class could not be read.
@@ -196,73 +196,18 @@ pub struct AbiCheck {
     pub erc721: Option<probe::Src5>,
 }
 
-/// One contract to check: its role, address, and the tag suffix of its bindings.
-struct Target {
-    role: &'static str,
-    address: Felt,
-    suffix: Option<&'static str>,
-}
-
-fn targets(deployment: &Deployment) -> Vec<Target> {
-    let t = |role, address, suffix| Target {
-        role,
-        address,
-        suffix,
-    };
-    let mut out = Vec::new();
-    match deployment {
-        Deployment::V1(a) => {
-            out.push(t("game_systems", a.game_systems, Some("game_systems")));
-            let s = "adventurer_systems";
-            out.push(t(s, a.adventurer_systems, Some(s)));
-            let s = "game_token_systems";
-            out.push(t(s, a.game_token_systems, Some(s)));
-            out.push(t(
-                "settings_systems",
-                a.settings_systems,
-                Some("settings_systems"),
-            ));
-            let optional = [
-                ("world", a.world, None),
-                ("dungeon", a.dungeon, Some("dungeon")),
-                ("ticket", a.ticket, Some("ticket")),
-                ("golden_pass", a.golden_pass, Some("golden_pass")),
-            ];
-            for (role, address, suffix) in optional {
-                out.extend(address.map(|address| t(role, address, suffix)));
-            }
-        }
-        Deployment::V2(c) => {
-            out.push(t("game_core", c.game_core, Some("game")));
-            out.push(t("game_token", c.game_token, Some("token")));
-            out.push(t("denshokan", c.denshokan, Some("denshokan")));
-            out.push(t("vrf_provider", c.vrf_provider, Some("vrf")));
-            out.extend(c.dungeon.map(|d| t("dungeon", d, None)));
-        }
-    }
-    out
-}
-
-/// The entrypoints of `suffix` the server calls on that contract. v1's `owner_of` goes to the
-/// token `token_address()` names, not to the token systems: it is left out there.
-fn entrypoints(generation: Generation, suffix: &str) -> Vec<&'static Entrypoint> {
-    let all = match generation {
-        Generation::V1 => bindings::ENTRYPOINTS,
-        Generation::V2 => bindings::v2::ENTRYPOINTS,
-    };
-    all.iter()
-        .filter(|e| e.tag_suffix == suffix)
-        .filter(|e| !(generation == Generation::V1 && e.name == "owner_of"))
+/// The entrypoints of `suffix` the server calls on that contract (those the generation checks).
+fn entrypoints(game: &dyn GameGeneration, suffix: &str) -> Vec<&'static Entrypoint> {
+    game.entrypoints()
+        .iter()
+        .filter(|e| e.tag_suffix == suffix && !game.unchecked(suffix, e.name))
         .collect()
 }
 
 /// Our ABIs by tag suffix, for a generation.
-fn our_abis(generation: Generation) -> BTreeMap<String, Abi> {
-    let text = match generation {
-        Generation::V1 => bindings::ABIS,
-        Generation::V2 => bindings::v2::ABIS,
-    };
-    let v: serde_json::Value = serde_json::from_str(text).expect("the bindings' ABIs are JSON");
+fn our_abis(game: &dyn GameGeneration) -> BTreeMap<String, Abi> {
+    let v: serde_json::Value =
+        serde_json::from_str(game.abis()).expect("the bindings' ABIs are JSON");
     v.as_object()
         .into_iter()
         .flatten()
@@ -277,8 +222,9 @@ pub async fn check_abi(
     deployment: &Deployment,
     cache: Option<&Path>,
 ) -> AbiCheck {
-    let generation = deployment.generation();
-    let ours = our_abis(generation);
+    let game = deployment.game();
+    let generation = game.generation();
+    let ours = our_abis(game);
     let mut read: BTreeMap<Felt, (Option<Abi>, bool)> = BTreeMap::new();
     let mut out = AbiCheck {
         generation,
@@ -287,7 +233,7 @@ pub async fn check_abi(
         classes_fetched: 0,
         erc721: None,
     };
-    for target in targets(deployment) {
+    for target in game.check_targets() {
         let mut result = ContractCheck {
             role: target.role,
             address: target.address,
@@ -327,7 +273,7 @@ pub async fn check_abi(
                     (_, None) => Outcome::NoBindings,
                     (None, Some(_)) => Outcome::Legacy,
                     (Some(deployed), Some((suffix, mine))) => {
-                        compared(&target, generation, suffix, mine, deployed)
+                        compared(&target, game, suffix, mine, deployed)
                     }
                 };
             }
@@ -336,11 +282,11 @@ pub async fn check_abi(
         }
         out.contracts.push(result);
     }
-    if let Deployment::V2(c) = deployment {
-        let denshokan = out.contracts.iter().find(|x| x.address == c.denshokan);
-        let abi = denshokan.and_then(|x| read.get(&x.class_hash?)?.0.as_ref());
+    if let Some(token) = game.src5_token() {
+        let found = out.contracts.iter().find(|x| x.address == token);
+        let abi = found.and_then(|x| read.get(&x.class_hash?)?.0.as_ref());
         if let Some(abi) = abi {
-            out.erc721 = Some(probe::erc721(source, c.denshokan, abi).await);
+            out.erc721 = Some(probe::erc721(source, token, abi).await);
         }
     }
     out
@@ -348,13 +294,13 @@ pub async fn check_abi(
 
 /// `target`'s entrypoints compared: ours (`mine`, tag `suffix`) with the deployed class's.
 fn compared(
-    target: &Target,
-    generation: Generation,
+    target: &CheckTarget,
+    game: &dyn GameGeneration,
     suffix: &str,
     mine: &Abi,
     deployed: &Abi,
 ) -> Outcome {
-    let wanted = entrypoints(generation, suffix);
+    let wanted = entrypoints(game, suffix);
     let differences = wanted
         .iter()
         .filter_map(|e| {
@@ -447,8 +393,8 @@ impl AbiCheck {
             ),
         };
         let mut checks = vec![check];
-        if let (Some(found), Deployment::V2(c)) = (&self.erc721, deployment) {
-            checks.push(probe::src5_check("denshokan", c.denshokan, found));
+        if let (Some(found), Some(token)) = (&self.erc721, deployment.game().src5_token()) {
+            checks.push(probe::src5_check("denshokan", token, found));
         }
         Section {
             name: "generation".into(),

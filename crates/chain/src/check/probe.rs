@@ -9,7 +9,7 @@ use starknet::core::types::Felt;
 use super::ClassSource;
 use super::abi::Abi;
 use super::report::{Check, Status};
-use crate::deployment::Generation;
+use crate::Generation;
 
 /// What a game address's ABI says it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,14 +27,9 @@ pub fn speaks(abi: &Abi) -> Speaks {
     let has = |name: &str| abi.function(name).is_some();
     let plays = has("explore") || has("attack") || has("start_game");
     if plays && abi.function("mint").is_some_and(|f| f.inputs.len() == 7) {
-        Speaks::OneAddress
-    } else if has("load_assets") {
-        Speaks::Generation(Generation::V2)
-    } else if has("dojo_name") || has("world_dispatcher") || has("get_game_state") {
-        Speaks::Generation(Generation::V1)
-    } else {
-        Speaks::Unknown
+        return Speaks::OneAddress;
     }
+    Generation::of_class(&has).map_or(Speaks::Unknown, Speaks::Generation)
 }
 
 /// The generation check of `address`, which the profile says is `expected`.

@@ -11,6 +11,7 @@ use starknet::core::types::{
 };
 
 use super::*;
+use crate::bindings;
 
 /// Classes by address, as the node would answer.
 #[derive(Default)]
@@ -85,7 +86,7 @@ fn practice_abi(tag: &str) -> Value {
 }
 
 fn deployment() -> Deployment {
-    Deployment::V2(crate::deployment::tests::contracts())
+    Deployment::V2(crate::generation::v2::contracts::tests::contracts())
 }
 
 /// The practice world's classes at [`deployment`]'s addresses, GameCore's with `game`.

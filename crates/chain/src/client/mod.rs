@@ -21,27 +21,22 @@ use super::ChainError;
 use super::ledger::TxLedger;
 use super::submit::{Confirm, Hooks};
 use super::token_id::token_id_from_events;
-use super::vrf;
 use super::wallet_account::{AccountSigner, WalletAccount as Wallet};
-use crate::deployment::Deployment;
+use crate::generation::{ActContext, Deployment};
 use game::engine::Action;
 use game::events::GameEvent;
 use game::model::Adventurer;
 use wallet::PolicyGuard;
 
-mod act_v2;
-mod actions;
 mod lookup;
 #[cfg(test)]
 mod pipeline_tests;
 mod reader;
-mod reader_v2;
 #[cfg(test)]
 mod scripted;
 mod send;
 mod sponsored;
 mod submitter;
-mod vrf_rule;
 
 pub use lookup::{TokenBalance, TxLookup, WalletReport};
 pub use reader::ChainReader;
@@ -66,6 +61,10 @@ pub struct TxReport {
     pub actual_fee: u128,
     /// The game events of the receipt, in emission order.
     pub events: Vec<GameEvent>,
+    /// Whether the events carry the adventurer's action count (the generation's receipts say;
+    /// else the count is read with the state).
+    #[serde(skip)]
+    pub counts_actions: bool,
     /// Raw receipt events, for token-id extraction.
     #[serde(skip)]
     pub raw_events: Vec<Event>,
@@ -302,11 +301,36 @@ impl ChainClient {
         })
     }
 
-    /// Signs and sends one game action and waits for it. On VRF profiles an action that consumes
-    /// randomness is bundled after `request_random` (its salt from the adventurer's state before
-    /// the action: `before` when the caller holds it, else read from the chain) and sent as an
-    /// outside execution through the Cartridge paymaster; every other write is a plain invoke from
-    /// the wallet's account. A v2 deployment's bundle follows its VRF source ([`act_v2`]).
+    /// The contract call for an action (built with the generated bindings of the deployment's
+    /// generation); an action the generation has no entrypoint for is refused here.
+    pub fn action_call(&self, id: AdventurerId, action: &Action) -> Result<Call, ChainError> {
+        self.deployment().game().action_call(id, action)
+    }
+
+    /// The call that mints a game token with this profile's settings to the wallet.
+    pub fn mint_call(&self, player_name: Option<Felt>) -> Call {
+        let player = crate::entry::Player {
+            address: self.account_address(),
+            name: player_name,
+        };
+        self.deployment()
+            .game()
+            .mint_call(self.settings_id, &player)
+    }
+
+    /// What the deployment's generation is told when it turns an action into calls.
+    fn act_context(&self) -> ActContext {
+        ActContext {
+            account: self.account_address(),
+            chain_vrf: self.vrf,
+        }
+    }
+
+    /// Signs and sends one game action and waits for it. An action that draws randomness is
+    /// bundled after the VRF request its generation asks for (its salt from the adventurer's
+    /// state before the action: `before` when the caller holds it, else read from the chain)
+    /// and sent as an outside execution through the Cartridge paymaster on VRF profiles; every
+    /// other write is a plain invoke from the wallet's account.
     pub async fn act(
         &self,
         adventurer_id: AdventurerId,
@@ -315,34 +339,16 @@ impl ChainClient {
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
         let name = action.entrypoint();
-        let call = self.action_call(adventurer_id, action)?;
-        if let crate::Deployment::V2(c) = self.deployment() {
-            let calls = self
-                .v2_calls(c, adventurer_id, action, before, call)
-                .await?;
-            return self.send_bundle(calls, adventurer_id, name, opts).await;
-        }
-        if !self.needs_state_to_act(action) {
-            return self
-                .submitter
-                .execute(vec![call], Some(adventurer_id), name, opts)
-                .await;
-        }
+        let game = self.deployment().game();
         let read;
         let before = match before {
-            Some(adventurer) => adventurer,
-            None => {
+            None if game.needs_state_to_act(self.act_context(), action) => {
                 read = self.game_state(adventurer_id).await?.adventurer;
-                &read
+                Some(&read)
             }
+            before => before,
         };
-        let (calls, _) = vrf::bundle(
-            self.addresses().game_systems,
-            adventurer_id,
-            before,
-            action,
-            call,
-        );
+        let calls = game.action_calls(self.act_context(), adventurer_id, action, before)?;
         self.send_bundle(calls, adventurer_id, name, opts).await
     }
 
@@ -370,10 +376,9 @@ impl ChainClient {
     /// VRF request, or on v2 to know whether an equip is in battle): a caller that holds it hands
     /// it over and spares the chain a read.
     pub fn needs_state_to_act(&self, action: &Action) -> bool {
-        match self.deployment() {
-            crate::Deployment::V1(_) => self.vrf && vrf::may_need_randomness(action),
-            crate::Deployment::V2(c) => vrf::v2_needs_state(c.vrf_source, action),
-        }
+        self.deployment()
+            .game()
+            .needs_state_to_act(self.act_context(), action)
     }
 
     /// The wallet policy in force and what was spent.

@@ -11,51 +11,34 @@ use starknet::core::types::{
 use starknet::providers::Provider;
 
 use super::{Rpc, TxReport};
-use crate::bindings::{adventurer_systems, game_systems, game_token_systems};
-use crate::deployment::{Deployment, Generation};
+use crate::ChainError;
+use crate::bindings::game_token_systems;
+use crate::generation::Deployment;
 use crate::retry::read_with_retries;
-use crate::{ChainError, GameAddresses, convert};
-use game::events::decode_game_event;
+use game::events::GameEvent;
 use game::model::{Adventurer, GameState};
 
 /// Reads the game on one chain.
 #[derive(Clone)]
 pub struct ChainReader {
-    pub(super) provider: Rpc,
+    pub(crate) provider: Rpc,
     deployment: Arc<Deployment>,
-    /// The v1-shaped address view (for a v2 deployment: GameCore in the systems' places, the
-    /// GameToken as the token systems, no world and no dungeon).
-    addresses: GameAddresses,
     chain_id: Felt,
     /// The game token contract, once read (shared by every clone).
     token: Arc<OnceLock<Felt>>,
     /// v2: adventurers' events of GameCore's earlier envelope, once read.
-    pub(super) legacy: Arc<super::reader_v2::LegacyEvents>,
+    pub(crate) legacy: Arc<crate::generation::v2::history::LegacyEvents>,
 }
 
 impl ChainReader {
     pub(super) fn new(provider: Rpc, deployment: Deployment, chain_id: Felt) -> Self {
-        let addresses = match &deployment {
-            Deployment::V1(a) => a.clone(),
-            Deployment::V2(c) => GameAddresses {
-                world: None,
-                game_systems: c.game_core,
-                adventurer_systems: c.game_core,
-                game_token_systems: c.game_token,
-                settings_systems: c.game_core,
-                dungeon: None,
-                ticket: None,
-                golden_pass: None,
-            },
-        };
         let token = Arc::new(OnceLock::new());
-        if let Deployment::V2(c) = &deployment {
-            let _ = token.set(c.denshokan);
+        if let Some(t) = deployment.game().known_token() {
+            let _ = token.set(t);
         }
         Self {
             provider,
             deployment: Arc::new(deployment),
-            addresses,
             chain_id,
             token,
             legacy: Arc::default(),
@@ -72,14 +55,8 @@ impl ChainReader {
         self.chain_id
     }
 
-    /// The game's contract addresses (for a v2 deployment, the v1-shaped view: GameCore stands in
-    /// for the systems, GameToken for the token systems).
-    pub fn addresses(&self) -> &GameAddresses {
-        &self.addresses
-    }
-
     /// Calls a view at the pre-confirmed block and returns the raw felts (transient failures retried).
-    pub(super) async fn call(&self, call: Call) -> Result<Vec<Felt>, ChainError> {
+    pub(crate) async fn call(&self, call: Call) -> Result<Vec<Felt>, ChainError> {
         let request = FunctionCall {
             contract_address: call.to,
             entry_point_selector: call.selector,
@@ -94,7 +71,7 @@ impl ChainReader {
     }
 
     /// Calls the view `name` and decodes its answer with its binding's decoder.
-    pub(super) async fn view<T, E: std::fmt::Display>(
+    pub(crate) async fn view<T, E: std::fmt::Display>(
         &self,
         name: &str,
         call: Call,
@@ -107,17 +84,7 @@ impl ChainReader {
     /// The full (item-boosted) game state of an adventurer: v1's `get_game_state`, or v2's
     /// `load_assets` with the beast and market of its newest events.
     pub async fn game_state(&self, adventurer_id: AdventurerId) -> Result<GameState, ChainError> {
-        if let Deployment::V2(c) = &*self.deployment {
-            return self.v2_game_state(c, adventurer_id).await;
-        }
-        let call = game_systems::get_game_state(
-            self.addresses.game_systems,
-            &convert::v1_id(adventurer_id)?,
-        );
-        let raw = self
-            .view("get_game_state", call, game_systems::decode_get_game_state)
-            .await?;
-        convert::game_state(raw)
+        self.deployment.game().game_state(self, adventurer_id).await
     }
 
     /// The stored (unboosted) adventurer: v1's `get_adventurer` (GameCore has no such view).
@@ -125,38 +92,35 @@ impl ChainReader {
         &self,
         adventurer_id: AdventurerId,
     ) -> Result<Adventurer, ChainError> {
-        if let Deployment::V2(_) = &*self.deployment {
-            return Err(ChainError::Unsupported {
-                action: "get_adventurer",
-                generation: Generation::V2,
-            });
-        }
-        let call = adventurer_systems::get_adventurer(
-            self.addresses.adventurer_systems,
-            &convert::v1_id(adventurer_id)?,
-        );
-        let raw = self
-            .view(
-                "get_adventurer",
-                call,
-                adventurer_systems::decode_get_adventurer,
-            )
-            .await?;
-        convert::adventurer(raw)
+        self.deployment
+            .game()
+            .stored_adventurer(self, adventurer_id)
+            .await
     }
 
     /// The Denshokan token contract of this world: v1's `token_address`, v2's Denshokan.
     pub async fn token_address(&self) -> Result<Felt, ChainError> {
-        if let Deployment::V2(c) = &*self.deployment {
-            return Ok(c.denshokan);
-        }
-        let call = game_token_systems::token_address(self.addresses.game_token_systems);
-        self.view(
-            "token_address",
-            call,
-            game_token_systems::decode_token_address,
-        )
-        .await
+        self.deployment.game().token_address(self).await
+    }
+
+    /// The adventurer's game events in chain order, where the generation keeps them on chain
+    /// (v2's GameCore events, each with its transaction's ordinal as its action count).
+    pub async fn game_history(
+        &self,
+        adventurer_id: AdventurerId,
+    ) -> Result<Vec<GameEvent>, ChainError> {
+        self.deployment
+            .game()
+            .game_history(self, adventurer_id)
+            .await
+    }
+
+    /// This deployment's VRF rule, read off its newest actions (docs/vrf.md#finding-a-deployments-vrf-rule; a v1 world has none to read).
+    pub async fn vrf_rule(
+        &self,
+        opts: &crate::vrf_rule::DetectOptions,
+    ) -> Result<crate::vrf_rule::VrfRuleReport, ChainError> {
+        self.deployment().game().read_vrf_rule(self, opts).await
     }
 
     /// The owner of an adventurer token (ERC721 `owner_of` on `token_address()`), or `None` when
@@ -198,52 +162,27 @@ impl ChainReader {
         let TransactionReceipt::Invoke(inv) = &r.receipt else {
             return Err(ChainError::Decode("expected an invoke receipt".into()));
         };
-        let events = match &*self.deployment {
-            Deployment::V1(a) => v1_events(&a.event_emitters(), &inv.events)?,
-            Deployment::V2(c) => super::reader_v2::receipt_events(c, &inv.events)?,
-        };
+        let game = self.deployment.game();
+        let events = game.receipt_events(&inv.events)?;
         Ok(TxReport {
             tx_hash: inv.transaction_hash,
             status: (&inv.finality_status).into(),
             block_number: r.block.block_number().into(),
             actual_fee: inv.actual_fee.amount.try_into().unwrap_or(u128::MAX),
             events,
+            counts_actions: game.receipts_count_actions(),
             raw_events: inv.events.clone(),
         })
     }
 
-    /// Checks that the deployment's game address answers as the profile's generation: a v2
-    /// GameCore answers `load_assets` (one call); a v1 world's game_systems does not (and, when
-    /// a v2 profile meets one, answers `get_game_state`: a second call, to name it).
+    /// Checks that the deployment's game address answers as the profile's generation.
     pub(super) async fn check_generation(&self) -> Result<(), ChainError> {
-        let at = self.deployment.game_address();
-        let expected = self.deployment.generation();
-        let v2 = self
-            .answers(crate::bindings::v2::game_core::load_assets(at, &Felt::ZERO))
-            .await;
-        let found = match (expected, v2) {
-            (Generation::V2, true) | (Generation::V1, false) => return Ok(()),
-            (Generation::V1, true) => Generation::V2,
-            (Generation::V2, false) => {
-                if !self.answers(game_systems::get_game_state(at, &0)).await {
-                    return Err(ChainError::Config(format!(
-                        "the profile says v2 but {at:#x} answers neither GameCore's load_assets \
-                         nor a Dojo world's get_game_state"
-                    )));
-                }
-                Generation::V1
-            }
-        };
-        Err(ChainError::GenerationMismatch {
-            expected,
-            found,
-            address: at,
-        })
+        self.deployment.game().check_generation(self).await
     }
 
     /// Whether the contract has the entrypoint `call` names: it answers, or it fails inside the
     /// entrypoint (anything but "entry point not found" and node errors).
-    async fn answers(&self, call: Call) -> bool {
+    pub(crate) async fn answers(&self, call: Call) -> bool {
         let request = FunctionCall {
             contract_address: call.to,
             entry_point_selector: call.selector,
@@ -265,23 +204,4 @@ impl ChainReader {
             Err(_) => false,
         }
     }
-}
-
-/// The v1 game events among a receipt's events: those of the world or game systems, in order.
-fn v1_events(
-    emitters: &[Felt],
-    raw: &[starknet::core::types::Event],
-) -> Result<Vec<game::events::GameEvent>, ChainError> {
-    let mut events = Vec::new();
-    for e in raw {
-        if !emitters.contains(&e.from_address) {
-            continue;
-        }
-        match decode_game_event(&e.keys, &e.data) {
-            Ok(Some(ev)) => events.push(ev),
-            Ok(None) => {}
-            Err(err) => return Err(ChainError::Decode(format!("game event: {err}"))),
-        }
-    }
-    Ok(events)
 }

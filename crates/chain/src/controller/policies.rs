@@ -30,7 +30,7 @@ use starknet::macros::selector;
 
 use crate::bindings::entrypoint_name;
 use crate::controller::state::SessionProblem;
-use crate::deployment::{Deployment, Generation, VrfSource};
+use crate::generation::{Deployment, Generation};
 use wallet::session::approval::ContractLabel;
 use wallet::session::{SessionError, SessionPolicies};
 
@@ -39,26 +39,13 @@ use wallet::session::{SessionError, SessionPolicies};
 /// when the profile names both. v2: GameCore's actions and the mint, `request_random` on the
 /// deployment's provider when `vrf`.
 pub fn session_policy_pairs(deployment: &Deployment, vrf: bool) -> Vec<(Felt, &'static str)> {
-    let mut pairs: Vec<(Felt, &'static str)> = deployment
+    let game = deployment.game();
+    let mut pairs: Vec<(Felt, &'static str)> = game
         .signable_entrypoints()
         .into_iter()
         .filter_map(|(contract, selector)| Some((contract, entrypoint_name(selector)?)))
         .collect();
-    match deployment {
-        Deployment::V1(addrs) => {
-            if vrf {
-                pairs.push((wallet::CARTRIDGE_VRF_PROVIDER, "request_random"));
-            }
-            if let Some(rule) = addrs.ticket_approve() {
-                pairs.push((rule.ticket, "approve"));
-            }
-        }
-        Deployment::V2(c) => {
-            if vrf {
-                pairs.push((c.vrf_provider, "request_random"));
-            }
-        }
-    }
+    pairs.extend(game.session_extra_pairs(vrf));
     pairs
 }
 
@@ -74,51 +61,31 @@ pub fn session_policies(
 /// `chain.vrf`; v2 asks unless its VRF source is `off` (an unset source may be set later, and a
 /// session approved without the request could not follow it).
 pub fn deployment_uses_vrf(deployment: &Deployment, v1_chain_vrf: bool) -> bool {
-    match deployment {
-        Deployment::V1(_) => v1_chain_vrf,
-        Deployment::V2(c) => c.vrf_source != Some(VrfSource::Off),
-    }
+    deployment.game().session_uses_vrf(v1_chain_vrf)
 }
 
 /// The labels of the deployment's contracts for the approval, each naming the generation and
 /// the game contract, so the owner sees which deployment the session is for.
 pub fn contract_labels(deployment: &Deployment) -> Vec<ContractLabel> {
     let about = describe(deployment);
-    let label = |contract: Felt, name: &str| ContractLabel {
-        contract,
-        name: name.to_owned(),
-        description: format!("Loot Survivor 2 / Death Mountain: {about}"),
-    };
-    match deployment {
-        Deployment::V1(a) => {
-            let mut v = vec![
-                label(a.game_systems, "Game Systems (v1)"),
-                label(a.game_token_systems, "Game Token (v1)"),
-                label(wallet::CARTRIDGE_VRF_PROVIDER, "VRF Provider"),
-            ];
-            v.extend(a.dungeon.map(|d| label(d, "Dungeon (v1)")));
-            v.extend(a.ticket.map(|t| label(t, "Dungeon Ticket (v1)")));
-            v
-        }
-        Deployment::V2(c) => vec![
-            label(c.game_core, "Game Core (v2)"),
-            label(c.game_token, "Game Token (v2)"),
-            label(c.vrf_provider, "VRF Provider"),
-        ],
-    }
+    deployment
+        .game()
+        .contract_names()
+        .into_iter()
+        .map(|(contract, name)| ContractLabel {
+            contract,
+            name: name.to_owned(),
+            description: format!("Loot Survivor 2 / Death Mountain: {about}"),
+        })
+        .collect()
 }
 
 /// The deployment as the player reads it: "the v1 world's contracts (game systems 0x…)" or
 /// "the v2 contracts (GameCore 0x…)".
 pub fn describe(deployment: &Deployment) -> String {
-    describe_game(deployment.generation(), deployment.game_address())
-}
-
-fn describe_game(generation: Generation, game: Felt) -> String {
-    match generation {
-        Generation::V1 => format!("the v1 world's contracts (game systems {game:#x})"),
-        Generation::V2 => format!("the v2 contracts (GameCore {game:#x})"),
-    }
+    deployment
+        .generation()
+        .describe_game(deployment.game_address())
 }
 
 /// The game contract a session's policies play on, and its generation: the contract allowed
@@ -129,10 +96,8 @@ pub fn session_game(policies: &SessionPolicies) -> Option<(Generation, Felt)> {
         .iter()
         .find(|p| p.entrypoint == "explore")?
         .contract;
-    let v2 = [selector!("surrender"), selector!("drop_items")]
-        .into_iter()
-        .any(|s| policies.proof(game, s).is_some());
-    Some((if v2 { Generation::V2 } else { Generation::V1 }, game))
+    let generation = Generation::of_session(&|s| policies.proof(game, s).is_some());
+    Some((generation, game))
 }
 
 /// `Some(OtherDeployment)` when a session's policies do not cover `deployment`'s game contract:
@@ -148,7 +113,7 @@ pub fn deployment_mismatch(
         return None;
     }
     let approved_for = match session_game(policies) {
-        Some((generation, game)) => describe_game(generation, game),
+        Some((generation, game)) => generation.describe_game(game),
         None => "other contracts (none of them a game's explore)".to_owned(),
     };
     Some(SessionProblem::OtherDeployment {
@@ -161,6 +126,7 @@ pub fn deployment_mismatch(
 mod tests {
     use super::*;
     use crate::GameAddresses;
+    use crate::generation::VrfSource;
     use starknet::core::utils::get_selector_from_name;
 
     fn addrs() -> GameAddresses {

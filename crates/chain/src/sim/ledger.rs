@@ -119,6 +119,8 @@ impl SimTx {
             block_number: Some(self.block),
             actual_fee: 0,
             events: self.events.clone(),
+            // The sim plays the Dojo world, whose events carry the count.
+            counts_actions: true,
             raw_events,
         }
     }

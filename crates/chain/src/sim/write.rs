@@ -93,7 +93,7 @@ impl SimChain {
         if matches!(action, Action::Surrender) {
             return Err(ChainError::Unsupported {
                 action: action.entrypoint(),
-                generation: crate::Generation::V1,
+                generation: crate::generation::v1::GENERATION,
             });
         }
         let Some(store) = &self.store else {

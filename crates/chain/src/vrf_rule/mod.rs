@@ -14,7 +14,7 @@ use starknet::providers::Provider;
 
 use crate::ChainError;
 use crate::bindings::entrypoint_name;
-use crate::deployment::{V2Contracts, VrfSource};
+use crate::generation::{V2Contracts, VrfSource};
 use crate::retry::read_with_retries;
 use calls::{Route, routed_calls};
 use classify::{Context, Recipe, Verdict, VrfRequest, classify};

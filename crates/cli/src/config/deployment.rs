@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use chain::deploy_v2::V2Deployment;
+use chain::generation::IndexSource;
 use chain::{Deployment, V2Contracts, VrfSource};
 use game::felt::parse_felt;
 use serde::Deserialize;
@@ -205,13 +206,12 @@ impl Settings {
         events: std::sync::Arc<dyn indexer::GameEventsSource>,
     ) -> anyhow::Result<Option<indexer::denshokan::DenshokanIndex>> {
         use indexer::denshokan::DenshokanIndex;
-        let Deployment::V2(c) = deployment else {
+        let IndexSource::Denshokan { minter } = deployment.game().index_source() else {
             return Ok(None);
         };
         let client = self.denshokan_client()?;
         let game_id = game::token_fields::DEATH_MOUNTAIN_GAME_ID;
-        let index =
-            DenshokanIndex::new(std::sync::Arc::new(client), game_id, c.minter.or(c.dungeon));
+        let index = DenshokanIndex::new(std::sync::Arc::new(client), game_id, minter);
         Ok(Some(index.with_events(events)))
     }
 
@@ -266,21 +266,9 @@ impl Settings {
         deployment: &Deployment,
         account: Felt,
     ) -> wallet::PolicyGuard {
-        match deployment {
-            Deployment::V1(a) => self
-                .policy_guard(a.signable_entrypoints())
-                .with_ticket_approve(a.ticket_approve()),
-            Deployment::V2(c) => {
-                let (requests, form) = match c.vrf_source {
-                    Some(VrfSource::Nonce) => (true, wallet::VrfForm::Nonce(account)),
-                    Some(VrfSource::Salt(_)) => (true, wallet::VrfForm::Salt),
-                    Some(VrfSource::Off) | None => (false, wallet::VrfForm::Salt),
-                };
-                let vrf = self.policy.vrf_enabled(requests);
-                wallet::PolicyGuard::new(&self.policy, vrf, c.signable_entrypoints())
-                    .with_vrf(c.vrf_provider, form)
-            }
-        }
+        deployment
+            .game()
+            .policy_guard(&self.policy, self.chain.vrf, account)
     }
 }
 

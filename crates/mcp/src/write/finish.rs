@@ -31,10 +31,10 @@ impl LsServer {
         starts_game: bool,
     ) -> Result<(ActionResult, GameState), ToolError> {
         self.indexer.remember(id);
-        // A second-generation receipt carries no action count (its events say 0): the state,
-        // whose count the chain's history gives, is read as the node has it rather than derived
-        // from the receipt or waited for at a count.
-        let counted = report.events.iter().all(|e| e.action_count != 0);
+        // A receipt whose generation's events carry no action count: the state, whose count the
+        // chain's history gives, is read as the node has it rather than derived from the receipt
+        // or waited for at a count.
+        let counted = report.counts_actions;
         let derived = if self.backend.reads_are_local() || !counted {
             None
         } else {

@@ -1,41 +1,12 @@
-//! What a profile plays: a deployment of one of the game's generations, with its addresses and,
-//! for the second generation, the rule its VRF requests follow (docs/generations.md).
+//! A second-generation deployment's contracts and the rule its VRF requests follow
+//! (docs/generations.md).
 
 use starknet::core::types::{Call, Felt};
 
-use crate::GameAddresses;
 use crate::bindings::v2::{Source, vrf_provider};
 use crate::deploy_v2::{V2Deployment, VrfMode};
 use game::AdventurerId;
 use game::model::Adventurer;
-
-/// The game's generation: the Dojo world `ls_0_0_9` (v1) or GameCore, GameToken and Denshokan (v2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Generation {
-    /// The Dojo world: game systems, `get_game_state`, events through the world.
-    V1,
-    /// GameCore and its neighbours: `load_assets`, GameCore's own `GameEvent`s.
-    V2,
-}
-
-impl Generation {
-    /// What a contract of this generation is, for messages: "a v1 Dojo world", "a v2 GameCore".
-    pub fn described(self) -> &'static str {
-        match self {
-            Generation::V1 => "a v1 Dojo world",
-            Generation::V2 => "a v2 GameCore",
-        }
-    }
-}
-
-impl std::fmt::Display for Generation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Generation::V1 => "v1",
-            Generation::V2 => "v2",
-        })
-    }
-}
 
 /// A named recipe for a `Source::Salt` VRF request's salt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -215,41 +186,6 @@ impl V2Contracts {
     }
 }
 
-/// A profile's deployment: which generation, and its contracts.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Deployment {
-    /// The Dojo world's systems.
-    V1(GameAddresses),
-    /// GameCore, GameToken, Denshokan and the VRF provider.
-    V2(V2Contracts),
-}
-
-impl Deployment {
-    /// The generation this deployment plays.
-    pub fn generation(&self) -> Generation {
-        match self {
-            Deployment::V1(_) => Generation::V1,
-            Deployment::V2(_) => Generation::V2,
-        }
-    }
-
-    /// The address that answers the generation check at connect: game_systems or GameCore.
-    pub fn game_address(&self) -> Felt {
-        match self {
-            Deployment::V1(a) => a.game_systems,
-            Deployment::V2(c) => c.game_core,
-        }
-    }
-
-    /// The (contract, selector) pairs the wallet may sign on this deployment.
-    pub fn signable_entrypoints(&self) -> Vec<(Felt, Felt)> {
-        match self {
-            Deployment::V1(a) => a.signable_entrypoints(),
-            Deployment::V2(c) => c.signable_entrypoints(),
-        }
-    }
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -308,24 +244,5 @@ pub(crate) mod tests {
             Felt::from(3u8),
         ]);
         assert_eq!(salt.calldata, vec![Felt::from(0x6a_u8), Felt::ONE, want]);
-    }
-
-    #[test]
-    fn a_v2_deployment_signs_gamecore_actions_and_the_mint_only() {
-        let pairs = Deployment::V2(contracts()).signable_entrypoints();
-        assert_eq!(pairs.len(), 10);
-        assert!(pairs.contains(&(
-            Felt::from(0x6a_u8),
-            starknet::macros::selector!("surrender")
-        )));
-        assert!(pairs.contains(&(
-            Felt::from(0x70_u8),
-            starknet::macros::selector!("mint_game")
-        )));
-        assert!(
-            !pairs
-                .iter()
-                .any(|p| p.1 == starknet::macros::selector!("load_assets"))
-        );
     }
 }

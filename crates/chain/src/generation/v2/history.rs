@@ -13,10 +13,10 @@ use starknet::core::types::{BlockId, BlockTag, EmittedEvent, Event, EventFilter,
 use starknet::macros::selector;
 use starknet::providers::Provider;
 
-use super::reader::ChainReader;
+use super::V2Contracts;
 use crate::ChainError;
 use crate::bindings::v2::game_core;
-use crate::deployment::V2Contracts;
+use crate::client::ChainReader;
 use crate::retry::read_with_retries;
 use game::AdventurerId;
 use game::events::{GameEvent, GameEventDetails};
@@ -70,21 +70,8 @@ impl ChainReader {
     /// among the adventurer's (1 for `start_game`) as its action count: those of the current
     /// envelope by their keys `[GameEvent, adventurer_id]`, after those of the earlier one (the
     /// id in `data[0]`, not filterable by key) when the deployment names the block that envelope
-    /// ended at and the game was minted by then. A v1 deployment has no such history.
-    pub async fn game_history(
-        &self,
-        adventurer_id: AdventurerId,
-    ) -> Result<Vec<GameEvent>, ChainError> {
-        match self.deployment() {
-            crate::Deployment::V2(c) => self.history(c, adventurer_id).await,
-            crate::Deployment::V1(_) => Err(ChainError::Unsupported {
-                action: "game_history",
-                generation: crate::deployment::Generation::V1,
-            }),
-        }
-    }
-
-    async fn history(
+    /// ended at and the game was minted by then.
+    pub(super) async fn history(
         &self,
         c: &V2Contracts,
         adventurer_id: AdventurerId,
@@ -232,7 +219,7 @@ impl ChainReader {
 /// Adventurers' earlier-envelope events, kept by [`ChainReader::legacy_events`] (shared by every
 /// clone of a reader); emptied when it holds [`LEGACY_KEPT`] adventurers.
 #[derive(Default)]
-pub(super) struct LegacyEvents(Mutex<HashMap<AdventurerId, Arc<Vec<EmittedEvent>>>>);
+pub(crate) struct LegacyEvents(Mutex<HashMap<AdventurerId, Arc<Vec<EmittedEvent>>>>);
 
 /// Adventurers whose earlier-envelope events are kept at most.
 const LEGACY_KEPT: usize = 1024;
