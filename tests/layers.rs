@@ -8,6 +8,9 @@ use std::process::Command;
 
 use serde_json::Value;
 
+#[path = "layers/generation_seam.rs"]
+mod generation_seam;
+
 /// Each workspace member and its layer's rank: a member may depend only on lower ranks.
 const LAYERS: &[(&str, u8)] = &[
     ("loot-survivor-game", 0),

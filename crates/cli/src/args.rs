@@ -174,8 +174,8 @@ pub(crate) enum DevnetCommand {
         out: Option<PathBuf>,
         /// Which game generation: v1 (the practice world, the default) or v2 (the v2 practice
         /// world: GameCore, GameToken, Denshokan and a VRF stand-in).
-        #[arg(long, value_enum, default_value_t = Generation::V1)]
-        generation: Generation,
+        #[arg(long, value_enum, default_value_t = DeployGeneration::V1)]
+        generation: DeployGeneration,
         /// The v2 GameCore's randomness: off (the default), nonce or salt (v2 only).
         #[arg(long, value_name = "MODE")]
         vrf: Option<chain::deploy_v2::VrfMode>,
@@ -184,7 +184,7 @@ pub(crate) enum DevnetCommand {
 
 /// The game generation `devnet deploy` deploys.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Generation {
+pub(crate) enum DeployGeneration {
     /// The practice world (Death Mountain V1's interface).
     V1,
     /// The v2 practice world (docs/practice-v2.md).
@@ -240,7 +240,7 @@ mod tests {
     use chain::deploy_v2::VrfMode;
     use clap::Parser;
 
-    fn deploy_args(extra: &[&str]) -> Result<(Generation, Option<VrfMode>), clap::Error> {
+    fn deploy_args(extra: &[&str]) -> Result<(DeployGeneration, Option<VrfMode>), clap::Error> {
         let base = [
             "loot-survivor-mcp",
             "devnet",
@@ -259,9 +259,9 @@ mod tests {
 
     #[test]
     fn devnet_deploy_takes_a_generation_and_a_vrf_mode() {
-        assert_eq!(deploy_args(&[]).unwrap(), (Generation::V1, None));
+        assert_eq!(deploy_args(&[]).unwrap(), (DeployGeneration::V1, None));
         let v2 = deploy_args(&["--generation", "v2", "--vrf", "salt"]).unwrap();
-        assert_eq!(v2, (Generation::V2, Some(VrfMode::Salt)));
+        assert_eq!(v2, (DeployGeneration::V2, Some(VrfMode::Salt)));
         assert!(deploy_args(&["--vrf", "cartridge"]).is_err());
         assert!(deploy_args(&["--generation", "v3"]).is_err());
     }

@@ -13,7 +13,7 @@ use chain::deploy_v2::{V2Artifacts, VrfMode, deploy_practice_v2};
 use game::felt::parse_felt;
 use wallet::{SecretSigner, load_signer};
 
-use super::args::SettingsArgs;
+use super::args::{DeployGeneration, SettingsArgs};
 
 /// The v2 deployment file's default path, relative to the data directory (beside the v1 manifest).
 const V2_DEPLOYMENT: &str = "devnet/v2.json";
@@ -31,6 +31,28 @@ pub(crate) fn account_and_signer(
     let address = parse_felt(address).map_err(anyhow::Error::msg)?;
     let signer = load_signer(&settings.wallet, settings.is_mainnet(), env)?;
     Ok((address, Arc::new(signer)))
+}
+
+/// `devnet deploy`: the practice world of `generation` on `rpc` (the v2 one with GameCore's
+/// randomness in `vrf`).
+pub(crate) async fn deploy_generation(
+    settings: &Settings,
+    env: &HashMap<String, String>,
+    rpc: url::Url,
+    out: Option<PathBuf>,
+    generation: DeployGeneration,
+    vrf: Option<VrfMode>,
+) -> anyhow::Result<()> {
+    match generation {
+        DeployGeneration::V1 if vrf.is_some() => {
+            anyhow::bail!("--vrf applies to --generation v2 only")
+        }
+        DeployGeneration::V1 => deploy(settings, env, rpc, out).await,
+        DeployGeneration::V2 => {
+            let vrf = vrf.unwrap_or(VrfMode::Off);
+            deploy_v2(settings, env, rpc, out, vrf).await
+        }
+    }
 }
 
 /// Declares and deploys the practice world on `rpc` and writes its manifest.

@@ -18,8 +18,8 @@ use std::time::Duration;
 
 use clap::Parser;
 
-use args::{Cli, Command, DevnetCommand, Generation, ServeArgs, SessionCommand, TokenCommand};
-use devnet::{deploy, deploy_v2, devnet_up};
+use args::{Cli, Command, DevnetCommand, ServeArgs, SessionCommand, TokenCommand};
+use devnet::{deploy_generation, devnet_up};
 use play::play;
 use serve::serve;
 use session::{session_new, session_revoke, session_status};
@@ -75,16 +75,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             vrf,
         }) => {
             let (settings, env) = devnet_by_default().load()?;
-            match generation {
-                Generation::V1 if vrf.is_some() => {
-                    anyhow::bail!("--vrf applies to --generation v2 only")
-                }
-                Generation::V1 => deploy(&settings, &env, rpc, out).await,
-                Generation::V2 => {
-                    let vrf = vrf.unwrap_or(chain::deploy_v2::VrfMode::Off);
-                    deploy_v2(&settings, &env, rpc, out, vrf).await
-                }
-            }
+            deploy_generation(&settings, &env, rpc, out, generation, vrf).await
         }
         Command::Play(args) => play(&cli.settings, args).await,
         Command::Token(TokenCommand::New { identity }) => new_token(&identity),

@@ -37,6 +37,8 @@ mod scripted;
 mod send;
 mod sponsored;
 mod submitter;
+#[cfg(test)]
+mod third_generation_tests;
 
 pub use lookup::{TokenBalance, TxLookup, WalletReport};
 pub use reader::ChainReader;

@@ -46,7 +46,7 @@ fn addresses() -> GameAddresses {
     }
 }
 
-fn owner_key() -> AccountSigner {
+pub(super) fn owner_key() -> AccountSigner {
     AccountSigner::Key(Arc::new(key("0x1234abcd")))
 }
 
@@ -85,7 +85,7 @@ async fn client_with(
         .expect("connects to the scripted node")
 }
 
-async fn connect_to(
+pub(super) async fn connect_to(
     chain: &ScriptedChain,
     paymaster: Arc<dyn Paymaster>,
     signer: AccountSigner,
@@ -128,7 +128,7 @@ async fn client(chain: &ScriptedChain, signer: AccountSigner, vrf: bool) -> Chai
     client_with(chain, Arc::new(chain.clone()), signer, vrf).await
 }
 
-fn opts(timeout: Duration) -> WriteOptions {
+pub(super) fn opts(timeout: Duration) -> WriteOptions {
     WriteOptions {
         confirm: Confirm::Accepted,
         timeout,

@@ -30,6 +30,9 @@ pub(super) const GAME_SYSTEMS: &str = "0x9a3e";
 pub(super) const GAME_TOKEN_SYSTEMS: &str = "0x70c0";
 /// A v2 GameCore: the only contract that answers `load_assets`.
 pub(super) const GAME_CORE: &str = "0x6a3e";
+/// A game of a third generation, built by a unit test: one address for the game and the mint,
+/// whose only view is `adventurer_state` (health, xp).
+pub(super) const ONE_ADDRESS: &str = "0x3a3e";
 /// The Controller v1.0.9 class (cartridge-gg/controller-rs `account_sdk/artifacts/metadata.json`
 /// @addbf831).
 const CONTROLLER_V1_0_9: &str = "0x743c83c41ce99ad470aa308823f417b2141e02e04571f5c0004e743556e7faf";
@@ -199,6 +202,10 @@ impl State {
             && at == Felt::from_hex_unchecked(GAME_SYSTEMS)
         {
             success(id, json!(vec!["0x0"; 70]))
+        } else if selector == selector!("adventurer_state")
+            && at == Felt::from_hex_unchecked(ONE_ADDRESS)
+        {
+            success(id, json!(["0x64", "0x5"]))
         } else if selector == selector!("token_address") {
             success(id, json!([TOKEN]))
         } else if selector == selector!("is_session_registered") {
