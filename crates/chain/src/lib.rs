@@ -26,6 +26,7 @@ pub mod paymaster;
 pub mod retry;
 pub mod revert;
 pub mod sim;
+mod progress;
 mod status;
 mod submit;
 pub mod subscribe;
@@ -47,5 +48,6 @@ pub use generation::{Deployment, Generation, SaltRecipe, V2Contracts, VrfSource}
 pub use manifest::GameAddresses;
 pub use new_game::MintedGame;
 pub use status::{Execution, TxStatus};
-pub use submit::{Confirm, Hooks, Progress};
+pub use progress::{Hooks, Progress};
+pub use status::Confirm;
 pub use subscribe::Follow;

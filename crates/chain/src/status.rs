@@ -8,7 +8,32 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use starknet::core::types::{TransactionFinalityStatus, TransactionStatus};
 
-use super::submit::Confirm;
+
+/// How far a write must get before the tool answers.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Confirm {
+    /// Executed in the sequencer's pre-confirmed block.
+    PreConfirmed,
+    /// `ACCEPTED_ON_L2` (the default).
+    #[default]
+    Accepted,
+    /// `ACCEPTED_ON_L1`.
+    Finalized,
+}
+
+impl Confirm {
+    /// The level's rank: pre-confirmed 1, accepted 2, finalized 3.
+    pub(crate) fn rank(self) -> u8 {
+        match self {
+            Confirm::PreConfirmed => 1,
+            Confirm::Accepted => 2,
+            Confirm::Finalized => 3,
+        }
+    }
+}
 
 /// A transaction's status (see the module doc).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -4,7 +4,6 @@
 
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
 use starknet::core::types::{
     ExecutionResult, Felt, StarknetError, TransactionFinalityStatus,
     TransactionReceiptWithBlockInfo, TransactionStatus,
@@ -13,32 +12,9 @@ use starknet::providers::{Provider, ProviderError};
 
 use super::ChainError;
 use super::revert::classify;
+use super::progress::{Hooks, Progress};
+use super::status::Confirm;
 use super::subscribe::{Seen, Subscriber};
-
-/// How far a write must get before the tool answers.
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum Confirm {
-    /// Executed in the sequencer's pre-confirmed block.
-    PreConfirmed,
-    /// `ACCEPTED_ON_L2` (the default).
-    #[default]
-    Accepted,
-    /// `ACCEPTED_ON_L1`.
-    Finalized,
-}
-
-impl Confirm {
-    fn rank(self) -> u8 {
-        match self {
-            Confirm::PreConfirmed => 1,
-            Confirm::Accepted => 2,
-            Confirm::Finalized => 3,
-        }
-    }
-}
 
 fn status_rank(s: &TransactionStatus) -> (u8, Option<&ExecutionResult>) {
     match s {
@@ -52,56 +28,6 @@ fn status_rank(s: &TransactionStatus) -> (u8, Option<&ExecutionResult>) {
 /// The execution result carried by a status, once the transaction has executed.
 pub(crate) fn execution_of(s: &TransactionStatus) -> Option<&ExecutionResult> {
     status_rank(s).1
-}
-
-/// A stage of a write, reported while it runs (for MCP progress notifications).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Progress {
-    /// The simulation passed; the transaction is about to be signed and sent.
-    Simulated {
-        /// Estimated fee (before the safety multiplier).
-        fee: u128,
-    },
-    /// The transaction was sent; from here on it is tracked by hash.
-    Submitted {
-        /// The transaction hash.
-        tx_hash: Felt,
-    },
-    /// The node reported a new status.
-    Status {
-        /// The transaction hash.
-        tx_hash: Felt,
-        /// `RECEIVED`, `PRE_CONFIRMED`, `ACCEPTED_ON_L2`, …
-        status: super::TxStatus,
-    },
-    /// The transaction is not at the level asked for yet: the write waits for a block. Not a
-    /// stage of its own; it tells observers that the write is a slow one, worth showing.
-    Waiting,
-}
-
-/// Observers of one write: where to report progress and what cancels the wait.
-#[derive(Debug, Clone, Default)]
-pub struct Hooks {
-    /// Receives progress stages.
-    pub progress: Option<tokio::sync::mpsc::UnboundedSender<Progress>>,
-    /// Cancels the wait (never the sent transaction).
-    pub cancel: Option<tokio_util::sync::CancellationToken>,
-}
-
-impl Hooks {
-    /// Reports a stage; a closed receiver is ignored.
-    pub fn report(&self, p: Progress) {
-        if let Some(tx) = &self.progress {
-            let _ = tx.send(p);
-        }
-    }
-
-    async fn cancelled(&self) {
-        match &self.cancel {
-            Some(c) => c.cancelled().await,
-            None => std::future::pending().await,
-        }
-    }
 }
 
 /// The rank of a receipt's finality, on the scale of [`Confirm`].

@@ -14,7 +14,8 @@ use starknet::core::types::Felt;
 use tokio_tungstenite::tungstenite::Message;
 
 use super::revert::classify;
-use super::submit::{Confirm, Hooks, Progress};
+use super::progress::{Hooks, Progress};
+use super::status::Confirm;
 use super::{ChainError, TxStatus};
 
 /// How a sent transaction is followed (setting `tx.follow`).

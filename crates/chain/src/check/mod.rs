@@ -8,6 +8,7 @@ pub mod abi;
 mod cache;
 mod gate;
 pub mod probe;
+mod refusal;
 pub mod report;
 #[cfg(test)]
 mod tests;

@@ -19,7 +19,7 @@ use crate::paymaster::Paymaster;
 
 use super::ChainError;
 use super::ledger::TxLedger;
-use super::submit::{Confirm, Hooks};
+use crate::{Confirm, Hooks};
 use super::token_id::token_id_from_events;
 use super::wallet_account::{AccountSigner, WalletAccount as Wallet};
 use crate::generation::{ActContext, Deployment};

@@ -12,7 +12,8 @@ use super::{TxReport, WriteOptions};
 use crate::ChainError;
 use crate::TxStatus;
 use crate::revert::NodeRefusal;
-use crate::submit::{Progress, wait_for_receipt};
+use crate::Progress;
+use crate::submit::wait_for_receipt;
 
 impl Submitter {
     /// Waits for a sent transaction at the requested confirmation level, records its status and

@@ -8,5 +8,6 @@
 pub mod cartridge;
 pub mod outside_v3;
 pub mod policies;
+mod problem;
 pub mod slot;
 pub mod state;

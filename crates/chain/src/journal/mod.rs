@@ -31,9 +31,11 @@ use game::AdventurerId;
 use id_column::IdColumn;
 
 use super::TxStatus;
-use super::ledger::TxRecord;
 use super::write_behind::WriteBehind;
 use spending::Spend;
+
+mod record;
+pub use record::TxRecord;
 use wallet::{day_start_ms, unix_ms};
 
 /// Replay results and intents kept (older rows are pruned).

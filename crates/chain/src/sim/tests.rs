@@ -1,7 +1,7 @@
 //! Tests of `sim`.
 
 use super::*;
-use crate::submit::Confirm;
+use crate::Confirm;
 use crate::{Hooks, WriteOptions};
 use game::engine::Action;
 use game::events::GameEventDetails;
