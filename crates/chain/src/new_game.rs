@@ -26,21 +26,8 @@ use starknet::core::types::{
 use starknet::providers::Provider;
 
 use super::ChainError;
-use super::client::{ChainClient, Submitter, TxReport, WriteOptions};
+use super::client::{ChainClient, Plan, Submitter, TxReport, WriteOptions};
 use super::token_id::token_id_from_events;
-
-/// The calls of a write, or how to build them once the nonce is known.
-pub(crate) enum Plan {
-    /// These calls.
-    Calls(Vec<Call>),
-    /// `mint` followed by `start_game(<the id the mint will assign>, weapon)`.
-    MintAndStart {
-        /// The mint call.
-        mint: Call,
-        /// Starting weapon id.
-        weapon: u8,
-    },
-}
 
 /// A game minted and started in one transaction.
 #[derive(Debug, Clone)]

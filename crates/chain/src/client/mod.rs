@@ -29,8 +29,10 @@ use game::model::Adventurer;
 use wallet::PolicyGuard;
 
 mod lookup;
+mod outcome;
 #[cfg(test)]
 mod pipeline_tests;
+mod plan;
 mod reader;
 #[cfg(test)]
 mod scripted;
@@ -42,6 +44,7 @@ mod third_generation_tests;
 
 pub use lookup::{TokenBalance, TxLookup, WalletReport};
 pub use reader::ChainReader;
+pub(crate) use plan::Plan;
 pub(crate) use submitter::Submitter;
 
 pub(crate) type Rpc = Arc<JsonRpcClient<NodeTransport>>;

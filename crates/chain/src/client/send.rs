@@ -11,7 +11,7 @@ use super::submitter::Submitter;
 use super::{TxReport, WriteOptions};
 use crate::ChainError;
 use crate::TxStatus;
-use crate::revert::NodeRefusal;
+use super::outcome::{SendFailure, Sent};
 use crate::Progress;
 use crate::submit::wait_for_receipt;
 
@@ -197,34 +197,5 @@ impl Submitter {
             tokio::time::sleep(crate::retry::backoff(attempt)).await;
         }
         false
-    }
-}
-
-/// Who pays for a sent transaction.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Sent {
-    /// The wallet, at most `bound` (counted against the budget until the receipt gives the fee).
-    Paid { bound: u128 },
-    /// The Cartridge paymaster (an outside execution): counted for the rate limit only.
-    Sponsored,
-}
-
-/// Why a send did not happen.
-pub(super) enum SendFailure {
-    /// The nonce was stale: re-read it and try again.
-    Nonce,
-    /// Anything else.
-    Other(ChainError),
-}
-
-impl SendFailure {
-    /// A stale nonce, whether the send refused it or the simulation before it did (another client
-    /// of the same account moved it on), as decoded from the node's answer; else the error itself.
-    pub(super) fn from_chain(e: ChainError) -> Self {
-        if e.node_refusal() == Some(NodeRefusal::StaleNonce) {
-            SendFailure::Nonce
-        } else {
-            SendFailure::Other(e)
-        }
     }
 }

@@ -10,12 +10,12 @@ use starknet::core::types::{Call, Felt};
 
 use tokio::sync::MutexGuard;
 
-use super::send::Sent;
+use super::outcome::{Sent, Sponsorship};
 use super::submitter::Submitter;
 use super::{OUTSIDE_EXECUTION_VALIDITY, TxReport, WriteOptions};
 use crate::ChainError;
 use crate::controller::outside_v3::OutsideExecutionV3;
-use crate::new_game::Plan;
+use super::plan::Plan;
 use crate::outside::{ANY_CALLER, OutsideExecution};
 use crate::paymaster::OutsideRequest;
 use crate::retry::read_with_retries;
@@ -176,13 +176,4 @@ impl Submitter {
             Err(e) => Err(e),
         }
     }
-}
-
-/// What the sponsored route did with a write.
-pub(super) enum Sponsorship {
-    /// The paymaster relayed it.
-    Sent(TxReport),
-    /// The account sends it; with the calls already built (and checked) at the account nonce
-    /// they were planned for, when planning read the chain.
-    Declined(Option<(Felt, Vec<Call>)>),
 }

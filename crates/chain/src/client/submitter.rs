@@ -14,12 +14,11 @@ use starknet::accounts::ConnectedAccount;
 use starknet::core::types::{Call, Felt};
 
 use super::reader::ChainReader;
-use super::send::{SendFailure, Sent};
-use super::sponsored::Sponsorship;
+use super::outcome::{SendFailure, Sent, Sponsorship};
 use super::{TxReport, WalletAccount, WriteOptions};
 use crate::ChainError;
 use crate::ledger::TxLedger;
-use crate::new_game::Plan;
+use super::plan::Plan;
 use crate::paymaster::Paymaster;
 use crate::retry::read_with_retries;
 use crate::subscribe::Subscriber;

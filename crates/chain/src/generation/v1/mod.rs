@@ -80,7 +80,7 @@ impl GameGeneration for GameAddresses {
         }
         Err(ChainError::GenerationMismatch {
             expected: GENERATION,
-            found: super::v2::GENERATION,
+            found: Generation::V2,
             address: at,
         })
     }

@@ -87,7 +87,7 @@ impl GameGeneration for V2Contracts {
         }
         Err(ChainError::GenerationMismatch {
             expected: GENERATION,
-            found: super::v1::GENERATION,
+            found: Generation::V1,
             address: at,
         })
     }
