@@ -19,8 +19,8 @@ use super::client::{Rpc, provider};
 use super::deploy_dungeon::deploy_practice_dungeon;
 use super::deploy_target::{CasmHash, DeployTarget};
 use super::revert::NodeRefusal;
-use crate::Confirm;
 use super::submit::wait_for_receipt;
+use crate::Confirm;
 use game::felt::parse_felt;
 use wallet::SecretSigner;
 

@@ -1,6 +1,6 @@
 //! How a new game is entered: minted directly at the game token (`mint_game`), or bought at the
 //! dungeon (Beast Mode's ticket booth) with one ticket, with a golden pass, or claimed free. The
-//! calls are built by one pure function, [`entry_calls`]; [`ChainClient::enter_game`] sends them
+//! calls are built by one pure function, [`entry_calls`]; `ChainClient::enter_game` sends them
 //! as one multicall and reads the new adventurer id from the receipt, as for a mint.
 //!
 //! The dungeon's interface, from the public sources: `buy_game(payment_type, player_name:
@@ -13,12 +13,9 @@
 //! @5832693). The bindings come from the practice dungeon's ABI (`abi/practice_dungeon.json`),
 //! which declares the same layouts; the tests check the calldata against the client's.
 
-use game::AdventurerId;
 use starknet::core::types::{Call, Felt, U256};
 
 use super::bindings::{GoldenPassInfo, PaymentType, dungeon, game_token_systems, ticket};
-use super::client::{ChainClient, TxReport, WriteOptions};
-use super::{ChainError, GameAddresses};
 
 /// One ticket: the dungeon's `cost_to_play` on mainnet (10^18 of the 18-decimal ticket token,
 /// loot-survivor-beast-mode scripts/deploy_mainnet.sh @5832693) and the amount the official
@@ -68,19 +65,6 @@ pub struct EntryAddresses {
     pub ticket: Option<Felt>,
     /// The golden pass ERC721 the dungeon accepts.
     pub golden_pass: Option<Felt>,
-}
-
-impl EntryAddresses {
-    /// The entry addresses of a deployment.
-    pub fn new(addresses: &GameAddresses, settings_id: u32) -> Self {
-        Self {
-            game_token_systems: addresses.game_token_systems,
-            settings_id,
-            dungeon: addresses.dungeon,
-            ticket: addresses.ticket,
-            golden_pass: addresses.golden_pass,
-        }
-    }
 }
 
 /// Who the new game is for.
@@ -189,64 +173,6 @@ pub fn entry_calls(
             &player.name,
         )],
     })
-}
-
-impl ChainClient {
-    /// Refuses, before anything is signed, an entry this deployment cannot serve: any new game on
-    /// an archived one, a dungeon entry on v2 (the dungeons' v2 calldata is not public) or on a
-    /// profile naming no dungeon.
-    pub fn check_entry(&self, entry: Entry) -> Result<(), ChainError> {
-        self.check_archive(entry)?;
-        if entry == Entry::Mint {
-            return Ok(());
-        }
-        let Some(addresses) = self.deployment().game().dungeon_entries(0) else {
-            return Err(ChainError::Invalid(format!(
-                "entry \"{}\" buys a game at a dungeon, and the dungeons' calldata on this {} \
-                 deployment is not public yet: use entry \"mint\" (such a game counts on no \
-                 dungeon's leaderboard)",
-                entry.name(),
-                self.deployment().generation()
-            )));
-        };
-        check_entry(entry, &addresses).map_err(|e| ChainError::Invalid(e.to_string()))
-    }
-
-    /// Enters a new game for this wallet with `entry` (one multicall) and returns the new
-    /// adventurer id, read from the receipt as for a mint; a plain mint is
-    /// [`ChainClient::mint_game`] (the deployment's generation's mint).
-    pub async fn enter_game(
-        &self,
-        entry: Entry,
-        player_name: Option<Felt>,
-        opts: WriteOptions,
-    ) -> Result<(AdventurerId, TxReport), ChainError> {
-        self.check_entry(entry)?;
-        if entry == Entry::Mint {
-            return self.mint_game(player_name, opts).await;
-        }
-        let addresses = self
-            .deployment()
-            .game()
-            .dungeon_entries(self.settings_id)
-            .ok_or_else(|| {
-                ChainError::Invalid(format!("entry \"{}\" has no dungeon here", entry.name()))
-            })?;
-        let player = Player {
-            address: self.account_address(),
-            name: player_name,
-        };
-        let calls = entry_calls(entry, &addresses, &player)
-            .map_err(|e| ChainError::Invalid(e.to_string()))?;
-        let action = match entry {
-            Entry::Mint => "mint_game",
-            Entry::Free => "claim_free_game",
-            Entry::Ticket | Entry::GoldenPass { .. } => "buy_game",
-        };
-        let report = self.submitter().execute(calls, None, action, opts).await?;
-        let id = self.minted_id(&report, action).await?;
-        Ok((id, report))
-    }
 }
 
 #[cfg(test)]

@@ -15,6 +15,9 @@ use starknet::providers::jsonrpc::{
     JsonRpcTransport,
 };
 
+/// The chain client's typed JSON-RPC client over its transport.
+pub type Rpc = Arc<starknet::providers::jsonrpc::JsonRpcClient<NodeTransport>>;
+
 /// Answers Starknet JSON-RPC requests without a network.
 #[async_trait::async_trait]
 pub trait RpcNode: Send + Sync {

@@ -8,7 +8,6 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use starknet::core::types::{TransactionFinalityStatus, TransactionStatus};
 
-
 /// How far a write must get before the tool answers.
 #[derive(
     Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,

@@ -11,8 +11,8 @@ use starknet::core::types::{
 use starknet::providers::{Provider, ProviderError};
 
 use super::ChainError;
-use super::revert::classify;
 use super::progress::{Hooks, Progress};
+use super::revert::classify;
 use super::status::Confirm;
 use super::subscribe::{Seen, Subscriber};
 

@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 use starknet::core::types::Felt;
 use tokio_tungstenite::tungstenite::Message;
 
-use super::revert::classify;
 use super::progress::{Hooks, Progress};
+use super::revert::classify;
 use super::status::Confirm;
 use super::{ChainError, TxStatus};
 

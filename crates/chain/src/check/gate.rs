@@ -5,9 +5,9 @@
 use starknet::core::types::{Call, Felt};
 use starknet::core::utils::get_selector_from_name;
 
+pub use super::refusal::AbiRefusal;
 use super::{AbiCheck, Difference, Outcome};
 use crate::ChainError;
-pub use super::refusal::AbiRefusal;
 
 /// The (contract, selector) pairs whose deployed entrypoint differs from the bindings'.
 #[derive(Debug, Clone, Default)]

@@ -19,15 +19,16 @@ use crate::paymaster::Paymaster;
 
 use super::ChainError;
 use super::ledger::TxLedger;
-use crate::{Confirm, Hooks};
 use super::token_id::token_id_from_events;
 use super::wallet_account::{AccountSigner, WalletAccount as Wallet};
 use crate::generation::{ActContext, Deployment};
+use crate::{Confirm, Hooks};
 use game::engine::Action;
 use game::events::GameEvent;
 use game::model::Adventurer;
 use wallet::PolicyGuard;
 
+mod entry;
 mod lookup;
 mod outcome;
 #[cfg(test)]
@@ -43,11 +44,11 @@ mod submitter;
 mod third_generation_tests;
 
 pub use lookup::{TokenBalance, TxLookup, WalletReport};
-pub use reader::ChainReader;
 pub(crate) use plan::Plan;
+pub use reader::ChainReader;
 pub(crate) use submitter::Submitter;
 
-pub(crate) type Rpc = Arc<JsonRpcClient<NodeTransport>>;
+pub(crate) use crate::node::Rpc;
 type WalletAccount = Wallet<Rpc>;
 
 /// How long a signed outside execution stays valid (its `execute_before` from now).

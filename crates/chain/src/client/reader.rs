@@ -14,6 +14,7 @@ use super::{Rpc, TxReport};
 use crate::ChainError;
 use crate::bindings::game_token_systems;
 use crate::generation::Deployment;
+use crate::generation::reads::{ChainReads, KeptEvents};
 use crate::retry::read_with_retries;
 use game::events::GameEvent;
 use game::model::{Adventurer, GameState};
@@ -27,7 +28,7 @@ pub struct ChainReader {
     /// The game token contract, once read (shared by every clone).
     token: Arc<OnceLock<Felt>>,
     /// v2: adventurers' events of GameCore's earlier envelope, once read.
-    pub(crate) legacy: Arc<crate::generation::v2::history::LegacyEvents>,
+    pub(crate) kept: Arc<KeptEvents>,
 }
 
 impl ChainReader {
@@ -41,7 +42,7 @@ impl ChainReader {
             deployment: Arc::new(deployment),
             chain_id,
             token,
-            legacy: Arc::default(),
+            kept: Arc::default(),
         }
     }
 
@@ -203,5 +204,28 @@ impl ChainReader {
             }
             Err(_) => false,
         }
+    }
+}
+
+#[async_trait::async_trait]
+impl ChainReads for ChainReader {
+    fn provider(&self) -> &Rpc {
+        &self.provider
+    }
+
+    fn chain_id(&self) -> Felt {
+        self.chain_id
+    }
+
+    async fn call(&self, call: Call) -> Result<Vec<Felt>, ChainError> {
+        ChainReader::call(self, call).await
+    }
+
+    async fn answers(&self, call: Call) -> bool {
+        ChainReader::answers(self, call).await
+    }
+
+    fn kept_events(&self) -> &KeptEvents {
+        &self.kept
     }
 }

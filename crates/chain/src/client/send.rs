@@ -7,12 +7,12 @@ use starknet::accounts::Account;
 use starknet::core::types::{Call, Felt, StarknetError};
 use starknet::providers::{Provider, ProviderError};
 
+use super::outcome::{SendFailure, Sent};
 use super::submitter::Submitter;
 use super::{TxReport, WriteOptions};
 use crate::ChainError;
-use crate::TxStatus;
-use super::outcome::{SendFailure, Sent};
 use crate::Progress;
+use crate::TxStatus;
 use crate::submit::wait_for_receipt;
 
 impl Submitter {

@@ -11,11 +11,11 @@ use starknet::core::types::{Call, Felt};
 use tokio::sync::MutexGuard;
 
 use super::outcome::{Sent, Sponsorship};
+use super::plan::Plan;
 use super::submitter::Submitter;
 use super::{OUTSIDE_EXECUTION_VALIDITY, TxReport, WriteOptions};
 use crate::ChainError;
 use crate::controller::outside_v3::OutsideExecutionV3;
-use super::plan::Plan;
 use crate::outside::{ANY_CALLER, OutsideExecution};
 use crate::paymaster::OutsideRequest;
 use crate::retry::read_with_retries;

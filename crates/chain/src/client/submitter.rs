@@ -13,12 +13,12 @@ use std::time::{Duration, SystemTime};
 use starknet::accounts::ConnectedAccount;
 use starknet::core::types::{Call, Felt};
 
-use super::reader::ChainReader;
 use super::outcome::{SendFailure, Sent, Sponsorship};
+use super::plan::Plan;
+use super::reader::ChainReader;
 use super::{TxReport, WalletAccount, WriteOptions};
 use crate::ChainError;
 use crate::ledger::TxLedger;
-use super::plan::Plan;
 use crate::paymaster::Paymaster;
 use crate::retry::read_with_retries;
 use crate::subscribe::Subscriber;

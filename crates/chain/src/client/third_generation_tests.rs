@@ -10,7 +10,6 @@ use async_trait::async_trait;
 use starknet::core::types::{Call, Event, Felt};
 use starknet::macros::selector;
 
-use super::ChainReader;
 use super::pipeline_tests::{connect_to, opts, owner_key};
 use super::scripted::{ONE_ADDRESS, ScriptedChain, TOKEN};
 use crate::ChainError;
@@ -19,8 +18,8 @@ use crate::controller::policies::session_policy_pairs;
 use crate::entry::{EntryAddresses, Player};
 use crate::generation::tests::Another;
 use crate::generation::{
-    ActContext, CheckTarget, Deployment, GameGeneration, Generation, IndexSource, NewGamePlan,
-    VrfRule,
+    ActContext, ChainReads, CheckTarget, Deployment, GameGeneration, Generation, IndexSource,
+    NewGamePlan, VrfRule,
 };
 use crate::vrf_rule::{DetectOptions, VrfRuleReport};
 use game::AdventurerId;
@@ -118,7 +117,7 @@ impl GameGeneration for OneAddress {
         Ok(vec![self.action_call(id, action)?])
     }
 
-    async fn check_generation(&self, reader: &ChainReader) -> Result<(), ChainError> {
+    async fn check_generation(&self, reader: &dyn ChainReads) -> Result<(), ChainError> {
         self.ask("check_generation");
         match reader
             .answers(Self::call("adventurer_state", vec![Felt::ZERO]))
@@ -131,7 +130,7 @@ impl GameGeneration for OneAddress {
 
     async fn game_state(
         &self,
-        reader: &ChainReader,
+        reader: &dyn ChainReads,
         id: AdventurerId,
     ) -> Result<GameState, ChainError> {
         self.ask("game_state");
@@ -147,13 +146,13 @@ impl GameGeneration for OneAddress {
 
     async fn stored_adventurer(
         &self,
-        reader: &ChainReader,
+        reader: &dyn ChainReads,
         id: AdventurerId,
     ) -> Result<Adventurer, ChainError> {
         Ok(self.game_state(reader, id).await?.adventurer)
     }
 
-    async fn token_address(&self, _reader: &ChainReader) -> Result<Felt, ChainError> {
+    async fn token_address(&self, _reader: &dyn ChainReads) -> Result<Felt, ChainError> {
         Ok(Felt::from_hex_unchecked(TOKEN))
     }
 
@@ -164,7 +163,7 @@ impl GameGeneration for OneAddress {
 
     async fn game_history(
         &self,
-        _reader: &ChainReader,
+        _reader: &dyn ChainReads,
         _id: AdventurerId,
     ) -> Result<Vec<GameEvent>, ChainError> {
         Ok(Vec::new())
@@ -216,7 +215,7 @@ impl GameGeneration for OneAddress {
 
     async fn read_vrf_rule(
         &self,
-        _reader: &ChainReader,
+        _reader: &dyn ChainReads,
         _opts: &DetectOptions,
     ) -> Result<VrfRuleReport, ChainError> {
         Err(ChainError::Unsupported {

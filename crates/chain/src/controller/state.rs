@@ -11,8 +11,8 @@ use starknet::core::types::{BlockId, BlockTag, Felt, FunctionCall};
 use starknet::macros::selector;
 use starknet::providers::Provider;
 
-use crate::ChainError;
 pub use super::problem::SessionProblem;
+use crate::ChainError;
 use wallet::SessionSigner;
 
 /// A Controller class this server knows, by hash.

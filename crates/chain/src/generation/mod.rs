@@ -9,7 +9,6 @@ use starknet::core::types::{Call, Event, Felt};
 
 use crate::ChainError;
 use crate::bindings::Entrypoint;
-use crate::client::ChainReader;
 use crate::entry::{EntryAddresses, Player};
 use crate::vrf_rule::{DetectOptions, VrfRuleReport};
 use game::AdventurerId;
@@ -19,10 +18,12 @@ use game::model::{Adventurer, GameState};
 
 mod label;
 mod probe;
+pub mod reads;
 pub mod v1;
 pub mod v2;
 
 pub use label::Generation;
+pub use reads::ChainReads;
 pub use v2::contracts::{SaltRecipe, V2Contracts, VrfSource};
 
 use crate::GameAddresses;
@@ -153,24 +154,24 @@ pub trait GameGeneration: Send + Sync + std::fmt::Debug {
     ) -> Result<Vec<Call>, ChainError>;
 
     /// Checks, with calls, that the game address answers as this generation.
-    async fn check_generation(&self, reader: &ChainReader) -> Result<(), ChainError>;
+    async fn check_generation(&self, reader: &dyn ChainReads) -> Result<(), ChainError>;
 
     /// The full (item-boosted) game state of an adventurer.
     async fn game_state(
         &self,
-        reader: &ChainReader,
+        reader: &dyn ChainReads,
         id: AdventurerId,
     ) -> Result<GameState, ChainError>;
 
     /// The stored (unboosted) adventurer, where the generation has such a view.
     async fn stored_adventurer(
         &self,
-        reader: &ChainReader,
+        reader: &dyn ChainReads,
         id: AdventurerId,
     ) -> Result<Adventurer, ChainError>;
 
     /// The token contract whose ids are the adventurers.
-    async fn token_address(&self, reader: &ChainReader) -> Result<Felt, ChainError>;
+    async fn token_address(&self, reader: &dyn ChainReads) -> Result<Felt, ChainError>;
 
     /// The token contract when the deployment names it (no read needed).
     fn known_token(&self) -> Option<Felt>;
@@ -178,7 +179,7 @@ pub trait GameGeneration: Send + Sync + std::fmt::Debug {
     /// An adventurer's game events in chain order, where the chain keeps them readable.
     async fn game_history(
         &self,
-        reader: &ChainReader,
+        reader: &dyn ChainReads,
         id: AdventurerId,
     ) -> Result<Vec<GameEvent>, ChainError>;
 
@@ -220,7 +221,7 @@ pub trait GameGeneration: Send + Sync + std::fmt::Debug {
     /// Reads the VRF rule off the deployment's newest actions.
     async fn read_vrf_rule(
         &self,
-        reader: &ChainReader,
+        reader: &dyn ChainReads,
         opts: &DetectOptions,
     ) -> Result<VrfRuleReport, ChainError>;
 

@@ -4,11 +4,11 @@
 use async_trait::async_trait;
 use starknet::core::types::{Call, Event, Felt};
 
+use super::reads::{ChainReads, view};
 use super::{
     ActContext, CheckTarget, GameGeneration, Generation, IndexSource, NewGamePlan, VrfRule,
 };
 use crate::bindings::{self, Entrypoint, adventurer_systems, game_systems, game_token_systems};
-use crate::client::ChainReader;
 use crate::entry::{EntryAddresses, Player};
 use crate::vrf_rule::{DetectOptions, VrfRuleReport};
 use crate::{ChainError, GameAddresses, convert, vrf};
@@ -72,7 +72,7 @@ impl GameGeneration for GameAddresses {
         Ok(vrf::bundle(self.game_systems, id, before, action, call).0)
     }
 
-    async fn check_generation(&self, reader: &ChainReader) -> Result<(), ChainError> {
+    async fn check_generation(&self, reader: &dyn ChainReads) -> Result<(), ChainError> {
         let at = self.game_systems;
         let load_assets = bindings::v2::game_core::load_assets(at, &Felt::ZERO);
         if !reader.answers(load_assets).await {
@@ -87,42 +87,46 @@ impl GameGeneration for GameAddresses {
 
     async fn game_state(
         &self,
-        reader: &ChainReader,
+        reader: &dyn ChainReads,
         id: AdventurerId,
     ) -> Result<GameState, ChainError> {
         let call = game_systems::get_game_state(self.game_systems, &convert::v1_id(id)?);
-        let raw = reader
-            .view("get_game_state", call, game_systems::decode_get_game_state)
-            .await?;
+        let raw = view(
+            reader,
+            "get_game_state",
+            call,
+            game_systems::decode_get_game_state,
+        )
+        .await?;
         convert::game_state(raw)
     }
 
     async fn stored_adventurer(
         &self,
-        reader: &ChainReader,
+        reader: &dyn ChainReads,
         id: AdventurerId,
     ) -> Result<Adventurer, ChainError> {
         let call =
             adventurer_systems::get_adventurer(self.adventurer_systems, &convert::v1_id(id)?);
-        let raw = reader
-            .view(
-                "get_adventurer",
-                call,
-                adventurer_systems::decode_get_adventurer,
-            )
-            .await?;
+        let raw = view(
+            reader,
+            "get_adventurer",
+            call,
+            adventurer_systems::decode_get_adventurer,
+        )
+        .await?;
         convert::adventurer(raw)
     }
 
-    async fn token_address(&self, reader: &ChainReader) -> Result<Felt, ChainError> {
+    async fn token_address(&self, reader: &dyn ChainReads) -> Result<Felt, ChainError> {
         let call = game_token_systems::token_address(self.game_token_systems);
-        reader
-            .view(
-                "token_address",
-                call,
-                game_token_systems::decode_token_address,
-            )
-            .await
+        view(
+            reader,
+            "token_address",
+            call,
+            game_token_systems::decode_token_address,
+        )
+        .await
     }
 
     fn known_token(&self) -> Option<Felt> {
@@ -131,7 +135,7 @@ impl GameGeneration for GameAddresses {
 
     async fn game_history(
         &self,
-        _reader: &ChainReader,
+        _reader: &dyn ChainReads,
         _id: AdventurerId,
     ) -> Result<Vec<GameEvent>, ChainError> {
         // Torii indexes a world's history; the chain keeps no per-adventurer filter for it.
@@ -159,7 +163,13 @@ impl GameGeneration for GameAddresses {
     }
 
     fn dungeon_entries(&self, settings_id: u32) -> Option<EntryAddresses> {
-        Some(EntryAddresses::new(self, settings_id))
+        Some(EntryAddresses {
+            game_token_systems: self.game_token_systems,
+            settings_id,
+            dungeon: self.dungeon,
+            ticket: self.ticket,
+            golden_pass: self.golden_pass,
+        })
     }
 
     fn policy_guard(
@@ -209,7 +219,7 @@ impl GameGeneration for GameAddresses {
 
     async fn read_vrf_rule(
         &self,
-        _reader: &ChainReader,
+        _reader: &dyn ChainReads,
         _opts: &DetectOptions,
     ) -> Result<VrfRuleReport, ChainError> {
         Err(ChainError::Unsupported {

@@ -6,8 +6,7 @@
 //! action count, so the state's `action_count` is the number of the adventurer's transactions
 //! that emitted game events (start included, as v1 counts), which the same events give.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use starknet::core::types::{BlockId, BlockTag, EmittedEvent, Event, EventFilter, Felt};
 use starknet::macros::selector;
@@ -16,7 +15,7 @@ use starknet::providers::Provider;
 use super::V2Contracts;
 use crate::ChainError;
 use crate::bindings::v2::game_core;
-use crate::client::ChainReader;
+use crate::generation::reads::ChainReads;
 use crate::retry::read_with_retries;
 use game::AdventurerId;
 use game::events::{GameEvent, GameEventDetails};
@@ -34,7 +33,10 @@ const MAX_EVENT_PAGES: usize = 16;
 /// cannot be filtered by id); what lies beyond is left out, with a warning.
 const MAX_LEGACY_PAGES: usize = 64;
 
-impl ChainReader {
+/// A v2 deployment's reads through the chain client.
+pub(super) struct V2Reads<'a>(pub(super) &'a dyn ChainReads);
+
+impl V2Reads<'_> {
     /// `load_assets`, then the adventurer's events for its newest beast and market: two requests
     /// while its history fits one page of [`EVENTS_PAGE`].
     pub(super) async fn v2_game_state(
@@ -43,7 +45,7 @@ impl ChainReader {
         adventurer_id: AdventurerId,
     ) -> Result<GameState, ChainError> {
         let call = game_core::load_assets(c.game_core, &adventurer_id.felt());
-        let felts = self.call(call).await?;
+        let felts = self.0.call(call).await?;
         let assets = Assets::from_felts(&felts)
             .map_err(|e| ChainError::Decode(format!("load_assets: {e}")))?;
         let history = self.history(c, adventurer_id).await?;
@@ -130,7 +132,7 @@ impl ChainReader {
         adventurer_id: AdventurerId,
         until: u64,
     ) -> Result<Arc<Vec<EmittedEvent>>, ChainError> {
-        if let Some(kept) = self.legacy.get(adventurer_id) {
+        if let Some(kept) = self.0.kept_events().get(adventurer_id) {
             return Ok(kept);
         }
         let Some(minted) = self.mint_block(c, adventurer_id).await? else {
@@ -160,7 +162,7 @@ impl ChainReader {
                 .filter(|e| e.keys.len() == 1 && e.data.first() == Some(&adventurer_id.felt()))
                 .collect();
         }
-        Ok(self.legacy.keep(adventurer_id, mine))
+        Ok(self.0.kept_events().keep(adventurer_id, mine))
     }
 
     /// Every event `filter` matches, page after page, up to `max_pages` pages.
@@ -169,7 +171,8 @@ impl ChainReader {
         let mut token = None;
         for _ in 0..max_pages {
             let page = read_with_retries(|| {
-                self.provider
+                self.0
+                    .provider()
                     .get_events(filter.clone(), token.clone(), EVENTS_PAGE)
             })
             .await
@@ -209,35 +212,10 @@ impl ChainReader {
                 vec![Felt::from(high)],
             ]),
         };
-        let page = read_with_retries(|| self.provider.get_events(filter.clone(), None, 1))
+        let page = read_with_retries(|| self.0.provider().get_events(filter.clone(), None, 1))
             .await
             .map_err(ChainError::from_provider)?;
         Ok(page.events.first().and_then(|e| e.block_number))
-    }
-}
-
-/// Adventurers' earlier-envelope events, kept by [`ChainReader::legacy_events`] (shared by every
-/// clone of a reader); emptied when it holds [`LEGACY_KEPT`] adventurers.
-#[derive(Default)]
-pub(crate) struct LegacyEvents(Mutex<HashMap<AdventurerId, Arc<Vec<EmittedEvent>>>>);
-
-/// Adventurers whose earlier-envelope events are kept at most.
-const LEGACY_KEPT: usize = 1024;
-
-impl LegacyEvents {
-    fn get(&self, id: AdventurerId) -> Option<Arc<Vec<EmittedEvent>>> {
-        self.0.lock().ok()?.get(&id).cloned()
-    }
-
-    fn keep(&self, id: AdventurerId, events: Vec<EmittedEvent>) -> Arc<Vec<EmittedEvent>> {
-        let events = Arc::new(events);
-        if let Ok(mut kept) = self.0.lock() {
-            if kept.len() >= LEGACY_KEPT {
-                kept.clear();
-            }
-            kept.insert(id, events.clone());
-        }
-        events
     }
 }
 
@@ -282,27 +260,6 @@ pub(super) fn receipt_events(c: &V2Contracts, raw: &[Event]) -> Result<Vec<GameE
 mod tests {
     use super::*;
     use starknet::core::types::Felt;
-
-    #[test]
-    fn kept_legacy_events_are_per_adventurer_and_bounded() {
-        let kept = LegacyEvents::default();
-        let id = AdventurerId::from(7u64);
-        assert!(kept.get(id).is_none());
-        kept.keep(id, Vec::new());
-        assert_eq!(
-            kept.get(id).map(|e| e.len()),
-            Some(0),
-            "an empty history is kept too"
-        );
-        for n in 0..LEGACY_KEPT as u64 {
-            kept.keep(AdventurerId::from(100 + n), Vec::new());
-        }
-        assert!(kept.get(id).is_none(), "a full store starts over");
-        assert!(
-            kept.get(AdventurerId::from(100 + LEGACY_KEPT as u64 - 1))
-                .is_some()
-        );
-    }
 
     #[test]
     fn receipt_events_keep_gamecore_events_of_either_envelope() {

@@ -4,11 +4,11 @@
 use async_trait::async_trait;
 use starknet::core::types::{Call, Event, Felt};
 
+use super::reads::ChainReads;
 use super::{
     ActContext, CheckTarget, GameGeneration, Generation, IndexSource, NewGamePlan, VrfRule,
 };
 use crate::bindings::{self, Entrypoint};
-use crate::client::ChainReader;
 use crate::entry::{EntryAddresses, Player};
 use crate::vrf_rule::{DetectOptions, VrfRuleReport};
 use crate::{ChainError, vrf};
@@ -68,7 +68,7 @@ impl GameGeneration for V2Contracts {
         act::action_calls(self, ctx.account, id, action, before, call)
     }
 
-    async fn check_generation(&self, reader: &ChainReader) -> Result<(), ChainError> {
+    async fn check_generation(&self, reader: &dyn ChainReads) -> Result<(), ChainError> {
         let at = self.game_core;
         if reader
             .answers(bindings::v2::game_core::load_assets(at, &Felt::ZERO))
@@ -94,15 +94,15 @@ impl GameGeneration for V2Contracts {
 
     async fn game_state(
         &self,
-        reader: &ChainReader,
+        reader: &dyn ChainReads,
         id: AdventurerId,
     ) -> Result<GameState, ChainError> {
-        reader.v2_game_state(self, id).await
+        history::V2Reads(reader).v2_game_state(self, id).await
     }
 
     async fn stored_adventurer(
         &self,
-        _reader: &ChainReader,
+        _reader: &dyn ChainReads,
         _id: AdventurerId,
     ) -> Result<Adventurer, ChainError> {
         Err(ChainError::Unsupported {
@@ -111,7 +111,7 @@ impl GameGeneration for V2Contracts {
         })
     }
 
-    async fn token_address(&self, _reader: &ChainReader) -> Result<Felt, ChainError> {
+    async fn token_address(&self, _reader: &dyn ChainReads) -> Result<Felt, ChainError> {
         Ok(self.denshokan)
     }
 
@@ -121,10 +121,10 @@ impl GameGeneration for V2Contracts {
 
     async fn game_history(
         &self,
-        reader: &ChainReader,
+        reader: &dyn ChainReads,
         id: AdventurerId,
     ) -> Result<Vec<GameEvent>, ChainError> {
-        reader.history(self, id).await
+        history::V2Reads(reader).history(self, id).await
     }
 
     fn receipt_events(&self, raw: &[Event]) -> Result<Vec<GameEvent>, ChainError> {
@@ -190,10 +190,10 @@ impl GameGeneration for V2Contracts {
 
     async fn read_vrf_rule(
         &self,
-        reader: &ChainReader,
+        reader: &dyn ChainReads,
         opts: &DetectOptions,
     ) -> Result<VrfRuleReport, ChainError> {
-        crate::vrf_rule::detect(&*reader.provider, self, reader.chain_id(), opts).await
+        crate::vrf_rule::detect(&**reader.provider(), self, reader.chain_id(), opts).await
     }
 
     fn index_source(&self) -> IndexSource<'_> {
