@@ -10,6 +10,10 @@ use serde_json::Value;
 
 #[path = "layers/generation_seam.rs"]
 mod generation_seam;
+#[path = "layers/module_cycles.rs"]
+mod module_cycles;
+#[path = "layers/source.rs"]
+mod source;
 
 /// Each workspace member and its layer's rank: a member may depend only on lower ranks.
 const LAYERS: &[(&str, u8)] = &[

@@ -2,7 +2,9 @@
 //! makes goes through `chain::generation` (`Deployment::game`), so a third generation is one folder
 //! there, its profile key and its practice deployer, and the compiler walks it through the rest.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use super::source::non_test_files;
 
 /// Where a generation may be named, each with why.
 const SEAM: &[(&str, &str)] = &[
@@ -23,52 +25,33 @@ const SEAM: &[(&str, &str)] = &[
 /// The variants of a generation, as code names them.
 const VARIANTS: &[&str] = &["Deployment::V", "Generation::V"];
 
-/// Every `.rs` file below `dir`.
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
-/// The code of a file that is not a unit test: a file of tests is skipped whole, and a file's
-/// `#[cfg(test)] mod …` is cut off with what follows it.
-fn non_test_code(path: &Path, text: &str) -> Option<String> {
-    let name = path.file_name()?.to_str()?;
-    if name == "tests.rs" || name.ends_with("_tests.rs") {
-        return None;
-    }
-    let lines: Vec<&str> = text.lines().collect();
-    let cut = lines
-        .windows(2)
-        .position(|w| w[0].trim() == "#[cfg(test)]" && w[1].trim_start().starts_with("mod "))
-        .unwrap_or(lines.len());
-    Some(lines[..cut].join("\n"))
-}
-
 /// `file:line: text` for every line of `root`'s crates outside the seam that names a variant.
 fn named_outside_the_seam(root: &Path) -> Vec<String> {
     let mut files = Vec::new();
-    rust_files(&root.join("crates"), &mut files);
-    rust_files(&root.join("src"), &mut files);
-    let mut found = Vec::new();
-    for path in files {
-        let rel = path
+    for dir in std::fs::read_dir(root.join("crates")).unwrap().flatten() {
+        let crate_dir = dir
+            .path()
             .strip_prefix(root)
             .unwrap()
             .to_string_lossy()
-            .replace('\\', "/");
+            .into_owned();
+        files.extend(
+            non_test_files(&dir.path().join("src"))
+                .into_iter()
+                .map(|f| (format!("{crate_dir}/src/{}", f.rel), f.code)),
+        );
+    }
+    files.extend(
+        non_test_files(&root.join("src"))
+            .into_iter()
+            .map(|f| (format!("src/{}", f.rel), f.code)),
+    );
+    let mut found = Vec::new();
+    for (rel, code) in files {
+        let rel = rel.replace('\\', "/");
         if SEAM.iter().any(|(p, _)| rel.starts_with(p)) {
             continue;
         }
-        let text = std::fs::read_to_string(&path).unwrap();
-        let Some(code) = non_test_code(&path, &text) else {
-            continue;
-        };
         for (i, line) in code.lines().enumerate() {
             let named = VARIANTS.iter().any(|v| {
                 line.match_indices(v).any(|(at, _)| {
@@ -79,7 +62,7 @@ fn named_outside_the_seam(root: &Path) -> Vec<String> {
                         .is_some_and(|c| c.is_alphanumeric() || c == '_')
                 })
             });
-            if named && !line.trim_start().starts_with("//") {
+            if named {
                 found.push(format!("{rel}:{}: {}", i + 1, line.trim()));
             }
         }

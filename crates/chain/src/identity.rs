@@ -25,3 +25,8 @@ pub(crate) async fn chain_identity<P: Provider + Sync>(provider: &P, chain_id: F
         }
     }
 }
+
+/// A chain id as its short string (`SN_MAIN`), else in hex.
+pub(crate) fn short_string(f: Felt) -> String {
+    starknet::core::utils::parse_cairo_short_string(&f).unwrap_or_else(|_| format!("{f:#x}"))
+}

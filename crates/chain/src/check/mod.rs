@@ -30,8 +30,8 @@ use self::probe::{Speaks, short_address};
 pub use self::report::{Check, Difference, Report, Section, Status};
 use crate::ChainError;
 use crate::bindings::Entrypoint;
-use crate::client::short_string;
 use crate::generation::{CheckTarget, Deployment, GameGeneration, Generation};
+use crate::identity::short_string;
 use crate::retry::read_with_retries;
 
 /// Why a class could not be read.

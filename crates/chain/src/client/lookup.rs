@@ -5,9 +5,10 @@ use serde::Serialize;
 use starknet::core::types::{ExecutionResult, Felt, StarknetError};
 use starknet::providers::{Provider, ProviderError};
 
-use super::{ChainClient, TxReport, short_string};
+use super::{ChainClient, TxReport};
 use crate::ChainError;
 use crate::bindings::erc20;
+use crate::identity::short_string;
 use crate::ledger::TxRecord;
 use crate::retry::read_with_retries;
 use crate::submit::execution_of;

@@ -14,6 +14,7 @@ use starknet::providers::Provider;
 use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
 
 use crate::controller::cartridge::CartridgePaymaster;
+use crate::identity::short_string;
 use crate::node::NodeTransport;
 use crate::paymaster::Paymaster;
 
@@ -476,8 +477,3 @@ const FEE_TOKENS: [(&str, &str); 2] = [
         "0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7",
     ),
 ];
-
-/// A chain id as its short string (`SN_MAIN`), else in hex.
-pub(crate) fn short_string(f: Felt) -> String {
-    starknet::core::utils::parse_cairo_short_string(&f).unwrap_or_else(|_| format!("{f:#x}"))
-}
