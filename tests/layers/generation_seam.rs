@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::source::non_test_files;
+use super::source::{non_test_files, plant};
 
 /// Where a generation may be named, each with why.
 const SEAM: &[(&str, &str)] = &[
@@ -85,11 +85,7 @@ fn no_generation_is_named_outside_the_seam() {
 #[test]
 fn a_generation_named_outside_the_seam_is_found() {
     let root = tempfile::tempdir().unwrap();
-    let write = |rel: &str, text: &str| {
-        let path = root.path().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = |rel: &str, text: &str| plant(root.path(), rel, text);
     write(
         "crates/mcp/src/finish.rs",
         "fn f(d: &Deployment) -> bool {\n    matches!(d, chain::Deployment::V2(_))\n}\n",

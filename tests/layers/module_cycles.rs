@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use super::source::non_test_files;
+use super::source::{non_test_files, plant};
 
 /// A module path, `["client", "reader"]` for `client/reader.rs`; the crate root is `[]`.
 type Module = Vec<String>;
@@ -221,11 +221,7 @@ fn the_chain_crate_has_no_module_cycle() {
 #[test]
 fn a_cycle_through_a_reexport_is_found() {
     let root = tempfile::tempdir().unwrap();
-    let write = |rel: &str, text: &str| {
-        let path = root.path().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = |rel: &str, text: &str| plant(root.path(), rel, text);
     write(
         "lib.rs",
         "mod error;\nmod client;\npub use error::ChainError;\n",

@@ -92,3 +92,11 @@ fn code(text: &str) -> (String, Vec<String>) {
     }
     (kept.join("\n"), declared)
 }
+
+/// Writes `text` at `rel` below `root`, making its folders: a planted file for a test of the
+/// tests.
+pub(crate) fn plant(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
