@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use common::accounts::{dev_account, send, view};
 use loot_survivor_mcp::chain::bindings::{golden_pass, ticket};
-use loot_survivor_mcp::chain::entry::{Entry, EntryAddresses, ONE_TICKET, Player, entry_calls};
+use loot_survivor_mcp::chain::entry::{Entry, ONE_TICKET, Player, entry_calls};
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
 use loot_survivor_mcp::wallet::{PolicyGuard, PolicySettings};
 use serde_json::{Value, json};
@@ -244,7 +244,7 @@ async fn without_a_dungeon_entries_are_refused_and_the_policy_bounds_the_ticket_
     };
     let guard = PolicyGuard::new(&settings, false, a.signable_entrypoints())
         .with_ticket_approve(a.ticket_approve());
-    let at = EntryAddresses::new(&a, 0);
+    let at = a.entry_addresses(0);
     let player = Player {
         address: ours,
         name: None,

@@ -241,7 +241,7 @@ pub(super) async fn wait<P: Provider + Sync>(provider: &P, hash: Felt) -> Result
 }
 
 /// A declare error; a compiled-class-hash mismatch says which setting picks the function.
-fn declare_error<S: std::fmt::Display>(
+fn declare_error<S: std::error::Error + Send + Sync + 'static>(
     e: starknet::accounts::AccountError<S>,
     function: CasmHash,
 ) -> ChainError {

@@ -118,6 +118,7 @@ pub async fn deploy_practice_dungeon<A>(
 ) -> Result<DungeonAddresses, ChainError>
 where
     A: ConnectedAccount + Sync,
+    A::SignError: 'static,
 {
     let artifacts = DungeonArtifacts::embedded();
     let salt = |s: &str| starknet::core::utils::cairo_short_string_to_felt(s).expect("short");
@@ -212,6 +213,7 @@ pub(crate) async fn declare_and_deploy<A>(
 ) -> Result<(Felt, Felt), ChainError>
 where
     A: ConnectedAccount + Sync,
+    A::SignError: 'static,
 {
     let provider = account.provider();
     let pending = BlockId::Tag(BlockTag::PreConfirmed);

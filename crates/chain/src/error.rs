@@ -11,6 +11,7 @@ use crate::node::NodeTransportError;
 
 use super::journal::JournalError;
 use super::revert::{NodeRefusal, Revert, classify, node_refusal};
+use super::signing::SigningError;
 
 /// What went wrong talking to the chain.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -114,7 +115,7 @@ pub enum ChainError {
     Policy(wallet::PolicyDenied),
     /// The wallet failed to sign.
     #[error("signing failed: {0}")]
-    Signing(String),
+    Signing(#[source] SigningError),
     /// The Controller session cannot sign (expired, revoked, not registered, old class). `renew`
     /// is the command that makes a new one.
     #[error("{problem}")]
@@ -257,10 +258,10 @@ impl ChainError {
     /// The one conversion of a starknet-rs account error: the provider's answer classified by
     /// [`ChainError::from_provider`], a signer failure [`ChainError::Signing`], the rest RPC
     /// errors.
-    pub fn from_account<S: std::fmt::Display>(e: AccountError<S>) -> Self {
+    pub fn from_account<S: std::error::Error + Send + Sync + 'static>(e: AccountError<S>) -> Self {
         match e {
             AccountError::Provider(p) => Self::from_provider(p),
-            AccountError::Signing(s) => Self::Signing(s.to_string()),
+            AccountError::Signing(s) => Self::Signing(SigningError::Account(Arc::new(s))),
             other => Self::Rpc(base::redact::redact_urls(&other.to_string())),
         }
     }
@@ -481,12 +482,13 @@ mod tests {
 
     #[test]
     fn account_errors_have_one_conversion() {
-        let e = ChainError::from_account(AccountError::<String>::Signing("no key".into()));
+        let no_key = std::io::Error::other("no key");
+        let e = ChainError::from_account(AccountError::Signing(no_key));
         assert!(
-            matches!(e, ChainError::Signing(ref m) if m == "no key"),
+            matches!(e, ChainError::Signing(ref s) if s.to_string() == "no key"),
             "{e:?}"
         );
-        let e = ChainError::from_account(AccountError::<String>::Provider(
+        let e = ChainError::from_account(AccountError::<std::io::Error>::Provider(
             ProviderError::StarknetError(StarknetError::InvalidTransactionNonce(String::new())),
         ));
         assert_eq!(e.node_refusal(), Some(NodeRefusal::StaleNonce));

@@ -26,6 +26,7 @@ pub mod paymaster;
 mod progress;
 pub mod retry;
 pub mod revert;
+mod signing;
 pub mod sim;
 mod status;
 mod submit;
@@ -48,6 +49,7 @@ pub use generation::{Deployment, Generation, SaltRecipe, V2Contracts, VrfSource}
 pub use manifest::GameAddresses;
 pub use new_game::MintedGame;
 pub use progress::{Hooks, Progress};
+pub use signing::SigningError;
 pub use status::Confirm;
 pub use status::{Execution, TxStatus};
 pub use subscribe::Follow;

@@ -59,6 +59,17 @@ impl GameAddresses {
         })
     }
 
+    /// The addresses a new game's entry calls go to, minting with `settings_id`.
+    pub fn entry_addresses(&self, settings_id: u32) -> super::entry::EntryAddresses {
+        super::entry::EntryAddresses {
+            game_token_systems: self.game_token_systems,
+            settings_id,
+            dungeon: self.dungeon,
+            ticket: self.ticket,
+            golden_pass: self.golden_pass,
+        }
+    }
+
     /// The (contract, selector) pairs the wallet may sign: the game actions and `mint_game`, and
     /// on profiles with a dungeon its `buy_game` and `claim_free_game` (the ticket's `approve` is
     /// a separate, bounded rule: [`GameAddresses::ticket_approve`]).

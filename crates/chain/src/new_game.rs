@@ -143,7 +143,7 @@ impl Submitter {
             .nonce(nonce)
             .simulate(true, true)
             .await
-            .map_err(ChainError::from_account)?;
+            .map_err(crate::wallet_account::account_error)?;
         let TransactionTrace::Invoke(trace) = simulated.transaction_trace else {
             return Err(ChainError::Decode(
                 "the mint simulation is not an invoke".into(),

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use starknet::accounts::{
-    Account, ConnectedAccount, ExecutionEncoder, RawDeclarationV3, RawExecutionV3,
+    Account, AccountError, ConnectedAccount, ExecutionEncoder, RawDeclarationV3, RawExecutionV3,
 };
 use starknet::core::types::{BlockId, BlockTag, Call, Felt};
 use starknet::providers::Provider;
@@ -15,6 +15,7 @@ use starknet::signers::{Signer, SignerInteractivityContext};
 use super::ChainError;
 use super::bindings::entrypoint_name;
 use crate::controller::slot::SessionSlot;
+use crate::signing::SigningError;
 use wallet::{CARTRIDGE_VRF_PROVIDER, PolicyDenied, SecretSigner, SessionError};
 
 /// The policy rule a session refusal names.
@@ -76,7 +77,7 @@ impl AccountSigner {
                 .sign_hash(&hash)
                 .await
                 .map(|s| vec![s.r, s.s])
-                .map_err(|e| ChainError::Signing(e.to_string())),
+                .map_err(|e| ChainError::Signing(SigningError::Key(Arc::new(e)))),
             AccountSigner::Session(s) => s
                 .require()?
                 .sign(hash, calls)
@@ -113,7 +114,7 @@ fn session_refusal(e: SessionError) -> ChainError {
             ),
             setting: "session",
         }),
-        other => ChainError::Signing(other.to_string()),
+        other => ChainError::Signing(SigningError::Session(Arc::new(other))),
     }
 }
 
@@ -146,7 +147,16 @@ impl<P> WalletAccount<P> {
 /// Declarations are not signed by the wallet's account in this server.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
-pub struct AccountSignError(String);
+pub struct AccountSignError(Box<ChainError>);
+
+/// An error of the wallet's account as the chain layer reports it: a signing failure is the chain
+/// error its signer failed with, as it was (a refusal of the policy or a session stays one).
+pub(crate) fn account_error(e: AccountError<AccountSignError>) -> ChainError {
+    match e {
+        AccountError::Signing(AccountSignError(e)) => *e,
+        other => ChainError::from_account(other),
+    }
+}
 
 #[async_trait::async_trait]
 impl<P: starknet::providers::Provider + Send + Sync> Account for WalletAccount<P> {
@@ -169,7 +179,7 @@ impl<P: starknet::providers::Provider + Send + Sync> Account for WalletAccount<P
         self.signer
             .sign(hash, execution.calls())
             .await
-            .map_err(|e| AccountSignError(e.to_string()))
+            .map_err(|e| AccountSignError(Box::new(e)))
     }
 
     async fn sign_declaration_v3(
@@ -177,9 +187,9 @@ impl<P: starknet::providers::Provider + Send + Sync> Account for WalletAccount<P
         _declaration: &RawDeclarationV3,
         _query_only: bool,
     ) -> Result<Vec<Felt>, Self::SignError> {
-        Err(AccountSignError(
+        Err(AccountSignError(Box::new(ChainError::Invalid(
             "the wallet's account does not sign declarations".into(),
-        ))
+        ))))
     }
 
     fn is_signer_interactive(&self, _context: SignerInteractivityContext<'_>) -> bool {

@@ -154,7 +154,7 @@ pub fn from_chain(e: ChainError) -> ToolError {
         ChainError::DecodeJson { context, source } => {
             ToolError::new(ErrorCode::RpcError, format!("{context}: {source}")).retryable(false)
         }
-        ChainError::Signing(m) => ToolError::new(ErrorCode::RpcError, m).retryable(false),
+        ChainError::Signing(e) => ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false),
         ChainError::Invalid(m) => ToolError::validation(m),
         ChainError::NoSuchAdventurer(id) => missing_adventurer(id),
         ChainError::Session {

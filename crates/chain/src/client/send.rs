@@ -14,6 +14,8 @@ use crate::ChainError;
 use crate::Progress;
 use crate::TxStatus;
 use crate::submit::wait_for_receipt;
+use crate::wallet_account::account_error;
+use starknet::accounts::AccountError;
 
 impl Submitter {
     /// Waits for a sent transaction at the requested confirmation level, records its status and
@@ -94,7 +96,7 @@ impl Submitter {
         let fee = exec
             .estimate_fee()
             .await
-            .map_err(|e| SendFailure::from_chain(ChainError::from_account(e)))?;
+            .map_err(|e| SendFailure::from_chain(account_error(e)))?;
         opts.hooks.report(Progress::Simulated {
             fee: fee.overall_fee,
         });
@@ -134,9 +136,9 @@ impl Submitter {
                     request.signature = signature;
                     Ok(request)
                 }
-                Err(e) => Err(e.to_string()),
+                Err(e) => Err(e),
             },
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(account_error(AccountError::Signing(e))),
         };
         match record.await {
             Ok(Ok(())) => {}
@@ -151,7 +153,7 @@ impl Submitter {
             Ok(request) => request,
             Err(e) => {
                 self.ledger.set_status(hash, TxStatus::SendFailed);
-                return Err(SendFailure::Other(ChainError::Signing(e)));
+                return Err(SendFailure::Other(e));
             }
         };
         self.send_signed(request, hash)

@@ -19,7 +19,9 @@ use crate::controller::outside_v3::OutsideExecutionV3;
 use crate::outside::{ANY_CALLER, OutsideExecution};
 use crate::paymaster::OutsideRequest;
 use crate::retry::read_with_retries;
+use crate::signing::SigningError;
 use crate::wallet_account::AccountSigner;
+use std::sync::Arc;
 
 impl Submitter {
     /// Signs the calls as an outside execution (any caller, valid for
@@ -77,7 +79,7 @@ impl Submitter {
                 let signed = execution
                     .sign(&**key, account, self.reader.chain_id())
                     .await
-                    .map_err(|e| ChainError::Signing(e.to_string()))?;
+                    .map_err(|e| ChainError::Signing(SigningError::Key(Arc::new(e))))?;
                 tracing::info!(
                     outside_hash = %format!("{:#x}", signed.hash),
                     action,

@@ -14,6 +14,7 @@ use crate::outside::{
     ANY_CALLER, OutsideExecutionJson, calls_hash, hex, message_hash_of, push_calls,
     snip9_domain_hash, with_signature,
 };
+use crate::signing::SigningError;
 
 /// The type string of the v3 `OutsideExecution` (with its `Call` dependency); it differs from
 /// v2's only in `"Nonce":"(felt,u128)"`.
@@ -43,8 +44,7 @@ pub struct OutsideExecutionV3 {
 /// costs a storage slot each but needs no record of which bits were spent.
 pub fn fresh_nonce() -> Result<(Felt, u128), ChainError> {
     let mut bytes = [0u8; 31];
-    getrandom::fill(&mut bytes)
-        .map_err(|e| ChainError::Signing(format!("no randomness for the nonce: {e}")))?;
+    getrandom::fill(&mut bytes).map_err(|e| ChainError::Signing(SigningError::Randomness(e)))?;
     Ok((Felt::from_bytes_be_slice(&bytes), 1))
 }
 

@@ -163,13 +163,7 @@ impl GameGeneration for GameAddresses {
     }
 
     fn dungeon_entries(&self, settings_id: u32) -> Option<EntryAddresses> {
-        Some(EntryAddresses {
-            game_token_systems: self.game_token_systems,
-            settings_id,
-            dungeon: self.dungeon,
-            ticket: self.ticket,
-            golden_pass: self.golden_pass,
-        })
+        Some(self.entry_addresses(settings_id))
     }
 
     fn policy_guard(
