@@ -470,6 +470,69 @@ mod tests {
         );
     }
 
+    /// Pins a beast's shown facts where the view, the beast event and the battle preview give
+    /// them: a catalogued beast with specials, and ids the catalogue lacks, with and without.
+    #[test]
+    fn a_beast_reads_alike_in_the_view_the_event_and_the_preview() {
+        use crate::events::BeastEncounter;
+        use crate::model::BeastEvent;
+        use serde_json::json;
+        let known = sample_state().beast;
+        let cases = [
+            (known, "Demon Grasp Dragon", "T1", "Blade_or_Hide"),
+            (
+                BeastEvent { id: 0, ..known },
+                "Demon Grasp Unknown beast #0",
+                "None",
+                "None",
+            ),
+            (
+                BeastEvent {
+                    id: 76,
+                    specials: SpecialPowers::default(),
+                    ..known
+                },
+                "Unknown beast #76",
+                "None",
+                "None",
+            ),
+        ];
+        for (beast, name, tier, kind) in cases {
+            let mut s = sample_state();
+            s.beast = beast;
+            s.adventurer.beast_health = 17;
+            let view = adventurer_view(crate::AdventurerId::from(1), &s).beast;
+            assert_eq!(
+                serde_json::to_value(view).unwrap(),
+                json!({
+                    "id": beast.id, "name": name, "tier": tier, "type": kind, "level": 20,
+                    "health": 17, "starting_health": 40,
+                    "specials": serde_json::to_value(beast.specials).unwrap(),
+                    "is_collectable": beast.is_collectable,
+                })
+            );
+            let event = serde_json::to_value(BeastEncounter::from(beast)).unwrap();
+            assert_eq!(
+                (&event["name"], &event["tier"], &event["beast_type"]),
+                (&json!(name), &json!(tier), &json!(kind))
+            );
+            assert_eq!(
+                (&event["level"], &event["health"]),
+                (&json!(20), &json!(40))
+            );
+            let p = crate::preview::battle_preview(&s).unwrap();
+            let p = serde_json::to_value(p).unwrap();
+            assert_eq!(
+                (&p["beast_name"], &p["beast_tier"], &p["beast_type"]),
+                (&json!(name), &json!(tier), &json!(kind))
+            );
+            assert_eq!(
+                (&p["beast_level"], &p["beast_health"]),
+                (&json!(20), &json!(17))
+            );
+        }
+    }
+
     #[test]
     fn not_started_view() {
         let v = adventurer_view(crate::AdventurerId::from(5), &GameState::default());
