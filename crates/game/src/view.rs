@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::beast_display::BeastDisplay;
 use super::catalogue::{self, ItemType, Slot, Tier};
 use super::id::AdventurerId;
 use super::model::{GameState, Item, SpecialPowers, Stats};
@@ -236,6 +237,26 @@ pub fn item_display_name(item: &Item, seed: u16) -> (String, SpecialPowers) {
     (specials.full_name(&base), specials)
 }
 
+/// The beast being fought, while in battle: the full view's beast and the compact state's.
+pub fn beast_view(state: &GameState) -> Option<BeastView> {
+    let adv = &state.adventurer;
+    let b = &state.beast;
+    (phase::phase(adv) == Phase::InBattle).then(|| {
+        let shown = BeastDisplay::of(b);
+        BeastView {
+            id: b.id,
+            name: shown.name,
+            tier: shown.tier,
+            beast_type: shown.beast_type,
+            level: b.level,
+            health: adv.beast_health,
+            starting_health: b.health,
+            specials: b.specials,
+            is_collectable: b.is_collectable,
+        }
+    })
+}
+
 /// Builds the view of `state` for `adventurer_id`. Pure and deterministic: the same state always
 /// yields the same JSON.
 pub fn adventurer_view(adventurer_id: AdventurerId, state: &GameState) -> AdventurerView {
@@ -279,22 +300,6 @@ pub fn adventurer_view(adventurer_id: AdventurerId, state: &GameState) -> Advent
         })
         .collect();
 
-    let beast = (phase == Phase::InBattle).then(|| {
-        let b = &state.beast;
-        let info = catalogue::beast(b.id);
-        BeastView {
-            id: b.id,
-            name: b.display_name(),
-            tier: info.map_or(Tier::None, |i| i.tier),
-            beast_type: info.map_or(ItemType::None, |i| i.beast_type),
-            level: b.level,
-            health: adv.beast_health,
-            starting_health: b.health,
-            specials: b.specials,
-            is_collectable: b.is_collectable,
-        }
-    });
-
     let market = if phase::market_open(adv) {
         let mut ids = state.market.clone();
         ids.sort_unstable();
@@ -334,7 +339,7 @@ pub fn adventurer_view(adventurer_id: AdventurerId, state: &GameState) -> Advent
         stats: adv.stats,
         equipment,
         bag,
-        beast,
+        beast: beast_view(state),
         market,
         potion_price: rules::potion_price(adv.level(), adv.stats.charisma),
         max_potions: if phase::market_open(adv) {

@@ -119,10 +119,10 @@ pub fn compact_state(state: &GameState) -> CompactState {
             )
         })
         .collect();
-    let beast = (ph == Phase::InBattle).then(|| CompactBeast {
-        name: state.beast.display_name(),
-        level: state.beast.level,
-        health: adv.beast_health,
+    let beast = view::beast_view(state).map(|b| CompactBeast {
+        name: b.name,
+        level: b.level,
+        health: b.health,
     });
     CompactState {
         phase: ph,
