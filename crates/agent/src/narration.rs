@@ -251,3 +251,70 @@ fn article(name: &str) -> &'static str {
         _ => "a",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use game::events::{AttackEvent, BeastEncounter};
+    use game::model::{BeastEvent, GameState, SpecialPowers};
+    use game::view::adventurer_view;
+    use game::{AdventurerId, Slot};
+
+    /// Pins the `play` lines that name a beast: from its encounter and from the view in battle.
+    #[test]
+    fn play_lines_name_the_beast_with_its_specials() {
+        let beast = BeastEvent {
+            id: 29,
+            health: 40,
+            level: 20,
+            specials: SpecialPowers {
+                special1: 0,
+                special2: 18,
+                special3: 6,
+            },
+            ..Default::default()
+        };
+        let mut state = GameState {
+            beast,
+            ..Default::default()
+        };
+        state.adventurer.health = 100;
+        state.adventurer.beast_health = 40;
+        let ev = |details| GameEvent {
+            adventurer_id: AdventurerId::from(1),
+            action_count: 3,
+            details,
+        };
+        let blow = |damage, location| AttackEvent {
+            damage,
+            location,
+            critical_hit: false,
+        };
+        let mut lines = Vec::new();
+        let mut run = GameRun::default();
+        let view = adventurer_view(AdventurerId::from(1), &state);
+        let met = [ev(GameEventDetails::Beast(BeastEncounter::from(beast)))];
+        run.take(&met, view.clone(), &mut |l| lines.push(l));
+        let mut run = GameRun::default();
+        let fight = [
+            ev(GameEventDetails::Attack(blow(4, Slot::Weapon))),
+            ev(GameEventDetails::BeastAttack(blow(9, Slot::Chest))),
+            ev(GameEventDetails::FledBeast {
+                beast_id: 29,
+                beast_name: "Dragon".into(),
+                xp_reward: 1,
+            }),
+        ];
+        run.take(&[], view.clone(), &mut |l| lines.push(l));
+        run.take(&fight, view, &mut |l| lines.push(l));
+        assert_eq!(
+            lines,
+            vec![
+                "      hp 100/100   0g | a Demon Grasp Dragon appears: level 20, 40 health",
+                "      hp 100/100   0g | you hit the Demon Grasp Dragon for 4",
+                "      hp  91/100   0g | the Demon Grasp Dragon hits your Chest for 9",
+                "      hp  91/100   0g | escaped the Demon Grasp Dragon",
+            ]
+        );
+    }
+}

@@ -10,6 +10,7 @@
 
 pub mod advice;
 pub mod after;
+mod beast_display;
 pub mod boosts;
 pub mod catalogue;
 pub mod combat;

@@ -6,7 +6,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::catalogue::{self, ItemType, Slot, Tier};
+use super::beast_display::BeastDisplay;
+use super::catalogue::{ItemType, Slot, Tier};
 use super::combat::{self, ARMOR_SLOTS, CombatSpec, Effectiveness};
 use super::engine::{EngineSettings, StatsMode};
 use super::model::{Adventurer, BeastEvent, GameState};
@@ -306,12 +307,12 @@ pub fn battle_preview_with(
         ),
         StatsMode::Reduction => (1.0, 0.0),
     };
-    let info = catalogue::beast(beast.id);
+    let shown = BeastDisplay::of(beast);
     BattlePreview {
         beast_id: beast.id,
-        beast_name: beast.display_name(),
-        beast_tier: info.map_or(Tier::None, |b| b.tier),
-        beast_type: info.map_or(ItemType::None, |b| b.beast_type),
+        beast_name: shown.name,
+        beast_tier: shown.tier,
+        beast_type: shown.beast_type,
         beast_level: beast.level,
         beast_health,
         effectiveness: combat::effectiveness(weapon.item_type, beast_spec.item_type),

@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::beast_display::BeastDisplay;
 use super::catalogue::{self, ItemType, Slot, Tier};
 use super::id::AdventurerId;
 use super::model::{GameState, Item, SpecialPowers, Stats};
@@ -236,6 +237,26 @@ pub fn item_display_name(item: &Item, seed: u16) -> (String, SpecialPowers) {
     (specials.full_name(&base), specials)
 }
 
+/// The beast being fought, while in battle: the full view's beast and the compact state's.
+pub fn beast_view(state: &GameState) -> Option<BeastView> {
+    let adv = &state.adventurer;
+    let b = &state.beast;
+    (phase::phase(adv) == Phase::InBattle).then(|| {
+        let shown = BeastDisplay::of(b);
+        BeastView {
+            id: b.id,
+            name: shown.name,
+            tier: shown.tier,
+            beast_type: shown.beast_type,
+            level: b.level,
+            health: adv.beast_health,
+            starting_health: b.health,
+            specials: b.specials,
+            is_collectable: b.is_collectable,
+        }
+    })
+}
+
 /// Builds the view of `state` for `adventurer_id`. Pure and deterministic: the same state always
 /// yields the same JSON.
 pub fn adventurer_view(adventurer_id: AdventurerId, state: &GameState) -> AdventurerView {
@@ -279,22 +300,6 @@ pub fn adventurer_view(adventurer_id: AdventurerId, state: &GameState) -> Advent
         })
         .collect();
 
-    let beast = (phase == Phase::InBattle).then(|| {
-        let b = &state.beast;
-        let info = catalogue::beast(b.id);
-        BeastView {
-            id: b.id,
-            name: b.display_name(),
-            tier: info.map_or(Tier::None, |i| i.tier),
-            beast_type: info.map_or(ItemType::None, |i| i.beast_type),
-            level: b.level,
-            health: adv.beast_health,
-            starting_health: b.health,
-            specials: b.specials,
-            is_collectable: b.is_collectable,
-        }
-    });
-
     let market = if phase::market_open(adv) {
         let mut ids = state.market.clone();
         ids.sort_unstable();
@@ -334,7 +339,7 @@ pub fn adventurer_view(adventurer_id: AdventurerId, state: &GameState) -> Advent
         stats: adv.stats,
         equipment,
         bag,
-        beast,
+        beast: beast_view(state),
         market,
         potion_price: rules::potion_price(adv.level(), adv.stats.charisma),
         max_potions: if phase::market_open(adv) {
@@ -468,6 +473,69 @@ mod tests {
                 .unwrap()
                 .contains("max_potions")
         );
+    }
+
+    /// Pins a beast's shown facts where the view, the beast event and the battle preview give
+    /// them: a catalogued beast with specials, and ids the catalogue lacks, with and without.
+    #[test]
+    fn a_beast_reads_alike_in_the_view_the_event_and_the_preview() {
+        use crate::events::BeastEncounter;
+        use crate::model::BeastEvent;
+        use serde_json::json;
+        let known = sample_state().beast;
+        let cases = [
+            (known, "Demon Grasp Dragon", "T1", "Blade_or_Hide"),
+            (
+                BeastEvent { id: 0, ..known },
+                "Demon Grasp Unknown beast #0",
+                "None",
+                "None",
+            ),
+            (
+                BeastEvent {
+                    id: 76,
+                    specials: SpecialPowers::default(),
+                    ..known
+                },
+                "Unknown beast #76",
+                "None",
+                "None",
+            ),
+        ];
+        for (beast, name, tier, kind) in cases {
+            let mut s = sample_state();
+            s.beast = beast;
+            s.adventurer.beast_health = 17;
+            let view = adventurer_view(crate::AdventurerId::from(1), &s).beast;
+            assert_eq!(
+                serde_json::to_value(view).unwrap(),
+                json!({
+                    "id": beast.id, "name": name, "tier": tier, "type": kind, "level": 20,
+                    "health": 17, "starting_health": 40,
+                    "specials": serde_json::to_value(beast.specials).unwrap(),
+                    "is_collectable": beast.is_collectable,
+                })
+            );
+            let event = serde_json::to_value(BeastEncounter::from(beast)).unwrap();
+            assert_eq!(
+                (&event["name"], &event["tier"], &event["beast_type"]),
+                (&json!(name), &json!(tier), &json!(kind))
+            );
+            assert_eq!(
+                (&event["level"], &event["health"]),
+                (&json!(20), &json!(40))
+            );
+            let p = crate::preview::battle_preview(&s).unwrap();
+            let p = serde_json::to_value(p).unwrap();
+            assert_eq!(
+                (&p["beast_name"], &p["beast_tier"], &p["beast_type"]),
+                (&json!(name), &json!(tier), &json!(kind))
+            );
+            assert_eq!(
+                (&p["beast_level"], &p["beast_health"]),
+                (&json!(20), &json!(17))
+            );
+        }
     }
 
     #[test]

@@ -26,7 +26,7 @@ use game::phase::{Phase, phase};
 use game::policy::{Params, Policy};
 
 /// The nine write tools (each signs and sends game transactions), named where the tool calls
-/// of the game's actions name them.
+/// of the game's actions name them: the tools annotated as writes (a test in `server` holds it).
 pub const WRITE_TOOLS: [&str; 9] = [
     tools::NEW_GAME,
     tools::EXPLORE,

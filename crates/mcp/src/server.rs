@@ -124,6 +124,12 @@ impl LsServer {
         tools
     }
 
+    /// Whether `tool` is one of this server's write tools: its annotations do not say it only
+    /// reads. The HTTP guard counts these against an identity's transactions and fees.
+    pub(crate) fn is_write_tool(&self, tool: &str) -> bool {
+        self.tool_router.get(tool).is_some_and(writes)
+    }
+
     /// Sets the result detail used when a call does not pass `detail` (setting `server.detail`).
     pub fn with_detail(mut self, detail: Detail) -> Self {
         self.detail = detail;
@@ -147,6 +153,16 @@ impl LsServer {
                 .then(|| self.backend.deterministic_rules().unwrap_or_default()),
         }
     }
+}
+
+/// Whether `tool` writes: its annotations do not say `read_only_hint: true` (MCP's default is
+/// false, so a tool without annotations counts as a write).
+fn writes(tool: &rmcp::model::Tool) -> bool {
+    !tool
+        .annotations
+        .as_ref()
+        .and_then(|a| a.read_only_hint)
+        .unwrap_or(false)
 }
 
 #[tool_handler(router = self.tool_router)]
@@ -268,6 +284,36 @@ mod tests {
                 assert!(t.input_schema.contains_key("properties"), "{}", t.name);
             }
         }
+    }
+
+    /// `WRITE_TOOLS` (and `DETAIL_TOOLS` built from it) names exactly the tools whose annotations
+    /// make them writes, the tools the HTTP guard counts.
+    #[test]
+    fn write_tools_are_the_tools_annotated_as_writes() {
+        use std::collections::BTreeSet;
+        let tools = LsServer::all_tools(true).list_all();
+        let annotated: BTreeSet<&str> = tools
+            .iter()
+            .filter(|t| writes(t))
+            .map(|t| t.name.as_ref())
+            .collect();
+        let listed: BTreeSet<&str> = crate::WRITE_TOOLS.into_iter().collect();
+        let missing: Vec<_> = annotated.difference(&listed).collect();
+        let extra: Vec<_> = listed.difference(&annotated).collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "WRITE_TOOLS misses the write tools {missing:?} and names tools not annotated as \
+             writes {extra:?}"
+        );
+        assert_eq!(listed.len(), crate::WRITE_TOOLS.len(), "a tool named twice");
+        let server = LsServer::practice(true);
+        for t in &tools {
+            assert_eq!(
+                server.is_write_tool(&t.name),
+                listed.contains(t.name.as_ref())
+            );
+        }
+        assert!(!server.is_write_tool("ls_no_such_tool"));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use super::turn::{Turn, world_key};
 use super::{Revert, ensure};
+use crate::beast_display;
 use crate::catalogue;
 use crate::combat::{self, ARMOR_SLOTS};
 use crate::events::{AttackEvent, GameEventDetails};
@@ -12,13 +13,6 @@ use crate::rules;
 
 /// Gold Ring item id.
 const GOLD_RING: u8 = 8;
-
-fn beast_name(beast: &BeastEvent) -> String {
-    catalogue::beast(beast.id).map_or_else(
-        || format!("Unknown beast #{}", beast.id),
-        |b| b.name.to_string(),
-    )
-}
 
 impl Turn<'_> {
     /// The beast hits the armor at `location_rnd % 5`, critically per the adventurer's level.
@@ -98,7 +92,7 @@ impl Turn<'_> {
         }
         self.emit(GameEventDetails::DefeatedBeast {
             beast_id: beast.id,
-            beast_name: beast_name(beast),
+            beast_name: beast_display::name(beast.id),
             gold_reward: gold,
             xp_reward: xp,
         });
@@ -126,7 +120,7 @@ impl Turn<'_> {
                 self.add_xp(1);
                 self.emit(GameEventDetails::FledBeast {
                     beast_id: beast.id,
-                    beast_name: beast_name(&beast),
+                    beast_name: beast_display::name(beast.id),
                     xp_reward: 1,
                 });
                 break;

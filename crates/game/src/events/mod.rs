@@ -5,6 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use starknet_types_core::felt::Felt;
 
+use super::beast_display::BeastDisplay;
 use super::catalogue::{self, ItemType, Slot, Tier};
 use super::felt::{DecodeError, FeltReader};
 use super::id::AdventurerId;
@@ -83,12 +84,12 @@ pub struct BeastEncounter {
 
 impl From<BeastEvent> for BeastEncounter {
     fn from(b: BeastEvent) -> Self {
-        let info = catalogue::beast(b.id);
+        let shown = BeastDisplay::of(&b);
         Self {
             id: b.id,
-            name: b.display_name(),
-            tier: info.map_or(Tier::None, |i| i.tier),
-            beast_type: info.map_or(ItemType::None, |i| i.beast_type),
+            name: shown.name,
+            tier: shown.tier,
+            beast_type: shown.beast_type,
             level: b.level,
             health: b.health,
             specials: b.specials,
@@ -367,7 +368,7 @@ impl GameEventDetails {
                 let beast_id = r.u8("beast_id")?;
                 Self::DefeatedBeast {
                     beast_id,
-                    beast_name: beast_name(beast_id),
+                    beast_name: crate::beast_display::name(beast_id),
                     gold_reward: r.u16("gold_reward")?,
                     xp_reward: r.u16("xp_reward")?,
                 }
@@ -376,7 +377,7 @@ impl GameEventDetails {
                 let beast_id = r.u8("beast_id")?;
                 Self::FledBeast {
                     beast_id,
-                    beast_name: beast_name(beast_id),
+                    beast_name: crate::beast_display::name(beast_id),
                     xp_reward: r.u16("xp_reward")?,
                 }
             }
@@ -447,10 +448,6 @@ impl GameEventDetails {
 
 fn is_zero(v: &u16) -> bool {
     *v == 0
-}
-
-fn beast_name(id: u8) -> String {
-    catalogue::beast(id).map_or_else(|| format!("Unknown beast #{id}"), |b| b.name.to_string())
 }
 
 fn read_slot(r: &mut FeltReader, field: &str) -> Result<Slot, DecodeError> {

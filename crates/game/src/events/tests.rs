@@ -173,6 +173,23 @@ fn decodes_battle_outcomes() {
             xp_reward: 1
         }
     );
+    assert_eq!(
+        decode(&[5, 0, 0, 4]),
+        GameEventDetails::DefeatedBeast {
+            beast_id: 0,
+            beast_name: "Unknown beast #0".into(),
+            gold_reward: 0,
+            xp_reward: 4
+        }
+    );
+    assert_eq!(
+        decode(&[6, 76, 1]),
+        GameEventDetails::FledBeast {
+            beast_id: 76,
+            beast_name: "Unknown beast #76".into(),
+            xp_reward: 1
+        }
+    );
     assert_eq!(decode(&[16, 1]), GameEventDetails::Flee { success: true });
     assert_eq!(decode(&[16, 0]), GameEventDetails::Flee { success: false });
     let hit = AttackEvent {

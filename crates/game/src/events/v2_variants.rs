@@ -6,7 +6,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use starknet_types_core::felt::Felt;
 
-use crate::catalogue;
 use crate::felt::{DecodeError, FeltReader, parse_felt};
 
 /// A payload the decoder does not interpret: every felt after the variant index, in order.
@@ -59,8 +58,7 @@ impl CollectableStats {
         Ok(Self {
             collectable_id,
             beast_id,
-            beast_name: catalogue::beast(beast_id)
-                .map_or_else(|| format!("Unknown beast #{beast_id}"), |b| b.name.into()),
+            beast_name: crate::beast_display::name(beast_id),
             prefix: r.u8("prefix")?,
             suffix: r.u8("suffix")?,
             adventurers_killed: r.u64("adventurers_killed")?,

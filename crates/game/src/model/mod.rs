@@ -465,11 +465,7 @@ pub struct BeastEvent {
 impl BeastEvent {
     /// The name shown for this beast: its specials around the catalogue's name.
     pub fn display_name(&self) -> String {
-        let base = catalogue::beast(self.id).map_or_else(
-            || format!("Unknown beast #{}", self.id),
-            |i| i.name.to_string(),
-        );
-        self.specials.full_name(&base)
+        crate::beast_display::BeastDisplay::of(self).name
     }
 }
 

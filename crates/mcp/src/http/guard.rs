@@ -27,8 +27,8 @@ use serde_json::Value;
 use super::limits::Limits;
 use super::owners::Owners;
 use super::tokens::Identity;
+use crate::LsServer;
 use crate::error::{ErrorCode, ToolError};
-use crate::{LsServer, WRITE_TOOLS};
 
 /// What all sessions of one HTTP server share.
 #[derive(Debug)]
@@ -119,7 +119,8 @@ impl Guarded {
             self.check(&identity, id, &tool)?;
         }
         let mints = tool == "ls_new_game" && adventurer_id.is_none();
-        if WRITE_TOOLS.contains(&tool.as_str()) {
+        let writes = self.inner.is_write_tool(&tool);
+        if writes {
             self.shared
                 .limits
                 .take(
@@ -139,8 +140,7 @@ impl Guarded {
         let inner = self.inner.clone();
         let shared = self.shared.clone();
         let name = identity.name.clone();
-        let payer = WRITE_TOOLS
-            .contains(&tool.as_str())
+        let payer = writes
             .then(|| identity.clone())
             .filter(|i| i.max_fee_per_day.is_some());
         let response = tokio::spawn(async move {

@@ -119,10 +119,10 @@ pub fn compact_state(state: &GameState) -> CompactState {
             )
         })
         .collect();
-    let beast = (ph == Phase::InBattle).then(|| CompactBeast {
-        name: state.beast.display_name(),
-        level: state.beast.level,
-        health: adv.beast_health,
+    let beast = view::beast_view(state).map(|b| CompactBeast {
+        name: b.name,
+        level: b.level,
+        health: b.health,
     });
     CompactState {
         phase: ph,
@@ -345,6 +345,14 @@ mod tests {
             (b.name.as_str(), b.level, b.health),
             ("Demon Grasp Dragon", 20, 17)
         );
+        assert_eq!(
+            serde_json::to_string(&b).unwrap(),
+            r#"{"name":"Demon Grasp Dragon","level":20,"health":17}"#
+        );
+        let mut unknown = s.clone();
+        unknown.beast.id = 0;
+        let b = compact_state(&unknown).beast.expect("beast in battle");
+        assert_eq!(b.name, "Demon Grasp Unknown beast #0");
         assert!(compact_market(&s).is_none());
         let actions = actions_of(&s);
         assert!(actions[0].starts_with("ls_attack: win "), "{actions:?}");

@@ -304,9 +304,16 @@ fn gold_ring_and_collectables_in_full_rules() {
             &Collection::new(),
         )
         .unwrap();
-    let GameEventDetails::DefeatedBeast { gold_reward, .. } = &out.events[1] else {
+    let GameEventDetails::DefeatedBeast {
+        gold_reward,
+        beast_name,
+        ..
+    } = &out.events[1]
+    else {
         panic!("{:?}", out.events)
     };
+    let plain = crate::catalogue::beast(beast.id).unwrap().name;
+    assert_eq!(beast_name, plain, "the catalogue's name, without specials");
     let base = rules::gold_reward(rules::beast_tier(beast.id), beast.level);
     assert_eq!(*gold_reward, base + base * 60 / 100, "Gold Ring G20: +60%");
     assert_eq!(out.collected.len(), 1);

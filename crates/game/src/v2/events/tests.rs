@@ -184,6 +184,18 @@ fn collectable_stats_decode_with_a_felt_id() {
     );
     data.pop();
     assert!(decode_game_core_event(&[GAME_CORE_EVENT_SELECTOR, Felt::ONE], &data).is_err());
+    let mut data = vec![Felt::from(19u8), id()];
+    data.extend(felts(&[0, 18, 6, 3, 1_767_225_600]));
+    let e = decode_game_core_event(&[GAME_CORE_EVENT_SELECTOR, Felt::from(7u8)], &data)
+        .unwrap()
+        .unwrap();
+    let GameEventDetails::CollectableStats(c) = &e.details else {
+        panic!("not collectable stats")
+    };
+    assert_eq!(
+        c.beast_name, "Unknown beast #0",
+        "a plain name, without specials"
+    );
 }
 
 #[test]
