@@ -7,10 +7,6 @@ pub mod check;
 mod client;
 pub mod controller;
 mod convert;
-pub mod deploy;
-pub mod deploy_dungeon;
-pub mod deploy_target;
-pub mod deploy_v2;
 pub mod entry;
 mod error;
 pub mod follow;
@@ -47,5 +43,5 @@ pub use generation::{Deployment, Generation, SaltRecipe, V2Contracts, VrfSource}
 pub use manifest::GameAddresses;
 pub use new_game::MintedGame;
 pub use status::{Execution, TxStatus};
-pub use submit::{Confirm, Hooks, Progress};
+pub use submit::{Confirm, Hooks, Progress, wait_until_accepted};
 pub use subscribe::Follow;
