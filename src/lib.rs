@@ -3,7 +3,8 @@
 //!
 //! The facade over the layers, each a crate of its own under `crates/` (lowest first): `game`
 //! (pure rules, engine, planner) < `base` (redaction, data directory, devnet process) < `wallet`
-//! (keys, signer, policy) < `chain` (Starknet I/O and the embedded sim) < `indexer` (`GameIndex`:
+//! (keys, signer, policy) < `chain` (Starknet I/O and the embedded sim) < `deploy` (the practice
+//! deployers, for `devnet deploy` and the tests) < `indexer` (`GameIndex`:
 //! Torii, and the sim chain's own index; the Denshokan API client) < `mcp` (the tool surface, with `error`) < `agent` (the
 //! built-in player) < `cli` (settings and commands). A crate names only the layers below it in its manifest, so the compiler holds the
 //! order; this crate re-exports each under the path the tests, benches and docs use.
@@ -12,6 +13,7 @@ pub use agent;
 pub use base::{devnet, home, redact, terminal_note};
 pub use chain;
 pub use cli::config;
+pub use deploy;
 pub use game;
 pub use indexer::denshokan;
 pub use indexer::torii;

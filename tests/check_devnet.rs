@@ -14,8 +14,8 @@ mod torii_support;
 use std::path::Path;
 use std::sync::Arc;
 
-use loot_survivor_mcp::chain::deploy_target::NEW_UDC;
-use loot_survivor_mcp::chain::deploy_v2::{V2Deployment, VrfMode};
+use loot_survivor_mcp::deploy::target::NEW_UDC;
+use loot_survivor_mcp::deploy::v2::{V2Deployment, VrfMode};
 use serde_json::{Value, json};
 use starknet::accounts::{Account, ConnectedAccount};
 use starknet::contract::{ContractFactory, UdcSelector};

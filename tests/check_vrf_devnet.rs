@@ -12,7 +12,7 @@ mod denshokan_support;
 
 use std::path::Path;
 
-use loot_survivor_mcp::chain::deploy_v2::V2Deployment;
+use loot_survivor_mcp::deploy::v2::V2Deployment;
 use serde_json::{Value, json};
 
 use denshokan_support::FakeDenshokan;

@@ -13,7 +13,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use loot_survivor_mcp::chain::deploy_target::{LEGACY_UDC, NEW_UDC};
+use loot_survivor_mcp::deploy::target::{LEGACY_UDC, NEW_UDC};
 use loot_survivor_mcp::devnet::{Devnet, devnet_binary, free_port};
 use serde_json::{Value, json};
 use starknet::core::types::Felt;

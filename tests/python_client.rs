@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 
-use loot_survivor_mcp::chain::deploy_v2::V2Deployment;
+use loot_survivor_mcp::deploy::v2::V2Deployment;
 use loot_survivor_mcp::game::AdventurerId;
 use loot_survivor_mcp::game::catalogue::item_by_name;
 use loot_survivor_mcp::game::engine::{Action, EngineSettings};

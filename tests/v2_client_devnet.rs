@@ -12,9 +12,9 @@ mod common;
 
 use common::proxy;
 use common::v2::{SHORT_SWORD, connect, opts, v2_settings};
-use loot_survivor_mcp::chain::deploy_v2::{V2Deployment, VrfMode};
 use loot_survivor_mcp::chain::manifest::{GameAddresses, read_manifest};
 use loot_survivor_mcp::chain::{ChainClient, ChainError, Deployment, TxReport, V2Contracts};
+use loot_survivor_mcp::deploy::v2::{V2Deployment, VrfMode};
 use loot_survivor_mcp::game::AdventurerId;
 use loot_survivor_mcp::game::engine::Action;
 use loot_survivor_mcp::game::events::GameEventDetails;

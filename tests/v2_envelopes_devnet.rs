@@ -6,7 +6,7 @@
 mod common;
 
 use common::v2_replay::next_move;
-use loot_survivor_mcp::chain::deploy_v2::V2Deployment;
+use loot_survivor_mcp::deploy::v2::V2Deployment;
 use loot_survivor_mcp::game::v2::GAME_CORE_EVENT_SELECTOR;
 use serde_json::{Value, json};
 use starknet::core::types::{Call, Felt};

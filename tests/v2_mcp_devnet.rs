@@ -12,7 +12,7 @@ mod denshokan_support;
 
 use std::collections::BTreeSet;
 
-use loot_survivor_mcp::chain::deploy_v2::{V2Deployment, VrfMode};
+use loot_survivor_mcp::deploy::v2::{V2Deployment, VrfMode};
 use loot_survivor_mcp::game::AdventurerId;
 use loot_survivor_mcp::game::catalogue::item_by_name;
 use loot_survivor_mcp::game::engine::{Action, EngineSettings};

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use common::accounts::{self, DevAccount, Rpc, dev_account, send};
-use loot_survivor_mcp::chain::deploy_v2::{V2Deployment, VrfMode};
+use loot_survivor_mcp::deploy::v2::{V2Deployment, VrfMode};
 use loot_survivor_mcp::game::model::Stats;
 use loot_survivor_mcp::game::random::{
     ExploreOutcome, explore_outcome, felt_to_two_u64, get_randomness, starting_stats,

@@ -14,7 +14,6 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use common::v2::{ACCOUNT_0, SHORT_SWORD, opts};
 use loot_survivor_mcp::chain::bindings::v2::game_core;
-use loot_survivor_mcp::chain::deploy_v2::VrfMode;
 use loot_survivor_mcp::chain::outside::{ANY_CALLER, OutsideExecution};
 use loot_survivor_mcp::chain::vrf_rule::calls::Route;
 use loot_survivor_mcp::chain::vrf_rule::classify::{Recipe, SeedCheck, Verdict};
@@ -22,6 +21,7 @@ use loot_survivor_mcp::chain::vrf_rule::{
     Conclusion, DetectOptions, VrfRuleReport, detect, provider_nonces,
 };
 use loot_survivor_mcp::chain::{ChainClient, SaltRecipe, TxReport, V2Contracts, VrfSource};
+use loot_survivor_mcp::deploy::v2::VrfMode;
 use loot_survivor_mcp::game::AdventurerId;
 use loot_survivor_mcp::game::engine::Action;
 use loot_survivor_mcp::game::events::GameEventDetails;

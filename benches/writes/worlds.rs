@@ -30,7 +30,7 @@ pub(crate) async fn world_copies(
     let factory = ContractFactory::new_with_udc(
         class_hash,
         &deployer.account,
-        UdcSelector::Custom(loot_survivor_mcp::chain::deploy_target::NEW_UDC),
+        UdcSelector::Custom(loot_survivor_mcp::deploy::target::NEW_UDC),
     );
     let mut worlds = vec![(original, world.manifest.clone())];
     for i in 1..=n {

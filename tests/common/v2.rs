@@ -5,12 +5,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use loot_survivor_mcp::chain::deploy_v2::VrfMode;
 use loot_survivor_mcp::chain::wallet_account::AccountSigner;
 use loot_survivor_mcp::chain::{
     ChainClient, ChainError, Confirm, ConnectOptions, Deployment, Hooks, V2Contracts, WriteOptions,
 };
 use loot_survivor_mcp::config::{LoadOptions, Settings};
+use loot_survivor_mcp::deploy::v2::VrfMode;
 use loot_survivor_mcp::wallet::SecretSigner;
 use starknet::core::types::Felt;
 use starknet_types_core::felt::secret_felt::SecretFelt;

@@ -39,6 +39,28 @@ fn finality_rank(f: &TransactionFinalityStatus) -> u8 {
     }
 }
 
+/// Waits until `hash` is accepted on L2 (a revert is an error), polling every `poll` for at most
+/// `timeout`, without a write's hooks or subscription: for a caller that only sends (the deployers).
+pub async fn wait_until_accepted<P: Provider + Sync>(
+    provider: &P,
+    hash: Felt,
+    timeout: Duration,
+    poll: Duration,
+) -> Result<(), ChainError> {
+    let hooks = Hooks::default();
+    wait_for_receipt(
+        provider,
+        hash,
+        Confirm::Accepted,
+        timeout,
+        poll,
+        &hooks,
+        None,
+    )
+    .await
+    .map(|_| ())
+}
+
 /// Follows `hash` until it reaches `confirm`; a revert is an error at every level.
 ///
 /// With a `subscriber`, a receipt that is not there yet (or below the level asked for) is waited

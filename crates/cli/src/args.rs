@@ -178,7 +178,7 @@ pub(crate) enum DevnetCommand {
         generation: DeployGeneration,
         /// The v2 GameCore's randomness: off (the default), nonce or salt (v2 only).
         #[arg(long, value_name = "MODE")]
-        vrf: Option<chain::deploy_v2::VrfMode>,
+        vrf: Option<deploy::v2::VrfMode>,
     },
 }
 
@@ -237,8 +237,8 @@ impl SettingsArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chain::deploy_v2::VrfMode;
     use clap::Parser;
+    use deploy::v2::VrfMode;
 
     fn deploy_args(extra: &[&str]) -> Result<(DeployGeneration, Option<VrfMode>), clap::Error> {
         let base = [

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use crate::config::Settings;
 use anyhow::Context as _;
 use base::devnet::{Devnet, is_alive};
-use chain::deploy::{Artifacts, deploy_practice_world};
-use chain::deploy_v2::{V2Artifacts, VrfMode, deploy_practice_v2};
+use deploy::v2::{V2Artifacts, VrfMode, deploy_practice_v2};
+use deploy::world::{Artifacts, deploy_practice_world};
 use game::felt::parse_felt;
 use wallet::{SecretSigner, load_signer};
 

@@ -177,17 +177,6 @@ pub struct ConnectOptions {
     pub vrf: bool,
 }
 
-/// A JSON-RPC provider with a request timeout (starknet-rs's default client has none).
-pub(crate) fn provider(url: url::Url, timeout: Duration) -> Result<Rpc, ChainError> {
-    let http = reqwest::Client::builder()
-        .timeout(timeout)
-        .build()
-        .map_err(|e| ChainError::Config(format!("HTTP client: {e}")))?;
-    Ok(Arc::new(JsonRpcClient::new(NodeTransport::Http(
-        HttpTransport::new_with_client(url, http),
-    ))))
-}
-
 impl ChainClient {
     /// Connects over HTTP to the node at `rpc_url`, whose Cartridge paymaster (when it has one)
     /// relays outside executions, and checks that it is the network the profile expects.

@@ -3,9 +3,9 @@
 
 use std::path::PathBuf;
 
-use chain::deploy_v2::V2Deployment;
 use chain::generation::IndexSource;
 use chain::{Deployment, V2Contracts, VrfSource};
+use deploy::v2::V2Deployment;
 use game::felt::parse_felt;
 use serde::Deserialize;
 use starknet::core::types::Felt;

@@ -250,7 +250,7 @@ pub struct ChainSettings {
     pub udc: String,
     /// Compiled-class-hash function the node expects in a declare: `blake2s` (Starknet >= 0.14.1,
     /// starknet-devnet 0.10.1) or `poseidon` (older Starknet versions, katana 1.7 and 1.8).
-    pub casm_hash: chain::deploy_target::CasmHash,
+    pub casm_hash: deploy::target::CasmHash,
     /// Fee tokens whose balances `ls_wallet` reports, by lowercase symbol (`strk`, `eth`); an
     /// empty address leaves a token out. STRK is listed first, then the others by symbol.
     #[serde(default)]
@@ -487,8 +487,8 @@ impl Settings {
     }
 
     /// Where `devnet deploy` sends the practice world: the profile's UDC and hash function.
-    pub fn deploy_target(&self) -> Result<chain::deploy_target::DeployTarget, ConfigError> {
-        Ok(chain::deploy_target::DeployTarget {
+    pub fn deploy_target(&self) -> Result<deploy::target::DeployTarget, ConfigError> {
+        Ok(deploy::target::DeployTarget {
             udc: parse_felt(&self.chain.udc)
                 .map_err(|e| ConfigError::Invalid(format!("chain.udc: {e}")))?,
             casm_hash: self.chain.casm_hash,

@@ -91,7 +91,7 @@ fn mainnet_v1_has_reference_addresses_and_vrf() {
 
 #[test]
 fn katana_deploys_through_the_legacy_udc_with_poseidon_hashes() {
-    use chain::deploy_target::{CasmHash, LEGACY_UDC, NEW_UDC};
+    use deploy::target::{CasmHash, LEGACY_UDC, NEW_UDC};
     let k = load(Some("katana"), &[]).unwrap();
     let t = k.deploy_target().unwrap();
     assert_eq!((t.udc, t.casm_hash), (LEGACY_UDC, CasmHash::Poseidon));

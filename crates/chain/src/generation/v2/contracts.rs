@@ -4,7 +4,6 @@
 use starknet::core::types::{Call, Felt};
 
 use crate::bindings::v2::{Source, vrf_provider};
-use crate::deploy_v2::{V2Deployment, VrfMode};
 use game::AdventurerId;
 use game::model::Adventurer;
 
@@ -81,17 +80,6 @@ impl std::str::FromStr for VrfSource {
     }
 }
 
-impl From<VrfMode> for VrfSource {
-    /// The source the v2 practice world's GameCore was deployed with.
-    fn from(mode: VrfMode) -> Self {
-        match mode {
-            VrfMode::Off => VrfSource::Off,
-            VrfMode::Nonce => VrfSource::Nonce,
-            VrfMode::Salt => VrfSource::Salt(SaltRecipe::AdventurerState),
-        }
-    }
-}
-
 /// A second-generation deployment's contracts and VRF rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct V2Contracts {
@@ -113,22 +101,6 @@ pub struct V2Contracts {
     /// The last block whose GameCore events took the earlier envelope (the id in `data[0]`, not
     /// in the keys); `None`: none did, or the block is not known (such events are not read).
     pub legacy_envelope_until: Option<u64>,
-}
-
-impl From<&V2Deployment> for V2Contracts {
-    /// The contracts `devnet deploy --generation v2` wrote, with their known VRF source.
-    fn from(d: &V2Deployment) -> Self {
-        V2Contracts {
-            game_core: d.game,
-            game_token: d.token,
-            denshokan: d.denshokan,
-            vrf_provider: d.vrf,
-            dungeon: None,
-            minter: None,
-            vrf_source: Some(d.vrf_mode.into()),
-            legacy_envelope_until: None,
-        }
-    }
 }
 
 impl V2Contracts {
@@ -196,10 +168,6 @@ pub(crate) mod tests {
             assert_eq!(s.parse::<VrfSource>().unwrap().name(), s);
         }
         assert!("salt".parse::<VrfSource>().is_err());
-        assert_eq!(
-            VrfSource::from(VrfMode::Salt).name(),
-            "salt:adventurer_state"
-        );
     }
 
     /// A v2 deployment at short addresses: GameCore 0x6a, GameToken 0x70, Denshokan 0xde, the

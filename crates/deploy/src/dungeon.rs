@@ -7,6 +7,9 @@
 
 use std::sync::Arc;
 
+use chain::ChainError;
+use chain::entry::ONE_TICKET;
+use game::felt::parse_felt;
 use serde_json::{Value, json};
 use starknet::accounts::ConnectedAccount;
 use starknet::contract::{ContractFactory, UdcSelector};
@@ -14,11 +17,8 @@ use starknet::core::types::contract::SierraClass;
 use starknet::core::types::{BlockId, BlockTag, Felt, StarknetError};
 use starknet::providers::{Provider, ProviderError};
 
-use super::ChainError;
-use super::deploy::wait;
-use super::deploy_target::{CasmHash, DeployTarget};
-use super::entry::ONE_TICKET;
-use game::felt::parse_felt;
+use crate::target::{CasmHash, DeployTarget};
+use crate::world::wait;
 
 /// How long a golden pass rests between two games: 7 days, as the mainnet dungeon configures the
 /// Golden Token (loot-survivor-beast-mode scripts/deploy_mainnet.sh @5832693).

@@ -6,16 +6,16 @@ use std::path::Path;
 use std::str::FromStr;
 use std::sync::Arc;
 
+use chain::{ChainError, SaltRecipe, V2Contracts, VrfSource};
 use serde::{Deserialize, Serialize};
 use starknet::accounts::ConnectedAccount;
 use starknet::core::types::Felt;
 use starknet::core::utils::cairo_short_string_to_felt;
 use wallet::SecretSigner;
 
-use super::ChainError;
-use super::deploy::{deployer, require_udc};
-use super::deploy_dungeon::{ContractArtifact, declare_and_deploy};
-use super::deploy_target::DeployTarget;
+use crate::dungeon::{ContractArtifact, declare_and_deploy};
+use crate::target::DeployTarget;
+use crate::world::{deployer, require_udc};
 
 /// Where GameCore's randomness comes from (its constructor's `vrf_mode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,6 +58,17 @@ impl FromStr for VrfMode {
             .ok_or_else(|| {
                 ChainError::Config(format!("unknown VRF mode {s:?}: off, nonce or salt"))
             })
+    }
+}
+
+impl From<VrfMode> for VrfSource {
+    /// The source the v2 practice world's GameCore was deployed with.
+    fn from(mode: VrfMode) -> Self {
+        match mode {
+            VrfMode::Off => VrfSource::Off,
+            VrfMode::Nonce => VrfSource::Nonce,
+            VrfMode::Salt => VrfSource::Salt(SaltRecipe::AdventurerState),
+        }
     }
 }
 
@@ -129,6 +140,22 @@ impl V2Deployment {
         let text = std::fs::read_to_string(path)
             .map_err(|e| ChainError::io(path.display().to_string(), e))?;
         serde_json::from_str(&text).map_err(|e| ChainError::json("a v2 deployment file", e))
+    }
+}
+
+impl From<&V2Deployment> for V2Contracts {
+    /// The contracts `devnet deploy --generation v2` wrote, with their known VRF source.
+    fn from(d: &V2Deployment) -> Self {
+        V2Contracts {
+            game_core: d.game,
+            game_token: d.token,
+            denshokan: d.denshokan,
+            vrf_provider: d.vrf,
+            dungeon: None,
+            minter: None,
+            vrf_source: Some(d.vrf_mode.into()),
+            legacy_envelope_until: None,
+        }
     }
 }
 
@@ -242,5 +269,30 @@ mod tests {
         assert_eq!(v["vrf_mode"], json!("off"));
         assert_eq!(v["denshokan"], json!("0x3"));
         assert_eq!(serde_json::from_value::<V2Deployment>(v).unwrap(), d);
+    }
+
+    #[test]
+    fn a_deployment_gives_its_contracts_and_vrf_source() {
+        assert_eq!(
+            VrfSource::from(VrfMode::Salt).name(),
+            "salt:adventurer_state"
+        );
+        let d = V2Deployment {
+            game: Felt::from(1u8),
+            token: Felt::from(2u8),
+            denshokan: Felt::from(3u8),
+            vrf: Felt::from(4u8),
+            vrf_mode: VrfMode::Nonce,
+        };
+        let c = V2Contracts::from(&d);
+        assert_eq!(
+            (c.game_core, c.game_token, c.denshokan, c.vrf_provider),
+            (d.game, d.token, d.denshokan, d.vrf)
+        );
+        assert_eq!(c.vrf_source, Some(VrfSource::Nonce));
+        assert_eq!(
+            (c.dungeon, c.minter, c.legacy_envelope_until),
+            (None, None, None)
+        );
     }
 }

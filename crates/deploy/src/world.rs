@@ -7,22 +7,24 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use chain::ChainError;
+use chain::node::NodeTransport;
+use chain::revert::NodeRefusal;
+use game::felt::parse_felt;
 use serde_json::{Value, json};
 use starknet::accounts::{Account, ConnectedAccount, ExecutionEncoding, SingleOwnerAccount};
 use starknet::contract::{ContractFactory, UdcSelector};
 use starknet::core::types::contract::SierraClass;
 use starknet::core::types::{BlockId, BlockTag, Felt, StarknetError};
+use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
 use starknet::providers::{Provider, ProviderError};
-
-use super::ChainError;
-use super::client::{Rpc, provider};
-use super::deploy_dungeon::deploy_practice_dungeon;
-use super::deploy_target::{CasmHash, DeployTarget};
-use super::revert::NodeRefusal;
-use super::submit::wait_for_receipt;
-use crate::Confirm;
-use game::felt::parse_felt;
 use wallet::SecretSigner;
+
+use crate::dungeon::deploy_practice_dungeon;
+use crate::target::{CasmHash, DeployTarget};
+
+/// The deployer's JSON-RPC client: HTTP to the node, through chain's node transport.
+type Rpc = Arc<JsonRpcClient<NodeTransport>>;
 
 /// Salt of the practice world's UDC deployment ('ls_practice_world'), fixed so the address is
 /// the same on every fresh devnet.
@@ -187,6 +189,17 @@ pub(crate) async fn deployer(
     Ok(account)
 }
 
+/// A JSON-RPC provider with a request timeout (starknet-rs's default client has none).
+fn provider(url: url::Url, timeout: Duration) -> Result<Rpc, ChainError> {
+    let http = reqwest::Client::builder()
+        .timeout(timeout)
+        .build()
+        .map_err(|e| ChainError::Config(format!("HTTP client: {e}")))?;
+    Ok(Arc::new(JsonRpcClient::new(NodeTransport::Http(
+        HttpTransport::new_with_client(url, http),
+    ))))
+}
+
 /// Fails with a clear message when nothing is deployed at the UDC address (a node that does not
 /// predeploy that UDC, e.g. katana 1.7 and the new UDC).
 pub(crate) async fn require_udc<P: Provider + Sync>(
@@ -202,8 +215,8 @@ pub(crate) async fn require_udc<P: Provider + Sync>(
             Err(ChainError::Config(format!(
                 "no Universal Deployer at {udc:#x} on this node: set chain.udc to the UDC it \
                  predeploys (katana: {:#x}; starknet-devnet and public networks: {:#x})",
-                super::deploy_target::LEGACY_UDC,
-                super::deploy_target::NEW_UDC
+                crate::target::LEGACY_UDC,
+                crate::target::NEW_UDC
             )))
         }
         Err(e) => Err(ChainError::from_provider(e)),
@@ -226,18 +239,14 @@ pub fn fill_manifest(mut template: Value, class_hash: Felt, address: Felt) -> Va
 }
 
 /// Waits until `hash` is accepted on L2 (deploy steps, polled).
-pub(super) async fn wait<P: Provider + Sync>(provider: &P, hash: Felt) -> Result<(), ChainError> {
-    wait_for_receipt(
+pub(crate) async fn wait<P: Provider + Sync>(provider: &P, hash: Felt) -> Result<(), ChainError> {
+    chain::wait_until_accepted(
         provider,
         hash,
-        Confirm::Accepted,
         Duration::from_secs(120),
         Duration::from_millis(200),
-        &Default::default(),
-        None,
     )
     .await
-    .map(|_| ())
 }
 
 /// A declare error; a compiled-class-hash mismatch says which setting picks the function.
