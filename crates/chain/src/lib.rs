@@ -25,7 +25,6 @@ pub mod outside;
 pub mod paymaster;
 pub mod retry;
 pub mod revert;
-pub mod sim;
 mod status;
 mod submit;
 pub mod subscribe;
