@@ -6,10 +6,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use loot_survivor_mcp::agent::Agent;
-use loot_survivor_mcp::chain::sim::SimChain;
 use loot_survivor_mcp::game::engine::{Action, EngineSettings, World};
 use loot_survivor_mcp::game::model::{GameState, Stats};
 use loot_survivor_mcp::mcp::{LookupArgs, LsServer, ServerOptions, lookup_result, preview_result};
+use loot_survivor_mcp::sim::SimChain;
 use serde_json::{Value, json};
 use starknet_types_core::felt::Felt;
 

@@ -8,10 +8,10 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use loot_survivor_mcp::chain::sim::{SimChain, SimOptions, SimRandomness};
 use loot_survivor_mcp::chain::{Confirm, Hooks, WriteOptions};
 use loot_survivor_mcp::game::engine::{Action, EngineSettings, Game};
 use loot_survivor_mcp::game::model::Stats;
+use loot_survivor_mcp::sim::{SimChain, SimOptions, SimRandomness};
 
 /// Writes timed on each world.
 const WRITES: usize = 400;

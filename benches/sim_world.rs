@@ -8,11 +8,11 @@ use std::io::Write as _;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use loot_survivor_mcp::chain::sim::{REMEMBERED_TXS, SimChain, SimOptions, SimRandomness};
 use loot_survivor_mcp::chain::{Confirm, Hooks, WriteOptions};
 use loot_survivor_mcp::game::engine::Action;
 use loot_survivor_mcp::game::engine::EngineSettings;
 use loot_survivor_mcp::game::model::Stats;
+use loot_survivor_mcp::sim::{REMEMBERED_TXS, SimChain, SimOptions, SimRandomness};
 
 const BIN: &str = env!("CARGO_BIN_EXE_loot-survivor-mcp");
 

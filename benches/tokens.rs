@@ -18,12 +18,12 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use loot_survivor_mcp::agent::{Agent, AgentOptions, tool_call};
-use loot_survivor_mcp::chain::sim::SimChain;
 use loot_survivor_mcp::chain::{ChainError, TxLookup, TxReport, WriteOptions};
 use loot_survivor_mcp::game::engine::Action;
 use loot_survivor_mcp::game::engine::EngineSettings;
 use loot_survivor_mcp::game::model::{Adventurer, GameState};
 use loot_survivor_mcp::mcp::{GameBackend, LsServer, ServerOptions, tool_definition};
+use loot_survivor_mcp::sim::SimChain;
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService};

@@ -13,12 +13,12 @@ use std::time::Duration;
 
 use common::mcp::{all_pages, err, ok};
 use denshokan_support::{DUNGEON, FakeDenshokan, Fault, OTHER_MINTER, Row};
-use loot_survivor_mcp::chain::sim::SimChain;
 use loot_survivor_mcp::denshokan::{
     DEATH_MOUNTAIN_GAME_ID, DenshokanClient, DenshokanIndex, DenshokanOptions,
 };
 use loot_survivor_mcp::game::engine::EngineSettings;
 use loot_survivor_mcp::mcp::{LsServer, ServerOptions, connect_in_memory};
+use loot_survivor_mcp::sim::SimChain;
 use rmcp::RoleClient;
 use rmcp::service::RunningService;
 use serde_json::{Value, json};

@@ -13,9 +13,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use loot_survivor_mcp::agent::{Agent, AgentOptions, GameSummary, Params, Strategy};
-use loot_survivor_mcp::chain::sim::{SimChain, SimRandomness};
 use loot_survivor_mcp::game::engine::EngineSettings;
 use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
+use loot_survivor_mcp::sim::{SimChain, SimRandomness};
 
 const WEAPONS: [&str; 4] = ["Wand", "Book", "Short Sword", "Club"];
 

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use loot_survivor_mcp::agent::{Agent, AgentOptions, DeathCause, Ending, GameSummary};
-use loot_survivor_mcp::chain::sim::SimChain;
 use loot_survivor_mcp::game::engine::EngineSettings;
 use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
+use loot_survivor_mcp::sim::SimChain;
 
 const GAMES: u64 = 100;
 const WORKERS: u64 = 2;

@@ -12,8 +12,8 @@ use std::path::Path;
 use common::BIN;
 use common::mcp::{agent_error, call, err, full, ok, sim_server};
 use loot_survivor_mcp::agent::Agent;
-use loot_survivor_mcp::chain::sim::sim_account;
 use loot_survivor_mcp::mcp::LsServer;
+use loot_survivor_mcp::sim::sim_account;
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Value, json};
 

@@ -10,9 +10,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::mcp::{all_pages, err, ok};
-use loot_survivor_mcp::chain::sim::{SimChain, sim_account};
 use loot_survivor_mcp::game::engine::EngineSettings;
 use loot_survivor_mcp::mcp::{LsServer, ServerOptions, connect_in_memory};
+use loot_survivor_mcp::sim::{SimChain, sim_account};
 use serde_json::json;
 use starknet_types_core::felt::Felt;
 use torii_support::Game;

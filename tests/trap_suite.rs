@@ -9,9 +9,9 @@ mod common;
 
 use common::mcp::{Outcome, call};
 use loot_survivor_mcp::agent::advice_follower::advised_call;
-use loot_survivor_mcp::chain::sim::{SimChain, SimRandomness};
 use loot_survivor_mcp::game::engine::EngineSettings;
 use loot_survivor_mcp::mcp::{LsServer, connect_in_memory};
+use loot_survivor_mcp::sim::{SimChain, SimRandomness};
 use rmcp::RoleClient;
 use rmcp::service::Peer;
 use serde_json::{Map, Value, json};

@@ -2,8 +2,8 @@
 //! seeds from one master seed, as `play --seed` draws them, the four starting weapons in turn).
 
 use loot_survivor_mcp::agent::{AgentOptions, Params, Strategy};
-use loot_survivor_mcp::chain::sim::{SimChain, SimRandomness};
 use loot_survivor_mcp::game::engine::EngineSettings;
+use loot_survivor_mcp::sim::{SimChain, SimRandomness};
 
 /// A number from the environment, or `default`.
 pub fn env(name: &str, default: u64) -> u64 {

@@ -5,11 +5,11 @@ use loot_survivor_mcp::game::AdventurerId;
 use std::sync::Arc;
 use std::time::Duration;
 
-use loot_survivor_mcp::chain::sim::{SimChain, sim_account};
 use loot_survivor_mcp::chain::{ChainError, TxLookup, TxReport, WriteOptions};
 use loot_survivor_mcp::game::engine::{Action, EngineSettings};
 use loot_survivor_mcp::game::model::{Adventurer, GameState};
 use loot_survivor_mcp::mcp::{GameBackend, LsServer, ServerOptions, connect_in_memory};
+use loot_survivor_mcp::sim::{SimChain, sim_account};
 use loot_survivor_mcp::torii::{ToriiClient, ToriiOptions};
 use rmcp::RoleClient;
 use rmcp::service::RunningService;

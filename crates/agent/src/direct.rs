@@ -7,7 +7,6 @@ use std::time::{Duration, Instant};
 
 use super::narration::GameRun;
 use super::{AgentError, AgentOptions, GameSummary, Strategy, Tally, entering, finish};
-use chain::sim::SimChain;
 use chain::{ChainError, Confirm, Hooks, TxReport, WriteOptions};
 use game::catalogue;
 use game::engine::{Action, EngineSettings};
@@ -16,6 +15,7 @@ use game::phase::Phase;
 use game::policy::{Ceiling, Decision, Lookahead, Params, Policy};
 use game::rules::STARTING_WEAPONS;
 use game::view::{AdventurerView, adventurer_view};
+use sim::SimChain;
 
 /// The rules the advisor tools assume on this chain: the world's own when its randomness is
 /// deterministic, else the default `ls_0_0_9` settings (what the policy then assumes too, so it
@@ -160,7 +160,7 @@ impl Table<'_> {
 mod tests {
     use super::*;
     use crate::Ending;
-    use chain::sim::SimRandomness;
+    use sim::SimRandomness;
 
     #[test]
     fn starting_weapons_are_resolved_by_name_or_id_and_others_refused() {

@@ -38,10 +38,10 @@ pub use report::{GameSummary, Summary};
 
 use std::time::Instant;
 
-use chain::sim::SimChain;
 use game::phase::Phase;
 use game::view::AdventurerView;
 use narration::GameRun;
+use sim::SimChain;
 
 /// Which strategy plays.
 #[derive(Debug, Clone, PartialEq)]

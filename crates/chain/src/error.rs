@@ -40,15 +40,16 @@ pub enum ChainError {
     /// The journal could not record the transaction before its send, so it was not sent.
     #[error("not sent: {0}")]
     Journal(#[source] Arc<JournalError>),
-    /// The sim world's file could not be used: locked by another process, unreadable, or not a
-    /// world this version reads (`corrupt`: start over with `serve --fresh`).
+    /// The store of an in-process chain (its world in a local file) could not be used: locked by
+    /// another process, unreadable, or not a world this version reads (`corrupt`). The chain that
+    /// keeps the store gives the error; this layer only carries it to the tools.
     #[error("{}{source}", if *.corrupt { "" } else { "RPC error: " })]
-    Sim {
+    Store {
         /// Whether the file is not a world (a settings matter, not worth a retry).
         corrupt: bool,
         /// The store's error.
         #[source]
-        source: Arc<crate::sim::StoreError>,
+        source: Arc<dyn std::error::Error + Send + Sync>,
     },
     /// Something unrelated to the game failed on the way to the node.
     #[error("RPC error: {0}")]

@@ -23,7 +23,6 @@ mod progress;
 pub mod retry;
 pub mod revert;
 mod signing;
-pub mod sim;
 mod status;
 mod submit;
 pub mod subscribe;

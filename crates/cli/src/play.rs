@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use agent::{Agent, AgentOptions, Budget, ParamError, Params, Strategy, Summary};
 use anyhow::Context as _;
-use chain::sim::{SimChain, SimRandomness};
 use game::policy::ceiling;
+use sim::{SimChain, SimRandomness};
 
 use super::args::{PlayArgs, SettingsArgs};
 use super::servers::server_over;

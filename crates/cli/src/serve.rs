@@ -11,12 +11,12 @@ use base::home;
 use chain::ChainError;
 use chain::generation::IndexSource;
 use chain::journal::Journal;
-use chain::sim::SimOptions;
 use chain::{ChainClient, ConnectOptions};
 use indexer::torii::ToriiClient;
 use mcp::http::{self, HttpOptions, ServedBy, TokenTable};
 use mcp::{Connect, LsServer, PendingChain};
 use rmcp::ServiceExt;
+use sim::SimOptions;
 use starknet::core::types::Felt;
 
 use super::args::{ServeArgs, SettingsArgs};

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use crate::config::Settings;
 use anyhow::Context as _;
-use chain::sim::{SimChain, SimOptions};
 use mcp::{LsServer, ServerOptions};
+use sim::{SimChain, SimOptions};
 
 /// The server over the embedded practice chain: no network, no key. With `saved`, the world is
 /// the one in the data directory (unless `sim.persist` is false); otherwise it lives in memory.

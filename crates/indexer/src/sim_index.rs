@@ -13,8 +13,8 @@ use crate::torii::{
     EventsFrom, EventsPage, LeaderboardFetch, LeaderboardPage, LeaderboardQuery, LeaderboardRow,
     OwnedGame, OwnedGamesPage,
 };
-use chain::sim::{REMEMBERED_TXS, SimChain};
 use game::phase::{Phase, phase};
+use sim::{REMEMBERED_TXS, SimChain};
 
 #[async_trait::async_trait]
 impl GameIndex for SimChain {

@@ -6,11 +6,11 @@ use starknet::core::types::Felt;
 
 use chain::WriteOptions;
 use chain::entry::Entry;
-use chain::sim::SimChain;
 use chain::{ChainClient, ChainError, MintedGame, TxLookup, TxReport, WalletReport};
 use game::engine::{Action, EngineSettings};
 use game::model::{Adventurer, GameState};
 use indexer::GameIndex;
+use sim::SimChain;
 
 /// What the tools need from a chain.
 #[async_trait::async_trait]

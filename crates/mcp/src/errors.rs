@@ -88,11 +88,11 @@ pub fn from_chain(e: ChainError) -> ToolError {
             )),
         ChainError::Rpc(m) | ChainError::Refused { message: m, .. } => rpc_error(m),
         ChainError::Provider(source) => rpc_error(source.to_string()),
-        ChainError::Sim {
+        ChainError::Store {
             corrupt: false,
             source,
         } => rpc_error(source.to_string()),
-        ChainError::Sim {
+        ChainError::Store {
             corrupt: true,
             source,
         } => ToolError::new(ErrorCode::RpcError, source.to_string()).retryable(false),

@@ -9,8 +9,8 @@ use rmcp::service::{ClientInitializeError, RoleClient, RunningService};
 use rmcp::{ClientHandler, ServiceExt};
 
 use super::server::{LsServer, ServerOptions};
-use chain::sim::SimChain;
 use game::engine::EngineSettings;
+use sim::SimChain;
 
 impl LsServer {
     /// A server over a fresh in-memory practice world (deterministic, default rules, first

@@ -2,8 +2,8 @@
 //! status change, the results a retried write replays, and the fees and send times the policy
 //! counts. It lives in SQLite (`rusqlite`, bundled) under `home::profile_dir(profile)`, one file
 //! per account, held by an OS file lock so a second server on the same account refuses to start
-//! (two would race on the nonce). Memory-only journals (same code, SQLite `:memory:`) serve the
-//! embedded `sim` chain and tests, where nothing must outlive the process.
+//! (two would race on the nonce). Memory-only journals (same code, SQLite `:memory:`) serve
+//! in-process chains and tests, where nothing must outlive the process.
 //!
 //! Only the record made before a send is written while its caller waits: committed (it survives a
 //! crash of the process from then on), then synced to the disk by the journal's writer thread
@@ -130,7 +130,7 @@ impl Journal {
         Self::init(conn, Some(path), Some(lock))
     }
 
-    /// A journal in memory (the `sim` chain, tests): same behaviour, gone with the process.
+    /// A journal in memory (in-process chains, tests): same behaviour, gone with the process.
     pub fn in_memory() -> Self {
         let conn = Connection::open_in_memory().expect("SQLite in memory");
         Self::init(conn, None, None).expect("in-memory journal schema")

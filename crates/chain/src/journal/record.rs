@@ -5,9 +5,9 @@ use starknet::core::types::Felt;
 
 use crate::status::TxStatus;
 
-/// What the server knows about one transaction it signed: the journal's row, the sim history's
-/// line (with its receipt beside it) and the transaction lookup's `record`. The aliases and defaults read the
-/// sim history lines written before this type was shared.
+/// What the server knows about one transaction it signed: the journal's row, an in-process
+/// chain's history line (with its receipt beside it) and the transaction lookup's `record`. The
+/// aliases and defaults read the history lines written before this type was shared.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TxRecord {
     /// The transaction hash (0x-hex).
@@ -39,7 +39,7 @@ fn no_fee() -> String {
     "0".into()
 }
 
-/// A nonce as written (`"0x3"`), or as a number (the sim history's older lines).
+/// A nonce as written (`"0x3"`), or as a number (an in-process chain's older history lines).
 fn hex_or_number<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]

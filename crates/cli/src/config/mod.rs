@@ -179,8 +179,8 @@ impl SimSettings {
     }
 
     /// Where the world's games draw their randomness from.
-    pub fn randomness(&self) -> chain::sim::SimRandomness {
-        chain::sim::SimRandomness::from_settings(self.deterministic, self.seed)
+    pub fn randomness(&self) -> sim::SimRandomness {
+        sim::SimRandomness::from_settings(self.deterministic, self.seed)
     }
 
     fn validate(&self) -> Result<(), ConfigError> {

@@ -52,7 +52,7 @@ fn sim_is_the_default_and_needs_no_key_manifest_or_rpc() {
     assert!(bad.to_string().contains("seeds"), "{bad}");
     assert_eq!(
         s.sim.randomness(),
-        chain::sim::SimRandomness::Os,
+        sim::SimRandomness::Os,
         "hidden by default"
     );
     assert!(s.sim.persist && !s.sim.fresh);
@@ -61,9 +61,9 @@ fn sim_is_the_default_and_needs_no_key_manifest_or_rpc() {
         &[("LS_SIM__DETERMINISTIC", "true"), ("LS_SIM__SEED", "42")],
     )
     .unwrap();
-    assert_eq!(d.sim.randomness(), chain::sim::SimRandomness::Deterministic);
+    assert_eq!(d.sim.randomness(), sim::SimRandomness::Deterministic);
     let m = load(Some("sim"), &[("LS_SIM__SEED", "42")]).unwrap();
-    assert_eq!(m.sim.randomness(), chain::sim::SimRandomness::Master(42));
+    assert_eq!(m.sim.randomness(), sim::SimRandomness::Master(42));
 }
 
 #[test]

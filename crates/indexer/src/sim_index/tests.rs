@@ -4,10 +4,10 @@
 use game::AdventurerId;
 use std::time::Duration;
 
-use chain::sim::{SimChain, sim_account};
 use chain::{Confirm, Hooks, WriteOptions};
 use game::engine::{Action, EngineSettings};
 use game::model::Stats;
+use sim::{SimChain, sim_account};
 
 use super::*;
 

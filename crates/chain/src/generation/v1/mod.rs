@@ -19,8 +19,8 @@ use game::model::{Adventurer, GameState};
 
 mod calls;
 
-/// This generation's name.
-pub(crate) const GENERATION: Generation = Generation::V1;
+/// This generation's name, as the errors about its entrypoints give it.
+pub const GENERATION: Generation = Generation::V1;
 
 #[async_trait]
 impl GameGeneration for GameAddresses {

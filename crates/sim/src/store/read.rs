@@ -15,7 +15,7 @@ impl Store {
     /// another), in one snapshot: the games of `wanted` (sorted ids) whole, the others' ids and
     /// versions only; `None` when no other connection committed since the last read (unless
     /// `force`).
-    pub(in crate::sim) fn changes(
+    pub(crate) fn changes(
         &self,
         generation: u64,
         seq: u64,
@@ -85,7 +85,7 @@ impl Store {
 
     /// A game as committed, with the store's generation and change counter at the read; `None`
     /// if never minted.
-    pub(in crate::sim) fn game(&self, id: u64) -> Result<Option<(u64, u64, Entry)>, StoreError> {
+    pub(crate) fn game(&self, id: u64) -> Result<Option<(u64, u64, Entry)>, StoreError> {
         let mut reader = lock(&self.reader);
         let tx = reader.conn.transaction().map_err(self.sql())?;
         let (generation, seq): (i64, i64) = tx
@@ -116,7 +116,7 @@ impl Store {
 
     /// Every game's id, owner and stored adventurer, in id order (only the adventurer of each
     /// stored game is decoded).
-    pub(in crate::sim) fn games(&self) -> Result<Vec<(u64, Felt, Adventurer)>, StoreError> {
+    pub(crate) fn games(&self) -> Result<Vec<(u64, Felt, Adventurer)>, StoreError> {
         let reader = lock(&self.reader);
         let rows = reader
             .conn
@@ -137,7 +137,7 @@ impl Store {
     }
 
     /// The committed version of a game, `None` if never minted.
-    pub(in crate::sim) fn version_of(&self, id: u64) -> Result<Option<u64>, StoreError> {
+    pub(crate) fn version_of(&self, id: u64) -> Result<Option<u64>, StoreError> {
         lock(&self.reader)
             .conn
             .prepare_cached("SELECT version FROM games WHERE id = ?1")
@@ -147,7 +147,7 @@ impl Store {
     }
 
     /// The remembered transactions of an adventurer, oldest first.
-    pub(in crate::sim) fn txs_of(&self, adventurer_id: u64) -> Result<Vec<SimTx>, StoreError> {
+    pub(crate) fn txs_of(&self, adventurer_id: u64) -> Result<Vec<SimTx>, StoreError> {
         self.read_txs(
             "SELECT tx FROM txs WHERE adventurer_id = ?1 ORDER BY n",
             i(adventurer_id),
@@ -155,7 +155,7 @@ impl Store {
     }
 
     /// The remembered transaction with this hash, if any.
-    pub(in crate::sim) fn tx(&self, hash: Felt) -> Result<Vec<SimTx>, StoreError> {
+    pub(crate) fn tx(&self, hash: Felt) -> Result<Vec<SimTx>, StoreError> {
         self.read_txs(
             "SELECT tx FROM txs WHERE hash = ?1 ORDER BY n DESC LIMIT 1",
             format!("{hash:#x}"),

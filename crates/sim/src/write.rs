@@ -9,8 +9,8 @@ use super::cache::{Entry, Step};
 use super::ledger::{SimTx, for_agent};
 use super::store::Store;
 use super::{REMEMBERED_TXS, SimChain, StoreError, sim_account, sim_game_systems};
-use crate::revert::Revert;
-use crate::{ChainError, TxReport, WriteOptions};
+use chain::revert::Revert;
+use chain::{ChainError, TxReport, WriteOptions};
 use game::engine::{Action, Game};
 
 /// How many times an action is computed again after the store refused it (its game changed in
@@ -93,7 +93,7 @@ impl SimChain {
         if matches!(action, Action::Surrender) {
             return Err(ChainError::Unsupported {
                 action: action.entrypoint(),
-                generation: crate::generation::v1::GENERATION,
+                generation: chain::generation::v1::GENERATION,
             });
         }
         let Some(store) = &self.store else {

@@ -103,7 +103,7 @@ fn a_world_of_the_json_format_is_converted_once_and_plays_on() {
     }
     assert_eq!(
         sim.lookup(Felt::from(0x5au32)).unwrap().status,
-        crate::TxStatus::AcceptedOnL2
+        chain::TxStatus::AcceptedOnL2
     );
     assert_eq!(sim.game_events(3).unwrap(), Some((Vec::new(), false)));
     assert!(sim.game_events(4).unwrap().unwrap().1, "pruned");

@@ -31,8 +31,8 @@ use std::sync::Mutex;
 use starknet::core::types::{Event, Felt};
 use starknet::core::utils::cairo_short_string_to_felt;
 
-use super::{ChainError, TxLookup};
 use cache::{Cache, Entry};
+use chain::{ChainError, TxLookup};
 use game::engine::{EngineSettings, Game};
 use game::events::{GameEvent, encode_game_event};
 use game::model::{Adventurer, GameState};
@@ -127,9 +127,11 @@ impl std::fmt::Debug for SimChain {
     }
 }
 
+/// The store's errors reach the tools as the chain's: a file that is not a world is `corrupt` (a
+/// settings matter: start over with `serve --fresh`), the rest a retryable RPC error.
 impl From<StoreError> for ChainError {
     fn from(e: StoreError) -> Self {
-        ChainError::Sim {
+        ChainError::Store {
             corrupt: matches!(e, StoreError::Corrupt { .. }),
             source: std::sync::Arc::new(e),
         }

@@ -1,8 +1,7 @@
 //! Tests of `sim`.
 
 use super::*;
-use crate::Confirm;
-use crate::{Hooks, WriteOptions};
+use chain::{Confirm, Hooks, WriteOptions};
 use game::engine::Action;
 use game::events::GameEventDetails;
 use std::time::Duration;
@@ -26,7 +25,7 @@ fn plays_and_reports_like_a_chain() {
         .apply(id, &Action::StartGame { weapon: 46 }, &opts())
         .unwrap();
     assert_ne!(r.tx_hash, mint.tx_hash);
-    assert_eq!(r.status, crate::TxStatus::AcceptedOnL2);
+    assert_eq!(r.status, chain::TxStatus::AcceptedOnL2);
     assert_eq!(r.block_number, Some(2));
     assert_eq!(r.events.len(), r.raw_events.len());
     assert!(matches!(r.events[0].details, GameEventDetails::Beast(_)));
@@ -46,11 +45,11 @@ fn plays_and_reports_like_a_chain() {
     );
     assert_eq!(sim.game_state(id).unwrap(), before);
     let found = sim.lookup(r.tx_hash).unwrap();
-    assert_eq!(found.status, crate::TxStatus::AcceptedOnL2);
+    assert_eq!(found.status, chain::TxStatus::AcceptedOnL2);
     assert_eq!(found.record.unwrap().action, "start_game");
     assert_eq!(
         sim.lookup(Felt::ONE).unwrap().status,
-        crate::TxStatus::NotReceived
+        chain::TxStatus::NotReceived
     );
 }
 
@@ -142,7 +141,7 @@ fn saved_worlds_are_shared_between_processes_and_start_over_when_fresh() {
     assert_eq!(b.game_state(id).unwrap(), a.game_state(id).unwrap());
     assert_eq!(
         b.lookup(start.tx_hash).unwrap().status,
-        crate::TxStatus::AcceptedOnL2
+        chain::TxStatus::AcceptedOnL2
     );
     b.apply(
         id,

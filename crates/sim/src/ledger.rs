@@ -11,8 +11,8 @@ use starknet::core::utils::cairo_short_string_to_felt;
 use starknet_crypto::poseidon_hash_many;
 
 use super::raw_events;
-use crate::ledger::TxRecord;
-use crate::{Execution, TxLookup, TxReport, TxStatus, WriteOptions};
+use chain::ledger::TxRecord;
+use chain::{Execution, TxLookup, TxReport, TxStatus, WriteOptions};
 use game::events::GameEvent;
 
 /// How many transactions the history keeps (older ones read as unknown and their events are
@@ -211,7 +211,7 @@ mod tests {
     fn a_history_line_reads_back_as_written() {
         let mut ledger = Ledger::default();
         let opts = WriteOptions {
-            confirm: crate::Confirm::Accepted,
+            confirm: chain::Confirm::Accepted,
             timeout: std::time::Duration::from_secs(1),
             hooks: Default::default(),
         };
