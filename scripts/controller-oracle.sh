@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs npm `@cartridge/controller-wasm` (pinned) into the project cache, outside the repo, and
-# prints the directory of the installed package. tests/session_oracle.rs runs it, then signs fixed
-# session vectors with the package (tests/oracle/session-sign.mjs) to compare with our signer.
+# prints the directory of the installed package. crates/wallet/tests/it/session_oracle.rs runs
+# it, then signs fixed session vectors with the package (oracle/session-sign.mjs beside it) to
+# compare with our signer.
 # Needs node and npm on PATH.
 set -euo pipefail
 VERSION=0.10.0

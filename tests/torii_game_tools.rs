@@ -3,6 +3,8 @@
 //! events, lag reporting, and the chain fallback of `ls_list_adventurers`.
 
 mod common;
+#[path = "torii_support/tools.rs"]
+mod tools;
 mod torii_support;
 
 use common::mcp::{all_pages, call, err, ok};
@@ -11,8 +13,8 @@ use rmcp::RoleClient;
 use rmcp::service::RunningService;
 use serde_json::{Value, json};
 use starknet_types_core::felt::Felt;
+use tools::{FIRST_SIM_ID, me, rows, setup};
 use torii_support::Game;
-use torii_support::tools::{FIRST_SIM_ID, me, rows, setup};
 
 /// Plays through the MCP write tools; returns the adventurer id and each action's events (the full
 /// shape, to compare with the event history).

@@ -3,6 +3,8 @@
 //! or repeated, filters, the dungeon scope, and `INDEXER_ERROR` only when no cached page can answer.
 
 mod common;
+#[path = "torii_support/tools.rs"]
+mod tools;
 mod torii_support;
 
 use std::collections::BTreeSet;
@@ -15,8 +17,8 @@ use loot_survivor_mcp::mcp::{LsServer, ServerOptions, connect_in_memory};
 use loot_survivor_mcp::sim::{SimChain, sim_account};
 use serde_json::json;
 use starknet_types_core::felt::Felt;
+use tools::{FIRST_SIM_ID, me, rows, seed_leaderboard, setup, setup_with};
 use torii_support::Game;
-use torii_support::tools::{FIRST_SIM_ID, me, rows, seed_leaderboard, setup, setup_with};
 
 #[tokio::test]
 async fn the_indexer_tools_are_listed_read_only_with_schemas() {

@@ -5,9 +5,9 @@
 //! u32 as JSON numbers, bool as JSON booleans, u64/u128/felt252 as decimal strings, arrays as JSON
 //! arrays. Written independently of the client's decoder so the two check each other.
 
-use loot_survivor_mcp::game::catalogue::Slot;
-use loot_survivor_mcp::game::events::{Discovery, GameEvent, GameEventDetails};
-use loot_survivor_mcp::game::model::{Adventurer, Bag, Item, Stats};
+use game::catalogue::Slot;
+use game::events::{Discovery, GameEvent, GameEventDetails};
+use game::model::{Adventurer, Bag, Item, Stats};
 use serde_json::{Value, json};
 
 /// A u64 as `to_json_value` writes it: a decimal string.
@@ -62,7 +62,7 @@ fn attack(damage: u16, location: Slot, critical_hit: bool) -> Value {
     json!({"damage": damage, "location": slot(location), "critical_hit": critical_hit})
 }
 
-fn ids(items: &[loot_survivor_mcp::game::events::ItemRef]) -> Value {
+fn ids(items: &[game::events::ItemRef]) -> Value {
     json!({"items": items.iter().map(|i| i.id).collect::<Vec<_>>()})
 }
 

@@ -3,13 +3,13 @@
 
 use std::time::Duration;
 
-use loot_survivor_mcp::game::catalogue::{self, Slot};
-use loot_survivor_mcp::game::events::{
+use game::catalogue::{self, Slot};
+use game::events::{
     AttackEvent, BeastEncounter, Discovery, GameEvent, GameEventDetails, ItemRef,
     ObstacleEncounter, PurchasedItem,
 };
-use loot_survivor_mcp::game::model::{Adventurer, Bag, BeastEvent, SpecialPowers, Stats};
-use loot_survivor_mcp::torii::{ToriiClient, ToriiOptions};
+use game::model::{Adventurer, Bag, BeastEvent, SpecialPowers, Stats};
+use indexer::torii::{ToriiClient, ToriiOptions};
 use starknet_types_core::felt::Felt;
 
 use super::{FakeTorii, Game, ToriiVersion};

@@ -12,7 +12,10 @@
 //! without leading zeros, and `{"data": null, "errors": [...]}` for unknown fields, bad arguments
 //! and parse errors. Faults (HTTP 5xx, malformed or empty bodies, GraphQL errors, delays) can be
 //! queued per endpoint (`answer.rs`), and every request is logged. What the tests share sits
-//! beside it: `fixtures.rs` (a seeded stand-in and its client), `tools.rs` (the tools' server).
+//! beside it: `fixtures.rs` (a seeded stand-in and its client), and `tools.rs` (the tools' server),
+//! which is not a module of this one: the facade's tool tests declare it themselves, because it
+//! needs the `mcp` layer and the indexer crate's tests (`crates/indexer/tests/it`), which include
+//! this stand-in too, may not name a layer above their own.
 
 #![allow(dead_code)]
 
@@ -23,7 +26,6 @@ pub mod graphql;
 mod graphql_answer;
 pub mod http;
 pub mod schema;
-pub mod tools;
 pub mod version;
 
 use std::collections::VecDeque;
@@ -31,9 +33,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use loot_survivor_mcp::game::events::GameEvent;
-use loot_survivor_mcp::game::model::Adventurer;
-use loot_survivor_mcp::game::pack::pack_adventurer;
+use game::events::GameEvent;
+use game::model::Adventurer;
+use game::pack::pack_adventurer;
 use rusqlite::Connection;
 use serde_json::{Map, Value};
 use starknet_types_core::felt::Felt;

@@ -1,5 +1,10 @@
 //! What the indexer tool tests share: an in-process MCP server over the embedded sim chain, with
-//! or without the Torii stand-in, and a stand-in seeded for the leaderboard.
+//! or without the Torii stand-in, and a stand-in seeded for the leaderboard. Declared by each tool
+//! test beside `torii_support` (`#[path = "torii_support/tools.rs"] mod tools;`), not inside it:
+//! it needs the `mcp` layer, which the indexer crate's tests, also built on the stand-in, may not
+//! name.
+
+#![allow(dead_code)]
 
 use loot_survivor_mcp::game::AdventurerId;
 use std::sync::Arc;
@@ -16,8 +21,8 @@ use rmcp::service::RunningService;
 use serde_json::Value;
 use starknet_types_core::felt::Felt;
 
-use super::fixtures::GAME;
-use super::{FakeTorii, Game};
+use crate::torii_support::fixtures::GAME;
+use crate::torii_support::{FakeTorii, Game};
 
 /// The sim chain as a remote chain would look: no index of its own, so the indexer tools must
 /// use Torii or the chain fallback.

@@ -1,7 +1,7 @@
 //! Typed bindings generated at build time from the practice world's Dojo manifest
 //! (`abi/practice_world.json`, see `crates/chain/build.rs`): selectors, calldata builders and output decoders
 //! for every entrypoint the server calls. Its interface matches the official `ls_0_0_9` world
-//! (checked against the mainnet manifest by `tests/interface.rs`).
+//! (checked against the mainnet manifest by `tests/it/interface.rs`).
 
 #![allow(clippy::too_many_arguments, clippy::ptr_arg)]
 

@@ -1,16 +1,16 @@
 //! 100 games on the embedded `sim` chain, played by the built-in agent through the MCP tool layer
 //! (in-process rmcp client and server): every game ends in death or at the action cap, no tool
-//! call ever fails, and the level distribution is printed (`cargo test --test sim_games --
-//! --nocapture`).
+//! call ever fails, and the level distribution is printed (`cargo test -p loot-survivor-agent
+//! --test it sim_games -- --nocapture`).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use loot_survivor_mcp::agent::{Agent, AgentOptions, DeathCause, Ending, GameSummary};
-use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
-use loot_survivor_mcp::sim::SimChain;
+use agent::{Agent, AgentOptions, DeathCause, Ending, GameSummary};
+use game::engine::EngineSettings;
+use mcp::{LsServer, ServerOptions};
+use sim::SimChain;
 
 const GAMES: u64 = 100;
 const WORKERS: u64 = 2;

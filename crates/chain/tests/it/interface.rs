@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use loot_survivor_mcp::chain::bindings::ENTRYPOINTS;
+use chain::bindings::ENTRYPOINTS;
 use serde_json::Value;
 use starknet::core::utils::get_selector_from_name;
 
@@ -134,9 +134,12 @@ fn outputs(f: &Value, defs: &Defs) -> Vec<String> {
         .unwrap_or_default()
 }
 
-const OURS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/abi/practice_world.json");
-const ERC20: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/abi/erc20.json");
-const DUNGEON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/abi/practice_dungeon.json");
+const OURS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../abi/practice_world.json");
+const ERC20: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../abi/erc20.json");
+const DUNGEON: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../abi/practice_dungeon.json"
+);
 
 #[test]
 fn practice_world_declares_every_entrypoint_the_server_calls() {

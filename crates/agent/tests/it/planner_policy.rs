@@ -6,16 +6,16 @@
 //! chain.
 //!
 //! `PLANNER_IDENTITY_GAMES` sets the games per seed (default 4, one per weapon: the tool path is
-//! slow in a debug build; `PLANNER_IDENTITY_GAMES=40 cargo test --release --test planner_policy`
-//! plays 40 per seed).
+//! slow in a debug build; `PLANNER_IDENTITY_GAMES=40 cargo test --release -p loot-survivor-agent
+//! --test it planner_policy` plays 40 per seed).
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use loot_survivor_mcp::agent::{Agent, AgentOptions, GameSummary, Params, Strategy};
-use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::mcp::{LsServer, ServerOptions};
-use loot_survivor_mcp::sim::{SimChain, SimRandomness};
+use agent::{Agent, AgentOptions, GameSummary, Params, Strategy};
+use game::engine::EngineSettings;
+use mcp::{LsServer, ServerOptions};
+use sim::{SimChain, SimRandomness};
 
 const WEAPONS: [&str; 4] = ["Wand", "Book", "Short Sword", "Club"];
 

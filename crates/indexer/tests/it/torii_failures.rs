@@ -2,14 +2,12 @@
 //! errors, malformed, empty and wrongly shaped bodies, GraphQL and SQL errors, slow answers, and
 //! the brief leaderboard cache that serves a stale page when Torii fails.
 
-mod torii_support;
-
 use std::time::{Duration, Instant};
 
-use loot_survivor_mcp::torii::{LeaderboardQuery, Scope, ToriiClient, ToriiError, ToriiOptions};
+use crate::torii_support::fixtures::{FIRST_ID, GAME, WALLET, client, client_with, seeded};
+use crate::torii_support::{Endpoint, Fault};
+use indexer::torii::{LeaderboardQuery, Scope, ToriiClient, ToriiError, ToriiOptions};
 use starknet_types_core::felt::Felt;
-use torii_support::fixtures::{FIRST_ID, GAME, WALLET, client, client_with, seeded};
-use torii_support::{Endpoint, Fault};
 
 /// The first `limit` rows of the whole leaderboard.
 fn first_page(limit: u32) -> LeaderboardQuery {

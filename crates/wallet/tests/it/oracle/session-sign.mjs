@@ -1,6 +1,6 @@
 // Signs fixed Controller session vectors with npm `@cartridge/controller-wasm` (an independent
 // implementation of the session signature) and prints one JSON line with the results, for
-// tests/session_oracle.rs to compare with our Rust signer. Offline: `sign` needs no RPC.
+// crates/wallet/tests/it/session_oracle.rs to compare with our Rust signer. Offline: `sign` needs no RPC.
 //
 // Usage: node session-sign.mjs <package dir>  (vectors as JSON on stdin)
 // Input:  {"vectors": [{"name", "private_key", "address", "owner_guid", "chain_id", "expires_at",

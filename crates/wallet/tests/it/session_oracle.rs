@@ -1,6 +1,6 @@
 //! Our Controller session signatures against an independent implementation: npm
 //! `@cartridge/controller-wasm` 0.10.0 (Cartridge's own signer compiled to wasm), installed by
-//! `scripts/controller-oracle.sh` and driven offline by `tests/oracle/session-sign.mjs`
+//! `scripts/controller-oracle.sh` and driven offline by `oracle/session-sign.mjs` (beside this file)
 //! (`CartridgeSessionAccount.newAsRegistered(...).sign(hash, calls)`). Each vector differs in
 //! policy count, contract count, entrypoint names (sort order) and call count.
 //!
@@ -10,12 +10,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use loot_survivor_mcp::wallet::SecretSigner;
-use loot_survivor_mcp::wallet::session::{SessionPolicies, SessionSigner, stark_signer_guid};
 use serde_json::{Value, json};
 use starknet::core::types::{Call, Felt};
 use starknet::core::utils::get_selector_from_name;
 use starknet_types_core::felt::secret_felt::SecretFelt;
+use wallet::SecretSigner;
+use wallet::session::{SessionPolicies, SessionSigner, stark_signer_guid};
 
 /// One signing case: who signs, what is allowed, what is signed.
 #[derive(Clone)]
@@ -196,7 +196,7 @@ fn oracle_package() -> Option<PathBuf> {
             return None;
         }
     }
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/controller-oracle.sh");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/controller-oracle.sh");
     let out = Command::new("bash")
         .arg(&script)
         .output()
@@ -213,7 +213,7 @@ fn oracle_package() -> Option<PathBuf> {
 
 /// Runs the oracle script on all vectors; its results in input order.
 fn oracle(package: &Path, input: &Value) -> Vec<Value> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/session-sign.mjs");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/oracle/session-sign.mjs");
     let mut child = Command::new("node")
         .arg(&script)
         .arg(package)

@@ -2,15 +2,13 @@
 //! kind of event decoded into the write tools' shapes across pages under every Torii version, other
 //! models under the same key kept apart, and more than 255 events of one receipt in chain order.
 
-mod torii_support;
-
-use loot_survivor_mcp::game::catalogue::Slot;
-use loot_survivor_mcp::game::events::{AttackEvent, GameEvent, GameEventDetails};
-use loot_survivor_mcp::torii::EventsFrom;
+use crate::torii_support::fixtures::{GAME, VERSIONS, client, every_kind_of_event};
+use crate::torii_support::{FakeTorii, ToriiVersion, data};
+use game::catalogue::Slot;
+use game::events::{AttackEvent, GameEvent, GameEventDetails};
+use indexer::torii::EventsFrom;
 use serde_json::json;
 use starknet_types_core::felt::Felt;
-use torii_support::fixtures::{GAME, VERSIONS, client, every_kind_of_event};
-use torii_support::{FakeTorii, ToriiVersion, data};
 
 #[tokio::test]
 async fn event_history_decodes_into_the_write_tools_shapes_across_pages() {
@@ -75,11 +73,7 @@ async fn event_history_of(version: ToriiVersion) {
         assert!(warnings[0].contains("Elbow"), "{warnings:?}");
     }
     let empty = client(&fake)
-        .game_events(
-            loot_survivor_mcp::game::AdventurerId::from(42u64),
-            EventsFrom::default(),
-            10,
-        )
+        .game_events(game::AdventurerId::from(42u64), EventsFrom::default(), 10)
         .await
         .unwrap();
     assert!(empty.events.is_empty() && empty.next.is_none() && empty.last_action_count.is_none());

@@ -5,23 +5,23 @@
 //! in it verifies against the SNIP-12 hash recomputed from the captured JSON. Answers and errors
 //! over HTTP map into the taxonomy.
 
-#[path = "torii_support/http.rs"]
+#[path = "../../../../tests/torii_support/http.rs"]
 #[allow(dead_code)]
 mod http;
 
 use std::sync::{Arc, Mutex};
 
-use loot_survivor_mcp::chain::controller::cartridge::CartridgePaymaster;
-use loot_survivor_mcp::chain::outside::{ANY_CALLER, OutsideExecution};
-use loot_survivor_mcp::chain::paymaster::{OutsideRequest, Paymaster};
-use loot_survivor_mcp::chain::{ChainError, vrf};
-use loot_survivor_mcp::game::model::Adventurer;
-use loot_survivor_mcp::game::random::explore_salt;
-use loot_survivor_mcp::wallet::{CARTRIDGE_VRF_PROVIDER, REQUEST_RANDOM_SELECTOR, SecretSigner};
+use chain::controller::cartridge::CartridgePaymaster;
+use chain::outside::{ANY_CALLER, OutsideExecution};
+use chain::paymaster::{OutsideRequest, Paymaster};
+use chain::{ChainError, vrf};
+use game::model::Adventurer;
+use game::random::explore_salt;
 use serde_json::{Value, json};
 use starknet::core::types::{Call, Felt};
 use starknet_types_core::felt::secret_felt::SecretFelt;
 use tokio::net::TcpListener;
+use wallet::{CARTRIDGE_VRF_PROVIDER, REQUEST_RANDOM_SELECTOR, SecretSigner};
 
 const KEY: &str = "0x71d7bb07b9a64f6f78ac4c816aff4da9";
 const ACCOUNT: &str = "0x64b48806902a367c8598f4f95c305e8c1a1acba5f082d294a43793113115691";
@@ -51,7 +51,7 @@ async fn server(answer: http::Response) -> (url::Url, Captured) {
     (url, captured)
 }
 
-async fn signed_explore() -> loot_survivor_mcp::chain::outside::SignedOutsideExecution {
+async fn signed_explore() -> chain::outside::SignedOutsideExecution {
     let game = Felt::from_hex(GAME).unwrap();
     let adventurer = Adventurer {
         health: 100,
@@ -59,7 +59,7 @@ async fn signed_explore() -> loot_survivor_mcp::chain::outside::SignedOutsideExe
         action_count: 3,
         ..Adventurer::default()
     };
-    let action = loot_survivor_mcp::game::engine::Action::Explore { till_beast: true };
+    let action = game::engine::Action::Explore { till_beast: true };
     let game_call = Call {
         to: game,
         selector: starknet::macros::selector!("explore"),
@@ -67,7 +67,7 @@ async fn signed_explore() -> loot_survivor_mcp::chain::outside::SignedOutsideExe
     };
     let (calls, bundled) = vrf::bundle(
         game,
-        loot_survivor_mcp::game::AdventurerId::from(42u64),
+        game::AdventurerId::from(42u64),
         &adventurer,
         &action,
         game_call,
@@ -109,10 +109,7 @@ async fn the_request_has_cartridge_s_shape_and_a_valid_signature() {
     let (method, path, body) = &seen[0];
     assert_eq!(method, "POST");
     assert_eq!(path, "/x/starknet/mainnet");
-    let salt = format!(
-        "{:#x}",
-        explore_salt(loot_survivor_mcp::game::AdventurerId::from(42u64), 5)
-    );
+    let salt = format!("{:#x}", explore_salt(game::AdventurerId::from(42u64), 5));
     let sig: Vec<String> = signed.signature.iter().map(|f| format!("{f:#x}")).collect();
     let want = json!({
         "jsonrpc": "2.0",

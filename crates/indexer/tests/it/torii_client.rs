@@ -2,20 +2,18 @@
 //! ranking and paging with no row lost or repeated, GraphQL cursor paging, number and enum
 //! encodings, the dungeon's leaderboard, the indexer's head and the key formats of Torii versions.
 
-mod torii_support;
-
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use loot_survivor_mcp::torii::{
-    EventsFrom, KeyFormat, LeaderboardQuery, Scope, ToriiClient, ToriiError, ToriiOptions,
-};
-use starknet_types_core::felt::Felt;
-use torii_support::fixtures::{
+use crate::torii_support::fixtures::{
     FIRST_ID, GAME, GAMES, VERSIONS, WALLET, adventurer, client, every_kind_of_event,
     expected_order, game, seeded, seeded_as,
 };
-use torii_support::{Endpoint, FakeTorii, Game, ToriiVersion};
+use crate::torii_support::{self, Endpoint, FakeTorii, Game, ToriiVersion};
+use indexer::torii::{
+    EventsFrom, KeyFormat, LeaderboardQuery, Scope, ToriiClient, ToriiError, ToriiOptions,
+};
+use starknet_types_core::felt::Felt;
 
 #[tokio::test]
 async fn leaderboard_pages_cover_every_game_once_in_rank_order() {
@@ -58,10 +56,7 @@ async fn leaderboard_pages_cover_every_game_once_in_rank_order() {
                         r.health,
                         Some(adventurer(r.adventurer_id.to_u64().unwrap()).health)
                     );
-                    assert_eq!(
-                        r.level,
-                        loot_survivor_mcp::game::rules::level_from_xp(g.score as u16)
-                    );
+                    assert_eq!(r.level, game::rules::level_from_xp(g.score as u16));
                     seen.push((r.rank, r.adventurer_id.to_u64().unwrap()));
                 }
                 let expected_total = expected_order(|g| {
@@ -292,7 +287,7 @@ async fn the_dungeon_leaderboard_ranks_only_the_dungeons_games() {
             .page
         }
     };
-    let ids = |p: &loot_survivor_mcp::torii::LeaderboardPage| {
+    let ids = |p: &indexer::torii::LeaderboardPage| {
         p.rows
             .iter()
             .map(|r| (r.rank, r.adventurer_id.to_u64().unwrap()))
@@ -405,11 +400,7 @@ async fn an_unknown_key_format_is_an_error_naming_the_torii_needed() {
          VALUES ('x', '495/', '0x1:0x2:0x3:0x00', '{{}}', '{model_id}', '2026-01-01T00:00:00Z')"
     ));
     let e = client(&fake)
-        .game_events(
-            loot_survivor_mcp::game::AdventurerId::from(495u64),
-            EventsFrom::default(),
-            50,
-        )
+        .game_events(game::AdventurerId::from(495u64), EventsFrom::default(), 50)
         .await
         .unwrap_err();
     match e {

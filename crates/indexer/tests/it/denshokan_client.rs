@@ -3,14 +3,12 @@
 //! felt token ids above 2^250, ranks, a player's tokens, typed 400/404/429 answers, the retry
 //! policy and a server that is down.
 
-mod denshokan_support;
-
-use loot_survivor_mcp::game::AdventurerId;
-use loot_survivor_mcp::game::token_fields::TokenFields;
+use game::AdventurerId;
+use game::token_fields::TokenFields;
 use std::time::{Duration, Instant};
 
-use denshokan_support::{DUNGEON, FakeDenshokan, Fault, OTHER_MINTER, Row};
-use loot_survivor_mcp::denshokan::{
+use crate::denshokan_support::{DUNGEON, FakeDenshokan, Fault, OTHER_MINTER, Row};
+use indexer::denshokan::{
     DenshokanClient, DenshokanError, DenshokanOptions, Paging, PlayerTokensQuery, RankScope,
     SortBy, SortOrder, TokensQuery,
 };
@@ -71,7 +69,7 @@ async fn seeded() -> FakeDenshokan {
     fake
 }
 
-fn ids(page: &loot_survivor_mcp::denshokan::TokenPage) -> Vec<u64> {
+fn ids(page: &indexer::denshokan::TokenPage) -> Vec<u64> {
     page.tokens
         .iter()
         .map(|t| u64::try_from(t.token_id).unwrap())
