@@ -19,6 +19,7 @@
 //! the transactions followed at start are those of the chain the server is connected to; a record
 //! from another chain stays for the audit (the transaction lookup marks it) but never answers for this one.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -95,6 +96,9 @@ pub struct Journal {
     /// every write, and this process is the only writer (the lock), so the file is written to
     /// and read back only at start.
     spending: Mutex<Vec<Spend>>,
+    /// Transactions earlier runs signed whose spending was never written (the run stopped
+    /// first), by hash, with the run that signed them.
+    unspent: HashMap<String, i64>,
     /// The chain records are made on and looked up for (see the module doc); `None` until bound.
     chain: std::sync::RwLock<Option<String>>,
     run: i64,
@@ -161,11 +165,21 @@ impl Journal {
                 })?
                 .collect::<Result<Vec<_>, _>>()
             })?;
+        let unspent = conn
+            .prepare(
+                "SELECT hash, run FROM txs WHERE run <> ?1 AND signed_ms >= ?2 \
+                 AND hash NOT IN (SELECT hash FROM spending)",
+            )
+            .and_then(|mut st| {
+                st.query_map(params![run, since], |r| Ok((r.get(0)?, r.get(1)?)))?
+                    .collect::<Result<HashMap<String, i64>, _>>()
+            })?;
         let conn = Arc::new(Mutex::new(conn));
         Ok(Self {
             behind: WriteBehind::new(conn.clone()),
             conn,
             spending: Mutex::new(spending),
+            unspent,
             chain: std::sync::RwLock::new(None),
             run,
             path,

@@ -21,6 +21,9 @@ pub(super) struct Spend {
 impl SpendingLog for Journal {
     fn record(&self, key: Felt, fee: u128, at: SystemTime) {
         let (key, at_ms) = (hex(key), unix_ms(at) as i64);
+        // A fee is the run's that signed the transaction: one signed by an earlier run that
+        // stopped before its spending was written (a kill) is not this run's.
+        let run = self.unspent.get(&key).copied().unwrap_or(self.run);
         {
             let mut rows = self.spending.lock().unwrap_or_else(|p| p.into_inner());
             match rows.iter_mut().rev().find(|r| r.key == key) {
@@ -29,11 +32,10 @@ impl SpendingLog for Journal {
                     key: key.clone(),
                     fee,
                     at_ms,
-                    run: self.run,
+                    run,
                 }),
             }
         }
-        let run = self.run;
         self.behind.push(move |db: &Connection| {
             let r = exec(
                 db,

@@ -59,6 +59,30 @@ fn a_reopened_journal_keeps_transactions_replays_and_the_day_but_not_the_run() {
 }
 
 #[test]
+fn a_fee_is_the_run_that_signed_it_when_that_run_stopped_before_writing_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let account = Felt::from(0xacc_u32);
+    let t = SystemTime::now();
+    {
+        // Signed and recorded, then the process stops before the send's spending is written.
+        let j = Journal::open(dir.path(), account).unwrap();
+        j.record_tx(&record(0xa1, TxStatus::Signed), now_ms())
+            .unwrap();
+    }
+    let j = Journal::open(dir.path(), account).unwrap();
+    // The next run follows it to its receipt and counts its fee.
+    j.record(Felt::from(0xa1u32), 120, t);
+    j.record(Felt::from(0xb2u32), 40, t);
+    let u = j.usage(t + Duration::from_secs(1));
+    assert_eq!((u.run_spent, u.run_tx), (40, 1), "only this run's own send");
+    assert_eq!((u.day_spent, u.day_tx), (160, 2));
+    drop(j);
+    let again = Journal::open(dir.path(), account).unwrap();
+    let u = again.usage(t + Duration::from_secs(1));
+    assert_eq!((u.day_spent, u.day_tx, u.run_tx), (160, 2, 0), "as written");
+}
+
+#[test]
 fn a_second_server_on_the_account_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let first = Journal::open(dir.path(), Felt::ONE).unwrap();
