@@ -6,7 +6,7 @@ use starknet::core::types::Felt;
 
 use super::{ChainClient, TxReport, WriteOptions};
 use crate::ChainError;
-use crate::entry::{Entry, Player, check_entry, entry_calls};
+use crate::entry::{Entry, EntryAddresses, Player, check_entry, entry_calls};
 
 impl ChainClient {
     /// Refuses, before anything is signed, an entry this deployment cannot serve: any new game on
@@ -17,7 +17,18 @@ impl ChainClient {
         if entry == Entry::Mint {
             return Ok(());
         }
-        let Some(addresses) = self.deployment().game().dungeon_entries(0) else {
+        self.dungeon_addresses(entry, 0).map(drop)
+    }
+
+    /// Where a dungeon `entry` goes on this deployment, minting with `settings_id`; refused
+    /// where the deployment has no dungeon it can build calls for, or lacks a contract `entry`
+    /// needs.
+    fn dungeon_addresses(
+        &self,
+        entry: Entry,
+        settings_id: u32,
+    ) -> Result<EntryAddresses, ChainError> {
+        let Some(addresses) = self.deployment().game().dungeon_entries(settings_id) else {
             return Err(ChainError::Invalid(format!(
                 "entry \"{}\" buys a game at a dungeon, and the dungeons' calldata on this {} \
                  deployment is not public yet: use entry \"mint\" (such a game counts on no \
@@ -26,7 +37,8 @@ impl ChainClient {
                 self.deployment().generation()
             )));
         };
-        check_entry(entry, &addresses).map_err(|e| ChainError::Invalid(e.to_string()))
+        check_entry(entry, &addresses).map_err(|e| ChainError::Invalid(e.to_string()))?;
+        Ok(addresses)
     }
 
     /// Enters a new game for this wallet with `entry` (one multicall) and returns the new
@@ -38,17 +50,11 @@ impl ChainClient {
         player_name: Option<Felt>,
         opts: WriteOptions,
     ) -> Result<(AdventurerId, TxReport), ChainError> {
-        self.check_entry(entry)?;
+        self.check_archive(entry)?;
         if entry == Entry::Mint {
             return self.mint_game(player_name, opts).await;
         }
-        let addresses = self
-            .deployment()
-            .game()
-            .dungeon_entries(self.settings_id)
-            .ok_or_else(|| {
-                ChainError::Invalid(format!("entry \"{}\" has no dungeon here", entry.name()))
-            })?;
+        let addresses = self.dungeon_addresses(entry, self.settings_id)?;
         let player = Player {
             address: self.account_address(),
             name: player_name,

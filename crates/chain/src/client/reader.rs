@@ -78,8 +78,7 @@ impl ChainReader {
         call: Call,
         decode: impl FnOnce(&[Felt]) -> Result<T, E>,
     ) -> Result<T, ChainError> {
-        let felts = self.call(call).await?;
-        decode(&felts).map_err(|e| ChainError::Decode(format!("{name}: {e}")))
+        crate::generation::reads::view(self, name, call, decode).await
     }
 
     /// The full (item-boosted) game state of an adventurer: v1's `get_game_state`, or v2's
