@@ -13,6 +13,7 @@
 pub use agent;
 pub use base::{devnet, home, redact, terminal_note};
 pub use chain;
+pub use check;
 pub use cli::config;
 pub use deploy;
 pub use game;

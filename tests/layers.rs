@@ -24,6 +24,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("loot-survivor-sim", 3),
     // The practice deployers, beside the sim (neither uses the other); cli calls them.
     ("loot-survivor-deploy", 3),
+    // The first-contact checks (ABIs, the VRF rule): they read through chain; cli runs them.
+    ("loot-survivor-check", 3),
     ("loot-survivor-indexer", 4),
     ("loot-survivor-mcp-server", 5),
     ("loot-survivor-agent", 6),

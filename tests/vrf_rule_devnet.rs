@@ -1,6 +1,6 @@
 //! Reading a deployment's VRF rule off its own transactions (docs/vrf.md#finding-a-deployments-vrf-rule),
 //! on a real starknet-devnet with the v2 practice world deployed in each VRF mode: the chain
-//! client plays a few actions, then `chain::vrf_rule::detect` reads GameCore's newest events,
+//! client plays a few actions, then `check::vrf_rule::detect` reads GameCore's newest events,
 //! the transactions behind them and the adventurer's history. Off: the attack drew randomness
 //! without a request. Nonce: `Source::Nonce(player)` for GameCore, and the provider's nonce read
 //! around the attack's block verifies the seed the world announced. Salt: the `adventurer_state`
@@ -15,12 +15,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use common::v2::{ACCOUNT_0, SHORT_SWORD, opts};
 use loot_survivor_mcp::chain::bindings::v2::game_core;
 use loot_survivor_mcp::chain::outside::{ANY_CALLER, OutsideExecution};
-use loot_survivor_mcp::chain::vrf_rule::calls::Route;
-use loot_survivor_mcp::chain::vrf_rule::classify::{Recipe, SeedCheck, Verdict};
-use loot_survivor_mcp::chain::vrf_rule::{
+use loot_survivor_mcp::chain::{ChainClient, SaltRecipe, TxReport, V2Contracts, VrfSource};
+use loot_survivor_mcp::check::vrf_rule::calls::Route;
+use loot_survivor_mcp::check::vrf_rule::classify::{Recipe, SeedCheck, Verdict};
+use loot_survivor_mcp::check::vrf_rule::{
     Conclusion, DetectOptions, VrfRuleReport, detect, provider_nonces,
 };
-use loot_survivor_mcp::chain::{ChainClient, SaltRecipe, TxReport, V2Contracts, VrfSource};
 use loot_survivor_mcp::deploy::v2::VrfMode;
 use loot_survivor_mcp::game::AdventurerId;
 use loot_survivor_mcp::game::engine::Action;
@@ -113,7 +113,9 @@ async fn the_vrf_rule_is_read_off_each_modes_own_transactions() {
     let attack = nonce.act(Action::Attack { to_the_death: true }).await;
     let r = read(&provider, &nonce.c, &defaults).await;
     assert_eq!(
-        nonce.client.vrf_rule(&defaults).await.unwrap(),
+        loot_survivor_mcp::check::read_vrf_rule(&nonce.client, &defaults)
+            .await
+            .unwrap(),
         r,
         "the client's reader reads the same"
     );

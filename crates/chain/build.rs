@@ -100,7 +100,7 @@ const DUNGEON_MANIFEST: &str = "../../abi/practice_dungeon.json";
 
 fn main() {
     println!("cargo:rerun-if-env-changed=LS_BINDINGS_MANIFEST");
-    println!("cargo:rerun-if-changed=src/check/type_syntax.rs");
+    println!("cargo:rerun-if-changed=src/type_syntax.rs");
     let manifest_path = std::env::var("LS_BINDINGS_MANIFEST").unwrap_or_else(|_| MANIFEST.into());
     println!("cargo:rerun-if-changed={manifest_path}");
     println!("cargo:rerun-if-changed=build.rs");
@@ -344,7 +344,7 @@ fn parse_function(v: &Value) -> Option<Function> {
 }
 
 // `split_generic` and `tuple_parts`, shared with the ABI check.
-include!("src/check/type_syntax.rs");
+include!("src/type_syntax.rs");
 
 /// Maps a Cairo ABI type to a Rust type, recording user types that must be generated.
 fn rust_type(

@@ -192,7 +192,7 @@ pub enum ChainError {
         "nothing was signed: {}'s {} differs from this server's bindings (ours: {}; deployed: {})",
         .0.contract, .0.entrypoint, .0.ours, .0.deployed
     )]
-    AbiMismatch(Box<crate::check::AbiRefusal>),
+    AbiMismatch(Box<crate::AbiRefusal>),
     /// The profile names one generation and the chain answers as the other (found at connect).
     #[error("the profile says {expected} but {address:#x} answers as {}", found.described())]
     GenerationMismatch {

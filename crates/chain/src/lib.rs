@@ -1,15 +1,16 @@
 //! Starknet I/O: the provider, the generated bindings, transaction submission and receipts, and
 //! the decoding of receipt events into game events.
 
+mod abi_refusal;
 pub mod archive;
 pub mod bindings;
-pub mod check;
 mod client;
 pub mod controller;
 mod convert;
 pub mod entry;
 mod error;
 pub mod follow;
+pub mod gate;
 pub mod generation;
 mod identity;
 pub mod journal;
@@ -27,8 +28,10 @@ mod status;
 mod submit;
 pub mod subscribe;
 pub mod token_id;
+/// The syntax of Cairo ABI type names (generic arguments, tuple members), shared by the binding
+/// generator and the ABI check.
+pub mod type_syntax;
 pub mod vrf;
-pub mod vrf_rule;
 pub mod wallet_account;
 pub mod write_behind;
 
@@ -40,6 +43,7 @@ pub use client::{
 pub use controller::slot::SessionReport;
 pub use convert::v1_id;
 pub use error::{ChainError, Redacted};
+pub use gate::{AbiGate, AbiRefusal};
 pub use generation::{Deployment, Generation, SaltRecipe, V2Contracts, VrfSource};
 pub use manifest::GameAddresses;
 pub use new_game::MintedGame;

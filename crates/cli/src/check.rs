@@ -10,10 +10,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chain::check::{self, AbiGate, Check, Report, Section, Status};
-use chain::generation::{IndexSource, VrfRule};
-use chain::vrf_rule::{Conclusion, DetectOptions, VrfRuleReport};
+use chain::generation::{ChainReads, IndexSource, VrfRule};
 use chain::{ChainClient, Deployment};
+use check::vrf_rule::{Conclusion, DetectOptions, VrfRuleReport};
+use check::{Check, Report, Section, Status};
 use indexer::GameIndex;
 use indexer::denshokan::{DEATH_MOUNTAIN_GAME_ID, DenshokanIndex};
 use indexer::torii::{LeaderboardQuery, Scope, ToriiClient};
@@ -93,7 +93,7 @@ async fn vrf_section(
         }
     };
     let opts = DetectOptions::default();
-    let found = match chain::vrf_rule::detect(rpc, c, settings.expected_chain_id()?, &opts).await {
+    let found = match check::vrf_rule::detect(rpc, c, settings.expected_chain_id()?, &opts).await {
         Ok(found) => found,
         Err(e) => {
             return Ok((
@@ -139,7 +139,12 @@ pub(crate) async fn vrf_at_start(client: &ChainClient, profile: &str) {
         return;
     }
     let settle = format!("{} --settle-vrf", check_command(profile));
-    match tokio::time::timeout(VRF_AT_START, client.vrf_rule(&DetectOptions::default())).await {
+    match tokio::time::timeout(
+        VRF_AT_START,
+        check::read_vrf_rule(client, &DetectOptions::default()),
+    )
+    .await
+    {
         Ok(Ok(found)) if found.source().is_some() => tracing::warn!(
             "deployment.vrf_source is unset, so actions that draw randomness are refused; {}; `{settle}` keeps it",
             found.summary()
@@ -268,7 +273,12 @@ async fn leaderboard(name: &str, index: &dyn GameIndex) -> Check {
 /// does not answer is logged and nothing is refused) and refuses, before signing, the writes
 /// whose entrypoints differ.
 pub(crate) async fn gate_writes(client: ChainClient, profile: &str) -> ChainClient {
-    let abi = client.check_abi(Some(&cache_dir())).await;
+    let abi = check::check_abi(
+        &**client.provider(),
+        client.deployment(),
+        Some(&cache_dir()),
+    )
+    .await;
     let command = check_command(profile);
     if let Some(why) = abi.unreachable() {
         tracing::warn!(error = %why, "ABI check: a contract's class could not be read; `{command}` retries it");
@@ -283,7 +293,7 @@ pub(crate) async fn gate_writes(client: ChainClient, profile: &str) -> ChainClie
             "ABI check: the deployed entrypoint differs from the bindings"
         );
     }
-    let gate = AbiGate::new(&abi, command.clone());
+    let gate = abi.gate(&command);
     if gate.is_empty() {
         tracing::info!(
             fetched = abi.classes_fetched,

@@ -255,15 +255,13 @@ mod tests {
 
     #[test]
     fn an_abi_mismatch_names_both_signatures_and_the_check() {
-        let t = from_chain(ChainError::AbiMismatch(Box::new(
-            chain::check::AbiRefusal {
-                contract: "game_core".into(),
-                entrypoint: "attack".into(),
-                ours: "attack(adventurer_id: felt252, to_the_death: bool)".into(),
-                deployed: "attack(adventurer_id: felt252, to_the_death: u8)".into(),
-                check: "loot-survivor-mcp check --profile mainnet".into(),
-            },
-        )));
+        let t = from_chain(ChainError::AbiMismatch(Box::new(chain::AbiRefusal {
+            contract: "game_core".into(),
+            entrypoint: "attack".into(),
+            ours: "attack(adventurer_id: felt252, to_the_death: bool)".into(),
+            deployed: "attack(adventurer_id: felt252, to_the_death: u8)".into(),
+            check: "loot-survivor-mcp check --profile mainnet".into(),
+        })));
         assert_eq!(t.code, ErrorCode::PolicyDenied);
         assert!(!t.retryable);
         assert_eq!(t.details["rule"], "abi_check");

@@ -434,15 +434,9 @@ impl ChainClient {
 
     /// Refuses, before signing, the writes whose entrypoints `gate` holds (the ABI check's
     /// differences).
-    pub fn with_abi_gate(mut self, gate: crate::check::AbiGate) -> Self {
+    pub fn with_abi_gate(mut self, gate: crate::AbiGate) -> Self {
         self.submitter.abi_gate = gate;
         self
-    }
-
-    /// Runs the ABI check of this client's deployment on its node, keeping compared classes in
-    /// `cache` (docs/check.md).
-    pub async fn check_abi(&self, cache: Option<&std::path::Path>) -> crate::check::AbiCheck {
-        crate::check::check_abi(&*self.provider, self.deployment(), cache).await
     }
 
     /// Keeps the ledger in `journal` (durable, shared with the policy's counters and replays),

@@ -115,14 +115,6 @@ impl ChainReader {
             .await
     }
 
-    /// This deployment's VRF rule, read off its newest actions (docs/vrf.md#finding-a-deployments-vrf-rule; a v1 world has none to read).
-    pub async fn vrf_rule(
-        &self,
-        opts: &crate::vrf_rule::DetectOptions,
-    ) -> Result<crate::vrf_rule::VrfRuleReport, ChainError> {
-        self.deployment().game().read_vrf_rule(self, opts).await
-    }
-
     /// The owner of an adventurer token (ERC721 `owner_of` on `token_address()`), or `None` when
     /// the token was never minted.
     pub async fn owner_of(&self, adventurer_id: AdventurerId) -> Result<Option<Felt>, ChainError> {

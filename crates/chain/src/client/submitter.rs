@@ -47,7 +47,7 @@ pub(crate) struct Submitter {
     /// directly.
     pub(super) paymaster_absent: AtomicBool,
     /// The writes the ABI check refuses (empty until a check found differences).
-    pub(super) abi_gate: crate::check::AbiGate,
+    pub(super) abi_gate: crate::AbiGate,
 }
 
 impl Submitter {
@@ -72,7 +72,7 @@ impl Submitter {
             subscriber: None,
             token_count_key: None,
             paymaster_absent: AtomicBool::new(false),
-            abi_gate: crate::check::AbiGate::default(),
+            abi_gate: crate::AbiGate::default(),
         }
     }
 

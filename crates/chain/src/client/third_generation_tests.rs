@@ -21,7 +21,6 @@ use crate::generation::{
     ActContext, ChainReads, CheckTarget, Deployment, GameGeneration, Generation, IndexSource,
     NewGamePlan, VrfRule,
 };
-use crate::vrf_rule::{DetectOptions, VrfRuleReport};
 use game::AdventurerId;
 use game::engine::Action;
 use game::events::GameEvent;
@@ -211,17 +210,6 @@ impl GameGeneration for OneAddress {
 
     fn vrf_rule(&self) -> VrfRule<'_> {
         VrfRule::Fixed("the game draws its own seed")
-    }
-
-    async fn read_vrf_rule(
-        &self,
-        _reader: &dyn ChainReads,
-        _opts: &DetectOptions,
-    ) -> Result<VrfRuleReport, ChainError> {
-        Err(ChainError::Unsupported {
-            action: "vrf_rule",
-            generation: Generation::V2,
-        })
     }
 
     fn index_source(&self) -> IndexSource<'_> {

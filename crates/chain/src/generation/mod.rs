@@ -10,7 +10,6 @@ use starknet::core::types::{Call, Event, Felt};
 use crate::ChainError;
 use crate::bindings::Entrypoint;
 use crate::entry::{EntryAddresses, Player};
-use crate::vrf_rule::{DetectOptions, VrfRuleReport};
 use game::AdventurerId;
 use game::engine::Action;
 use game::events::GameEvent;
@@ -217,13 +216,6 @@ pub trait GameGeneration: Send + Sync + std::fmt::Debug {
 
     /// How its VRF requests are ruled.
     fn vrf_rule(&self) -> VrfRule<'_>;
-
-    /// Reads the VRF rule off the deployment's newest actions.
-    async fn read_vrf_rule(
-        &self,
-        reader: &dyn ChainReads,
-        opts: &DetectOptions,
-    ) -> Result<VrfRuleReport, ChainError>;
 
     /// Where its leaderboard and owners' games are indexed.
     fn index_source(&self) -> IndexSource<'_>;

@@ -10,7 +10,6 @@ use super::{
 };
 use crate::bindings::{self, Entrypoint, adventurer_systems, game_systems, game_token_systems};
 use crate::entry::{EntryAddresses, Player};
-use crate::vrf_rule::{DetectOptions, VrfRuleReport};
 use crate::{ChainError, GameAddresses, convert, vrf};
 use game::AdventurerId;
 use game::engine::Action;
@@ -209,17 +208,6 @@ impl GameGeneration for GameAddresses {
 
     fn vrf_rule(&self) -> VrfRule<'_> {
         VrfRule::Fixed("v1: Cartridge VRF with the world's own salts (docs/vrf.md)")
-    }
-
-    async fn read_vrf_rule(
-        &self,
-        _reader: &dyn ChainReads,
-        _opts: &DetectOptions,
-    ) -> Result<VrfRuleReport, ChainError> {
-        Err(ChainError::Unsupported {
-            action: "vrf_rule",
-            generation: GENERATION,
-        })
     }
 
     fn index_source(&self) -> IndexSource<'_> {

@@ -10,7 +10,6 @@ use super::{
 };
 use crate::bindings::{self, Entrypoint};
 use crate::entry::{EntryAddresses, Player};
-use crate::vrf_rule::{DetectOptions, VrfRuleReport};
 use crate::{ChainError, vrf};
 use game::AdventurerId;
 use game::engine::Action;
@@ -186,14 +185,6 @@ impl GameGeneration for V2Contracts {
 
     fn vrf_rule(&self) -> VrfRule<'_> {
         VrfRule::Read(self)
-    }
-
-    async fn read_vrf_rule(
-        &self,
-        reader: &dyn ChainReads,
-        opts: &DetectOptions,
-    ) -> Result<VrfRuleReport, ChainError> {
-        crate::vrf_rule::detect(&**reader.provider(), self, reader.chain_id(), opts).await
     }
 
     fn index_source(&self) -> IndexSource<'_> {

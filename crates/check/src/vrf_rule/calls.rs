@@ -7,8 +7,8 @@ use game::felt::{DecodeError, FeltReader};
 use serde::Serialize;
 use starknet::core::types::{Call, Felt};
 
-use crate::controller::outside_v3::EXECUTE_FROM_OUTSIDE_V3;
-use crate::outside::EXECUTE_FROM_OUTSIDE_V2;
+use chain::controller::outside_v3::EXECUTE_FROM_OUTSIDE_V3;
+use chain::outside::EXECUTE_FROM_OUTSIDE_V2;
 
 /// SNIP-9 v1's entrypoint (same `OutsideExecution` layout as v2 in Cairo 1 accounts).
 const EXECUTE_FROM_OUTSIDE_V1: Felt = starknet::macros::selector!("execute_from_outside");
@@ -132,8 +132,8 @@ fn read_calls(r: &mut FeltReader) -> Result<Vec<Call>, DecodeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::controller::outside_v3::OutsideExecutionV3;
-    use crate::outside::{ANY_CALLER, OutsideExecution, push_calls};
+    use chain::controller::outside_v3::OutsideExecutionV3;
+    use chain::outside::{ANY_CALLER, OutsideExecution, push_calls};
 
     fn call(to: u64, selector: Felt, data: &[u64]) -> Call {
         Call {

@@ -6,8 +6,9 @@ use starknet::core::types::{BlockId, BlockTag, EventFilter, Felt};
 use starknet::providers::Provider;
 
 use super::classify::PriorState;
-use crate::ChainError;
-use crate::retry::read_with_retries;
+use crate::CheckError;
+use chain::ChainError;
+use chain::retry::read_with_retries;
 use game::AdventurerId;
 use game::events::GameEventDetails;
 use game::v2::{GAME_CORE_EVENT_SELECTOR, decode_game_core_event};
@@ -24,7 +25,7 @@ pub(super) async fn gamecore_transactions<P: Provider + Sync>(
     game_core: Felt,
     from: u64,
     to: u64,
-) -> Result<Vec<(Felt, Option<u64>)>, ChainError> {
+) -> Result<Vec<(Felt, Option<u64>)>, CheckError> {
     let filter = EventFilter {
         from_block: Some(BlockId::Number(from)),
         to_block: Some(BlockId::Number(to)),
@@ -64,9 +65,13 @@ pub async fn provider_nonces<P: Provider + Sync>(
     storage_var: &str,
     address: Felt,
     block: Option<u64>,
-) -> Result<Option<(u64, u64)>, ChainError> {
-    let key = starknet::core::utils::get_storage_var_address(storage_var, &[address])
-        .map_err(|e| ChainError::Invalid(format!("storage variable {storage_var:?}: {e}")))?;
+) -> Result<Option<(u64, u64)>, CheckError> {
+    let key = starknet::core::utils::get_storage_var_address(storage_var, &[address]).map_err(
+        |source| CheckError::StorageVar {
+            name: storage_var.to_owned(),
+            source,
+        },
+    )?;
     let read = |at: BlockId| async move {
         let v = read_with_retries(|| provider.get_storage_at(vrf, key, at))
             .await
@@ -100,7 +105,7 @@ pub(super) async fn prior_state<P: Provider + Sync>(
     tx_hash: Felt,
     earlier_calls: usize,
     block_number: Option<u64>,
-) -> Result<Option<PriorState>, ChainError> {
+) -> Result<Option<PriorState>, CheckError> {
     let filter = EventFilter {
         from_block: Some(BlockId::Number(0)),
         to_block: Some(block_number.map_or(BlockId::Tag(BlockTag::PreConfirmed), BlockId::Number)),
@@ -120,8 +125,8 @@ pub(super) async fn prior_state<P: Provider + Sync>(
                 return Ok(state.map(|s| PriorState { actions, ..s }));
             }
             entered |= in_tx;
-            let decoded = decode_game_core_event(&e.keys, &e.data)
-                .map_err(|err| ChainError::Decode(format!("GameEvent: {err}")))?;
+            let decoded =
+                decode_game_core_event(&e.keys, &e.data).map_err(CheckError::GameEvent)?;
             let Some(d) = decoded.filter(|d| d.adventurer_id == id) else {
                 continue;
             };

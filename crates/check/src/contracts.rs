@@ -1,18 +1,9 @@
-//! The ABI check (docs/check.md): every contract of the deployment is asked for its class
-//! (`starknet_getClassHashAt`, then `starknet_getClassAt` unless the class is kept in the data
-//! directory), and each entrypoint the bindings call is compared with the deployed one by
-//! argument count and shape ([`abi`]). The result is a report section, the generation probe of
-//! the game address ([`probe`]), and the [`AbiGate`] that refuses writes whose entrypoint differs.
-
-pub mod abi;
-mod cache;
-mod gate;
-pub mod probe;
-mod refusal;
-pub mod report;
-#[cfg(test)]
-mod tests;
-mod type_syntax;
+//! The ABI check of a deployment's contracts (docs/check.md): every contract is asked for its
+//! class (`starknet_getClassHashAt`, then `starknet_getClassAt` unless the class is kept in the
+//! data directory), and each entrypoint the bindings call is compared with the deployed one by
+//! argument count and shape ([`crate::abi`]). The result is a report section, the generation
+//! probe of the game address ([`crate::probe`]), and the gate that refuses writes whose
+//! entrypoint differs ([`AbiCheck::gate`]).
 
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
@@ -23,16 +14,16 @@ use starknet::core::types::{BlockId, BlockTag, ContractClass, Felt, StarknetErro
 use starknet::providers::jsonrpc::{JsonRpcClient, JsonRpcTransport};
 use starknet::providers::{Provider, ProviderError};
 
-use self::abi::{Abi, compare};
-use self::cache::CachedClass;
-pub use self::gate::{AbiGate, AbiRefusal};
-use self::probe::{Speaks, short_address};
-pub use self::report::{Check, Difference, Report, Section, Status};
-use crate::ChainError;
-use crate::bindings::Entrypoint;
-use crate::generation::{CheckTarget, Deployment, GameGeneration, Generation};
-use crate::identity::short_string;
-use crate::retry::read_with_retries;
+use chain::bindings::Entrypoint;
+use chain::generation::{CheckTarget, Deployment, GameGeneration, Generation};
+use chain::retry::read_with_retries;
+use chain::{AbiGate, AbiRefusal, ChainError};
+
+use crate::abi::{Abi, compare};
+use crate::cache::{self, CachedClass};
+use crate::probe::{self, Speaks, short_address};
+use crate::report::{Check, Difference, Section, Status};
+use crate::{CheckError, short_string};
 
 /// Why a class could not be read.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -116,11 +107,11 @@ fn class_error(e: ProviderError) -> ClassError {
 pub fn rpc(
     rpc_url: url::Url,
     timeout: Duration,
-) -> Result<JsonRpcClient<starknet::providers::jsonrpc::HttpTransport>, ChainError> {
+) -> Result<JsonRpcClient<starknet::providers::jsonrpc::HttpTransport>, CheckError> {
     let http = reqwest::Client::builder()
         .timeout(timeout)
         .build()
-        .map_err(|e| ChainError::Config(format!("HTTP client: {e}")))?;
+        .map_err(CheckError::HttpClient)?;
     let transport = starknet::providers::jsonrpc::HttpTransport::new_with_client(rpc_url, http);
     Ok(JsonRpcClient::new(transport))
 }
@@ -355,6 +346,35 @@ async fn deployed_abi(
 }
 
 impl AbiCheck {
+    /// The gate refusing the writes whose entrypoint differs; `check_command` (the command that
+    /// shows the differences) is named in each refusal.
+    pub fn gate(&self, check_command: &str) -> AbiGate {
+        AbiGate::new(
+            self.contracts
+                .iter()
+                .flat_map(|c| match &c.outcome {
+                    Outcome::Compared { differences, .. } => {
+                        differences.iter().map(move |d| (c.address, d)).collect()
+                    }
+                    _ => Vec::new(),
+                })
+                .filter(|(_, d)| d.write)
+                .map(|(address, d)| {
+                    let refusal = AbiRefusal {
+                        contract: d.contract.clone(),
+                        entrypoint: d.entrypoint.clone(),
+                        ours: d.ours.clone(),
+                        deployed: d
+                            .deployed
+                            .clone()
+                            .unwrap_or_else(|| "none (no such entrypoint)".into()),
+                        check: check_command.to_owned(),
+                    };
+                    (address, refusal)
+                }),
+        )
+    }
+
     /// Every difference found, writes and reads.
     pub fn differences(&self) -> impl Iterator<Item = &Difference> {
         self.contracts.iter().flat_map(|c| match &c.outcome {
@@ -459,3 +479,6 @@ fn contract_check(c: &ContractCheck) -> Check {
     }
     check
 }
+
+#[cfg(test)]
+mod tests;

@@ -9,7 +9,7 @@ use starknet::core::types::Felt;
 use super::ClassSource;
 use super::abi::Abi;
 use super::report::{Check, Status};
-use crate::Generation;
+use chain::Generation;
 
 /// What a game address's ABI says it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,7 +86,7 @@ pub enum Src5 {
 }
 
 /// Asks the token at `address` (class ABI `abi`) whether it supports IERC721, where it has SRC5.
-pub(super) async fn erc721(source: &dyn ClassSource, address: Felt, abi: &Abi) -> Src5 {
+pub(crate) async fn erc721(source: &dyn ClassSource, address: Felt, abi: &Abi) -> Src5 {
     if abi.function("supports_interface").is_none() {
         return Src5::Absent;
     }

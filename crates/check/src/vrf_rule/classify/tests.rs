@@ -208,8 +208,8 @@ fn the_vector_reads_the_same_from_a_wrapped_transaction() {
     // The paymaster's multicall: submit_random(seed, proof…), the player's
     // execute_from_outside_v3(…[request_random, explore]…), assert_consumed(seed).
     let explore = starknet::macros::selector!("explore");
-    let outside = crate::controller::outside_v3::OutsideExecutionV3 {
-        caller: crate::outside::ANY_CALLER,
+    let outside = chain::controller::outside_v3::OutsideExecutionV3 {
+        caller: chain::outside::ANY_CALLER,
         nonce: (Felt::from(9u8), 1),
         execute_after: 0,
         execute_before: 1_800_000_000,
@@ -240,7 +240,7 @@ fn the_vector_reads_the_same_from_a_wrapped_transaction() {
         ],
     };
     let mut outer = Vec::new();
-    crate::outside::push_calls(
+    chain::outside::push_calls(
         &mut outer,
         &[
             submit,

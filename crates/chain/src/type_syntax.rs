@@ -2,7 +2,7 @@
 // file) and the ABI check: generic arguments and tuple members.
 
 /// Splits `a::b::Name::<T>` into (`a::b::Name`, Some(`T`)).
-pub(crate) fn split_generic(ty: &str) -> (&str, Option<&str>) {
+pub fn split_generic(ty: &str) -> (&str, Option<&str>) {
     match ty.find("::<") {
         Some(i) if ty.ends_with('>') => (&ty[..i], Some(&ty[i + 3..ty.len() - 1])),
         _ => (ty, None),
@@ -10,7 +10,7 @@ pub(crate) fn split_generic(ty: &str) -> (&str, Option<&str>) {
 }
 
 /// The members of a tuple type `(A, B)`, or `None` for any other type (`()` included).
-pub(crate) fn tuple_parts(ty: &str) -> Option<Vec<&str>> {
+pub fn tuple_parts(ty: &str) -> Option<Vec<&str>> {
     let inner = ty.strip_prefix('(')?.strip_suffix(')')?;
     if inner.trim().is_empty() {
         return None;

@@ -12,11 +12,14 @@ use serde::Serialize;
 use starknet::core::types::{Felt, Transaction};
 use starknet::providers::Provider;
 
-use crate::ChainError;
-use crate::bindings::entrypoint_name;
-use crate::generation::{V2Contracts, VrfSource};
-use crate::retry::read_with_retries;
+use chain::generation::{ChainReads, VrfRule};
+use chain::{ChainError, ChainReader};
+
+use crate::CheckError;
 use calls::{Route, routed_calls};
+use chain::bindings::entrypoint_name;
+use chain::generation::{V2Contracts, VrfSource};
+use chain::retry::read_with_retries;
 use classify::{Context, Recipe, Verdict, VrfRequest, classify};
 use game::AdventurerId;
 pub use reads::provider_nonces;
@@ -206,13 +209,25 @@ impl VrfRuleReport {
     }
 }
 
+/// The VRF rule of the deployment `reader` plays, read off its newest actions where its
+/// generation reads it per deployment; [`CheckError::FixedVrfRule`] where the game fixes it.
+pub async fn read_vrf_rule(
+    reader: &ChainReader,
+    opts: &DetectOptions,
+) -> Result<VrfRuleReport, CheckError> {
+    match reader.deployment().game().vrf_rule() {
+        VrfRule::Fixed(why) => Err(CheckError::FixedVrfRule(why)),
+        VrfRule::Read(c) => detect(&**reader.provider(), c, reader.chain_id(), opts).await,
+    }
+}
+
 /// Reads the rule of `c`'s GameCore off its newest actions (see the module doc).
 pub async fn detect<P: Provider + Sync>(
     provider: &P,
     c: &V2Contracts,
     chain_id: Felt,
     opts: &DetectOptions,
-) -> Result<VrfRuleReport, ChainError> {
+) -> Result<VrfRuleReport, CheckError> {
     let latest = read_with_retries(|| provider.block_number())
         .await
         .map_err(ChainError::from_provider)?;
@@ -286,7 +301,7 @@ async fn examine<P: Provider + Sync>(
     tx_hash: Felt,
     block_number: Option<u64>,
     opts: &DetectOptions,
-) -> Result<Examined, ChainError> {
+) -> Result<Examined, CheckError> {
     let skip = |reason: String| Ok(Examined::Skipped(Skipped { tx_hash, reason }));
     let tx = read_with_retries(|| provider.get_transaction_by_hash(tx_hash))
         .await

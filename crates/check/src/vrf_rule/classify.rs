@@ -13,7 +13,7 @@ use starknet::core::types::Felt;
 use starknet_crypto::poseidon_hash_many;
 
 use super::calls::{Route, RoutedCall};
-use crate::generation::{SaltRecipe, VrfSource};
+use chain::generation::{SaltRecipe, VrfSource};
 
 /// The adventurer as its events showed it just before the transaction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::type_syntax::{split_generic, tuple_parts};
+use chain::type_syntax::{split_generic, tuple_parts};
 
 /// Nesting deeper than this is not expanded (an ABI's types are not recursive; a guard only).
 const MAX_DEPTH: usize = 16;
