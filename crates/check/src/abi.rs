@@ -3,14 +3,24 @@
 //! by their member types, enums by their variant types), so two classes compare by what their
 //! calldata and answers look like, not by where their types are declared.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 use serde_json::Value;
 
 use chain::type_syntax::{split_generic, tuple_parts};
 
-/// Nesting deeper than this is not expanded (an ABI's types are not recursive; a guard only).
+/// Nesting deeper than this has no shape (an ABI's types are not recursive; a guard only).
 const MAX_DEPTH: usize = 16;
+
+/// The longest shape built, in bytes (the practice worlds' longest is about 1 KB); a longer one
+/// compares as different.
+pub const MAX_SHAPE: usize = 16 * 1024;
+
+/// `s` when it is within [`MAX_SHAPE`].
+fn capped(s: String) -> Option<Rc<str>> {
+    (s.len() <= MAX_SHAPE).then(|| Rc::from(s))
+}
 
 /// One function of an ABI.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,38 +106,76 @@ impl Abi {
 
     /// The wire shape of a Cairo type: `core::felt252`, `Array<core::integer::u8>`,
     /// `{core::integer::u8,core::bool}` (a struct), `enum{()|core::integer::u8}`, `(A,B)`.
-    pub fn shape(&self, ty: &str) -> String {
-        self.shape_at(ty, 0)
+    /// `None` when the type refers to itself or its shape would pass [`MAX_SHAPE`] bytes: a
+    /// deployed class can be built so, and such a type compares as different.
+    pub fn shape(&self, ty: &str) -> Option<String> {
+        let mut memo = HashMap::new();
+        self.shape_at(ty, 0, &mut memo).map(|s| s.to_string())
     }
 
-    fn shape_at(&self, ty: &str, depth: usize) -> String {
+    /// One type's shape; each named type is expanded once per [`Abi::shape`] call (`memo`, where
+    /// `None` also marks a type being expanded), so the work grows with the ABI, not its nesting.
+    fn shape_at(
+        &self,
+        ty: &str,
+        depth: usize,
+        memo: &mut HashMap<String, Option<Rc<str>>>,
+    ) -> Option<Rc<str>> {
         let ty = ty.trim().trim_start_matches('@');
         if depth > MAX_DEPTH {
-            return ty.to_string();
+            return None;
         }
         if let Some(parts) = tuple_parts(ty) {
-            let parts: Vec<String> = parts.iter().map(|p| self.shape_at(p, depth + 1)).collect();
-            return format!("({})", parts.join(","));
+            let parts = self.shapes_of(parts, depth, memo)?;
+            return capped(format!("({})", parts.join(",")));
         }
         if let (base, Some(inner)) = split_generic(ty)
             && matches!(base, "core::array::Array" | "core::array::Span")
         {
-            return format!("Array<{}>", self.shape_at(inner, depth + 1));
+            return capped(format!("Array<{}>", self.shape_at(inner, depth + 1, memo)?));
         }
         let Some(def) = self.defs.get(ty) else {
-            return ty.to_string();
+            return capped(ty.to_string());
         };
+        if let Some(known) = memo.get(ty) {
+            return known.clone();
+        }
+        memo.insert(ty.to_string(), None);
         let (key, open, sep) = match def["type"].as_str() {
             Some("enum") => ("variants", "enum{", "|"),
             _ => ("members", "{", ","),
         };
-        let parts: Vec<String> = def[key]
+        let members = def[key]
             .as_array()
             .into_iter()
             .flatten()
-            .map(|m| self.shape_at(m["type"].as_str().unwrap_or("()"), depth + 1))
-            .collect();
-        format!("{open}{}}}", parts.join(sep))
+            .map(|m| m["type"].as_str().unwrap_or("()"));
+        let shape = self
+            .shapes_of(members, depth, memo)
+            .and_then(|parts| capped(format!("{open}{}}}", parts.join(sep))));
+        memo.insert(ty.to_string(), shape.clone());
+        shape
+    }
+
+    /// The shapes of `types`, stopping at the first that has none or once their total passes
+    /// [`MAX_SHAPE`].
+    fn shapes_of<'t>(
+        &self,
+        types: impl IntoIterator<Item = &'t str>,
+        depth: usize,
+        memo: &mut HashMap<String, Option<Rc<str>>>,
+    ) -> Option<Vec<Rc<str>>> {
+        let mut total = 0;
+        let mut out = Vec::new();
+        for ty in types {
+            let shape = self.shape_at(ty, depth + 1, memo)?;
+            total += shape.len() + 1;
+            if total > MAX_SHAPE {
+                return None;
+            }
+            out.push(shape);
+        }
+        Some(out)
     }
 
     /// `f` as a reader sees it: `attack(adventurer_id: felt252, to_the_death: bool)`, with
@@ -135,7 +183,9 @@ impl Abi {
     pub fn signature(&self, f: &Function, outputs: bool, shapes: bool) -> String {
         let show = |ty: &str| {
             if shapes {
-                format!("{} = {}", short(ty), short(&self.shape(ty)))
+                let shape = self.shape(ty);
+                let shape = shape.as_deref().map_or(UNSHAPED.into(), short);
+                format!("{} = {shape}", short(ty))
             } else {
                 short(ty)
             }
@@ -154,6 +204,9 @@ impl Abi {
     }
 }
 
+/// What a signature shows for a type without a shape.
+const UNSHAPED: &str = "(recursive, or too large to compare)";
+
 /// How `deployed`'s function `name` differs from `ours`'s, as (ours, deployed) signatures
 /// (`None` for deployed: it has no such function); `None` when they agree. Arguments compare by
 /// count and shape (their names are not on the wire), and return types too when `outputs`.
@@ -168,7 +221,13 @@ pub fn compare(
         return Some((ours.signature(mine, outputs, false), None));
     };
     let same = |a: &[String], b: &[String], x: &Abi, y: &Abi| {
-        a.len() == b.len() && a.iter().zip(b).all(|(p, q)| x.shape(p) == y.shape(q))
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(p, q)| match (x.shape(p), y.shape(q)) {
+                    (Some(p), Some(q)) => p == q,
+                    _ => false,
+                })
     };
     let types = |f: &Function| f.inputs.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>();
     let inputs_agree = same(&types(mine), &types(theirs), ours, deployed);
@@ -259,16 +318,17 @@ mod tests {
     fn structs_compare_by_members_and_spans_as_arrays() {
         let ours = abi("core::bool", "core::integer::u8");
         let theirs = abi("core::bool", "core::integer::u16");
+        let shape = |ty| ours.shape(ty).unwrap();
         assert_eq!(
-            ours.shape("game::Stats"),
+            shape("game::Stats"),
             "{core::integer::u8,core::integer::u8}"
         );
         assert_eq!(
-            ours.shape("@core::array::Span::<core::integer::u8>"),
+            shape("@core::array::Span::<core::integer::u8>"),
             "Array<core::integer::u8>"
         );
         assert_eq!(
-            ours.shape("core::option::Option::<core::integer::u8>"),
+            shape("core::option::Option::<core::integer::u8>"),
             "enum{core::integer::u8|()}"
         );
         let (a, b) = compare(&ours, &theirs, "upgrade", false).unwrap();
@@ -290,6 +350,52 @@ mod tests {
         let f = longer.functions.get_mut("attack").unwrap();
         f.inputs.push(("extra".into(), "core::felt252".into()));
         assert!(compare(&ours, &longer, "attack", false).is_some());
+    }
+
+    /// A struct of `fanout` members of the next, `levels` deep: its shape doubles (or more)
+    /// with each level.
+    fn nested(levels: usize, fanout: usize, last: &str) -> Abi {
+        let mut entries: Vec<Value> = (0..levels)
+            .map(|i| {
+                let next = if i + 1 == levels {
+                    last.to_string()
+                } else {
+                    format!("t::S{}", i + 1)
+                };
+                let members: Vec<Value> = (0..fanout)
+                    .map(|m| json!({"name": format!("m{m}"), "type": next}))
+                    .collect();
+                json!({"type": "struct", "name": format!("t::S{i}"), "members": members})
+            })
+            .collect();
+        entries.push(json!({"type": "function", "name": "attack", "inputs": [
+            {"name": "a", "type": "t::S0"}], "outputs": [], "state_mutability": "external"}));
+        Abi::parse(&Value::Array(entries)).unwrap()
+    }
+
+    #[test]
+    fn a_recursive_or_exploding_type_has_no_shape_and_differs_at_once() {
+        let started = std::time::Instant::now();
+        let exploding = nested(40, 4, "core::felt252");
+        assert_eq!(exploding.shape("t::S0"), None);
+        assert_eq!(
+            exploding.shape("t::S39").unwrap(),
+            "{core::felt252,core::felt252,core::felt252,core::felt252}"
+        );
+        let recursive = nested(3, 2, "t::S0");
+        assert_eq!(recursive.shape("t::S1"), None);
+        // Each against itself still differs: a type without a shape is never the same as one.
+        for abi in [&exploding, &recursive] {
+            let (_, deployed) = compare(abi, abi, "attack", false).unwrap();
+            assert!(deployed.unwrap().contains(UNSHAPED));
+        }
+        // A small nesting keeps its shape.
+        assert!(nested(3, 2, "core::felt252").shape("t::S0").is_some());
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(1),
+            "{:?}",
+            started.elapsed()
+        );
     }
 
     #[test]

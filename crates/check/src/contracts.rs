@@ -34,6 +34,16 @@ pub enum ClassError {
     /// The node did not answer.
     #[error("{0}")]
     Unreachable(String),
+    /// The class the node sent does not hash to the class hash it gave for the address: the
+    /// node's answer is not the deployed class.
+    #[error("the class the node sent hashes to {computed:#x}, not to the class hash it gave")]
+    NotItsHash {
+        /// The hash of the class that was sent.
+        computed: Felt,
+    },
+    /// The class's ABI is not one that can be compared.
+    #[error("{0}")]
+    Unreadable(String),
 }
 
 /// What the check asks the node (classes, the chain id, a view): any starknet-rs JSON-RPC
@@ -148,14 +158,35 @@ pub enum Outcome {
         /// Those that differ.
         differences: Vec<Difference>,
     },
-    /// A legacy (Cairo 0) class: not compared.
+    /// A legacy (Cairo 0) class where nothing is bound: not compared.
     Legacy,
+    /// The class could not be compared with the bindings (a legacy class where Sierra is bound,
+    /// an ABI that does not parse, a class that is not the one the node names): every entrypoint
+    /// the bindings call there counts as different, so its writes are refused.
+    Unreadable {
+        /// Why.
+        why: String,
+        /// One per entrypoint the bindings call there.
+        differences: Vec<Difference>,
+    },
     /// The server calls no entrypoint of it through bindings (the world, a v2 dungeon).
     NoBindings,
     /// No contract at the address.
     NotDeployed,
     /// The node did not answer.
     Unreachable(String),
+}
+
+impl Outcome {
+    /// The entrypoints found different (compared, or not comparable).
+    pub fn differences(&self) -> &[Difference] {
+        match self {
+            Outcome::Compared { differences, .. } | Outcome::Unreadable { differences, .. } => {
+                differences
+            }
+            _ => &[],
+        }
+    }
 }
 
 /// One contract's result.
@@ -217,7 +248,7 @@ pub async fn check_abi(
     let game = deployment.game();
     let generation = game.generation();
     let ours = our_abis(game);
-    let mut read: BTreeMap<Felt, (Option<Abi>, bool)> = BTreeMap::new();
+    let mut read: BTreeMap<Felt, (DeployedAbi, bool)> = BTreeMap::new();
     let mut out = AbiCheck {
         generation,
         contracts: Vec::new(),
@@ -254,34 +285,84 @@ pub async fn check_abi(
             }
             Err(e) => Err(e),
         };
+        let mine = target.suffix.and_then(|s| Some((s, ours.get(s)?)));
         match class {
             Ok((deployed, cached)) => {
                 result.cached = *cached;
                 if target.address == deployment.game_address() {
-                    out.speaks = deployed.as_ref().map(probe::speaks);
+                    out.speaks = deployed
+                        .as_ref()
+                        .ok()
+                        .and_then(Option::as_ref)
+                        .map(probe::speaks);
                 }
-                let mine = target.suffix.and_then(|s| Some((s, ours.get(s)?)));
                 result.outcome = match (deployed, mine) {
                     (_, None) => Outcome::NoBindings,
-                    (None, Some(_)) => Outcome::Legacy,
-                    (Some(deployed), Some((suffix, mine))) => {
+                    (Ok(None), Some((suffix, mine))) => unreadable(
+                        &target,
+                        game,
+                        suffix,
+                        mine,
+                        "a legacy (Cairo 0) class, where the bindings call a Sierra one",
+                    ),
+                    (Err(why), Some((suffix, mine))) => {
+                        unreadable(&target, game, suffix, mine, why)
+                    }
+                    (Ok(Some(deployed)), Some((suffix, mine))) => {
                         compared(&target, game, suffix, mine, deployed)
                     }
                 };
             }
             Err(ClassError::NotDeployed) => result.outcome = Outcome::NotDeployed,
             Err(ClassError::Unreachable(m)) => result.outcome = Outcome::Unreachable(m),
+            Err(e @ (ClassError::NotItsHash { .. } | ClassError::Unreadable(_))) => {
+                result.outcome = match mine {
+                    Some((suffix, mine)) => unreadable(&target, game, suffix, mine, &e.to_string()),
+                    None => Outcome::Unreadable {
+                        why: e.to_string(),
+                        differences: Vec::new(),
+                    },
+                }
+            }
         }
         out.contracts.push(result);
     }
     if let Some(token) = game.src5_token() {
         let found = out.contracts.iter().find(|x| x.address == token);
-        let abi = found.and_then(|x| read.get(&x.class_hash?)?.0.as_ref());
+        let abi = found.and_then(|x| read.get(&x.class_hash?)?.0.as_ref().ok()?.as_ref());
         if let Some(abi) = abi {
             out.erc721 = Some(probe::erc721(source, token, abi).await);
         }
     }
     out
+}
+
+/// `target`'s entrypoints, each counted as different because its class cannot be compared.
+fn unreadable(
+    target: &CheckTarget,
+    game: &dyn GameGeneration,
+    suffix: &str,
+    mine: &Abi,
+    why: &str,
+) -> Outcome {
+    let differences = entrypoints(game, suffix)
+        .iter()
+        .filter_map(|e| {
+            let f = mine.function(e.name)?;
+            Some(Difference {
+                contract: target.role.to_string(),
+                address: format!("{:#x}", target.address),
+                entrypoint: e.name.to_string(),
+                write: !e.view,
+                ours: mine.signature(f, e.view, false),
+                deployed: Some(format!("not comparable: {why}")),
+            })
+        })
+        .collect();
+    Outcome::Unreadable {
+        why: why.to_string(),
+        differences,
+    }
 }
 
 /// `target`'s entrypoints compared: ours (`mine`, tag `suffix`) with the deployed class's.
@@ -313,27 +394,39 @@ fn compared(
     }
 }
 
+/// A deployed ABI as the check reads it: `Ok(None)` for a legacy class, `Err` (why) for one that
+/// does not parse.
+type DeployedAbi = Result<Option<Abi>, String>;
+
 /// The class at `address` (hash `class_hash`): its Sierra ABI, or `None` for a legacy class,
-/// and whether it came from the cache.
+/// and whether it came from the cache. A Sierra class is kept only once it hashes to
+/// `class_hash`, and its ABI is parsed before it is kept, so a kept file is one that was read.
 async fn deployed_abi(
     source: &dyn ClassSource,
     address: Felt,
     class_hash: Felt,
     cache: Option<&Path>,
-) -> Result<(Option<Abi>, bool), ClassError> {
-    let parse = |abi: &serde_json::Value| Abi::parse(abi).ok();
+) -> Result<(DeployedAbi, bool), ClassError> {
+    let parse = |abi: Option<&serde_json::Value>| abi.map(Abi::parse).transpose();
     if let Some(kept) = cache.and_then(|dir| cache::load(dir, class_hash)) {
-        return Ok((kept.abi.as_ref().and_then(parse), true));
+        return Ok((parse(kept.abi.as_ref()), true));
     }
     let abi = match source.class_at(address).await? {
-        ContractClass::Sierra(c) => Some(
-            serde_json::from_str::<serde_json::Value>(&c.abi).map_err(|e| {
-                ClassError::Unreachable(format!("the class's ABI is not JSON: {e}"))
-            })?,
-        ),
+        ContractClass::Sierra(c) => {
+            let computed = c.class_hash();
+            if computed != class_hash {
+                return Err(ClassError::NotItsHash { computed });
+            }
+            Some(
+                serde_json::from_str::<serde_json::Value>(&c.abi).map_err(|e| {
+                    ClassError::Unreadable(format!("the class's ABI is not JSON: {e}"))
+                })?,
+            )
+        }
         ContractClass::Legacy(_) => None,
     };
-    if let Some(dir) = cache {
+    let parsed = parse(abi.as_ref());
+    if let (Some(dir), Ok(_)) = (cache, &parsed) {
         cache::store(
             dir,
             &CachedClass {
@@ -342,7 +435,7 @@ async fn deployed_abi(
             },
         );
     }
-    Ok((abi.as_ref().and_then(parse), false))
+    Ok((parsed, false))
 }
 
 impl AbiCheck {
@@ -352,12 +445,7 @@ impl AbiCheck {
         AbiGate::new(
             self.contracts
                 .iter()
-                .flat_map(|c| match &c.outcome {
-                    Outcome::Compared { differences, .. } => {
-                        differences.iter().map(move |d| (c.address, d)).collect()
-                    }
-                    _ => Vec::new(),
-                })
+                .flat_map(|c| c.outcome.differences().iter().map(move |d| (c.address, d)))
                 .filter(|(_, d)| d.write)
                 .map(|(address, d)| {
                     let refusal = AbiRefusal {
@@ -377,10 +465,7 @@ impl AbiCheck {
 
     /// Every difference found, writes and reads.
     pub fn differences(&self) -> impl Iterator<Item = &Difference> {
-        self.contracts.iter().flat_map(|c| match &c.outcome {
-            Outcome::Compared { differences, .. } => differences.as_slice(),
-            _ => &[],
-        })
+        self.contracts.iter().flat_map(|c| c.outcome.differences())
     }
 
     /// Why the node did not answer, when it did not (the contracts after the first it did not
@@ -472,11 +557,16 @@ fn contract_check(c: &ContractCheck) -> Check {
             "no contract is deployed at this address".into(),
         ),
         Outcome::Unreachable(m) => (Status::Unreachable, m.clone()),
+        Outcome::Unreadable { why, differences } => (
+            Status::Mismatch,
+            format!(
+                "not comparable ({why}): its {} bound entrypoints count as different; {class}",
+                differences.len()
+            ),
+        ),
     };
     let mut check = Check::new(name, status, detail);
-    if let Outcome::Compared { differences, .. } = &c.outcome {
-        check.differences = differences.clone();
-    }
+    check.differences = c.outcome.differences().to_vec();
     check
 }
 

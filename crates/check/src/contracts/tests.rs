@@ -14,10 +14,13 @@ use super::*;
 use chain::V2Contracts;
 use chain::bindings;
 
-/// Classes by address, as the node would answer.
+/// Classes by address, as the node would answer: each a tag (a legacy class's hash; a Sierra
+/// class's program, so another tag is another class) and its ABI (`null`: a legacy class).
 #[derive(Default)]
 struct Classes {
     at: BTreeMap<Felt, (Felt, Value)>,
+    /// Answer each class hash as the tag, not the hash of the class sent (a lying node).
+    lies: bool,
     fetched: Mutex<usize>,
     /// What `supports_interface` answers, and the calls made.
     erc721: bool,
@@ -27,15 +30,12 @@ struct Classes {
 #[async_trait::async_trait]
 impl ClassSource for Classes {
     async fn class_hash_at(&self, address: Felt) -> Result<Felt, ClassError> {
-        self.at
-            .get(&address)
-            .map(|c| c.0)
-            .ok_or(ClassError::NotDeployed)
+        self.hash_of(address).ok_or(ClassError::NotDeployed)
     }
 
     async fn class_at(&self, address: Felt) -> Result<ContractClass, ClassError> {
         *self.fetched.lock().unwrap() += 1;
-        let (_, abi) = self.at.get(&address).ok_or(ClassError::NotDeployed)?;
+        let (tag, abi) = self.at.get(&address).ok_or(ClassError::NotDeployed)?;
         if abi.is_null() {
             return Ok(ContractClass::Legacy(CompressedLegacyContractClass {
                 program: vec![],
@@ -47,16 +47,7 @@ impl ClassSource for Classes {
                 abi: None,
             }));
         }
-        Ok(ContractClass::Sierra(FlattenedSierraClass {
-            sierra_program: vec![],
-            contract_class_version: "0.1.0".into(),
-            entry_points_by_type: starknet::core::types::EntryPointsByType {
-                constructor: vec![],
-                external: vec![],
-                l1_handler: vec![],
-            },
-            abi: abi.to_string(),
-        }))
+        Ok(ContractClass::Sierra(sierra(*tag, abi)))
     }
 
     async fn chain_id(&self) -> Result<Felt, ClassError> {
@@ -71,6 +62,32 @@ impl ClassSource for Classes {
     ) -> Result<Vec<Felt>, ClassError> {
         self.calls.lock().unwrap().push((to, selector, data));
         Ok(vec![Felt::from(self.erc721)])
+    }
+}
+
+/// A Sierra class whose program is `tag` alone, with `abi`.
+fn sierra(tag: Felt, abi: &Value) -> FlattenedSierraClass {
+    FlattenedSierraClass {
+        sierra_program: vec![tag],
+        contract_class_version: "0.1.0".into(),
+        entry_points_by_type: starknet::core::types::EntryPointsByType {
+            constructor: vec![],
+            external: vec![],
+            l1_handler: vec![],
+        },
+        abi: abi.to_string(),
+    }
+}
+
+impl Classes {
+    /// The class hash the node gives for `address`.
+    fn hash_of(&self, address: Felt) -> Option<Felt> {
+        let (tag, abi) = self.at.get(&address)?;
+        Some(if abi.is_null() || self.lies {
+            *tag
+        } else {
+            sierra(*tag, abi).class_hash()
+        })
     }
 }
 
@@ -207,7 +224,8 @@ async fn a_kept_class_is_not_fetched_again_until_its_hash_changes() {
     let third = check_abi(&changed, &deployment(), Some(dir.path())).await;
     assert_eq!(third.classes_fetched, 1);
     assert_eq!(third.differences().count(), 1);
-    assert!(cache::path(dir.path(), Felt::from(9u8)).exists());
+    let upgraded = changed.hash_of(Felt::from(0x6a_u8)).unwrap();
+    assert!(cache::path(dir.path(), upgraded).exists());
 }
 
 #[tokio::test]
@@ -317,7 +335,7 @@ async fn denshokan_is_asked_for_ierc721_only_where_its_class_has_src5() {
 }
 
 #[tokio::test]
-async fn a_legacy_class_is_kept_and_reported_not_checked() {
+async fn a_legacy_class_where_sierra_is_bound_is_kept_a_mismatch_and_its_writes_refused() {
     let dir = tempfile::tempdir().unwrap();
     let mut source = classes(practice_abi("practice_v2-game"), 1);
     source
@@ -327,13 +345,65 @@ async fn a_legacy_class_is_kept_and_reported_not_checked() {
         let check = check_abi(&source, &deployment(), Some(dir.path())).await;
         assert_eq!(check.classes_fetched, fetched);
         let vrf = check.section().checks[3].clone();
-        assert_eq!(vrf.status, Status::Skipped);
+        assert_eq!(vrf.status, Status::Mismatch);
         assert!(
-            vrf.detail.starts_with("legacy class, not checked"),
+            vrf.detail.contains("a legacy (Cairo 0) class"),
             "{}",
             vrf.detail
         );
+        assert_eq!(check.gate("x").len(), 1);
     }
+}
+
+/// A check of GameCore's class with `abi` in place of its ABI: the section's first check, and the
+/// gate's refusal of `explore`.
+async fn with_game_abi(source: &Classes, dir: &Path) -> (Check, Result<(), ChainError>) {
+    let check = check_abi(source, &deployment(), Some(dir)).await;
+    let explore = starknet::core::types::Call {
+        to: Felt::from(0x6a_u8),
+        selector: starknet::macros::selector!("explore"),
+        calldata: vec![],
+    };
+    let gate = check.gate("loot-survivor-mcp check");
+    (
+        check.section().checks[0].clone(),
+        gate.check_calls(&[explore]),
+    )
+}
+
+#[tokio::test]
+async fn an_abi_that_does_not_parse_or_a_class_not_of_its_hash_is_a_mismatch_never_kept() {
+    // Sierra classes whose ABI is JSON but not an ABI (an object, a string).
+    for abi in [serde_json::json!({}), serde_json::json!("[]")] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut source = classes(practice_abi("practice_v2-game"), 1);
+        source.at.get_mut(&Felt::from(0x6a_u8)).unwrap().1 = abi;
+        let (game, refused) = with_game_abi(&source, dir.path()).await;
+        assert_eq!(game.status, Status::Mismatch);
+        assert!(
+            game.detail.contains("the ABI is not a JSON array"),
+            "{}",
+            game.detail
+        );
+        assert!(
+            matches!(refused, Err(ChainError::AbiMismatch(_))),
+            "{refused:?}"
+        );
+        let hash = source.hash_of(Felt::from(0x6a_u8)).unwrap();
+        assert!(!cache::path(dir.path(), hash).exists());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut lying = classes(practice_abi("practice_v2-game"), 1);
+    lying.lies = true;
+    let (game, refused) = with_game_abi(&lying, dir.path()).await;
+    assert_eq!(game.status, Status::Mismatch);
+    assert!(
+        game.detail.contains("not to the class hash it gave"),
+        "{}",
+        game.detail
+    );
+    assert!(matches!(refused, Err(ChainError::AbiMismatch(_))));
+    assert_eq!(std::fs::read_dir(dir.path()).map_or(0, |d| d.count()), 0);
 }
 
 #[tokio::test]
