@@ -186,13 +186,22 @@ pub enum ChainError {
     /// A new game on a deployment the profile marks archived; nothing was signed.
     #[error("{0}")]
     Archived(#[from] crate::archive::ArchivedEntry),
-    /// The deployed contract's entrypoint differs from the bindings' (found by the ABI check at
-    /// start); the write was refused before anything was signed.
+    /// The deployed contract's entrypoint differs from the bindings' (found by the ABI check);
+    /// the write was refused before anything was signed, or the view before its answer was read.
     #[error(
-        "nothing was signed: {}'s {} differs from this server's bindings (ours: {}; deployed: {})",
+        "{}: {}'s {} differs from this server's bindings (ours: {}; deployed: {})",
+        if .0.write { "nothing was signed" } else { "not read" },
         .0.contract, .0.entrypoint, .0.ours, .0.deployed
     )]
     AbiMismatch(Box<crate::AbiRefusal>),
+    /// The contract's class could not be read by the ABI check, before the write nor when it was
+    /// checked again for it; nothing was signed.
+    #[error(
+        "nothing was signed: {}'s class could not be checked against this server's bindings ({}); \
+         it is checked again at the next write",
+        .0.contract, .0.why
+    )]
+    AbiUnchecked(Box<crate::gate::AbiUnchecked>),
     /// The profile names one generation and the chain answers as the other (found at connect).
     #[error("the profile says {expected} but {address:#x} answers as {}", found.described())]
     GenerationMismatch {

@@ -43,7 +43,7 @@ pub use client::{
 pub use controller::slot::SessionReport;
 pub use convert::v1_id;
 pub use error::{ChainError, Redacted};
-pub use gate::{AbiGate, AbiRefusal};
+pub use gate::{AbiGate, AbiRecheck, AbiRefusal, AbiUnchecked};
 pub use generation::{Deployment, Generation, SaltRecipe, V2Contracts, VrfSource};
 pub use manifest::GameAddresses;
 pub use new_game::MintedGame;

@@ -10,14 +10,17 @@ use std::collections::btree_map::Entry;
 use std::path::Path;
 use std::time::Duration;
 
-use starknet::core::types::{BlockId, BlockTag, ContractClass, Felt, StarknetError};
+use starknet::core::types::contract::AbiEntry;
+use starknet::core::types::{
+    BlockId, BlockTag, ContractClass, Felt, FlattenedSierraClass, StarknetError,
+};
 use starknet::providers::jsonrpc::{JsonRpcClient, JsonRpcTransport};
 use starknet::providers::{Provider, ProviderError};
 
 use chain::bindings::Entrypoint;
 use chain::generation::{CheckTarget, Deployment, GameGeneration, Generation};
 use chain::retry::read_with_retries;
-use chain::{AbiGate, AbiRefusal, ChainError};
+use chain::{AbiGate, AbiRefusal, AbiUnchecked, ChainError};
 
 use crate::abi::{Abi, compare};
 use crate::cache::{self, CachedClass};
@@ -413,10 +416,7 @@ async fn deployed_abi(
     }
     let abi = match source.class_at(address).await? {
         ContractClass::Sierra(c) => {
-            let computed = c.class_hash();
-            if computed != class_hash {
-                return Err(ClassError::NotItsHash { computed });
-            }
+            is_its_class(&c, class_hash)?;
             Some(
                 serde_json::from_str::<serde_json::Value>(&c.abi).map_err(|e| {
                     ClassError::Unreadable(format!("the class's ABI is not JSON: {e}"))
@@ -438,29 +438,65 @@ async fn deployed_abi(
     Ok((parsed, false))
 }
 
+/// Whether `class` is the class `class_hash` names. A node may send the ABI re-serialized
+/// (starknet-devnet 0.10.1 sends it compact, while the declared string, which the hash covers,
+/// has Python's separators: seen here), so a class that does not hash as sent is hashed again
+/// with its ABI written as declaring tools write it (starknet-rs's `SierraClass::flatten`).
+fn is_its_class(class: &FlattenedSierraClass, class_hash: Felt) -> Result<(), ClassError> {
+    let computed = class.class_hash();
+    if computed == class_hash {
+        return Ok(());
+    }
+    let declared = serde_json::from_str::<Vec<AbiEntry>>(&class.abi)
+        .ok()
+        .and_then(|entries| serde_json_pythonic::to_string_pythonic(&entries).ok());
+    if let Some(abi) = declared {
+        let rewritten = FlattenedSierraClass {
+            abi,
+            ..class.clone()
+        };
+        if rewritten.class_hash() == class_hash {
+            return Ok(());
+        }
+    }
+    Err(ClassError::NotItsHash { computed })
+}
+
 impl AbiCheck {
-    /// The gate refusing the writes whose entrypoint differs; `check_command` (the command that
-    /// shows the differences) is named in each refusal.
+    /// The gate refusing the calls whose entrypoint differs (writes before signing, views before
+    /// their answer is read) and holding writes to the contracts not read; `check_command` (the
+    /// command that shows the differences) is named in each refusal.
     pub fn gate(&self, check_command: &str) -> AbiGate {
-        AbiGate::new(
-            self.contracts
-                .iter()
-                .flat_map(|c| c.outcome.differences().iter().map(move |d| (c.address, d)))
-                .filter(|(_, d)| d.write)
-                .map(|(address, d)| {
-                    let refusal = AbiRefusal {
-                        contract: d.contract.clone(),
-                        entrypoint: d.entrypoint.clone(),
-                        ours: d.ours.clone(),
-                        deployed: d
-                            .deployed
-                            .clone()
-                            .unwrap_or_else(|| "none (no such entrypoint)".into()),
-                        check: check_command.to_owned(),
-                    };
-                    (address, refusal)
-                }),
-        )
+        let refused = self
+            .contracts
+            .iter()
+            .flat_map(|c| c.outcome.differences().iter().map(move |d| (c.address, d)))
+            .map(|(address, d)| {
+                let refusal = AbiRefusal {
+                    contract: d.contract.clone(),
+                    entrypoint: d.entrypoint.clone(),
+                    write: d.write,
+                    ours: d.ours.clone(),
+                    deployed: d
+                        .deployed
+                        .clone()
+                        .unwrap_or_else(|| "none (no such entrypoint)".into()),
+                    check: check_command.to_owned(),
+                };
+                (address, refusal)
+            });
+        let unchecked = self.contracts.iter().filter_map(|c| match &c.outcome {
+            Outcome::Unreachable(why) => Some((
+                c.address,
+                AbiUnchecked {
+                    contract: c.role.to_owned(),
+                    why: why.clone(),
+                    check: check_command.to_owned(),
+                },
+            )),
+            _ => None,
+        });
+        AbiGate::new(refused, unchecked)
     }
 
     /// Every difference found, writes and reads.

@@ -9,6 +9,7 @@ mod cache;
 pub mod contracts;
 mod error;
 pub mod probe;
+mod recheck;
 pub mod report;
 pub mod vrf_rule;
 
@@ -16,6 +17,7 @@ pub use contracts::{
     AbiCheck, ClassError, ClassSource, ContractCheck, Outcome, check_abi, node_section, rpc,
 };
 pub use error::CheckError;
+pub use recheck::Recheck;
 pub use report::{Check, Difference, Report, Section, Status};
 pub use vrf_rule::read_vrf_rule;
 

@@ -269,9 +269,9 @@ async fn leaderboard(name: &str, index: &dyn GameIndex) -> Check {
     }
 }
 
-/// `serve`'s ABI check: compares the deployment with the bindings (best effort: a node that
-/// does not answer is logged and nothing is refused) and refuses, before signing, the writes
-/// whose entrypoints differ.
+/// `serve`'s ABI check: compares the deployment with the bindings and refuses, before signing
+/// (or reading a view), the calls whose entrypoints differ. A contract whose class could not be
+/// read is checked again before a write reaches it, and its writes are refused meanwhile.
 pub(crate) async fn gate_writes(client: ChainClient, profile: &str) -> ChainClient {
     let abi = check::check_abi(
         &**client.provider(),
@@ -281,7 +281,7 @@ pub(crate) async fn gate_writes(client: ChainClient, profile: &str) -> ChainClie
     .await;
     let command = check_command(profile);
     if let Some(why) = abi.unreachable() {
-        tracing::warn!(error = %why, "ABI check: a contract's class could not be read; `{command}` retries it");
+        tracing::warn!(error = %why, "ABI check: a contract's class could not be read; it is checked again before a write reaches it, and `{command}` shows it");
     }
     for d in abi.differences() {
         tracing::warn!(
@@ -294,16 +294,17 @@ pub(crate) async fn gate_writes(client: ChainClient, profile: &str) -> ChainClie
         );
     }
     let gate = abi.gate(&command);
-    if gate.is_empty() {
+    if gate.is_clear() {
         tracing::info!(
             fetched = abi.classes_fetched,
             "ABI check: the deployed entrypoints match the bindings"
         );
-    } else {
+    } else if gate.refused_count() > 0 {
         tracing::warn!(
-            refused = gate.len(),
-            "ABI check: writes to entrypoints that differ are refused; `{command}` lists them"
+            refused = gate.refused_count(),
+            "ABI check: calls to entrypoints that differ are refused; `{command}` lists them"
         );
     }
-    client.with_abi_gate(gate)
+    let recheck = check::Recheck::new(&client, Some(cache_dir()), command);
+    client.with_abi_gate(gate, Some(Arc::new(recheck)))
 }

@@ -127,26 +127,38 @@ pub fn from_chain(e: ChainError) -> ToolError {
                  ls_get_game_events, ls_get_leaderboard), and new games are for the operator to \
                  start on the live profile",
             ),
-        ChainError::AbiMismatch(r) => ToolError::new(
-            ErrorCode::PolicyDenied,
-            format!(
-                "nothing was signed: {}'s {} on this chain differs from the server's bindings, \
-                 so the server refuses it",
-                r.contract, r.entrypoint
+        ChainError::AbiMismatch(r) => {
+            let (what, why) = if r.write {
+                ("nothing was signed", "so the server refuses it")
+            } else {
+                ("not read", "so its answer would be misread")
+            };
+            ToolError::new(
+                ErrorCode::PolicyDenied,
+                format!(
+                    "{what}: {}'s {} on this chain differs from the server's bindings, {why}",
+                    r.contract, r.entrypoint
+                ),
+            )
+            .with_detail("rule", "abi_check")
+            .with_detail("contract", &r.contract)
+            .with_detail("entrypoint", &r.entrypoint)
+            .with_detail("ours", &r.ours)
+            .with_detail("deployed", &r.deployed)
+            .retryable(false)
+            .with_hint(format!(
+                "this cannot be {} on this deployment until the server's bindings match; the \
+                 operator sees every difference with `{}`",
+                if r.write { "played" } else { "read" },
+                r.check
+            ))
+        }
+        e @ ChainError::AbiUnchecked(_) => ToolError::new(ErrorCode::RpcError, e.to_string())
+            .with_detail("rule", "abi_check")
+            .with_hint(
+                "retry in a moment: the server checks the contract again before the next write, \
+                 and plays it once the node answers",
             ),
-        )
-        .with_detail("rule", "abi_check")
-        .with_detail("contract", &r.contract)
-        .with_detail("entrypoint", &r.entrypoint)
-        .with_detail("ours", &r.ours)
-        .with_detail("deployed", &r.deployed)
-        .retryable(false)
-        .with_hint(format!(
-            "this action cannot be played on this deployment until the server's bindings match; \
-             reads such as ls_get_adventurer still work; the operator sees every difference with \
-             `{}`",
-            r.check
-        )),
         e @ (ChainError::Io { .. } | ChainError::Json { .. } | ChainError::Journal(_)) => {
             ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
         }
@@ -258,6 +270,7 @@ mod tests {
         let t = from_chain(ChainError::AbiMismatch(Box::new(chain::AbiRefusal {
             contract: "game_core".into(),
             entrypoint: "attack".into(),
+            write: true,
             ours: "attack(adventurer_id: felt252, to_the_death: bool)".into(),
             deployed: "attack(adventurer_id: felt252, to_the_death: u8)".into(),
             check: "loot-survivor-mcp check --profile mainnet".into(),

@@ -432,10 +432,15 @@ impl ChainClient {
         }
     }
 
-    /// Refuses, before signing, the writes whose entrypoints `gate` holds (the ABI check's
-    /// differences).
-    pub fn with_abi_gate(mut self, gate: crate::AbiGate) -> Self {
-        self.submitter.abi_gate = gate;
+    /// Refuses, before signing (or, for a view, reading), the calls whose entrypoints `gate`
+    /// holds (the ABI check's differences); while a contract is unchecked, `recheck` runs the
+    /// check again before a write.
+    pub fn with_abi_gate(
+        self,
+        gate: crate::AbiGate,
+        recheck: Option<Arc<dyn crate::AbiRecheck>>,
+    ) -> Self {
+        self.submitter.reader.abi.set(gate, recheck);
         self
     }
 

@@ -13,6 +13,7 @@ use starknet::providers::Provider;
 use super::{Rpc, TxReport};
 use crate::ChainError;
 use crate::bindings::game_token_systems;
+use crate::gate::GateCell;
 use crate::generation::Deployment;
 use crate::generation::reads::{ChainReads, KeptEvents};
 use crate::retry::read_with_retries;
@@ -29,6 +30,8 @@ pub struct ChainReader {
     token: Arc<OnceLock<Felt>>,
     /// v2: adventurers' events of GameCore's earlier envelope, once read.
     pub(crate) kept: Arc<KeptEvents>,
+    /// The ABI check's gate, shared with the write pipeline.
+    pub(crate) abi: Arc<GateCell>,
 }
 
 impl ChainReader {
@@ -43,6 +46,7 @@ impl ChainReader {
             chain_id,
             token,
             kept: Arc::default(),
+            abi: Arc::default(),
         }
     }
 
@@ -57,7 +61,9 @@ impl ChainReader {
     }
 
     /// Calls a view at the pre-confirmed block and returns the raw felts (transient failures retried).
+    /// A view the ABI check found different is refused before its answer is read.
     pub(crate) async fn call(&self, call: Call) -> Result<Vec<Felt>, ChainError> {
+        self.abi.current().check_call(&call)?;
         let request = FunctionCall {
             contract_address: call.to,
             entry_point_selector: call.selector,

@@ -36,6 +36,7 @@ impl Submitter {
         action: &str,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
+        self.reader.abi.checked().await;
         self.may_sign(&calls)?;
         self.account.signer().ready(&*self.reader.provider).await?;
         let mut held = self.write_lock.lock().await;

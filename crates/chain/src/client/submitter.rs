@@ -46,8 +46,6 @@ pub(crate) struct Submitter {
     /// This RPC has no Cartridge paymaster (it answered "method not found"): sessions send
     /// directly.
     pub(super) paymaster_absent: AtomicBool,
-    /// The writes the ABI check refuses (empty until a check found differences).
-    pub(super) abi_gate: crate::AbiGate,
 }
 
 impl Submitter {
@@ -72,14 +70,13 @@ impl Submitter {
             subscriber: None,
             token_count_key: None,
             paymaster_absent: AtomicBool::new(false),
-            abi_gate: crate::AbiGate::default(),
         }
     }
 
     /// Refuses, before anything is signed, calls whose entrypoint differs from the bindings and
     /// calls the server's policy or the session's forbid.
     pub(super) fn may_sign(&self, calls: &[Call]) -> Result<(), ChainError> {
-        self.abi_gate.check_calls(calls)?;
+        self.reader.abi.current().check_calls(calls)?;
         self.policy.check_calls(calls).map_err(ChainError::Policy)?;
         self.account.signer().check_calls(calls)
     }
@@ -118,6 +115,7 @@ impl Submitter {
         action: &str,
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
+        self.reader.abi.checked().await;
         if let Plan::Calls(calls) = &plan {
             self.may_sign(calls)?;
         }

@@ -162,7 +162,7 @@ async fn the_practice_world_matches_its_own_bindings() {
         })
         .sum();
     assert_eq!(compared, bindings::v2::ENTRYPOINTS.len());
-    assert!(check.gate("x").is_empty());
+    assert!(check.gate("x").is_clear());
 }
 
 #[tokio::test]
@@ -180,7 +180,7 @@ async fn an_attack_of_another_type_is_found_and_its_writes_refused() {
     let deployed = diffs[0].deployed.as_deref().unwrap();
     assert!(deployed.ends_with("to_the_death: u8)"), "{deployed}");
     let gate = check.gate("loot-survivor-mcp check --profile p");
-    assert_eq!(gate.len(), 1);
+    assert_eq!(gate.refused_count(), 1);
     let attack = bindings::v2::game_core::attack(Felt::from(0x6a_u8), &Felt::ONE, &true);
     let refused = gate.check_calls(std::slice::from_ref(&attack)).unwrap_err();
     match refused {
@@ -293,7 +293,18 @@ async fn a_silent_node_is_asked_once_and_every_contract_reported_unreachable() {
         check.generation_section(&deployment()).checks[0].status,
         Status::Skipped
     );
-    assert!(check.gate("x").is_empty());
+    // Nothing was read, so nothing is refused as different, and every write waits for a check.
+    let gate = check.gate("x");
+    assert_eq!(gate.refused_count(), 0);
+    assert_eq!(gate.unchecked().count(), 4);
+    let explore = bindings::v2::game_core::explore(Felt::from(0x6a_u8), &Felt::ONE, &false);
+    match gate.check_calls(&[explore]) {
+        Err(ChainError::AbiUnchecked(u)) => {
+            assert_eq!(u.contract, "game_core");
+            assert!(u.why.contains("timed out"), "{}", u.why);
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[tokio::test]
@@ -351,7 +362,7 @@ async fn a_legacy_class_where_sierra_is_bound_is_kept_a_mismatch_and_its_writes_
             "{}",
             vrf.detail
         );
-        assert_eq!(check.gate("x").len(), 1);
+        assert_eq!(check.gate("x").refused_count(), 1);
     }
 }
 
@@ -407,7 +418,7 @@ async fn an_abi_that_does_not_parse_or_a_class_not_of_its_hash_is_a_mismatch_nev
 }
 
 #[tokio::test]
-async fn a_read_that_differs_is_reported_but_not_refused() {
+async fn a_read_that_differs_is_reported_and_refused_before_its_answer_is_read() {
     let mut game = practice_abi("practice_v2-game");
     fn reanswer(v: &mut Value) {
         match v {
@@ -434,5 +445,43 @@ async fn a_read_that_differs_is_reported_but_not_refused() {
             .unwrap()
             .ends_with("-> felt252")
     );
-    assert!(check.gate("x").is_empty());
+    let gate = check.gate("x");
+    let load = bindings::v2::game_core::load_assets(Felt::from(0x6a_u8), &Felt::ONE);
+    match gate.check_call(&load) {
+        Err(e @ ChainError::AbiMismatch(_)) => {
+            assert!(
+                e.to_string()
+                    .starts_with("not read: game_core's load_assets"),
+                "{e}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    // Writes are not held by a read's difference.
+    let explore = bindings::v2::game_core::explore(Felt::from(0x6a_u8), &Felt::ONE, &false);
+    assert!(gate.check_calls(&[explore]).is_ok());
+}
+
+#[test]
+fn a_class_whose_abi_the_node_sent_compact_is_still_the_class_its_hash_names() {
+    let abi = practice_abi("practice_v2-vrf");
+    let entries: Vec<AbiEntry> = serde_json::from_value(abi.clone()).unwrap();
+    let declared = FlattenedSierraClass {
+        abi: serde_json_pythonic::to_string_pythonic(&entries).unwrap(),
+        ..sierra(Felt::ONE, &abi)
+    };
+    let hash = declared.class_hash();
+    let compact = sierra(Felt::ONE, &abi);
+    assert_ne!(
+        compact.abi, declared.abi,
+        "the stand-in sends the ABI compact"
+    );
+    assert!(is_its_class(&compact, hash).is_ok());
+    assert!(is_its_class(&declared, hash).is_ok());
+    // Another program under the same ABI is not that class, however its ABI is written.
+    let other = sierra(Felt::TWO, &abi);
+    assert!(matches!(
+        is_its_class(&other, hash),
+        Err(ClassError::NotItsHash { .. })
+    ));
 }
