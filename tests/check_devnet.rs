@@ -207,20 +207,38 @@ async fn both_practice_worlds_pass_and_an_unanswering_indexer_is_exit_two() {
 /// Declares the practice GameCore with `attack`'s `to_the_death` declared a u8 and deploys it
 /// beside deployment `d`, with a GameToken of its own; returns the deployment of the two.
 async fn deploy_u8_attack(url: &url::Url, d: &V2Deployment) -> V2Deployment {
+    deploy_game_variant(url, d, |abi| {
+        let attack = function(abi, "attack");
+        assert_eq!(attack["inputs"][1]["type"], "core::bool");
+        attack["inputs"][1]["type"] = json!("core::integer::u8");
+    })
+    .await
+}
+
+/// GameCore's ABI entry for the function `name` (declared once).
+fn function<'a>(abi: &'a mut [Value], name: &str) -> &'a mut Value {
+    let mut found = abi
+        .iter_mut()
+        .filter(|e| e["type"] == "function" && e["name"] == name);
+    let f = found.next().expect("GameCore declares it");
+    assert!(found.next().is_none(), "GameCore declares {name} once");
+    f
+}
+
+/// Declares the practice GameCore with its ABI edited by `edit` (the program is the same, so the
+/// node compiles it to the committed compiled class) and deploys it beside deployment `d`, with a
+/// GameToken of its own; returns the deployment of the two.
+async fn deploy_game_variant(
+    url: &url::Url,
+    d: &V2Deployment,
+    edit: impl FnOnce(&mut Vec<Value>),
+) -> V2Deployment {
     let provider = Arc::new(JsonRpcClient::new(HttpTransport::new(url.clone())));
     let chain_id = Felt::from_bytes_be_slice(b"SN_SEPOLIA");
     let account = common::accounts::dev_account(&provider, chain_id, common::ACCOUNT, KEY_0);
     let mut sierra: Value =
         serde_json::from_str(include_str!("../abi/practice_v2_game.sierra.json")).unwrap();
-    let mut edited = 0;
-    for entry in sierra["abi"].as_array_mut().unwrap() {
-        if entry["type"] == "function" && entry["name"] == "attack" {
-            assert_eq!(entry["inputs"][1]["type"], "core::bool");
-            entry["inputs"][1]["type"] = json!("core::integer::u8");
-            edited += 1;
-        }
-    }
-    assert_eq!(edited, 1, "GameCore declares attack once");
+    edit(sierra["abi"].as_array_mut().unwrap());
     let class: SierraClass = serde_json::from_value(sierra).unwrap();
     let flat = class.flatten().unwrap();
     let class_hash = flat.class_hash();
@@ -229,7 +247,7 @@ async fn deploy_u8_attack(url: &url::Url, d: &V2Deployment) -> V2Deployment {
         .declare_v3(Arc::new(flat), Felt::from_hex(casm.trim()).unwrap())
         .send()
         .await
-        .expect("declare the u8 GameCore");
+        .expect("declare the edited GameCore");
     wait(&provider, declared.transaction_hash).await;
     let game = udc_deploy(
         &account,
@@ -412,4 +430,99 @@ async fn an_attack_taking_a_u8_is_caught_kept_and_refused_before_signing() {
         log.contains("ABI check: the deployed entrypoint differs from the bindings"),
         "{log}"
     );
+}
+
+/// A hostile class: `attack`'s second argument is a struct of four members of the next, forty
+/// deep (a shape of 4^40 leaves), beside a struct that contains itself, and `load_assets`
+/// answers one member more than the bindings decode.
+fn hostile(abi: &mut Vec<Value>) {
+    for i in 0..40 {
+        let next = if i == 39 {
+            "core::felt252".to_string()
+        } else {
+            format!("t::S{}", i + 1)
+        };
+        let members: Vec<Value> = (0..4)
+            .map(|m| json!({"name": format!("m{m}"), "type": next}))
+            .collect();
+        abi.push(json!({"type": "struct", "name": format!("t::S{i}"), "members": members}));
+    }
+    abi.push(json!({"type": "struct", "name": "t::Loop", "members": [
+        {"name": "again", "type": "t::Loop"}, {"name": "more", "type": "t::Loop"}]}));
+    function(abi, "attack")["inputs"][1]["type"] = json!("t::S0");
+    function(abi, "flee")["inputs"][1]["type"] = json!("t::Loop");
+    let load = function(abi, "load_assets");
+    let answer = load["outputs"][0]["type"].as_str().unwrap().to_string();
+    let (open, rest) = answer.split_at(1);
+    assert_eq!(open, "(", "load_assets answers a tuple: {answer}");
+    load["outputs"][0]["type"] = json!(format!("(core::felt252, {rest}"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hostile_class_is_compared_at_once_and_a_view_that_differs_is_not_read() {
+    let devnet = common::start_devnet(&[]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("v2.json");
+    common::devnet_deploy(&devnet.url, &["--generation", "v2"], &file).await;
+    let practice = V2Deployment::load(&file).unwrap();
+    let variant = deploy_game_variant(&devnet.url, &practice, hostile).await;
+    let variant_file = dir.path().join("v2-hostile.json");
+    std::fs::write(&variant_file, serde_json::to_string(&variant).unwrap()).unwrap();
+    let fake = FakeDenshokan::start().await;
+    let home = dir.path().join("home");
+    let variant_env = variant_file.display().to_string();
+    let env = v2_env(&variant_env, &fake.url);
+
+    // Before, the first run grew without bound and kept the class, so every later run hung too.
+    for run in ["first", "kept"] {
+        let started = std::time::Instant::now();
+        let report = tokio::time::timeout(
+            std::time::Duration::from_secs(60),
+            check(&devnet.url, &home, &[], &env),
+        )
+        .await
+        .unwrap_or_else(|_| panic!("the {run} check does not finish"));
+        assert_eq!(report.code, 1, "{}", report.stdout);
+        let line = report
+            .stdout
+            .lines()
+            .find(|l| l.starts_with("abi/game_core"))
+            .unwrap();
+        assert!(
+            line.contains("mismatch")
+                && line.contains("3 of 10 entrypoints differ (attack, flee, load_assets)"),
+            "{line}"
+        );
+        assert!(
+            report
+                .stdout
+                .contains("deployed attack(adventurer_id: felt252, to_the_death: S0)"),
+            "{}",
+            report.stdout
+        );
+        eprintln!("{run} check: {:?}", started.elapsed());
+    }
+
+    let server = common::serve_v2(
+        &devnet.url,
+        &variant_file,
+        &[("LS_HOME", &home.display().to_string())],
+    )
+    .await;
+    let refused = server
+        .err(
+            "ls_get_adventurer",
+            json!({"adventurer_id": 1}),
+            "POLICY_DENIED",
+        )
+        .await;
+    assert_eq!(refused["details"]["entrypoint"], "load_assets");
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("not read: game_core's load_assets"),
+        "{refused}"
+    );
+    server.shutdown().await;
 }
