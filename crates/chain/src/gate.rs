@@ -139,3 +139,72 @@ impl GateCell {
         fresh
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+
+    fn unchecked_at(address: Felt) -> AbiGate {
+        let u = AbiUnchecked {
+            contract: "game_core".into(),
+            why: "RPC error: timed out".into(),
+            check: "check".into(),
+        };
+        AbiGate::new([], [(address, u)])
+    }
+
+    /// A re-check whose node answers from the `answers_from`-th call on.
+    struct Node {
+        calls: AtomicUsize,
+        answers_from: usize,
+    }
+
+    #[async_trait::async_trait]
+    impl AbiRecheck for Node {
+        async fn recheck(&self) -> AbiGate {
+            let n = self.calls.fetch_add(1, Ordering::SeqCst) + 1;
+            if n >= self.answers_from {
+                AbiGate::default()
+            } else {
+                unchecked_at(Felt::ONE)
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn an_unchecked_contract_is_checked_again_before_a_write_and_refused_meanwhile() {
+        let write = Call {
+            to: Felt::ONE,
+            selector: Felt::TWO,
+            calldata: vec![],
+        };
+        let cell = GateCell::default();
+        let node = Arc::new(Node {
+            calls: AtomicUsize::new(0),
+            answers_from: 2,
+        });
+        cell.set(unchecked_at(Felt::ONE), Some(node.clone()));
+        // Still down: refused, and a view is not held (only writes wait for a check).
+        let first = cell.checked().await;
+        assert!(matches!(
+            first.check_calls(std::slice::from_ref(&write)),
+            Err(ChainError::AbiUnchecked(_))
+        ));
+        assert!(first.check_call(&write).is_ok());
+        // Up again: the write passes, and a checked gate is not checked again.
+        assert!(
+            cell.checked()
+                .await
+                .check_calls(std::slice::from_ref(&write))
+                .is_ok()
+        );
+        cell.checked().await;
+        assert_eq!(node.calls.load(Ordering::SeqCst), 2);
+        // Without a way to check again, the contract stays unchecked.
+        let alone = GateCell::default();
+        alone.set(unchecked_at(Felt::ONE), None);
+        assert!(alone.checked().await.check_calls(&[write]).is_err());
+    }
+}
