@@ -51,6 +51,37 @@ async fn check(url: &url::Url, home: &Path, args: &[&str], env: &[(String, Strin
     }
 }
 
+/// `check --settle-vrf` that must keep nothing: its exit code and stderr.
+async fn refused_settle(url: &url::Url, home: &Path, env: &[(String, String)]) -> (i32, String) {
+    let out = tokio::process::Command::new(common::BIN)
+        .args([
+            "check",
+            "--profile",
+            "devnet",
+            "--settle-vrf",
+            "--rpc-url",
+            url.as_str(),
+        ])
+        .env("LS_HOME", home)
+        .env("RUST_LOG", "warn")
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .output()
+        .await
+        .expect("run check");
+    assert!(
+        !home.join("settled").join("devnet.toml").exists(),
+        "nothing is kept"
+    );
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Devnet's predeployed account #1 (seed 0) and its key: a second player.
+const ACCOUNT_1: &str = "0x078662e7352d062084b0010068b99288486c2d8b914f6e2a55ce945f8792c8b1";
+const KEY_1: &str = "0xe1406455b7d66b1690803be066cbe5e";
+
 /// The `vrf` section's one check: (status, detail).
 fn vrf(report: &Value) -> (String, String) {
     let section = report["sections"]
@@ -139,12 +170,37 @@ async fn the_vrf_rule_is_found_settled_agreed_with_and_played() {
         "the start-up log names the rule found and the command that keeps it:\n{log}"
     );
 
+    // One player's actions settle nothing, nor does a report whose node is not the profile's chain.
+    let (code, why) = refused_settle(url, &home, &env).await;
+    assert_ne!(code, 0);
+    assert!(why.contains("by 1 player(s)"), "{why}");
+    let other = common::serve_v2(
+        url,
+        &file,
+        &[("LS_PRIVATE_KEY", KEY_1), ("LS_ACCOUNT_ADDRESS", ACCOUNT_1)],
+    )
+    .await;
+    let theirs = other.ok("ls_new_game", json!({"weapon": "Wand"})).await;
+    other
+        .ok(
+            "ls_attack",
+            json!({"adventurer_id": theirs["adventurer_id"].clone()}),
+        )
+        .await;
+    other.shutdown().await;
+    let mut elsewhere = env.clone();
+    elsewhere.push(("LS_CHAIN__CHAIN_ID".into(), "SN_MAIN".into()));
+    let (code, why) = refused_settle(url, &home, &elsewhere).await;
+    assert_ne!(code, 0);
+    assert!(why.contains("the node check is not ok"), "{why}");
+
     let settled = check(url, &home, &["--settle-vrf"], &env).await;
     assert_eq!(settled.code, 0, "{}", settled.stderr);
     let kept = std::fs::read_to_string(home.join("settled").join("devnet.toml"))
         .unwrap_or_else(|e| panic!("{e}: {}", settled.stderr));
     assert!(
-        kept.contains("vrf_source = \"salt:adventurer_state\""),
+        kept.contains("vrf_source = \"salt:adventurer_state\"")
+            && kept.contains(&format!("game_core = \"{}\"", d.game.to_fixed_hex_string())),
         "{kept}"
     );
 

@@ -2,6 +2,7 @@
 //! (`<data>/checks/abi-<class hash>.json`): a class hash names its class for good, so a restart
 //! asks only `starknet_getClassHashAt` for an address whose class it has compared before.
 
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -17,6 +18,9 @@ pub(crate) struct CachedClass {
     pub(crate) abi: Option<Value>,
 }
 
+/// The largest kept file read (a larger one is read again from the node).
+const MAX_KEPT_BYTES: u64 = 8 << 20;
+
 /// The file a class is kept in.
 pub(crate) fn path(dir: &Path, class_hash: Felt) -> PathBuf {
     dir.join(format!("abi-{}.json", class_hash.to_fixed_hex_string()))
@@ -24,7 +28,14 @@ pub(crate) fn path(dir: &Path, class_hash: Felt) -> PathBuf {
 
 /// The kept class, when its file is there and names this class hash.
 pub(crate) fn load(dir: &Path, class_hash: Felt) -> Option<CachedClass> {
-    let text = std::fs::read_to_string(path(dir, class_hash)).ok()?;
+    let file = std::fs::File::open(path(dir, class_hash)).ok()?;
+    let mut text = String::new();
+    std::io::Read::take(file, MAX_KEPT_BYTES + 1)
+        .read_to_string(&mut text)
+        .ok()?;
+    if text.len() as u64 > MAX_KEPT_BYTES {
+        return None;
+    }
     let cached: CachedClass = serde_json::from_str(&text).ok()?;
     (cached.class_hash == class_hash).then_some(cached)
 }
@@ -32,10 +43,8 @@ pub(crate) fn load(dir: &Path, class_hash: Felt) -> Option<CachedClass> {
 /// Keeps a class (best effort: a data directory that cannot be written only costs a refetch).
 pub(crate) fn store(dir: &Path, class: &CachedClass) {
     let written = std::fs::create_dir_all(dir).and_then(|()| {
-        let file = path(dir, class.class_hash);
-        let tmp = file.with_extension("json.tmp");
-        std::fs::write(&tmp, serde_json::to_vec(class).expect("a class serializes"))?;
-        std::fs::rename(tmp, file)
+        let bytes = serde_json::to_vec(class).expect("a class serializes");
+        base::files::write_atomic(&path(dir, class.class_hash), &bytes)
     });
     if let Err(e) = written {
         tracing::warn!(dir = %dir.display(), error = %e, "cannot keep the compared class");

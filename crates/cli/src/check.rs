@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use chain::generation::{ChainReads, IndexSource, VrfRule};
 use chain::{ChainClient, Deployment};
-use check::vrf_rule::{Conclusion, DetectOptions, VrfRuleReport};
+use check::vrf_rule::{Conclusion, DetectOptions, Seeds, VrfRuleReport};
 use check::{Check, Report, Section, Status};
 use indexer::GameIndex;
 use indexer::denshokan::{DEATH_MOUNTAIN_GAME_ID, DenshokanIndex};
@@ -163,27 +163,59 @@ pub(crate) async fn vrf_at_start(client: &ChainClient, profile: &str) {
     }
 }
 
-/// `--settle-vrf`: writes the rule found as the profile's settled `vrf_source`, or fails saying
-/// why there is none to keep.
+/// `--settle-vrf`: writes the rule found as the profile's settled `vrf_source`, bound to the
+/// chain and GameCore it was read on, or fails saying why there is none to keep: only a report
+/// whose node and generation checks are `ok` settles, and only a rule its actions show well
+/// enough ([`VrfRuleReport::settled_source`]).
 fn settle(settings: &Settings, report: &Report) -> anyhow::Result<()> {
+    for name in ["node", "generation"] {
+        let section = report.sections.iter().find(|s| s.name == name);
+        // Its first check (the chain id; what the game address speaks) must be `ok`, the others
+        // `ok` or `skipped` (a Denshokan class without SRC5).
+        let failed = section.map_or(Some("it was not run".to_string()), |s| {
+            s.checks
+                .iter()
+                .enumerate()
+                .find(|(i, c)| c.status != Status::Ok && (*i == 0 || c.status != Status::Skipped))
+                .map(|(_, c)| format!("{}: {}", c.name, c.detail))
+        });
+        if let Some(why) = failed {
+            anyhow::bail!("--settle-vrf: nothing kept: the {name} check is not ok ({why})");
+        }
+    }
     let found = report.vrf_rule.as_ref().ok_or_else(|| {
         anyhow::anyhow!(
             "--settle-vrf: no VRF rule was read (a v2 profile whose node answers has one)"
         )
     })?;
+    let deployment = settings.deployment()?;
+    let VrfRule::Read(contracts) = deployment.game().vrf_rule() else {
+        anyhow::bail!("--settle-vrf: this deployment's VRF rule is fixed; nothing to keep");
+    };
+    // A local devnet's practice VRF provider is sent no seed (docs/vrf.md).
+    let seeds = if settings.is_local_devnet() {
+        Seeds::SentOrNone
+    } else {
+        Seeds::Verified
+    };
     let source = found
-        .source()
-        .ok_or_else(|| anyhow::anyhow!("--settle-vrf: nothing to keep: {}", found.summary()))?;
+        .settled_source(contracts.vrf_provider, seeds)
+        .map_err(|e| anyhow::anyhow!("--settle-vrf: nothing kept: {e}"))?;
     let path = crate::config::settle_vrf_source(
         &base::home::data_dir(),
         &settings.profile,
         source,
+        found.chain_id,
+        found.game_core,
         &found.summary(),
     )?;
     eprintln!(
-        "settled: {} keeps vrf_source for profile {} (it applies below the environment and above the profile file)",
+        "settled: {} keeps vrf_source = {} for profile {} on chain {:#x} and GameCore {:#x} (it applies below the environment and above the profile file, on that chain and GameCore only)",
         path.display(),
-        settings.profile
+        source.name(),
+        settings.profile,
+        found.chain_id,
+        found.game_core
     );
     Ok(())
 }

@@ -7,6 +7,7 @@
 pub mod calls;
 pub mod classify;
 mod reads;
+mod settle;
 
 use serde::Serialize;
 use starknet::core::types::{Felt, Transaction};
@@ -24,6 +25,7 @@ use classify::{Context, Recipe, Verdict, VrfRequest, classify};
 use game::AdventurerId;
 pub use reads::provider_nonces;
 use reads::{gamecore_transactions, prior_state};
+pub use settle::{NotSettled, SETTLE_MIN_ACTIONS, SETTLE_MIN_PLAYERS, Seeds};
 
 /// Cartridge's provider keeps each address's nonce in `VrfProvider_nonces: Map<ContractAddress,
 /// felt252>` (cartridge-gg/vrf `src/vrf_provider/vrf_provider_component.cairo` @ `1a43153b`).
@@ -52,7 +54,7 @@ impl Default for DetectOptions {
         Self {
             window_blocks: 200,
             max_windows: 25,
-            max_actions: 3,
+            max_actions: 6,
             candidates: Recipe::KNOWN.to_vec(),
             nonce_storage: NONCES_STORAGE.into(),
         }
@@ -72,6 +74,8 @@ pub struct Finding {
     pub adventurer_id: Option<AdventurerId>,
     /// Who called GameCore: the sender, or an account through an outside execution.
     pub route: Route,
+    /// The account that played it (the sender, or the account of the outside execution).
+    pub player: Felt,
     /// The `request_random` call, when the transaction has one.
     pub request: Option<VrfRequest>,
     /// What it shows.
@@ -392,6 +396,7 @@ async fn examine<P: Provider + Sync>(
         action,
         adventurer_id,
         route: game_call.route,
+        player,
         request,
         verdict,
     })))
@@ -408,6 +413,7 @@ mod tests {
             action: "explore",
             adventurer_id: None,
             route: Route::Direct,
+            player: Felt::TWO,
             request: None,
             verdict,
         }

@@ -105,7 +105,7 @@ impl DeploymentSettings {
     }
 
     /// The v2 contracts: the deployment file's (when named), overridden key by key.
-    fn v2_contracts(&self) -> Result<V2Contracts, ConfigError> {
+    pub(super) fn v2_contracts(&self) -> Result<V2Contracts, ConfigError> {
         // An empty path names no file (it clears a profile's default one).
         let named = self
             .deployment_file

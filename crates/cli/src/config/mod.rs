@@ -348,15 +348,14 @@ impl Settings {
                 .add_source(File::from(dir.join("default.toml")).required(false))
                 .add_source(File::from(dir.join(format!("{profile}.toml"))).required(false));
         }
-        b = settled::add_layer(b, &opts.env, &profile)?;
-        for (key, value) in env_overrides(&opts.env) {
-            b = b.set_override(key, value)?;
-        }
-        for (key, value) in &opts.overrides {
+        let mut overrides = env_overrides(&opts.env);
+        overrides.extend(opts.overrides.iter().cloned());
+        for (key, value) in &overrides {
             b = b.set_override(key.as_str(), value.as_str())?;
         }
         b = b.set_override("profile", profile.as_str())?;
-        let settings: Settings = b.build()?.try_deserialize()?;
+        let mut settings: Settings = b.build()?.try_deserialize()?;
+        settled::apply(&mut settings, &opts.env, &overrides);
         settings.validate().map_err(|e| match e {
             ConfigError::Invalid(m) => ConfigError::Invalid(base::redact::redact(&m)),
             other => other,

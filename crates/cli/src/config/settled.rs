@@ -1,23 +1,28 @@
 //! What a live check settled for a profile (`--settle-vrf`): `<data>/settled/<profile>.toml`,
-//! holding only `[deployment] vrf_source`, layered above the profile files and below the
-//! environment (docs/vrf.md#finding-a-deployments-vrf-rule).
+//! holding `[deployment] vrf_source` and the chain and GameCore it was read on (`[settled_on]`).
+//! It is put in force after the profile is loaded, above the profile files and below the
+//! environment, only where the profile names that chain and GameCore; a file for another, or one
+//! that cannot be read, is ignored with a warning naming it (docs/vrf.md#finding-a-deployments-vrf-rule).
 
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use chain::VrfSource;
-use config::builder::DefaultState;
-use config::{Config, ConfigBuilder, File, FileFormat};
 use serde::Deserialize;
+use starknet::core::types::Felt;
 
-use super::ConfigError;
+use super::{ConfigError, GenerationSetting, Settings};
 
-/// The one key a settled file may hold.
+/// The largest settled file read.
+const MAX_SETTLED_BYTES: u64 = 64 * 1024;
+
+/// A settled file: the one key it may set, and where it was read.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SettledFile {
     deployment: SettledDeployment,
+    settled_on: SettledOn,
 }
 
 #[derive(Deserialize)]
@@ -26,65 +31,132 @@ struct SettledDeployment {
     vrf_source: String,
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SettledOn {
+    chain_id: String,
+    game_core: String,
+}
+
 /// The settled file of `profile` under the data directory `data`.
 pub fn settled_path(data: &Path, profile: &str) -> PathBuf {
     data.join("settled").join(format!("{profile}.toml"))
 }
 
-/// Writes `source` as `profile`'s settled VRF source under the data directory `data`, with
-/// `evidence` (one line: what it was read from) as a comment; returns the file written.
+/// Writes `source` as `profile`'s settled VRF source under the data directory `data`, read on
+/// chain `chain_id` off GameCore `game_core`, with `evidence` (one line: what it was read from)
+/// as a comment; returns the file written.
 pub fn settle_vrf_source(
     data: &Path,
     profile: &str,
     source: VrfSource,
+    chain_id: Felt,
+    game_core: Felt,
     evidence: &str,
 ) -> Result<PathBuf, ConfigError> {
     let path = settled_path(data, profile);
     let io = |e: std::io::Error| ConfigError::Invalid(format!("{}: {e}", path.display()));
     std::fs::create_dir_all(path.parent().unwrap_or(data)).map_err(io)?;
     let text = format!(
-        "# Settled by a live check: {}\n[deployment]\nvrf_source = \"{}\"\n",
-        evidence.replace(['\n', '\r'], " "),
-        source.name()
+        "# Settled by a live check: {}\n[deployment]\nvrf_source = \"{}\"\n\n[settled_on]\nchain_id = \"{}\"\ngame_core = \"{}\"\n",
+        evidence.replace(|c: char| c.is_control(), " "),
+        source.name(),
+        chain_id.to_fixed_hex_string(),
+        game_core.to_fixed_hex_string(),
     );
-    let tmp = path.with_extension("toml.tmp");
-    std::fs::write(&tmp, text).map_err(io)?;
-    std::fs::rename(&tmp, &path).map_err(io)?;
+    base::files::write_atomic(&path, text.as_bytes()).map_err(io)?;
     Ok(path)
 }
 
-/// Adds `profile`'s settled file, when the data directory named by `env` has one, as a layer of
-/// `b`; a file with any other key or an unknown source is an error naming it.
-pub(super) fn add_layer(
-    b: ConfigBuilder<DefaultState>,
+/// Puts `profile`'s settled VRF source in force in `settings` when the data directory named by
+/// `env` has one for the chain and GameCore `settings` name, unless `overrides` (the environment
+/// and the command line) set the source themselves.
+pub(super) fn apply(
+    settings: &mut Settings,
     env: &HashMap<String, String>,
-    profile: &str,
-) -> Result<ConfigBuilder<DefaultState>, ConfigError> {
+    overrides: &[(String, String)],
+) {
     let data =
         base::home::data_dir_from(|k| env.get(k).filter(|v| !v.is_empty()).map(OsString::from));
-    let path = settled_path(&data, profile);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(b),
-        Err(e) => return Err(ConfigError::Invalid(format!("{}: {e}", path.display()))),
+    let path = settled_path(&data, &settings.profile);
+    let settled = match read(&path) {
+        Ok(None) => return,
+        Ok(Some(s)) => s,
+        Err(why) => {
+            tracing::warn!(
+                file = %path.display(),
+                "the settled file is ignored: {why}; delete it, or settle again with `loot-survivor-mcp check --profile {} --settle-vrf`",
+                settings.profile
+            );
+            return;
+        }
     };
-    let invalid = |e: String| {
-        ConfigError::Invalid(format!(
-            "settled file {}: {e}; delete it, or settle again with --settle-vrf",
-            path.display()
-        ))
+    if settings.deployment.generation != GenerationSetting::V2 {
+        tracing::warn!(file = %path.display(), "the settled file is ignored: the profile plays a v1 world, whose VRF rule is fixed");
+        return;
+    }
+    if overrides.iter().any(|(k, _)| k == "deployment.vrf_source") {
+        tracing::info!(file = %path.display(), "the settled vrf_source is not used: the environment or the command line sets deployment.vrf_source");
+        return;
+    }
+    let here = settings
+        .expected_chain_id()
+        .ok()
+        .zip(settings.deployment.v2_contracts().ok().map(|c| c.game_core));
+    match here {
+        Some(on) if on == (settled.chain_id, settled.game_core) => {
+            tracing::info!(
+                file = %path.display(),
+                vrf_source = settled.source.name(),
+                "deployment.vrf_source is the one a live check settled for this chain and GameCore"
+            );
+            settings.deployment.vrf_source = Some(settled.source.name().to_string());
+        }
+        _ => tracing::warn!(
+            file = %path.display(),
+            settled_chain_id = %format!("{:#x}", settled.chain_id),
+            settled_game_core = %format!("{:#x}", settled.game_core),
+            "the settled file is ignored: it was settled on another chain or GameCore than the profile's"
+        ),
+    }
+}
+
+/// A settled file's content.
+struct Settled {
+    source: VrfSource,
+    chain_id: Felt,
+    game_core: Felt,
+}
+
+/// Reads a settled file: `None` when there is none, `Err` (why) when it cannot be used.
+fn read(path: &Path) -> Result<Option<Settled>, String> {
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.to_string()),
     };
-    let settled: SettledFile = Config::builder()
-        .add_source(File::from_str(&text, FileFormat::Toml))
+    let mut text = String::new();
+    std::io::Read::read_to_string(
+        &mut std::io::Read::take(file, MAX_SETTLED_BYTES + 1),
+        &mut text,
+    )
+    .map_err(|e| e.to_string())?;
+    if text.len() as u64 > MAX_SETTLED_BYTES {
+        return Err(format!("it is over {MAX_SETTLED_BYTES} bytes"));
+    }
+    let file: SettledFile = config::Config::builder()
+        .add_source(config::File::from_str(&text, config::FileFormat::Toml))
         .build()
-        .and_then(Config::try_deserialize)
-        .map_err(|e| invalid(e.to_string()))?;
-    settled
-        .deployment
-        .vrf_source
-        .parse::<VrfSource>()
-        .map_err(invalid)?;
-    Ok(b.add_source(File::from_str(&text, FileFormat::Toml)))
+        .and_then(config::Config::try_deserialize)
+        .map_err(|e| e.to_string())?;
+    let felt = |name: &str, v: &str| {
+        Felt::from_hex(v.trim()).map_err(|e| format!("settled_on.{name} {v:?}: {e}"))
+    };
+    Ok(Some(Settled {
+        source: file.deployment.vrf_source.parse()?,
+        chain_id: felt("chain_id", &file.settled_on.chain_id)?,
+        game_core: felt("game_core", &file.settled_on.game_core)?,
+    }))
 }
 
 #[cfg(test)]
@@ -109,35 +181,62 @@ mod tests {
         s.deployment.vrf_source.as_deref()
     }
 
-    #[test]
-    fn a_settled_source_is_read_back_between_the_profile_and_the_environment() {
-        let home = tempfile::tempdir().unwrap();
-        assert_eq!(source(&load(home.path(), "devnet", &[]).unwrap()), None);
-        let path = settle_vrf_source(
-            home.path(),
+    /// The environment of a v2 devnet profile whose GameCore is `game_core`.
+    fn v2(game_core: &str) -> Vec<(&str, &str)> {
+        vec![
+            ("LS_GENERATION", "v2"),
+            ("LS_DEPLOYMENT__DEPLOYMENT_FILE", ""),
+            ("LS_DEPLOYMENT__GAME_CORE", game_core),
+            ("LS_DEPLOYMENT__GAME_TOKEN", "0x70"),
+            ("LS_DEPLOYMENT__DENSHOKAN", "0xde"),
+            ("LS_DEPLOYMENT__VRF_PROVIDER", "0xf0"),
+        ]
+    }
+
+    fn sepolia() -> Felt {
+        Felt::from_bytes_be_slice(b"SN_SEPOLIA")
+    }
+
+    fn settle(home: &Path, source: VrfSource, chain_id: Felt, game_core: u8) -> PathBuf {
+        settle_vrf_source(
+            home,
             "devnet",
-            VrfSource::Nonce,
-            "tx 0x1\non GameCore 0x2",
+            source,
+            chain_id,
+            Felt::from(game_core),
+            "tx 0x1\nseen",
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn a_settled_source_applies_on_its_chain_and_game_core_between_the_profile_and_the_environment()
+    {
+        let home = tempfile::tempdir().unwrap();
+        let here = v2("0x6a");
+        assert_eq!(source(&load(home.path(), "devnet", &here).unwrap()), None);
+        let path = settle(home.path(), VrfSource::Nonce, sepolia(), 0x6a);
         assert_eq!(path, home.path().join("settled").join("devnet.toml"));
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(
             text,
-            "# Settled by a live check: tx 0x1 on GameCore 0x2\n[deployment]\nvrf_source = \"nonce\"\n"
+            "# Settled by a live check: tx 0x1 seen\n[deployment]\nvrf_source = \"nonce\"\n\n\
+             [settled_on]\nchain_id = \"0x00000000000000000000000000000000000000000000534e5f5345504f4c4941\"\n\
+             game_core = \"0x000000000000000000000000000000000000000000000000000000000000006a\"\n"
         );
         assert_eq!(
-            source(&load(home.path(), "devnet", &[]).unwrap()),
+            source(&load(home.path(), "devnet", &here).unwrap()),
             Some("nonce")
         );
-        let env = [("LS_DEPLOYMENT__VRF_SOURCE", "off")];
+        let mut env = here.clone();
+        env.push(("LS_DEPLOYMENT__VRF_SOURCE", "off"));
         assert_eq!(
             source(&load(home.path(), "devnet", &env).unwrap()),
             Some("off"),
             "the environment wins"
         );
         assert_eq!(
-            source(&load(home.path(), "katana", &[]).unwrap()),
+            source(&load(home.path(), "katana", &here).unwrap()),
             None,
             "another profile's"
         );
@@ -150,45 +249,70 @@ mod tests {
         )
         .unwrap();
         let dir_env = dir.path().display().to_string();
-        let s = load(
-            home.path(),
-            "devnet",
-            &[("LS_CONFIG_DIR", dir_env.as_str())],
-        )
-        .unwrap();
-        assert_eq!(source(&s), Some("nonce"));
+        let mut env = here.clone();
+        env.push(("LS_CONFIG_DIR", dir_env.as_str()));
+        assert_eq!(
+            source(&load(home.path(), "devnet", &env).unwrap()),
+            Some("nonce")
+        );
 
         // Settling again replaces it.
-        settle_vrf_source(
+        settle(
             home.path(),
-            "devnet",
             VrfSource::Salt(chain::SaltRecipe::V1),
-            "x",
-        )
-        .unwrap();
+            sepolia(),
+            0x6a,
+        );
         assert_eq!(
-            source(&load(home.path(), "devnet", &[]).unwrap()),
+            source(&load(home.path(), "devnet", &here).unwrap()),
             Some("salt:v1")
         );
     }
 
     #[test]
-    fn a_settled_file_with_another_key_or_source_is_refused_by_name() {
+    fn a_settled_source_is_ignored_on_another_chain_or_game_core() {
+        let home = tempfile::tempdir().unwrap();
+        settle(home.path(), VrfSource::Nonce, sepolia(), 0x6a);
+        assert_eq!(
+            source(&load(home.path(), "devnet", &v2("0x6b")).unwrap()),
+            None
+        );
+        let mut other_chain = v2("0x6a");
+        other_chain.push(("LS_CHAIN__CHAIN_ID", "SN_MAIN"));
+        assert_eq!(
+            source(&load(home.path(), "devnet", &other_chain).unwrap()),
+            None
+        );
+        // A v1 profile has no source to settle.
+        assert_eq!(source(&load(home.path(), "devnet", &[]).unwrap()), None);
+    }
+
+    #[test]
+    fn a_settled_file_that_cannot_be_used_is_ignored_so_settling_again_works() {
         let home = tempfile::tempdir().unwrap();
         let path = settled_path(home.path(), "devnet");
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(
-            &path,
-            "[deployment]\nvrf_source = \"nonce\"\ngame_core = \"0x1\"\n",
-        )
-        .unwrap();
-        let e = load(home.path(), "devnet", &[]).unwrap_err().to_string();
-        assert!(e.contains("game_core") && e.contains("devnet.toml"), "{e}");
-        std::fs::write(&path, "[deployment]\nvrf_source = \"salt\"\n").unwrap();
-        let e = load(home.path(), "devnet", &[]).unwrap_err().to_string();
-        assert!(
-            e.contains("unknown VRF source") && e.contains("delete it"),
-            "{e}"
+        let on = "\n[settled_on]\nchain_id = \"0x534e5f5345504f4c4941\"\ngame_core = \"0x6a\"\n";
+        for text in [
+            String::new(),
+            "[deployment]\nvrf_source = \"nonce\"\n".to_string(),
+            format!("[deployment]\nvrf_source = \"nonce\"\ngame_core = \"0x1\"\n{on}"),
+            format!("[deployment]\nvrf_source = \"salt\"\n{on}"),
+            "x".repeat(MAX_SETTLED_BYTES as usize + 1),
+        ] {
+            std::fs::write(&path, &text).unwrap();
+            let loaded = load(home.path(), "devnet", &v2("0x6a"));
+            assert_eq!(source(&loaded.unwrap()), None, "{text:.80}");
+        }
+        std::fs::write(&path, format!("[deployment]\nvrf_source = \"nonce\"\n{on}")).unwrap();
+        assert_eq!(
+            source(&load(home.path(), "devnet", &v2("0x6a")).unwrap()),
+            Some("nonce")
+        );
+        settle(home.path(), VrfSource::Off, sepolia(), 0x6a);
+        assert_eq!(
+            source(&load(home.path(), "devnet", &v2("0x6a")).unwrap()),
+            Some("off")
         );
     }
 }

@@ -171,11 +171,7 @@ impl Limits {
         let days: HashMap<&String, &Day> = windows.iter().map(|(k, w)| (k, &w.today)).collect();
         let written = serde_json::to_string(&days)
             .map_err(std::io::Error::other)
-            .and_then(|text| {
-                let tmp = path.with_extension("json.tmp");
-                std::fs::write(&tmp, text)?;
-                std::fs::rename(&tmp, path)
-            });
+            .and_then(|text| base::files::write_atomic(path, text.as_bytes()));
         if let Err(e) = written {
             tracing::error!(path = %path.display(), error = %e, "cannot save the identity counters");
         }

@@ -60,9 +60,7 @@ impl Owners {
         };
         let raw: HashMap<String, &String> = map.iter().map(|(k, v)| (k.to_string(), v)).collect();
         let text = serde_json::to_string(&raw).map_err(std::io::Error::other)?;
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(&tmp, text)?;
-        std::fs::rename(&tmp, path)
+        base::files::write_atomic(path, text.as_bytes())
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<AdventurerId, String>> {

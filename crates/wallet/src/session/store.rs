@@ -328,7 +328,7 @@ impl SessionStore {
     fn promote_pending_record(&self) -> Result<(), SessionStoreError> {
         std::fs::rename(self.pending_record_path(), self.record_path())
             .map_err(|e| io(PENDING_RECORD_FILE, e))?;
-        sync_dir(&self.dir);
+        base::files::sync_dir(&self.dir);
         Ok(())
     }
 
@@ -463,13 +463,6 @@ fn decrypt_file(
     decrypt_keystore(json, password).map_err(SessionStoreError::Decrypt)
 }
 
-/// Syncs a directory after renames in it (best effort: not every system can).
-fn sync_dir(dir: &Path) {
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-}
-
 /// A uniformly random private key below 2^251 (so below the field prime), never zero.
 fn random_key() -> Result<Zeroizing<[u8; 32]>, SessionStoreError> {
     let mut key = Zeroizing::new([0u8; 32]);
@@ -510,39 +503,9 @@ fn io(file: &'static str, e: std::io::Error) -> SessionStoreError {
     }
 }
 
-/// Writes `bytes` to a fresh file beside `path` (mode 0600 on Unix), syncs it, then renames it
-/// over `path`, so a reader sees the old file or the new one, never a partial one.
+/// [`base::files::write_atomic`], its error naming `file`.
 fn write_atomic(path: &Path, file: &'static str, bytes: &[u8]) -> Result<(), SessionStoreError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut suffix = [0u8; 8];
-    getrandom::fill(&mut suffix).map_err(|e| SessionStoreError::Io {
-        file,
-        problem: format!("no randomness: {e}"),
-    })?;
-    let tmp = dir.join(format!(
-        ".{file}.{}.tmp",
-        suffix
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    ));
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        options.mode(0o600);
-    }
-    let result = options
-        .open(&tmp)
-        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
-        .and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io(file, e));
-    }
-    sync_dir(dir);
-    Ok(())
+    base::files::write_atomic(path, bytes).map_err(|e| io(file, e))
 }
 
 #[cfg(test)]
