@@ -5,8 +5,8 @@ use rmcp::model::{ContentBlock, IntoContents};
 
 use crate::error::{ErrorCode, ToolError};
 use crate::revert_hints::revert_hint;
-use chain::ChainError;
 use chain::wallet_account::SESSION_POLICIES;
+use chain::{CartridgeError, ChainError};
 
 impl IntoContents for ToolError {
     fn into_contents(self) -> Vec<ContentBlock> {
@@ -96,7 +96,7 @@ pub fn from_chain(e: ChainError) -> ToolError {
             corrupt: true,
             source,
         } => ToolError::new(ErrorCode::RpcError, source.to_string()).retryable(false),
-        ChainError::Http(source) => rpc_error(format!("Cartridge RPC: {source}")),
+        ChainError::Cartridge(e) => from_cartridge(e),
         ChainError::WrongNetwork(m) | ChainError::Config(m) => {
             ToolError::new(ErrorCode::RpcError, m).retryable(false)
         }
@@ -175,9 +175,32 @@ pub fn from_chain(e: ChainError) -> ToolError {
                      write uses; ls_wallet shows the session"
                 ))
         }
-        e @ (ChainError::Unsponsored(_) | ChainError::NoPaymaster(_)) => {
+    }
+}
+
+/// The paymaster's failures: its outages are worth a retry, the rest are not; a revert or a
+/// refusal it read maps as the chain's own.
+fn from_cartridge(e: CartridgeError) -> ToolError {
+    match e {
+        CartridgeError::Http(source) => rpc_error(format!("Cartridge RPC: {source}")),
+        CartridgeError::Rpc(m) => rpc_error(m),
+        CartridgeError::Decode(m) | CartridgeError::Config(m) => {
+            ToolError::new(ErrorCode::RpcError, m).retryable(false)
+        }
+        CartridgeError::DecodeJson { context, source } => {
+            ToolError::new(ErrorCode::RpcError, format!("{context}: {source}")).retryable(false)
+        }
+        CartridgeError::Randomness(source) => ToolError::new(
+            ErrorCode::RpcError,
+            format!("no randomness for the nonce: {source}"),
+        )
+        .retryable(false),
+        e @ (CartridgeError::Unsponsored(_) | CartridgeError::NoPaymaster(_)) => {
             ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
         }
+        e @ (CartridgeError::Revert(_)
+        | CartridgeError::Refused { .. }
+        | CartridgeError::Provider(_)) => from_chain(e.into()),
     }
 }
 

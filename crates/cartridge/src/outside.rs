@@ -94,7 +94,7 @@ pub(crate) fn message_hash_of(domain: Felt, account: Felt, struct_hash: Felt) ->
 }
 
 /// Appends the Cairo Serde of `Array<Call>` (length, then `to, selector, calldata` per call).
-pub(crate) fn push_calls(out: &mut Vec<Felt>, calls: &[Call]) {
+pub fn push_calls(out: &mut Vec<Felt>, calls: &[Call]) {
     out.push(Felt::from(calls.len()));
     for call in calls {
         out.push(call.to);
