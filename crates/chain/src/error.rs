@@ -483,4 +483,32 @@ mod tests {
         assert!(!e.to_string().contains("SECRET"), "{e}");
         assert!(!format!("{e:?}").contains("SECRET"), "{e:?}");
     }
+
+    #[test]
+    fn the_paymaster_s_reverts_and_refusals_are_the_chain_s_own() {
+        let e = ChainError::from(CartridgeError::Revert(classify("('Not in battle')")));
+        assert!(
+            matches!(&e, ChainError::Revert { tx_hash: None, revert } if revert.is_known()),
+            "{e:?}"
+        );
+        let e = ChainError::from(CartridgeError::Refused {
+            refusal: NodeRefusal::Session,
+            message: "session/expired".into(),
+        });
+        assert_eq!(e.node_refusal(), Some(NodeRefusal::Session));
+        let e = ChainError::from(CartridgeError::Provider(Redacted::new(starknet(
+            StarknetError::InvalidTransactionNonce(String::new()),
+        ))));
+        assert!(matches!(e, ChainError::Refused { .. }), "{e:?}");
+        let e = ChainError::from(CartridgeError::Unsponsored("no credits".into()));
+        assert!(matches!(
+            e,
+            ChainError::Cartridge(CartridgeError::Unsponsored(_))
+        ));
+        assert!(std::error::Error::source(&e).is_some());
+        assert_eq!(
+            e.to_string(),
+            "the paymaster does not sponsor these calls: no credits"
+        );
+    }
 }

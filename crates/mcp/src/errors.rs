@@ -300,6 +300,29 @@ mod tests {
     }
 
     #[test]
+    fn the_paymaster_s_failures_map_as_they_did() {
+        let t = from_chain(CartridgeError::Revert(classify("('Not in battle')")).into());
+        assert_eq!(t.code, ErrorCode::ContractRevert);
+        assert_eq!(t.details["reason_code"], "NOT_IN_BATTLE");
+        let refused = CartridgeError::Refused {
+            refusal: chain::revert::NodeRefusal::Session,
+            message: "Cartridge paymaster (1): session/expired".into(),
+        };
+        let t = from_chain(refused.into());
+        assert_eq!(t.code, ErrorCode::RpcError);
+        assert!(t.retryable);
+        let t = from_chain(CartridgeError::Unsponsored("no credits".into()).into());
+        assert_eq!(t.code, ErrorCode::RpcError);
+        assert!(!t.retryable);
+        assert!(t.message.contains("does not sponsor"), "{}", t.message);
+        let t = from_chain(
+            CartridgeError::Rpc("Cartridge paymaster (-32005): slow down".into()).into(),
+        );
+        assert_eq!(t.code, ErrorCode::RpcError);
+        assert!(t.retryable);
+    }
+
+    #[test]
     fn timeout_carries_the_hash() {
         let t = from_chain(ChainError::Timeout {
             tx_hash: Felt::from(0xabcu32),
