@@ -20,17 +20,20 @@ const LAYERS: &[(&str, u8)] = &[
     ("loot-survivor-game", 0),
     ("loot-survivor-base", 0),
     ("loot-survivor-wallet", 1),
-    ("loot-survivor-chain", 2),
-    ("loot-survivor-sim", 3),
+    // The transaction journal and the Cartridge Controller's generic parts, side by side.
+    ("loot-survivor-journal", 2),
+    ("loot-survivor-cartridge", 2),
+    ("loot-survivor-chain", 3),
+    ("loot-survivor-sim", 4),
     // The practice deployers, beside the sim (neither uses the other); cli calls them.
-    ("loot-survivor-deploy", 3),
+    ("loot-survivor-deploy", 4),
     // The first-contact checks (ABIs, the VRF rule): they read through chain; cli runs them.
-    ("loot-survivor-check", 3),
-    ("loot-survivor-indexer", 4),
-    ("loot-survivor-mcp-server", 5),
-    ("loot-survivor-agent", 6),
-    ("loot-survivor-cli", 7),
-    ("loot-survivor-mcp", 8),
+    ("loot-survivor-check", 4),
+    ("loot-survivor-indexer", 5),
+    ("loot-survivor-mcp-server", 6),
+    ("loot-survivor-agent", 7),
+    ("loot-survivor-cli", 8),
+    ("loot-survivor-mcp", 9),
 ];
 
 /// Crates the pure game layer must not reach, directly or through its dependencies.

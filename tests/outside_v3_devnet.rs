@@ -4,7 +4,7 @@
 //! #1 through `execute_from_outside_v3` moves tokens and spends its nonce bit; replaying it is
 //! refused; and through a local stand-in of Cartridge's paymaster, our `request_body_v3` is relayed
 //! and answered with a transaction hash, while a call the stand-in does not sponsor comes back as
-//! `ChainError::Unsponsored`. The stand-in also relays our v2 body for an OpenZeppelin account.
+//! `CartridgeError::Unsponsored`. The stand-in also relays our v2 body for an OpenZeppelin account.
 //!
 //! Skipped, with a message, without the Controller class fixture (`common::controller::class_dir`).
 //! Needs starknet-devnet (`scripts/install-devnet.sh`).
@@ -17,7 +17,7 @@ use common::controller::{
     STRK, class_dir, deploy_controller, signer, strk_balance, succeeded, view,
 };
 use common::paymaster::{self, Relayer, UNSPONSORED_MESSAGE};
-use loot_survivor_mcp::chain::ChainError;
+use loot_survivor_mcp::chain::CartridgeError;
 use loot_survivor_mcp::chain::controller::cartridge;
 use loot_survivor_mcp::chain::controller::cartridge::CartridgePaymaster;
 use loot_survivor_mcp::chain::controller::outside_v3::OutsideExecutionV3;
@@ -89,7 +89,7 @@ async fn session_signed_outside_execution_v3_on_a_real_controller() {
             felt!("0x3d30e010ae84d432d2845856c48e55d0c5fbbfe42b0f4429aefb77888f09c37"),
             felt!("0xa8f0b062c4687f7be43970f9a64bdbf7e099f7be521f75ae1ebff37a86dbc6")
         ),
-        "the fixed vector of the unit test in crates/chain/src/outside_v3.rs"
+        "the fixed vector of the unit test in crates/cartridge/src/outside_v3.rs"
     );
 
     // The owner registers a session allowed STRK transfers for an hour.
@@ -207,7 +207,7 @@ async fn session_signed_outside_execution_v3_on_a_real_controller() {
         })
         .await
         .expect_err("the replay fails");
-    assert!(!matches!(err, ChainError::Unsponsored(_)), "{err:?}");
+    assert!(!matches!(err, CartridgeError::Unsponsored(_)), "{err:?}");
     assert!(
         format!("{err:?}").contains("invalid-outside-nonce"),
         "{err:?}"
@@ -229,7 +229,7 @@ async fn session_signed_outside_execution_v3_on_a_real_controller() {
         })
         .await
     {
-        Err(ChainError::Unsponsored(m)) => assert_eq!(m, UNSPONSORED_MESSAGE),
+        Err(CartridgeError::Unsponsored(m)) => assert_eq!(m, UNSPONSORED_MESSAGE),
         other => panic!("{other:?}"),
     }
     assert!(nonce_is_free(&provider, address, third.nonce).await);

@@ -7,11 +7,13 @@ use starknet::core::types::{ContractExecutionError, Felt, StarknetError};
 use starknet::providers::ProviderError;
 use starknet::providers::jsonrpc::{HttpTransportError, JsonRpcClientError};
 
-use crate::node::NodeTransportError;
+use base::redact::Redacted;
+use cartridge::CartridgeError;
+use cartridge::revert::{NodeRefusal, Revert, classify, node_refusal};
+use journal::JournalError;
 
-use super::journal::JournalError;
-use super::revert::{NodeRefusal, Revert, classify, node_refusal};
-use super::signing::SigningError;
+use crate::node::NodeTransportError;
+use crate::signing::SigningError;
 
 /// What went wrong talking to the chain.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -57,9 +59,6 @@ pub enum ChainError {
     /// The node could not be reached or answered with an error unrelated to the game.
     #[error("RPC error: {0}")]
     Provider(#[source] Redacted<ProviderError>),
-    /// The Cartridge RPC could not be reached, or its answer not read.
-    #[error("RPC error: Cartridge RPC: {0}")]
-    Http(#[source] Redacted<reqwest::Error>),
     /// The node or the account refused the transaction before running it (a stale nonce, a
     /// Controller session it does not accept, a compiled class hash), read where the node's or
     /// the paymaster's answer is decoded.
@@ -129,17 +128,12 @@ pub enum ChainError {
         /// the node, and nothing reached the chain) rather than refused before signing.
         sent: bool,
     },
-    /// The Cartridge paymaster has no sponsor for these calls (its errors -32003, -32004); they
-    /// may be sent directly from the account instead.
-    #[error("the paymaster does not sponsor these calls: {0}")]
-    Unsponsored(String),
-    /// The RPC has no Cartridge paymaster (`cartridge_addExecuteOutsideTransaction` is not a
-    /// method there): outside executions cannot be sent through it.
-    #[error(
-        "this RPC has no Cartridge paymaster ({0}); outside executions (VRF actions) need a \
-         Cartridge RPC as chain.rpc_url"
-    )]
-    NoPaymaster(String),
+    /// The paymaster could not relay an outside execution, or one could not be built (no sponsor,
+    /// no paymaster at this RPC, the Cartridge RPC unreachable or unreadable). A revert or a
+    /// refusal the paymaster read is not one: it is [`ChainError::Revert`] or
+    /// [`ChainError::Refused`], as when the node reads it.
+    #[error("{0}")]
+    Cartridge(#[source] CartridgeError),
     /// The request cannot be served with this profile's contracts (e.g. a dungeon entry on a
     /// profile without a dungeon); nothing was signed.
     #[error("{0}")]
@@ -219,7 +213,12 @@ impl ChainError {
     /// reverts (their reason decoded once), a stale nonce or a refused session
     /// [`ChainError::Refused`], the rest [`ChainError::Provider`].
     pub fn from_provider(e: ProviderError) -> Self {
-        match &e {
+        Self::from_redacted(Redacted::new(e))
+    }
+
+    /// [`ChainError::from_provider`] of an error already kept redacted.
+    fn from_redacted(e: Redacted<ProviderError>) -> Self {
+        match e.inner() {
             ProviderError::StarknetError(StarknetError::TransactionExecutionError(data)) => {
                 return Self::revert(&execution_text(&data.execution_error));
             }
@@ -236,7 +235,7 @@ impl ChainError {
             }
             _ => {}
         }
-        let said = answer_text(&e);
+        let said = answer_text(e.inner());
         if let Some(said) = &said {
             let revert = classify(said);
             if revert.is_known() {
@@ -246,7 +245,7 @@ impl ChainError {
                 };
             }
         }
-        let refusal = match &e {
+        let refusal = match e.inner() {
             ProviderError::StarknetError(StarknetError::InvalidTransactionNonce(_)) => {
                 Some(NodeRefusal::StaleNonce)
             }
@@ -255,7 +254,6 @@ impl ChainError {
             }
             _ => said.as_deref().and_then(|said| node_refusal(said, false)),
         };
-        let e = Redacted::new(e);
         match refusal {
             Some(refusal) => Self::Refused {
                 refusal,
@@ -281,7 +279,8 @@ impl ChainError {
     pub fn is_unreachable(&self) -> bool {
         match self {
             Self::Provider(p) => !matches!(p.inner(), ProviderError::StarknetError(_)),
-            Self::Rpc(_) | Self::Http(_) => true,
+            Self::Rpc(_) => true,
+            Self::Cartridge(c) => c.is_unreachable(),
             _ => false,
         }
     }
@@ -331,48 +330,27 @@ impl ChainError {
     }
 }
 
+/// A revert or a refusal is the chain's own whoever read it, and a node's answer to a session's
+/// read is classified as every provider error is; the paymaster's own failures stay whole.
+impl From<CartridgeError> for ChainError {
+    fn from(e: CartridgeError) -> Self {
+        match e {
+            CartridgeError::Revert(revert) => Self::Revert {
+                revert,
+                tx_hash: None,
+            },
+            CartridgeError::Refused { refusal, message } => Self::Refused { refusal, message },
+            CartridgeError::Provider(p) => Self::from_redacted(p),
+            other => Self::Cartridge(other),
+        }
+    }
+}
+
 impl From<JournalError> for ChainError {
     fn from(e: JournalError) -> Self {
         Self::Journal(Arc::new(e))
     }
 }
-
-/// An underlying error kept as a typed source, shown (Display and Debug) with its URLs redacted:
-/// a node's or the paymaster's URL may carry an API key. Its own sources are not exposed, for
-/// the same reason; [`Redacted::inner`] gives the error itself.
-pub struct Redacted<E>(Arc<E>);
-
-impl<E> Clone for Redacted<E> {
-    fn clone(&self) -> Self {
-        Self(Arc::clone(&self.0))
-    }
-}
-
-impl<E: std::fmt::Display> Redacted<E> {
-    /// Wraps an error.
-    pub fn new(e: E) -> Self {
-        Self(Arc::new(e))
-    }
-
-    /// The error itself (its text unredacted: do not log it).
-    pub fn inner(&self) -> &E {
-        &self.0
-    }
-}
-
-impl<E: std::fmt::Display> std::fmt::Display for Redacted<E> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&base::redact::redact_urls(&self.0.to_string()))
-    }
-}
-
-impl<E: std::fmt::Display> std::fmt::Debug for Redacted<E> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("Redacted").field(&self.to_string()).finish()
-    }
-}
-
-impl<E: std::fmt::Display> std::error::Error for Redacted<E> {}
 
 /// The innermost message of a nested contract execution error.
 /// What the node said in words, where its answer carries words: the payload of a validation
@@ -513,5 +491,33 @@ mod tests {
         ));
         assert!(!e.to_string().contains("SECRET"), "{e}");
         assert!(!format!("{e:?}").contains("SECRET"), "{e:?}");
+    }
+
+    #[test]
+    fn the_paymaster_s_reverts_and_refusals_are_the_chain_s_own() {
+        let e = ChainError::from(CartridgeError::Revert(classify("('Not in battle')")));
+        assert!(
+            matches!(&e, ChainError::Revert { tx_hash: None, revert } if revert.is_known()),
+            "{e:?}"
+        );
+        let e = ChainError::from(CartridgeError::Refused {
+            refusal: NodeRefusal::Session,
+            message: "session/expired".into(),
+        });
+        assert_eq!(e.node_refusal(), Some(NodeRefusal::Session));
+        let e = ChainError::from(CartridgeError::Provider(Redacted::new(starknet(
+            StarknetError::InvalidTransactionNonce(String::new()),
+        ))));
+        assert!(matches!(e, ChainError::Refused { .. }), "{e:?}");
+        let e = ChainError::from(CartridgeError::Unsponsored("no credits".into()));
+        assert!(matches!(
+            e,
+            ChainError::Cartridge(CartridgeError::Unsponsored(_))
+        ));
+        assert!(std::error::Error::source(&e).is_some());
+        assert_eq!(
+            e.to_string(),
+            "the paymaster does not sponsor these calls: no credits"
+        );
     }
 }

@@ -1,5 +1,8 @@
 //! Starknet I/O: the provider, the generated bindings, transaction submission and receipts, and
-//! the decoding of receipt events into game events.
+//! the decoding of receipt events into game events. The journal and the Cartridge Controller's
+//! deployment-agnostic parts are crates below this one, re-exported under their old paths
+//! (`chain::journal`, `chain::ledger`, `chain::outside`, `chain::paymaster`, `chain::revert`,
+//! `chain::controller::{cartridge, outside_v3, state}`).
 
 mod abi_refusal;
 pub mod archive;
@@ -13,18 +16,12 @@ pub mod follow;
 pub mod gate;
 pub mod generation;
 mod identity;
-pub mod journal;
-pub mod ledger;
 pub mod manifest;
 mod new_game;
 pub mod node;
-pub mod outside;
-pub mod paymaster;
 mod progress;
 pub mod retry;
-pub mod revert;
 mod signing;
-mod status;
 mod submit;
 pub mod subscribe;
 pub mod token_id;
@@ -33,23 +30,25 @@ pub mod token_id;
 pub mod type_syntax;
 pub mod vrf;
 pub mod wallet_account;
-pub mod write_behind;
+
+pub use cartridge::{CartridgeError, outside, paymaster, revert};
+pub use journal;
+pub use journal::{Confirm, Execution, TxStatus, ledger};
 
 pub use archive::{Archive, ArchivedEntry};
+pub use base::redact::Redacted;
 pub use client::{
     ChainClient, ChainReader, ConnectOptions, TokenBalance, TxLookup, TxReport, WalletReport,
     WriteOptions,
 };
 pub use controller::slot::SessionReport;
 pub use convert::v1_id;
-pub use error::{ChainError, Redacted};
+pub use error::ChainError;
 pub use gate::{AbiGate, AbiRecheck, AbiRefusal, AbiUnchecked};
 pub use generation::{Deployment, Generation, SaltRecipe, V2Contracts, VrfSource};
 pub use manifest::GameAddresses;
 pub use new_game::MintedGame;
 pub use progress::{Hooks, Progress};
 pub use signing::SigningError;
-pub use status::Confirm;
-pub use status::{Execution, TxStatus};
 pub use submit::wait_until_accepted;
 pub use subscribe::Follow;

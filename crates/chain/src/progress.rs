@@ -2,7 +2,7 @@
 
 use starknet::core::types::Felt;
 
-use crate::status::TxStatus;
+use crate::TxStatus;
 
 /// A stage of a write, reported while it runs (for MCP progress notifications).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -14,9 +14,6 @@ pub enum SigningError {
     /// A Controller session's signer failed.
     #[error("{0}")]
     Session(#[source] Arc<wallet::session::SessionError>),
-    /// The system gave no randomness for an outside execution's nonce.
-    #[error("no randomness for the nonce: {0}")]
-    Randomness(#[source] getrandom::Error),
     /// An account signing through starknet-rs failed (its error as the account gave it).
     #[error("{0}")]
     Account(#[source] Arc<dyn std::error::Error + Send + Sync>),

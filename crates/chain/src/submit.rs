@@ -11,9 +11,9 @@ use starknet::core::types::{
 use starknet::providers::{Provider, ProviderError};
 
 use super::ChainError;
+use super::Confirm;
 use super::progress::{Hooks, Progress};
 use super::revert::classify;
-use super::status::Confirm;
 use super::subscribe::{Seen, Subscriber};
 
 fn status_rank(s: &TransactionStatus) -> (u8, Option<&ExecutionResult>) {

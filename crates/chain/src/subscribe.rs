@@ -13,9 +13,9 @@ use serde_json::{Value, json};
 use starknet::core::types::Felt;
 use tokio_tungstenite::tungstenite::Message;
 
+use super::Confirm;
 use super::progress::{Hooks, Progress};
 use super::revert::classify;
-use super::status::Confirm;
 use super::{ChainError, TxStatus};
 
 /// How a sent transaction is followed (setting `tx.follow`).

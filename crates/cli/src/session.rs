@@ -235,7 +235,10 @@ pub(crate) async fn session_status(args: &SettingsArgs) -> anyhow::Result<()> {
         owner_guid,
         expires_at: record.expires_at,
     };
-    match read_session_ref_state(&provider, &session).await {
+    match read_session_ref_state(&provider, &session)
+        .await
+        .map_err(chain::ChainError::from)
+    {
         Ok(st) => {
             let class = st
                 .class

@@ -5,8 +5,8 @@ use rmcp::model::{ContentBlock, IntoContents};
 
 use crate::error::{ErrorCode, ToolError};
 use crate::revert_hints::revert_hint;
-use chain::ChainError;
 use chain::wallet_account::SESSION_POLICIES;
+use chain::{CartridgeError, ChainError};
 
 impl IntoContents for ToolError {
     fn into_contents(self) -> Vec<ContentBlock> {
@@ -96,7 +96,7 @@ pub fn from_chain(e: ChainError) -> ToolError {
             corrupt: true,
             source,
         } => ToolError::new(ErrorCode::RpcError, source.to_string()).retryable(false),
-        ChainError::Http(source) => rpc_error(format!("Cartridge RPC: {source}")),
+        ChainError::Cartridge(e) => from_cartridge(e),
         ChainError::WrongNetwork(m) | ChainError::Config(m) => {
             ToolError::new(ErrorCode::RpcError, m).retryable(false)
         }
@@ -187,9 +187,32 @@ pub fn from_chain(e: ChainError) -> ToolError {
                      write uses; ls_wallet shows the session"
                 ))
         }
-        e @ (ChainError::Unsponsored(_) | ChainError::NoPaymaster(_)) => {
+    }
+}
+
+/// The paymaster's failures: its outages are worth a retry, the rest are not; a revert or a
+/// refusal it read maps as the chain's own.
+fn from_cartridge(e: CartridgeError) -> ToolError {
+    match e {
+        CartridgeError::Http(source) => rpc_error(format!("Cartridge RPC: {source}")),
+        CartridgeError::Rpc(m) => rpc_error(m),
+        CartridgeError::Decode(m) | CartridgeError::Config(m) => {
+            ToolError::new(ErrorCode::RpcError, m).retryable(false)
+        }
+        CartridgeError::DecodeJson { context, source } => {
+            ToolError::new(ErrorCode::RpcError, format!("{context}: {source}")).retryable(false)
+        }
+        CartridgeError::Randomness(source) => ToolError::new(
+            ErrorCode::RpcError,
+            format!("no randomness for the nonce: {source}"),
+        )
+        .retryable(false),
+        e @ (CartridgeError::Unsponsored(_) | CartridgeError::NoPaymaster(_)) => {
             ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
         }
+        e @ (CartridgeError::Revert(_)
+        | CartridgeError::Refused { .. }
+        | CartridgeError::Provider(_)) => from_chain(e.into()),
     }
 }
 
@@ -285,6 +308,29 @@ mod tests {
             hint.contains("`loot-survivor-mcp check --profile mainnet`"),
             "{hint}"
         );
+    }
+
+    #[test]
+    fn the_paymaster_s_failures_map_as_they_did() {
+        let t = from_chain(CartridgeError::Revert(classify("('Not in battle')")).into());
+        assert_eq!(t.code, ErrorCode::ContractRevert);
+        assert_eq!(t.details["reason_code"], "NOT_IN_BATTLE");
+        let refused = CartridgeError::Refused {
+            refusal: chain::revert::NodeRefusal::Session,
+            message: "Cartridge paymaster (1): session/expired".into(),
+        };
+        let t = from_chain(refused.into());
+        assert_eq!(t.code, ErrorCode::RpcError);
+        assert!(t.retryable);
+        let t = from_chain(CartridgeError::Unsponsored("no credits".into()).into());
+        assert_eq!(t.code, ErrorCode::RpcError);
+        assert!(!t.retryable);
+        assert!(t.message.contains("does not sponsor"), "{}", t.message);
+        let t = from_chain(
+            CartridgeError::Rpc("Cartridge paymaster (-32005): slow down".into()).into(),
+        );
+        assert_eq!(t.code, ErrorCode::RpcError);
+        assert!(t.retryable);
     }
 
     #[test]

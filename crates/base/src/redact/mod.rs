@@ -1,9 +1,13 @@
 //! Keeps values that could be keys or passwords out of start-up errors, which MCP hosts keep in
 //! their log files. A key put in the wrong setting (a path, an address, a URL, a profile name)
 //! must not be echoed by the error about that setting: errors name the setting and what is wrong,
-//! and anything key-shaped left in a message is hidden. Credentials in URLs: the `urls` module.
+//! and anything key-shaped left in a message is hidden. Credentials in URLs: the `urls` module;
+//! an error kept whole but shown without them: [`Redacted`].
 
+mod redacted;
 mod urls;
+
+pub use redacted::Redacted;
 
 pub use urls::{
     HIDDEN_CREDENTIAL, has_credentials, hide_credentials, redact_urls, register_url_credentials,

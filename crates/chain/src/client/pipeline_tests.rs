@@ -19,7 +19,9 @@ use crate::controller::slot::SessionSlot;
 use crate::node::NodeTransport;
 use crate::paymaster::Paymaster;
 use crate::wallet_account::AccountSigner;
-use crate::{ChainError, Confirm, Deployment, GameAddresses, Hooks, TxStatus, V2Contracts};
+use crate::{
+    CartridgeError, ChainError, Confirm, Deployment, GameAddresses, Hooks, TxStatus, V2Contracts,
+};
 use game::engine::Action;
 use game::model::Adventurer;
 
@@ -233,7 +235,7 @@ async fn a_paymaster_that_is_down_is_a_typed_error_and_nothing_is_sent() {
         .act(1.into(), &EXPLORE, None, opts(Duration::from_secs(5)))
         .await
         .expect_err("nobody listens at the paymaster's address");
-    let ChainError::Http(source) = &err else {
+    let ChainError::Cartridge(CartridgeError::Http(source)) = &err else {
         panic!("{err:?}")
     };
     assert!(source.inner().is_connect(), "{err}");

@@ -14,7 +14,7 @@ use starknet::core::types::Felt;
 use starknet::macros::selector;
 use starknet_crypto::poseidon_hash_many;
 
-use crate::ChainError;
+use crate::CartridgeError;
 use crate::controller::cartridge::{parse_response, request};
 use crate::node::RpcNode;
 use crate::paymaster::{OutsideRequest, Paymaster};
@@ -369,7 +369,7 @@ impl RpcNode for ScriptedChain {
 
 #[async_trait::async_trait]
 impl Paymaster for ScriptedChain {
-    async fn submit(&self, outside: OutsideRequest<'_>) -> Result<Felt, ChainError> {
+    async fn submit(&self, outside: OutsideRequest<'_>) -> Result<Felt, CartridgeError> {
         tokio::task::yield_now().await;
         let answer = self.with(|s| s.relay(&request(&outside)));
         parse_response(&answer)

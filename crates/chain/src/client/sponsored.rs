@@ -14,6 +14,7 @@ use super::outcome::{Sent, Sponsorship};
 use super::plan::Plan;
 use super::submitter::Submitter;
 use super::{OUTSIDE_EXECUTION_VALIDITY, TxReport, WriteOptions};
+use crate::CartridgeError;
 use crate::ChainError;
 use crate::controller::outside_v3::OutsideExecutionV3;
 use crate::outside::{ANY_CALLER, OutsideExecution};
@@ -118,7 +119,7 @@ impl Submitter {
                         return Err(self
                             .account
                             .signer()
-                            .refused(&*self.reader.provider, e)
+                            .refused(&*self.reader.provider, e.into())
                             .await);
                     }
                 }
@@ -161,7 +162,7 @@ impl Submitter {
             .await
         {
             Ok(report) => Ok(Sponsorship::Sent(report)),
-            Err(ChainError::NoPaymaster(reason)) => {
+            Err(ChainError::Cartridge(CartridgeError::NoPaymaster(reason))) => {
                 self.paymaster_absent.store(true, Relaxed);
                 tracing::info!(
                     "this RPC has no Cartridge paymaster ({reason}); the account sends the \
@@ -169,7 +170,7 @@ impl Submitter {
                 );
                 Ok(declined(calls))
             }
-            Err(ChainError::Unsponsored(reason)) => {
+            Err(ChainError::Cartridge(CartridgeError::Unsponsored(reason))) => {
                 tracing::info!(
                     action,
                     "the paymaster does not sponsor this write ({reason}); the account sends it"

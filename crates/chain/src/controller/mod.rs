@@ -4,10 +4,9 @@
 //! that checks its session on chain before signing) and the paymaster ([`cartridge`], which relays
 //! SNIP-9 v3 outside executions, [`outside_v3`]). The session's policies for a deployment are
 //! [`policies`]; what the chain says of a session (class, registration, revocation) is [`state`].
+//! The parts that know no deployment are the `cartridge` crate's, re-exported here.
 
-pub mod cartridge;
-pub mod outside_v3;
+pub use ::cartridge::rpc as cartridge;
+pub use ::cartridge::{outside_v3, state};
 pub mod policies;
-mod problem;
 pub mod slot;
-pub mod state;

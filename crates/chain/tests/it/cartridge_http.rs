@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use chain::controller::cartridge::CartridgePaymaster;
 use chain::outside::{ANY_CALLER, OutsideExecution};
 use chain::paymaster::{OutsideRequest, Paymaster};
-use chain::{ChainError, vrf};
+use chain::{CartridgeError, vrf};
 use game::model::Adventurer;
 use game::random::explore_salt;
 use serde_json::{Value, json};
@@ -212,11 +212,11 @@ async fn answers_over_http_map_into_the_taxonomy() {
             .await
             .unwrap_err();
         let kind = match got {
-            ChainError::Revert { .. } => "revert",
-            ChainError::Config(_) => "config",
-            ChainError::NoPaymaster(_) => "no paymaster",
-            ChainError::Rpc(_) | ChainError::Http(_) => "rpc",
-            ChainError::Decode(_) | ChainError::DecodeJson { .. } => "decode",
+            CartridgeError::Revert(_) => "revert",
+            CartridgeError::Config(_) => "config",
+            CartridgeError::NoPaymaster(_) => "no paymaster",
+            CartridgeError::Rpc(_) | CartridgeError::Http(_) => "rpc",
+            CartridgeError::Decode(_) | CartridgeError::DecodeJson { .. } => "decode",
             _ => "other",
         };
         assert_eq!(kind, want, "{got}");
@@ -227,7 +227,7 @@ async fn answers_over_http_map_into_the_taxonomy() {
         .submit(OutsideRequest::V2(&signed))
         .await
         .unwrap_err();
-    let ChainError::Http(source) = &e else {
+    let CartridgeError::Http(source) = &e else {
         panic!("{e:?}")
     };
     assert!(source.inner().is_connect(), "{e}");

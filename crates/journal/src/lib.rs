@@ -18,6 +18,9 @@
 //! 0's hash and timestamp, which change when a devnet or katana is started afresh). Replays, intents and
 //! the transactions followed at start are those of the chain the server is connected to; a record
 //! from another chain stays for the audit (the transaction lookup marks it) but never answers for this one.
+//!
+//! Beside it, what its records are made of and read through: a transaction's status
+//! ([`TxStatus`], [`status`]) and the account's ledger ([`ledger::TxLedger`]).
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -31,13 +34,17 @@ use starknet::core::types::Felt;
 use game::AdventurerId;
 use id_column::IdColumn;
 
-use super::TxStatus;
-use super::write_behind::WriteBehind;
 use spending::Spend;
-
-mod record;
-pub use record::TxRecord;
 use wallet::{day_start_ms, unix_ms};
+use write_behind::WriteBehind;
+
+pub mod ledger;
+mod record;
+pub mod status;
+pub mod write_behind;
+
+pub use record::TxRecord;
+pub use status::{Confirm, Execution, TxStatus};
 
 /// Replay results and intents kept (older rows are pruned).
 const KEEP_ROWS: i64 = 10_000;

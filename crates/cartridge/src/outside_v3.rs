@@ -9,12 +9,11 @@ use starknet::core::types::{Call, Felt};
 use starknet::core::utils::starknet_keccak;
 use starknet_crypto::poseidon_hash_many;
 
-use crate::ChainError;
+use crate::CartridgeError;
 use crate::outside::{
     ANY_CALLER, OutsideExecutionJson, calls_hash, hex, message_hash_of, push_calls,
     snip9_domain_hash, with_signature,
 };
-use crate::signing::SigningError;
 
 /// The type string of the v3 `OutsideExecution` (with its `Call` dependency); it differs from
 /// v2's only in `"Nonce":"(felt,u128)"`.
@@ -42,16 +41,16 @@ pub struct OutsideExecutionV3 {
 
 /// A nonce no account has used: a random 248-bit channel with mask 1. One channel per execution
 /// costs a storage slot each but needs no record of which bits were spent.
-pub fn fresh_nonce() -> Result<(Felt, u128), ChainError> {
+pub fn fresh_nonce() -> Result<(Felt, u128), CartridgeError> {
     let mut bytes = [0u8; 31];
-    getrandom::fill(&mut bytes).map_err(|e| ChainError::Signing(SigningError::Randomness(e)))?;
+    getrandom::fill(&mut bytes).map_err(CartridgeError::Randomness)?;
     Ok((Felt::from_bytes_be_slice(&bytes), 1))
 }
 
 impl OutsideExecutionV3 {
     /// An execution anybody may submit until `execute_before`, with a [`fresh_nonce`] (the
     /// Controller SDK also uses `ANY_CALLER` and `execute_after = 0`).
-    pub fn new_any_caller(calls: Vec<Call>, execute_before: u64) -> Result<Self, ChainError> {
+    pub fn new_any_caller(calls: Vec<Call>, execute_before: u64) -> Result<Self, CartridgeError> {
         Ok(Self {
             caller: ANY_CALLER,
             nonce: fresh_nonce()?,

@@ -1,12 +1,12 @@
 //! The paymaster seam: who relays a signed outside execution and pays for it. The Cartridge
-//! paymaster ([`crate::controller::cartridge::CartridgePaymaster`]) is the one in use; the write
-//! pipeline's unit tests relay through scripted ones.
+//! paymaster ([`crate::rpc::CartridgePaymaster`]) is the one in use; the chain's write pipeline's
+//! unit tests relay through scripted ones.
 
 use starknet::core::types::Felt;
 
-use crate::ChainError;
-use crate::controller::outside_v3::OutsideExecutionV3;
+use crate::CartridgeError;
 use crate::outside::SignedOutsideExecution;
+use crate::outside_v3::OutsideExecutionV3;
 
 /// A signed outside execution, in the SNIP-9 version its signer speaks.
 #[derive(Debug, Clone, Copy)]
@@ -28,6 +28,6 @@ pub enum OutsideRequest<'a> {
 #[async_trait::async_trait]
 pub trait Paymaster: Send + Sync {
     /// Submits `request` and returns the hash of the transaction that carries it; no sponsor is
-    /// [`ChainError::Unsponsored`], no paymaster at all [`ChainError::NoPaymaster`].
-    async fn submit(&self, request: OutsideRequest<'_>) -> Result<Felt, ChainError>;
+    /// [`CartridgeError::Unsponsored`], no paymaster at all [`CartridgeError::NoPaymaster`].
+    async fn submit(&self, request: OutsideRequest<'_>) -> Result<Felt, CartridgeError>;
 }

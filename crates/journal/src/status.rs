@@ -25,7 +25,7 @@ pub enum Confirm {
 
 impl Confirm {
     /// The level's rank: pre-confirmed 1, accepted 2, finalized 3.
-    pub(crate) fn rank(self) -> u8 {
+    pub fn rank(self) -> u8 {
         match self {
             Confirm::PreConfirmed => 1,
             Confirm::Accepted => 2,

@@ -5,9 +5,8 @@ use std::sync::Arc;
 
 use starknet::core::types::Felt;
 
-use super::TxStatus;
-pub use super::journal::TxRecord;
-use super::journal::{Journal, JournalError, now_ms};
+pub use crate::TxRecord;
+use crate::{Journal, JournalError, TxStatus, now_ms};
 
 /// Transactions signed by this account, by hash, kept in the journal (durable on real chains).
 #[derive(Debug, Clone)]

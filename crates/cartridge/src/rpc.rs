@@ -4,16 +4,17 @@
 //! The request shape follows Cartridge's controller SDK (controller-rs
 //! `account_sdk/src/provider.rs` @ `addbf831`: `OutsideExecutionParams {address,
 //! outside_execution, signature}` answered by `{transaction_hash}`); its errors are mapped into
-//! [`ChainError`].
+//! [`CartridgeError`].
 
 use serde::Deserialize;
 use serde_json::{Value, json};
 use starknet::core::types::Felt;
 
-use crate::ChainError;
-use crate::controller::outside_v3::{OutsideExecutionV3, OutsideExecutionV3Json};
-use crate::error::Redacted;
+use base::redact::Redacted;
+
+use crate::CartridgeError;
 use crate::outside::{OutsideExecutionJson, SignedOutsideExecution, hex};
+use crate::outside_v3::{OutsideExecutionV3, OutsideExecutionV3Json};
 use crate::paymaster::{OutsideRequest, Paymaster};
 use crate::revert::{classify, has_phrase, node_refusal, words};
 
@@ -90,17 +91,17 @@ struct AddResult {
 }
 
 /// Reads the answer: the transaction hash, or the error mapped into the taxonomy.
-pub fn parse_response(body: &Value) -> Result<Felt, ChainError> {
+pub fn parse_response(body: &Value) -> Result<Felt, CartridgeError> {
     if let Some(err) = body.get("error") {
         let err: RpcError = serde_json::from_value(err.clone())
-            .map_err(|e| ChainError::decode_json("Cartridge error object", e))?;
+            .map_err(|e| CartridgeError::decode_json("Cartridge error object", e))?;
         return Err(map_error(&err));
     }
     let result = body.get("result").ok_or_else(|| {
-        ChainError::Decode("Cartridge answer has neither result nor error".into())
+        CartridgeError::Decode("Cartridge answer has neither result nor error".into())
     })?;
     let r: AddResult = serde_json::from_value(result.clone())
-        .map_err(|e| ChainError::decode_json("Cartridge result", e))?;
+        .map_err(|e| CartridgeError::decode_json("Cartridge result", e))?;
     Ok(r.transaction_hash)
 }
 
@@ -108,13 +109,13 @@ pub fn parse_response(body: &Value) -> Result<Felt, ChainError> {
 /// `Unsponsored`, no paymaster `NoPaymaster`, game failures reverts (decoded like node reverts),
 /// a refused session or nonce `Refused`, configuration mistakes `Config`, the rest (rate limits,
 /// time window, outages) `Rpc`.
-fn map_error(err: &RpcError) -> ChainError {
+fn map_error(err: &RpcError) -> CartridgeError {
     if UNSPONSORED_CODES.contains(&err.code) {
-        return ChainError::Unsponsored(base::redact::redact_urls(&err.message));
+        return CartridgeError::Unsponsored(base::redact::redact_urls(&err.message));
     }
     if err.code == METHOD_NOT_FOUND || has_phrase(&words(&err.message), &["method", "not", "found"])
     {
-        return ChainError::NoPaymaster(base::redact::redact_urls(&err.message));
+        return CartridgeError::NoPaymaster(base::redact::redact_urls(&err.message));
     }
     let data = err.data.as_ref().map(|d| d.to_string()).unwrap_or_default();
     let text = base::redact::redact_urls(&format!("{} {}", err.message, data));
@@ -124,23 +125,20 @@ fn map_error(err: &RpcError) -> ChainError {
     let execution_failed =
         said("execution") && (said("failed") || said("revert") || said("failure")) && !said("time");
     if revert.is_known() || execution_failed {
-        return ChainError::Revert {
-            revert,
-            tx_hash: None,
-        };
+        return CartridgeError::Revert(revert);
     }
     let message = format!("Cartridge paymaster ({}): {text}", err.code);
     if let Some(refusal) = node_refusal(&text, false) {
-        return ChainError::Refused { refusal, message };
+        return CartridgeError::Refused { refusal, message };
     }
     if has_phrase(&words, &["not", "supported"]) || has_phrase(&words, &["invalid", "caller"]) {
-        return ChainError::Config(format!(
+        return CartridgeError::Config(format!(
             "the Cartridge paymaster refused the outside execution ({}): {text}; check the profile's \
              chain.rpc_url (it must be a Cartridge RPC) and that the account supports SNIP-9 v2",
             err.code
         ));
     }
-    ChainError::Rpc(message)
+    CartridgeError::Rpc(message)
 }
 
 /// The JSON-RPC request that submits `request` (`id` 1).
@@ -171,26 +169,30 @@ impl CartridgePaymaster {
 
 #[async_trait::async_trait]
 impl Paymaster for CartridgePaymaster {
-    async fn submit(&self, outside: OutsideRequest<'_>) -> Result<Felt, ChainError> {
+    async fn submit(&self, outside: OutsideRequest<'_>) -> Result<Felt, CartridgeError> {
         post(&self.http, &self.url, &request(&outside)).await
     }
 }
 
 /// Posts a request body and reads the answer with [`parse_response`].
-async fn post(http: &reqwest::Client, url: &url::Url, body: &Value) -> Result<Felt, ChainError> {
+async fn post(
+    http: &reqwest::Client,
+    url: &url::Url,
+    body: &Value,
+) -> Result<Felt, CartridgeError> {
     let resp = http
         .post(url.clone())
         .json(body)
         .send()
         .await
-        .map_err(|e| ChainError::Http(Redacted::new(e)))?;
+        .map_err(|e| CartridgeError::Http(Redacted::new(e)))?;
     let status = resp.status();
     let text = resp
         .text()
         .await
-        .map_err(|e| ChainError::Http(Redacted::new(e)))?;
+        .map_err(|e| CartridgeError::Http(Redacted::new(e)))?;
     let value: Value = serde_json::from_str(&text).map_err(|_| {
-        ChainError::Rpc(format!(
+        CartridgeError::Rpc(format!(
             "Cartridge RPC answered HTTP {status} with a non-JSON body: {}",
             text.chars().take(200).collect::<String>()
         ))
@@ -212,7 +214,7 @@ mod tests {
         assert_eq!(parse_response(&v).unwrap(), Felt::from(0xabc));
         assert!(matches!(
             parse_response(&json!({"jsonrpc": "2.0", "id": 1})),
-            Err(ChainError::Decode(_))
+            Err(CartridgeError::Decode(_))
         ));
     }
 
@@ -344,25 +346,25 @@ mod tests {
             None,
         );
         match parse_response(&unsponsored) {
-            Err(ChainError::Unsponsored(m)) => {
+            Err(CartridgeError::Unsponsored(m)) => {
                 assert_eq!(m, "insufficient credits and no applicable paymaster found")
             }
             other => panic!("{other:?}"),
         }
         assert!(matches!(
             parse_response(&rpc_error(-32004, "Paymaster not supported", None)),
-            Err(ChainError::Unsponsored(_))
+            Err(CartridgeError::Unsponsored(_))
         ));
         assert!(matches!(
             parse_response(&rpc_error(RATE_LIMITED_CODE, "Rate limit exceeded", None)),
-            Err(ChainError::Rpc(_))
+            Err(CartridgeError::Rpc(_))
         ));
         match parse_response(&rpc_error(
             -32003,
             "no paymaster for https://api.cartridge.gg/x/starknet/mainnet?key=SECRET",
             None,
         )) {
-            Err(ChainError::Unsponsored(m)) => assert!(!m.contains("SECRET"), "{m}"),
+            Err(CartridgeError::Unsponsored(m)) => assert!(!m.contains("SECRET"), "{m}"),
             other => panic!("{other:?}"),
         }
     }
@@ -377,19 +379,18 @@ mod tests {
             ),
         );
         match parse_response(&game) {
-            Err(ChainError::Revert { revert, tx_hash }) => {
-                assert_eq!(tx_hash, None);
+            Err(CartridgeError::Revert(revert)) => {
                 assert!(revert.reason.contains("Not in battle"), "{revert:?}");
             }
             other => panic!("{other:?}"),
         }
         assert!(matches!(
             parse_response(&rpc_error(-32601, "Method not found", None)),
-            Err(ChainError::NoPaymaster(_))
+            Err(CartridgeError::NoPaymaster(_))
         ));
         assert!(matches!(
             parse_response(&rpc_error(1, "Invalid caller for this transaction", None)),
-            Err(ChainError::Config(_))
+            Err(CartridgeError::Config(_))
         ));
         for m in [
             "Rate limit exceeded",
@@ -400,7 +401,7 @@ mod tests {
             assert!(
                 matches!(
                     parse_response(&rpc_error(-32603, m, None)),
-                    Err(ChainError::Rpc(_))
+                    Err(CartridgeError::Rpc(_))
                 ),
                 "{m}"
             );
@@ -410,7 +411,7 @@ mod tests {
             "boom at https://api.cartridge.gg/x/starknet/mainnet?key=SECRET",
             None,
         )) {
-            Err(ChainError::Rpc(m)) => assert!(!m.contains("SECRET"), "{m}"),
+            Err(CartridgeError::Rpc(m)) => assert!(!m.contains("SECRET"), "{m}"),
             other => panic!("{other:?}"),
         }
     }

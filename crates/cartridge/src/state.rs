@@ -11,9 +11,11 @@ use starknet::core::types::{BlockId, BlockTag, Felt, FunctionCall};
 use starknet::macros::selector;
 use starknet::providers::Provider;
 
-pub use super::problem::SessionProblem;
-use crate::ChainError;
+use base::redact::Redacted;
 use wallet::SessionSigner;
+
+use crate::CartridgeError;
+pub use crate::problem::SessionProblem;
 
 /// A Controller class this server knows, by hash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,7 +158,7 @@ impl SessionRef {
 pub async fn read_session_state<P: Provider + Sync>(
     provider: &P,
     session: &SessionSigner,
-) -> Result<SessionState, ChainError> {
+) -> Result<SessionState, CartridgeError> {
     read_session_ref_state(provider, &SessionRef::of(session)).await
 }
 
@@ -164,13 +166,13 @@ pub async fn read_session_state<P: Provider + Sync>(
 pub async fn read_session_ref_state<P: Provider + Sync>(
     provider: &P,
     session: &SessionRef,
-) -> Result<SessionState, ChainError> {
+) -> Result<SessionState, CartridgeError> {
     let block = BlockId::Tag(BlockTag::PreConfirmed);
     let account = session.address;
     let class_hash = provider
         .get_class_hash_at(block, account)
         .await
-        .map_err(ChainError::from_provider)?;
+        .map_err(provider_error)?;
     let class = controller_class(class_hash);
     let (registered, revoked) = if class.is_some_and(|c| c.outside_v3) {
         let view = |selector, calldata| FunctionCall {
@@ -187,14 +189,14 @@ pub async fn read_session_ref_state<P: Provider + Sync>(
                 block,
             )
             .await
-            .map_err(ChainError::from_provider)?;
+            .map_err(provider_error)?;
         let revoked = provider
             .call(
                 view(selector!("is_session_revoked"), vec![session.session_hash]),
                 block,
             )
             .await
-            .map_err(ChainError::from_provider)?;
+            .map_err(provider_error)?;
         (is_true(&registered), is_true(&revoked))
     } else {
         (false, false)
@@ -206,6 +208,10 @@ pub async fn read_session_ref_state<P: Provider + Sync>(
         revoked,
         expires_at: session.expires_at,
     })
+}
+
+fn provider_error(e: starknet::providers::ProviderError) -> CartridgeError {
+    CartridgeError::Provider(Redacted::new(e))
 }
 
 fn is_true(felts: &[Felt]) -> bool {
