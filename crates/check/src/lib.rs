@@ -6,6 +6,7 @@
 
 pub mod abi;
 mod cache;
+mod classes;
 pub mod contracts;
 mod error;
 pub mod probe;
@@ -13,9 +14,8 @@ mod recheck;
 pub mod report;
 pub mod vrf_rule;
 
-pub use contracts::{
-    AbiCheck, ClassError, ClassSource, ContractCheck, Outcome, check_abi, node_section, rpc,
-};
+pub use classes::{ClassError, ClassSource, rpc};
+pub use contracts::{AbiCheck, ContractCheck, Outcome, check_abi, node_section};
 pub use error::CheckError;
 pub use recheck::Recheck;
 pub use report::{Check, Difference, Report, Section, Status};

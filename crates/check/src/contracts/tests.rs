@@ -11,8 +11,12 @@ use starknet::core::types::{
 };
 
 use super::*;
+use crate::cache;
+use crate::classes::is_its_class;
+use chain::ChainError;
 use chain::V2Contracts;
 use chain::bindings;
+use starknet::core::types::contract::AbiEntry;
 
 /// Classes by address, as the node would answer: each a tag (a legacy class's hash; a Sierra
 /// class's program, so another tag is another class) and its ABI (`null`: a legacy class).
