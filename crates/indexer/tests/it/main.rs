@@ -14,9 +14,9 @@
 /// the shared stand-ins) write it: `indexer::torii`, `indexer::denshokan`.
 extern crate loot_survivor_indexer as indexer;
 
-#[path = "../../../../tests/denshokan_support/mod.rs"]
+#[path = "../../../../tests/it/denshokan_support/mod.rs"]
 mod denshokan_support;
-#[path = "../../../../tests/torii_support/mod.rs"]
+#[path = "../../../../tests/it/torii_support/mod.rs"]
 mod torii_support;
 
 mod denshokan_client;
