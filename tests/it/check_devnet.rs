@@ -1,10 +1,10 @@
 //! `loot-survivor-mcp check` and the server's ABI check on a real node: starknet-devnet with the
 //! practice worlds (v1 and v2) deployed by the real binary, the Denshokan stand-in
-//! (tests/denshokan_support), and a GameCore class whose declared `attack` takes a u8. That
+//! (tests/it/denshokan_support), and a GameCore class whose declared `attack` takes a u8. That
 //! class is the practice GameCore's Sierra with its ABI entry for `attack` edited before the
 //! declare: the node compiles the same program (so its compiled class hash is the committed
 //! one) and serves the edited ABI, a class whose interface differs from the bindings' in
-//! exactly one argument type. Classes are counted at a JSON-RPC proxy (tests/common/proxy.rs).
+//! exactly one argument type. Classes are counted at a JSON-RPC proxy (tests/it/common/proxy.rs).
 
 use crate::common;
 use crate::denshokan_support;

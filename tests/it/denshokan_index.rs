@@ -1,5 +1,5 @@
 //! Denshokan as the indexer tools' index, through a real MCP client (rmcp, in process) over the
-//! Denshokan stand-in (tests/denshokan_support): the leaderboard by scope (the dungeon's minter or
+//! Denshokan stand-in (tests/it/denshokan_support): the leaderboard by scope (the dungeon's minter or
 //! every game of game 1), `live_only` and `mine` with ranks among the scope's games, cursors that
 //! page by offset, an owner's games newest mint first with ids above 2^250 as decimal strings, the
 //! lag warning, and a 429, a server that is down and an event history as `INDEXER_ERROR`.

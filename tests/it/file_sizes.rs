@@ -91,8 +91,8 @@ fn no_rust_file_is_over_600_lines_but_the_data_tables() {
         "src/lib.rs",
         "crates/game/src/lib.rs",
         "crates/chain/build.rs",
-        "tests/file_sizes.rs",
-        "tests/torii_support/mod.rs",
+        "tests/it/file_sizes.rs",
+        "tests/it/torii_support/mod.rs",
         "crates/indexer/tests/it/main.rs",
         "crates/indexer/tests/it/torii_client.rs",
         "benches/writes/main.rs",
@@ -130,8 +130,8 @@ fn a_planted_long_file_is_named_wherever_the_rule_applies() {
     plant("crates/chain/notes.rs", 900);
     plant("crates/indexer/tests/it/torii.rs", 640);
     plant("crates/indexer/tests/it/fixtures/data.json", 5000);
-    plant("tests/torii.rs", 1046);
-    plant("tests/torii_support/mod.rs", 631);
+    plant("tests/it/torii.rs", 1046);
+    plant("tests/it/torii_support/mod.rs", 631);
     plant("tests/fixtures/data.json", 5000);
     plant("benches/writes.rs", 925);
     plant("docs/long.rs", 900);
@@ -143,8 +143,8 @@ fn a_planted_long_file_is_named_wherever_the_rule_applies() {
             ("crates/game/src/rules.rs".to_string(), 700),
             ("crates/indexer/tests/it/torii.rs".to_string(), 640),
             ("src/deep/long.rs".to_string(), MAX_LINES + 1),
-            ("tests/torii.rs".to_string(), 1046),
-            ("tests/torii_support/mod.rs".to_string(), 631),
+            ("tests/it/torii.rs".to_string(), 1046),
+            ("tests/it/torii_support/mod.rs".to_string(), 631),
         ]
     );
 }

@@ -121,7 +121,7 @@ fn upward(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
     let mut found = Vec::new();
     for (member, deps) in graph {
         let Some(own) = rank(member) else {
-            found.push(format!("{member} has no layer in tests/layers.rs"));
+            found.push(format!("{member} has no layer in tests/it/layers.rs"));
             continue;
         };
         for dep in deps {
@@ -164,7 +164,7 @@ fn an_upward_or_sideways_dependency_is_found() {
         upward(&graph),
         [
             "loot-survivor-game depends on loot-survivor-base, a layer not below its own",
-            "loot-survivor-stray has no layer in tests/layers.rs",
+            "loot-survivor-stray has no layer in tests/it/layers.rs",
             "loot-survivor-wallet depends on loot-survivor-mcp-server, a layer not below its own",
         ]
     );

@@ -3,7 +3,7 @@
 //! wallet that is not approved yet), it lists its tools, answers a read and `ls_wallet` with an
 //! error naming the RPC and what connecting would have checked (the chain id, the JSON-RPC
 //! version, the v2 GameCore), and says the same on stderr. The leaderboard, which needs no node,
-//! still comes from the Denshokan API (here its stand-in, tests/denshokan_support).
+//! still comes from the Denshokan API (here its stand-in, tests/it/denshokan_support).
 
 use crate::common;
 use crate::denshokan_support;

@@ -1,6 +1,6 @@
 //! MCP conventions through a real rmcp client: resources (rules guide, catalogues, an adventurer
-//! by template; unknown ones are `resource_not_found`) and the "play a game" prompt. Logging has
-//! its own test binary (`mcp_logging.rs`): log forwarding is process-wide.
+//! by template; unknown ones are `resource_not_found`) and the "play a game" prompt. Logging is
+//! `mcp_logging`'s, against a server process of its own: log forwarding is process-wide.
 
 use crate::common;
 

@@ -1,14 +1,17 @@
 //! The MCP `logging` capability through a real rmcp client: nothing before `logging/setLevel`,
 //! then the server's log messages at or above the level arrive as `notifications/message`.
-//! Alone in its binary: log forwarding is process-wide, other tests' logs would interleave.
+//! The server is the real binary on sim over stdio, a process of its own: log forwarding is
+//! process-wide (every subscribed client gets the process's events), so an in-process server
+//! here would forward the other tests' in-process servers' logs too, and its `tracing`
+//! subscriber would be installed for the whole test binary.
 #![allow(deprecated)]
 
 use std::time::Duration;
 
 use crate::common;
 
-use common::mcp::read_text;
-use loot_survivor_mcp::mcp::{LsServer, connect_in_memory, logging};
+use common::BIN;
+use common::mcp::{read_text, sim_server_with};
 use rmcp::ClientHandler;
 use rmcp::model::{
     ClientConfig, LoggingLevel, LoggingMessageNotificationParam, SetLevelRequestParams,
@@ -35,12 +38,11 @@ impl ClientHandler for Collector {
 
 type Client = RunningService<RoleClient, Collector>;
 
-async fn connect() -> (Client, UnboundedReceiver<LoggingMessageNotificationParam>) {
-    logging::init("warn");
+async fn connect(
+    home: &std::path::Path,
+) -> (Client, UnboundedReceiver<LoggingMessageNotificationParam>) {
     let (tx, rx) = unbounded_channel();
-    let client = connect_in_memory(LsServer::practice(false), Collector(tx))
-        .await
-        .expect("connects");
+    let (client, _) = sim_server_with(BIN, home, &[], &[], Collector(tx)).await;
     (client, rx)
 }
 
@@ -55,7 +57,8 @@ async fn next(
 
 #[tokio::test]
 async fn set_level_then_messages_arrive_filtered_by_level() {
-    let (c, mut rx) = connect().await;
+    let home = tempfile::tempdir().unwrap();
+    let (c, mut rx) = connect(home.path()).await;
     assert!(c.peer_info().unwrap().capabilities.logging.is_some());
     assert!(rx.try_recv().is_err(), "nothing before the client asks");
 

@@ -1,6 +1,6 @@
 //! The chain client's VRF path when the wallet is a Cartridge Controller session, end to end on
 //! starknet-devnet with the real Controller v1.0.9 class, behind the paymaster stand-in
-//! (`tests/common/paymaster.rs`). The owner registers a session whose policies are the game's plus
+//! (`tests/it/common/paymaster.rs`). The owner registers a session whose policies are the game's plus
 //! the VRF provider's `request_random`; the client, built with `vrf = true` and that session as its
 //! signer, mints and starts a game with session-signed `__execute__`s (the stand-in does not
 //! sponsor `mint_game` and `start_game`), then attacks: it bundles `request_random` (caller = game

@@ -6,11 +6,11 @@
 
 use loot_survivor_mcp::agent::{Agent, AgentError};
 use loot_survivor_mcp::mcp::{LsServer, connect_in_memory};
-use rmcp::RoleClient;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ReadResourceRequestParams, ResourceContents,
 };
 use rmcp::service::{Peer, RunningService, ServiceError};
+use rmcp::{ClientHandler, RoleClient};
 use serde_json::{Value, json};
 
 /// A tool call's outcome: the error flag, the text content (the JSON the agent reads), that JSON
@@ -191,6 +191,17 @@ pub async fn sim_server(
     args: &[&str],
     env: &[(&str, &str)],
 ) -> (RunningService<RoleClient, ()>, u32) {
+    sim_server_with(bin, home, args, env, ()).await
+}
+
+/// Like [`sim_server`], with a custom client handler (e.g. one that keeps the log messages).
+pub async fn sim_server_with<H: ClientHandler>(
+    bin: &str,
+    home: &std::path::Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    handler: H,
+) -> (RunningService<RoleClient, H>, u32) {
     use rmcp::ServiceExt;
     let mut cmd = tokio::process::Command::new(bin);
     cmd.args(args)
@@ -203,7 +214,7 @@ pub async fn sim_server(
     }
     let transport = rmcp::transport::TokioChildProcess::new(cmd).expect("spawn the server");
     let pid = transport.id().expect("server pid");
-    (().serve(transport).await.expect("MCP handshake"), pid)
+    (handler.serve(transport).await.expect("MCP handshake"), pid)
 }
 
 /// An rmcp client connected in process to the practice server (the sim chain, first id 1).

@@ -13,7 +13,7 @@
 //! and parse errors. Faults (HTTP 5xx, malformed or empty bodies, GraphQL errors, delays) can be
 //! queued per endpoint (`answer.rs`), and every request is logged. What the tests share sits
 //! beside it: `fixtures.rs` (a seeded stand-in and its client), and `tools.rs` (the tools' server),
-//! which is not a module of this one: the facade's tool tests declare it themselves, because it
+//! which is not a module of this one: the facade's `tests/it/main.rs` declares it, because it
 //! needs the `mcp` layer and the indexer crate's tests (`crates/indexer/tests/it`), which include
 //! this stand-in too, may not name a layer above their own.
 

@@ -1,7 +1,7 @@
 //! What the indexer tool tests share: an in-process MCP server over the embedded sim chain, with
-//! or without the Torii stand-in, and a stand-in seeded for the leaderboard. Declared by each tool
-//! test beside `torii_support` (`#[path = "torii_support/tools.rs"] mod tools;`), not inside it:
-//! it needs the `mcp` layer, which the indexer crate's tests, also built on the stand-in, may not
+//! or without the Torii stand-in, and a stand-in seeded for the leaderboard. Declared by the
+//! binary's root beside `torii_support` (`#[path = "torii_support/tools.rs"] mod tools;` in
+//! `main.rs`), not inside it: it needs the `mcp` layer, which the indexer crate's tests, also built on the stand-in, may not
 //! name.
 
 #![allow(dead_code)]
