@@ -6,7 +6,7 @@
 //! within 1.2× of the value at the first mark. A benchmark, not a test: `cargo bench --bench
 //! long_run` (`LS_BIN=<path>` to run another build of the server, e.g. an older one).
 
-#[path = "../tests/common/mcp.rs"]
+#[path = "../tests/it/common/mcp.rs"]
 #[allow(dead_code)]
 mod mcp;
 

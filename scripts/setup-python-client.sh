@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Creates the Python virtualenv used by tests/python_client.rs: the official MCP Python SDK
+# Creates the Python virtualenv used by tests/it/python_client.rs: the official MCP Python SDK
 # (PyPI `mcp`, pinned) in the project cache, outside the repo, then prints the venv's python.
 # Idempotent: when the venv already has exactly the pinned version it only prints the path.
 #

@@ -19,7 +19,7 @@
 //! very requests the tool sent (captured at the proxy) raw to devnet, plus the MCP round trip of
 //! a `ping` to the same server (the floor of any tool): ratio = tool / (raw replay + floor).
 
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../tests/it/common/mod.rs"]
 mod common;
 
 mod plain;

@@ -163,7 +163,7 @@ class Game:
             f"write: {short(adv, 6000)}\nread:  {short(fresh, 6000)}",
         )
         if self.moves is not None:
-            # For the engine's replay (tests/python_client.rs): the call, its transaction, the state after.
+            # For the engine's replay (tests/it/python_client.rs): the call, its transaction, the state after.
             self.moves.append({"tool": tool, "args": args, "tx_hash": out.get("tx_hash"), "after": fresh})
         return fresh
 

@@ -198,7 +198,7 @@ mod tests {
     #[test]
     fn message_hash_is_the_deployed_controller_s() {
         // `get_outside_execution_message_hash_rev_2` of `fixed()` on a Controller v1.0.9 at this
-        // address on starknet-devnet 0.10.1 (SN_SEPOLIA); tests/outside_v3_devnet.rs rechecks it.
+        // address on starknet-devnet 0.10.1 (SN_SEPOLIA); tests/it/outside_v3_devnet.rs rechecks it.
         let account = felt!("0x3d30e010ae84d432d2845856c48e55d0c5fbbfe42b0f4429aefb77888f09c37");
         let sepolia = Felt::from_bytes_be_slice(b"SN_SEPOLIA");
         assert_eq!(

@@ -5,7 +5,7 @@
 //! in it verifies against the SNIP-12 hash recomputed from the captured JSON. Answers and errors
 //! over HTTP map into the taxonomy.
 
-#[path = "../../../../tests/torii_support/http.rs"]
+#[path = "../../../../tests/it/torii_support/http.rs"]
 #[allow(dead_code)]
 mod http;
 

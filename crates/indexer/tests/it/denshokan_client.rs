@@ -1,5 +1,5 @@
 //! The Denshokan client against a local stand-in that answers as the API's routes do
-//! (tests/denshokan_support): filters and paging in the query string, the 1,000-row page cap,
+//! (tests/it/denshokan_support): filters and paging in the query string, the 1,000-row page cap,
 //! felt token ids above 2^250, ranks, a player's tokens, typed 400/404/429 answers, the retry
 //! policy and a server that is down.
 

@@ -2,7 +2,7 @@
 //! it`): the Torii client (`torii_client`, `torii_events`, `torii_failures`) and the Denshokan API
 //! client (`denshokan_client`), each against a local stand-in speaking the service's wire format.
 //!
-//! The stand-ins stay in the facade's `tests/` (`torii_support/`, `denshokan_support/`), where
+//! The stand-ins stay in the facade's `tests/it/` (`torii_support/`, `denshokan_support/`), where
 //! the tool tests over the `mcp` layer use them too; this binary includes the same files.
 
 // The binary links every dependency of the crate and names only those its tests use; the
@@ -14,9 +14,9 @@
 /// the shared stand-ins) write it: `indexer::torii`, `indexer::denshokan`.
 extern crate loot_survivor_indexer as indexer;
 
-#[path = "../../../../tests/denshokan_support/mod.rs"]
+#[path = "../../../../tests/it/denshokan_support/mod.rs"]
 mod denshokan_support;
-#[path = "../../../../tests/torii_support/mod.rs"]
+#[path = "../../../../tests/it/torii_support/mod.rs"]
 mod torii_support;
 
 mod denshokan_client;

@@ -1,6 +1,7 @@
-//! The Torii client against a local server that speaks Torii's wire format (tests/torii_support):
-//! ranking and paging with no row lost or repeated, GraphQL cursor paging, number and enum
-//! encodings, the dungeon's leaderboard, the indexer's head and the key formats of Torii versions.
+//! The Torii client against a local server that speaks Torii's wire format
+//! (tests/it/torii_support): ranking and paging with no row lost or repeated, GraphQL cursor
+//! paging, number and enum encodings, the dungeon's leaderboard, the indexer's head and the key
+//! formats of Torii versions.
 
 use std::collections::BTreeSet;
 use std::time::Duration;

@@ -1,6 +1,7 @@
-//! The Torii client's event history against the local Torii stand-in (tests/torii_support): every
-//! kind of event decoded into the write tools' shapes across pages under every Torii version, other
-//! models under the same key kept apart, and more than 255 events of one receipt in chain order.
+//! The Torii client's event history against the local Torii stand-in (tests/it/torii_support):
+//! every kind of event decoded into the write tools' shapes across pages under every Torii
+//! version, other models under the same key kept apart, and more than 255 events of one receipt
+//! in chain order.
 
 use crate::torii_support::fixtures::{GAME, VERSIONS, client, every_kind_of_event};
 use crate::torii_support::{FakeTorii, ToriiVersion, data};

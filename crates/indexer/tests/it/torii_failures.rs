@@ -1,4 +1,4 @@
-//! The Torii client's failure modes against the local Torii stand-in (tests/torii_support): HTTP
+//! The Torii client's failure modes against the local Torii stand-in (tests/it/torii_support): HTTP
 //! errors, malformed, empty and wrongly shaped bodies, GraphQL and SQL errors, slow answers, and
 //! the brief leaderboard cache that serves a stale page when Torii fails.
 
