@@ -4,5 +4,6 @@
 pub mod devnet;
 pub mod files;
 pub mod home;
+pub mod http_body;
 pub mod redact;
 pub mod terminal_note;

@@ -7,6 +7,7 @@ pub mod denshokan;
 mod game_index;
 mod history_page;
 mod sim_index;
+mod text;
 pub mod torii;
 
 pub use game_index::{GameEventsSource, GameIndex, IndexError};

@@ -8,9 +8,14 @@ use crate::revert_hints::revert_hint;
 use chain::wallet_account::SESSION_POLICIES;
 use chain::{CartridgeError, ChainError};
 
+/// The envelope as text, with every URL's credentials and every configured credential hidden
+/// (an indexer or a node may echo its key back in an error).
 impl IntoContents for ToolError {
     fn into_contents(self) -> Vec<ContentBlock> {
-        vec![ContentBlock::text(self.envelope().to_string())]
+        let text = self.envelope().to_string();
+        vec![ContentBlock::text(
+            base::redact::hide_credentials(&text).into_owned(),
+        )]
     }
 }
 

@@ -121,6 +121,8 @@ pub(crate) struct State {
     games: Mutex<BTreeMap<u64, String>>,
     faults: Mutex<VecDeque<Fault>>,
     log: Mutex<Vec<Logged>>,
+    /// Send every row whatever the asked limit (an API that does not keep to its own cap).
+    every_row: std::sync::atomic::AtomicBool,
 }
 
 /// The running stand-in.
@@ -164,6 +166,13 @@ impl FakeDenshokan {
     }
 
     /// What `/health` answers: whether the database is up, and the newest indexed block.
+    /// Answers `GET /tokens` with every row, whatever limit is asked (a lying or broken API).
+    pub fn send_every_row(&self) {
+        self.state
+            .every_row
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
     pub fn set_health(&self, db: bool, latest_block: Option<u64>) {
         *self.state.health.lock().unwrap() = (db, latest_block);
     }

@@ -364,6 +364,7 @@ impl Settings {
             Some(&settings.chain.rpc_url),
             settings.tx.ws_url.as_ref(),
             settings.torii.url.as_ref(),
+            settings.deployment.indexer_url.as_ref(),
         ]
         .into_iter()
         .flatten()

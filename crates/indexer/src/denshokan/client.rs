@@ -10,20 +10,25 @@ use starknet_types_core::felt::Felt;
 use url::Url;
 
 use super::DenshokanError;
-use super::query::{PlayerTokensQuery, RankScope, TokensQuery, hex};
+use super::query::{
+    MAX_PLAYER_TOKENS_LIMIT, MAX_TOKENS_LIMIT, PlayerTokensQuery, RankScope, TokensQuery, hex,
+};
 use super::token::{Token, TokenPage, TokenRank};
 use crate::torii::{TtlCache, endpoint, snippet};
 
 /// The mainnet API (Provable-Games/denshokan-sdk `src/chains/constants.ts` at `dc36315`).
 pub const DEFAULT_BASE_URL: &str = "https://denshokan-api-production.up.railway.app";
 /// First retry delay after a transient failure; doubled on each further retry.
+/// The largest answer read, in bytes (a full page of a thousand tokens is under 1 MiB).
+const MAX_BODY: usize = 4 << 20;
+
 const BACKOFF: Duration = Duration::from_millis(100);
 /// Longest backoff delay.
 const MAX_BACKOFF: Duration = Duration::from_secs(1);
 /// How long a cached list page remains usable when the API fails.
 const STALE_LIMIT: Duration = Duration::from_secs(300);
 /// Most rows [`DenshokanClient::collect_tokens`] asks for per page.
-const COLLECT_PAGE: u32 = super::query::MAX_TOKENS_LIMIT;
+const COLLECT_PAGE: u32 = MAX_TOKENS_LIMIT;
 
 /// Everything the client needs to know about one Denshokan API deployment.
 #[derive(Debug, Clone)]
@@ -88,9 +93,11 @@ impl DenshokanClient {
         })
     }
 
-    /// One page of `GET /tokens` (always with `include_uri=false`).
+    /// One page of `GET /tokens` (always with `include_uri=false`), of at most the rows asked
+    /// for, whatever the API sends.
     pub async fn tokens(&self, q: &TokensQuery) -> Result<TokenPage, DenshokanError> {
-        self.page("tokens", &q.pairs()).await
+        let page = self.page("tokens", &q.pairs()).await?;
+        Ok(at_most(page, q.paging.limit, MAX_TOKENS_LIMIT))
     }
 
     /// Every row of `GET /tokens` from the query's offset, up to `max_rows`, a full page at a
@@ -149,8 +156,10 @@ impl DenshokanClient {
         owner: Felt,
         q: &PlayerTokensQuery,
     ) -> Result<TokenPage, DenshokanError> {
-        self.page(&format!("players/{}/tokens", hex(owner)), &q.pairs())
-            .await
+        let page = self
+            .page(&format!("players/{}/tokens", hex(owner)), &q.pairs())
+            .await?;
+        Ok(at_most(page, q.paging.limit, MAX_PLAYER_TOKENS_LIMIT))
     }
 
     /// `GET /health`, tried once: the API and its database (200 with `status: "ok"`, or 503 with
@@ -164,8 +173,10 @@ impl DenshokanClient {
             .await
             .map_err(|e| self.transport_error(e))?;
         let status = resp.status().as_u16();
-        let text = resp.text().await.map_err(|e| self.transport_error(e))?;
-        let answer: Option<Value> = serde_json::from_str(&text).ok();
+        let text = base::http_body::text_capped(resp, MAX_BODY)
+            .await
+            .map_err(|e| self.body_error(e))?;
+        let answer: Option<Value> = parsed(&text);
         let word = match answer.as_ref().and_then(|v| v["status"].as_str()) {
             Some(word) if matches!(status, 200 | 503) => word,
             _ => {
@@ -249,7 +260,9 @@ impl DenshokanClient {
             .await
             .map_err(|e| self.transport_error(e))?;
         let status = resp.status().as_u16();
-        let text = resp.text().await.map_err(|e| self.transport_error(e))?;
+        let text = base::http_body::text_capped(resp, MAX_BODY)
+            .await
+            .map_err(|e| self.body_error(e))?;
         parse_answer(status, &text)
     }
 
@@ -262,6 +275,13 @@ impl DenshokanClient {
             }
         }
         url
+    }
+
+    fn body_error(&self, e: base::http_body::BodyError) -> DenshokanError {
+        match e {
+            base::http_body::BodyError::Read(e) => self.transport_error(e),
+            too_large => DenshokanError::Malformed(too_large.to_string()),
+        }
     }
 
     fn transport_error(&self, e: reqwest::Error) -> DenshokanError {
@@ -284,6 +304,21 @@ pub struct Health {
     pub db: bool,
     /// The newest block the indexer has processed, when it knows one.
     pub latest_block: Option<u64>,
+}
+
+/// `page` cut to the rows asked for (`limit`, at most `cap`): an API that sends more is not
+/// trusted for more (each row of a filtered leaderboard costs a `/rank` request).
+fn at_most(mut page: TokenPage, limit: Option<u32>, cap: u32) -> TokenPage {
+    let asked = limit.map_or(cap, |l| l.min(cap));
+    page.tokens.truncate(asked as usize);
+    page
+}
+
+/// An answer's JSON, its strings without control characters.
+fn parsed(text: &str) -> Option<Value> {
+    let mut v = serde_json::from_str(text).ok()?;
+    crate::text::strip_controls(&mut v);
+    Some(v)
 }
 
 /// How long to wait before retrying after `e`, or `None` when it is not retried: a 429 waits its
@@ -310,7 +345,7 @@ fn data(v: &Value) -> Result<&Value, DenshokanError> {
 /// Checks an answer: a JSON object on 2xx; `{error}` on 400 and 404; `{error, retryAfter}` on
 /// 429 (Provable-Games/denshokan `api/src/middleware/rateLimit.ts` at `aa8eb22`).
 fn parse_answer(status: u16, text: &str) -> Result<Value, DenshokanError> {
-    let parsed: Option<Value> = serde_json::from_str(text).ok();
+    let parsed: Option<Value> = parsed(text);
     let message = || {
         let m = parsed
             .as_ref()

@@ -16,6 +16,9 @@ use super::namespace::{is_valid, short_namespace};
 use super::values;
 
 /// First retry delay; doubled on each further retry.
+/// The largest answer read, in bytes (a full page of adventurers and their models is far less).
+const MAX_BODY: usize = 8 << 20;
+
 const BACKOFF: Duration = Duration::from_millis(100);
 /// Longest retry delay.
 const MAX_BACKOFF: Duration = Duration::from_secs(1);
@@ -122,7 +125,9 @@ impl ToriiClient {
                 .await
                 .map_err(|e| self.transport_error(e))?;
             let status = resp.status().as_u16();
-            let text = resp.text().await.map_err(|e| self.transport_error(e))?;
+            let text = base::http_body::text_capped(resp, MAX_BODY)
+                .await
+                .map_err(|e| self.body_error(e))?;
             parse_graphql(status, &text)
         })
         .await
@@ -139,7 +144,9 @@ impl ToriiClient {
                 .await
                 .map_err(|e| self.transport_error(e))?;
             let status = resp.status().as_u16();
-            let text = resp.text().await.map_err(|e| self.transport_error(e))?;
+            let text = base::http_body::text_capped(resp, MAX_BODY)
+                .await
+                .map_err(|e| self.body_error(e))?;
             parse_sql(status, &text)
         })
         .await
@@ -162,6 +169,13 @@ impl ToriiClient {
                 }
                 other => return other,
             }
+        }
+    }
+
+    fn body_error(&self, e: base::http_body::BodyError) -> ToriiError {
+        match e {
+            base::http_body::BodyError::Read(e) => self.transport_error(e),
+            too_large => ToriiError::Malformed(too_large.to_string()),
         }
     }
 
@@ -198,7 +212,10 @@ pub(crate) fn snippet(text: &str) -> String {
 
 /// Checks a GraphQL answer: `{"data": {...}}` on success, `{"errors": [{"message"}...]}` otherwise.
 pub(super) fn parse_graphql(status: u16, text: &str) -> Result<Map<String, Value>, ToriiError> {
-    let parsed: Option<Value> = serde_json::from_str(text).ok();
+    let parsed: Option<Value> = serde_json::from_str(text).ok().map(|mut v| {
+        crate::text::strip_controls(&mut v);
+        v
+    });
     let errors = parsed
         .as_ref()
         .and_then(|v| v.get("errors"))
@@ -251,8 +268,9 @@ pub(super) fn parse_sql(status: u16, text: &str) -> Result<Vec<Map<String, Value
             body: snippet(text),
         });
     }
-    let v: Value = serde_json::from_str(text)
+    let mut v: Value = serde_json::from_str(text)
         .map_err(|_| ToriiError::Malformed(format!("SQL answer is not JSON: {}", snippet(text))))?;
+    crate::text::strip_controls(&mut v);
     let Value::Array(rows) = v else {
         return Err(ToriiError::Malformed(
             "SQL answer is not an array of rows".into(),
