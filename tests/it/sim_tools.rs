@@ -171,3 +171,46 @@ fn play_prints_the_game_and_its_end() {
         "health and gold on each line"
     );
 }
+
+/// Before, the third new game of a world whose ids began at 2^63 − 2 never answered (a loop under
+/// the world's write lock); a first id the store cannot keep was taken as it was.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ids_near_the_stores_limit_end_with_an_error_and_past_it_are_refused_at_start() {
+    let home = tempfile::tempdir().unwrap();
+    let near = (i64::MAX as u64 - 1).to_string();
+    let env = [("LS_SIM__FIRST_ADVENTURER_ID", near.as_str())];
+    let (client, _) = sim_server(BIN, home.path(), &[], &env).await;
+    for _ in 0..2 {
+        ok(&client, "ls_new_game", json!({"weapon": 46})).await;
+    }
+    let third = tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        common::mcp::call(&client, "ls_new_game", json!({"weapon": 46})),
+    )
+    .await
+    .expect("the third new game answers");
+    assert!(third.is_error, "{}", third.text);
+    assert!(
+        third.text.contains("no adventurer id left"),
+        "{}",
+        third.text
+    );
+    client.cancel().await.unwrap();
+
+    let past = (i64::MAX as u64 + 1).to_string();
+    let out = std::process::Command::new(BIN)
+        .env_remove("LS_CHAIN")
+        .env("LS_CONFIG_DIR", "/nonexistent")
+        .env("LS_HOME", home.path())
+        .env("LS_SIM__FIRST_ADVENTURER_ID", &past)
+        .arg("serve")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("sim.first_adventurer_id must be between 1 and 9223372036854775807"),
+        "{stderr}"
+    );
+}

@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 
 use starknet::core::types::Felt;
 
+use crate::StoreError;
+
 use game::engine::{Action, BeastKey, Collection, EngineSettings, Game, Revert};
 use game::events::GameEvent;
 use game::model::GameState;
@@ -266,13 +268,17 @@ impl Cache {
         }
     }
 
-    /// The id the next mint of a world in memory gets.
-    pub(super) fn next_id(&self) -> u64 {
+    /// The id the next mint of a world in memory gets, or [`StoreError::IdsExhausted`] past
+    /// [`crate::MAX_ADVENTURER_ID`] (bounded by the games held).
+    pub(super) fn next_id(&self) -> Result<u64, StoreError> {
         let mut id = self.next_id;
         while self.games.contains_key(&id) {
             id += 1;
         }
-        id
+        if id > crate::MAX_ADVENTURER_ID {
+            return Err(StoreError::IdsExhausted);
+        }
+        Ok(id)
     }
 
     /// Adds a game to a world in memory (a mint, or a copy) as token `id` (from `next_id`).

@@ -129,6 +129,9 @@ impl std::fmt::Debug for SimChain {
 
 /// The store's errors reach the tools as the chain's: a file that is not a world is `corrupt` (a
 /// settings matter: start over with `serve --fresh`), the rest a retryable RPC error.
+/// The largest adventurer id the sim mints: ids are kept as SQLite's signed 64-bit integers.
+pub const MAX_ADVENTURER_ID: u64 = i64::MAX as u64;
+
 impl From<StoreError> for ChainError {
     fn from(e: StoreError) -> Self {
         ChainError::Store {

@@ -81,6 +81,12 @@ pub enum StoreError {
         /// The cause.
         source: rusqlite::Error,
     },
+    /// Every adventurer id the world can store is taken.
+    #[error(
+        "the sim world has no adventurer id left (ids go up to {}, what SQLite stores); start over with `serve --fresh` (or sim.fresh = true)",
+        crate::MAX_ADVENTURER_ID
+    )]
+    IdsExhausted,
     /// The file is not a sim world this version can read.
     #[error(
         "the sim world at {path} cannot be read ({reason}); start over with `serve --fresh` (or sim.fresh = true)"
@@ -476,12 +482,18 @@ impl Tx<'_> {
     }
 
     /// The first id from `from` on that no game holds (the next mint's).
+    /// Bounded by the games stored and by [`crate::MAX_ADVENTURER_ID`].
     pub(super) fn next_free_id(&self, from: u64) -> Result<u64, StoreError> {
         let mut id = from.max(1);
-        while self.version(id)?.is_some() {
+        loop {
+            if id > crate::MAX_ADVENTURER_ID {
+                return Err(StoreError::IdsExhausted);
+            }
+            if self.version(id)?.is_none() {
+                return Ok(id);
+            }
             id += 1;
         }
-        Ok(id)
     }
 }
 

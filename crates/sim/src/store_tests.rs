@@ -254,3 +254,33 @@ fn a_step_computed_on_a_stale_game_is_refused_then_computed_again() {
     assert_eq!(store.version_of(id).unwrap(), Some(3));
     assert_eq!(b.game_state(id).unwrap(), a.game_state(id).unwrap());
 }
+
+#[test]
+fn ids_end_at_the_largest_the_store_keeps_with_an_error_not_a_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = MAX_ADVENTURER_ID - 1;
+    let stored = SimChain::open(SimOptions {
+        first_adventurer_id: first,
+        state_file: Some(dir.path().join("world.sqlite3")),
+        ..opts_for_ids()
+    })
+    .unwrap();
+    let memory = SimChain::new(EngineSettings::default(), first);
+    for sim in [&stored, &memory] {
+        assert_eq!(sim.mint_game(&opts()).unwrap().0, first);
+        assert_eq!(sim.mint_game(&opts()).unwrap().0, MAX_ADVENTURER_ID);
+        let e = sim.mint_game(&opts()).unwrap_err();
+        assert!(e.to_string().contains("no adventurer id left"), "{e}");
+    }
+}
+
+/// Options of a deterministic world with default rules.
+fn opts_for_ids() -> SimOptions {
+    SimOptions {
+        settings: EngineSettings::default(),
+        first_adventurer_id: 1,
+        randomness: SimRandomness::Deterministic,
+        state_file: None,
+        fresh: false,
+    }
+}

@@ -55,7 +55,7 @@ impl SimChain {
         let (id, tx) = match &self.store {
             None => {
                 let mut inner = self.lock();
-                let id = inner.cache.next_id();
+                let id = inner.cache.next_id()?;
                 let entry = Entry::new(sim_account(), new_game(seed(id)?));
                 inner.cache.mint(id, entry);
                 let tx = inner.ledger.commit(Some(id), "mint_game", Vec::new(), opts);
@@ -210,14 +210,14 @@ impl SimChain {
     ) -> Result<Vec<u64>, ChainError> {
         let Some(store) = &self.store else {
             let mut inner = self.lock();
-            return Ok(games
+            return games
                 .into_iter()
                 .map(|game| {
-                    let id = inner.cache.next_id();
+                    let id = inner.cache.next_id()?;
                     inner.cache.mint(id, Entry::new(sim_account(), game));
-                    id
+                    Ok(id)
                 })
-                .collect());
+                .collect();
         };
         let ids = store.write(|tx| {
             let mut row = tx.world()?;

@@ -184,10 +184,12 @@ impl SimSettings {
     }
 
     fn validate(&self) -> Result<(), ConfigError> {
-        if self.first_adventurer_id == 0 {
-            return Err(ConfigError::Invalid(
-                "sim.first_adventurer_id must be at least 1".into(),
-            ));
+        if !(1..=sim::MAX_ADVENTURER_ID).contains(&self.first_adventurer_id) {
+            return Err(ConfigError::Invalid(format!(
+                "sim.first_adventurer_id must be between 1 and {} (the sim keeps ids as \
+                     64-bit signed integers)",
+                sim::MAX_ADVENTURER_ID
+            )));
         }
         if self.base_damage_reduction > 100 || self.market_size > 31 {
             return Err(ConfigError::Invalid(
