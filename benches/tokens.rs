@@ -67,6 +67,9 @@ impl GameBackend for Recorder {
     async fn tx(&self, hash: Felt) -> Result<TxLookup, ChainError> {
         self.sim.tx(hash).await
     }
+    async fn world(&self) -> Result<String, ChainError> {
+        self.sim.world().await
+    }
     fn deterministic_rules(&self) -> Option<EngineSettings> {
         self.sim.deterministic_rules()
     }

@@ -244,6 +244,28 @@ async fn identities_stay_apart_across_a_restart_grants_and_limits() {
     assert_eq!(ids, vec![id], "alice lists only her game: {listed}");
     let log = server.stop().await;
     assert_no_token(&log, &[&a, &b, &c]);
+
+    // A world started afresh: its adventurer `id` is a new game, bob's now, and alice, who owned
+    // the old one, has no claim on it (before, bob was refused it and alice could play it).
+    write_tokens(home.path(), None);
+    let server = Server::start(home.path(), &["--fresh"], &[]).await;
+    let mut bob = Session::open(&server.url, Some(&b)).await;
+    let fresh = bob.ok("ls_new_game", json!({"weapon": "Wand"})).await["adventurer_id"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(fresh, id, "the fresh world mints the same id again");
+    bob.ok("ls_get_adventurer", json!({"adventurer_id": fresh}))
+        .await;
+    let mut alice = Session::open(&server.url, Some(&a)).await;
+    alice
+        .err(
+            "ls_get_adventurer",
+            json!({"adventurer_id": fresh}),
+            "POLICY_DENIED",
+        )
+        .await;
+    let log = server.stop().await;
+    assert_no_token(&log, &[&a, &b, &c]);
 }
 
 /// A `tools/call` that rmcp cannot read (no params, no name, a number for a name) is a bad request

@@ -93,6 +93,10 @@ pub trait GameBackend: Send + Sync {
     }
     /// Status, receipt and game events of a transaction (and this server's record of it).
     async fn tx(&self, tx_hash: Felt) -> Result<TxLookup, ChainError>;
+
+    /// Which world this is (a chain and its deployment, or a sim world's start): what records kept
+    /// beside it are bound to.
+    async fn world(&self) -> Result<String, ChainError>;
     /// The signing wallet's address, balances and policy; `None` on chains without a wallet.
     async fn wallet(&self) -> Result<Option<WalletReport>, ChainError> {
         Ok(None)
@@ -136,6 +140,10 @@ impl GameBackend for SimChain {
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
         self.apply(chain::v1_id(adventurer_id)?, action, &opts)
+    }
+
+    async fn world(&self) -> Result<String, ChainError> {
+        self.world_identity()
     }
 
     async fn tx(&self, tx_hash: Felt) -> Result<TxLookup, ChainError> {
@@ -221,6 +229,10 @@ impl GameBackend for ChainClient {
 
     fn mints_and_starts_at_once(&self) -> bool {
         true
+    }
+
+    async fn world(&self) -> Result<String, ChainError> {
+        Ok(self.world_identity())
     }
 
     async fn tx(&self, tx_hash: Felt) -> Result<TxLookup, ChainError> {

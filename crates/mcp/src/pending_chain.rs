@@ -82,6 +82,10 @@ impl GameBackend for PendingChain {
         self.client().await?.owner(adventurer_id).await
     }
 
+    async fn world(&self) -> Result<String, ChainError> {
+        Ok(self.client().await?.world_identity())
+    }
+
     async fn mint(
         &self,
         player_name: Option<Felt>,

@@ -19,6 +19,7 @@ mod convert;
 mod ledger;
 mod seeds;
 mod store;
+mod world;
 mod write;
 
 pub use ledger::REMEMBERED_TXS;

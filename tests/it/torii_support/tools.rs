@@ -55,6 +55,10 @@ impl GameBackend for RemoteLike {
     async fn tx(&self, hash: Felt) -> Result<TxLookup, ChainError> {
         self.0.tx(hash).await
     }
+
+    async fn world(&self) -> Result<String, ChainError> {
+        self.0.world().await
+    }
 }
 
 /// The first adventurer id the sim chain mints.

@@ -432,6 +432,16 @@ impl ChainClient {
         }
     }
 
+    /// Which world this client plays: the chain as the journal names it (chain id, block 0's
+    /// hash and time, so a restarted devnet is another world) and the deployment's game address.
+    pub fn world_identity(&self) -> String {
+        format!(
+            "{}/{:#x}",
+            self.chain_identity,
+            self.deployment().game_address()
+        )
+    }
+
     /// Refuses, before signing (or, for a view, reading), the calls whose entrypoints `gate`
     /// holds (the ABI check's differences); while a contract is unchecked, `recheck` runs the
     /// check again before a write.

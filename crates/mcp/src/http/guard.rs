@@ -77,20 +77,33 @@ impl Guarded {
         Ok(identity)
     }
 
-    /// Whether `identity` may see and act on `adventurer_id`.
-    fn may_use(&self, identity: &Identity, adventurer_id: AdventurerId) -> bool {
-        self.shared.open
-            || identity.granted.contains(&adventurer_id)
-            || self.shared.owners.owner_of(adventurer_id).as_deref() == Some(&identity.name)
+    /// The world served now, as the backend names it (ownership is recorded per world).
+    async fn world(&self) -> Result<String, ToolError> {
+        self.inner
+            .backend
+            .world()
+            .await
+            .map_err(crate::errors::from_chain)
     }
 
-    fn check(
+    /// Whether `identity` may see and act on `adventurer_id` in `world`: an open server, a grant,
+    /// or a game it created there.
+    fn may_use(&self, identity: &Identity, adventurer_id: AdventurerId, world: &str) -> bool {
+        self.shared.open
+            || identity.granted.contains(&adventurer_id)
+            || self.shared.owners.owner_of(adventurer_id, world).as_deref() == Some(&identity.name)
+    }
+
+    async fn check(
         &self,
         identity: &Identity,
         adventurer_id: AdventurerId,
         what: &str,
     ) -> Result<(), ToolError> {
-        if self.may_use(identity, adventurer_id) {
+        if self.shared.open || identity.granted.contains(&adventurer_id) {
+            return Ok(());
+        }
+        if self.may_use(identity, adventurer_id, &self.world().await?) {
             return Ok(());
         }
         tracing::warn!(identity = %identity.name, %adventurer_id, what, "refused: another identity's adventurer");
@@ -116,7 +129,7 @@ impl Guarded {
             .and_then(|a| a.get("adventurer_id"))
             .and_then(|v| AdventurerId::from_json(v).ok());
         if let Some(id) = adventurer_id {
-            self.check(&identity, id, &tool)?;
+            self.check(&identity, id, &tool).await?;
         }
         let mints = tool == "ls_new_game" && adventurer_id.is_none();
         let writes = self.inner.is_write_tool(&tool);
@@ -149,7 +162,11 @@ impl Guarded {
                 && let Ok(CallToolResponse::Complete(result)) = &response
                 && let Some(id) = minted_id(result)
             {
-                match shared.owners.record(id, &name) {
+                let recorded = match inner.backend.world().await {
+                    Ok(world) => shared.owners.record(id, &name, &world),
+                    Err(e) => Err(std::io::Error::other(e.to_string())),
+                };
+                match recorded {
                     Ok(()) => tracing::info!(identity = %name, adventurer_id = %id, "new adventurer"),
                     Err(e) => tracing::error!(identity = %name, adventurer_id = %id, error = %e, "cannot save the adventurer's owner"),
                 }
@@ -164,11 +181,11 @@ impl Guarded {
         .await
         .map_err(|e| ToolError::new(ErrorCode::RpcError, format!("the tool call failed: {e}")))?
         .map_err(|e| ToolError::new(ErrorCode::RpcError, e.message.to_string()))?;
-        self.filter(&identity, &tool, response)
+        self.filter(&identity, &tool, response).await
     }
 
     /// Hides what another identity's adventurers did from results that could show it.
-    fn filter(
+    async fn filter(
         &self,
         identity: &Identity,
         tool: &str,
@@ -186,15 +203,20 @@ impl Guarded {
                     .pointer("/record/adventurer_id")
                     .and_then(|v| AdventurerId::from_json(v).ok())
                 {
-                    self.check(identity, id, tool)?;
+                    self.check(identity, id, tool).await?;
                 }
             }
             "ls_list_adventurers" => {
                 if let Some(Value::Array(list)) = content.get_mut("adventurers") {
+                    let world = if self.shared.open {
+                        String::new()
+                    } else {
+                        self.world().await?
+                    };
                     list.retain(|a| {
                         a.get("adventurer_id")
                             .and_then(|v| AdventurerId::from_json(v).ok())
-                            .is_some_and(|id| self.may_use(identity, id))
+                            .is_some_and(|id| self.may_use(identity, id, &world))
                     });
                     content["total"] = Value::Null;
                     let text = content.to_string();
@@ -351,6 +373,7 @@ impl ServerHandler for Guarded {
             let refused = |e: ToolError| McpError::invalid_request(e.message, None);
             let identity = self.identity(&context).map_err(refused)?;
             self.check(&identity, id, "ls://adventurer")
+                .await
                 .map_err(refused)?;
         }
         self.inner.read_resource(request, context).await

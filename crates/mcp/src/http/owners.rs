@@ -1,35 +1,38 @@
 //! Which identity created each adventurer, so that over HTTP an identity acts only on its own
-//! games. Kept in the data directory (a small JSON map, rewritten through a temporary file and a
-//! rename on each new game) so ownership survives a restart.
+//! games. Kept in the data directory (a small JSON map, written whole on each new game) so
+//! ownership survives a restart, and bound to the world it was recorded in (a chain and its
+//! deployment, or a sim world's start): after `--fresh` or a devnet restart, adventurer 1 is a new
+//! game, and the identity that owned the old one has no claim on it.
 
 use game::AdventurerId;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// The adventurer → identity map of one served world.
+/// The largest owners file read.
+const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Who created one adventurer, and in which world.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Owner {
+    identity: String,
+    world: String,
+}
+
+/// The adventurer → identity map of the served worlds.
 #[derive(Debug, Default)]
 pub struct Owners {
     path: Option<PathBuf>,
-    map: Mutex<HashMap<AdventurerId, String>>,
+    map: Mutex<HashMap<AdventurerId, Owner>>,
 }
 
 impl Owners {
-    /// The map kept in `path` (read now when it exists), or in memory only without a path.
+    /// The map kept in `path` (read now when it exists), or in memory only without a path. Records
+    /// that name no world (kept before worlds were named) are dropped: no world vouches for them.
     pub fn open(path: Option<PathBuf>) -> std::io::Result<Self> {
         let map = match &path {
-            Some(p) if p.exists() => {
-                let text = std::fs::read_to_string(p)?;
-                let raw: HashMap<String, String> = serde_json::from_str(&text).map_err(|e| {
-                    std::io::Error::new(
-                        std::io::ErrorKind::InvalidData,
-                        format!("{}: {e}", p.display()),
-                    )
-                })?;
-                raw.into_iter()
-                    .filter_map(|(k, v)| Some((k.parse().ok()?, v)))
-                    .collect()
-            }
+            Some(p) if p.exists() => read(p)?,
             _ => HashMap::new(),
         };
         Ok(Self {
@@ -43,29 +46,79 @@ impl Owners {
         self.path.as_deref()
     }
 
-    /// The identity that created `adventurer_id`, if one did over HTTP.
-    pub fn owner_of(&self, adventurer_id: AdventurerId) -> Option<String> {
-        self.lock().get(&adventurer_id).cloned()
+    /// The identity that created `adventurer_id` in `world`, if one did over HTTP.
+    pub fn owner_of(&self, adventurer_id: AdventurerId, world: &str) -> Option<String> {
+        self.lock()
+            .get(&adventurer_id)
+            .filter(|o| o.world == world)
+            .map(|o| o.identity.clone())
     }
 
-    /// Records that `identity` created `adventurer_id` (the first record wins) and saves.
-    pub fn record(&self, adventurer_id: AdventurerId, identity: &str) -> std::io::Result<()> {
+    /// Records that `identity` created `adventurer_id` in `world` (the first record in a world
+    /// wins; records of other worlds are dropped) and saves.
+    pub fn record(
+        &self,
+        adventurer_id: AdventurerId,
+        identity: &str,
+        world: &str,
+    ) -> std::io::Result<()> {
         let mut map = self.lock();
-        if map.contains_key(&adventurer_id) {
+        if map.get(&adventurer_id).is_some_and(|o| o.world == world) {
             return Ok(());
         }
-        map.insert(adventurer_id, identity.to_string());
+        map.retain(|_, o| o.world == world);
+        map.insert(
+            adventurer_id,
+            Owner {
+                identity: identity.to_string(),
+                world: world.to_string(),
+            },
+        );
         let Some(path) = &self.path else {
             return Ok(());
         };
-        let raw: HashMap<String, &String> = map.iter().map(|(k, v)| (k.to_string(), v)).collect();
+        let raw: HashMap<String, &Owner> = map.iter().map(|(k, v)| (k.to_string(), v)).collect();
         let text = serde_json::to_string(&raw).map_err(std::io::Error::other)?;
         base::files::write_atomic(path, text.as_bytes())
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<AdventurerId, String>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<AdventurerId, Owner>> {
         self.map.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
+
+/// The owners file at `p`, bounded; entries without a world are left out.
+fn read(p: &Path) -> std::io::Result<HashMap<AdventurerId, Owner>> {
+    let invalid = |what: String| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{}: {what}", p.display()),
+        )
+    };
+    let file = std::fs::File::open(p)?;
+    let mut text = String::new();
+    std::io::Read::read_to_string(
+        &mut std::io::Read::take(file, MAX_FILE_BYTES + 1),
+        &mut text,
+    )?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(invalid(format!("over {MAX_FILE_BYTES} bytes")));
+    }
+    let raw: HashMap<String, serde_json::Value> =
+        serde_json::from_str(&text).map_err(|e| invalid(e.to_string()))?;
+    let mut unbound = 0;
+    let map: HashMap<AdventurerId, Owner> = raw
+        .into_iter()
+        .filter_map(|(k, v)| {
+            let owner = serde_json::from_value::<Owner>(v).ok();
+            unbound += usize::from(owner.is_none());
+            Some((k.parse().ok()?, owner?))
+        })
+        .collect();
+    if unbound > 0 {
+        tracing::warn!(file = %p.display(), unbound, "adventurer owners recorded without their world are dropped");
+    }
+    Ok(map)
 }
 
 #[cfg(test)]
@@ -73,23 +126,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ownership_survives_a_reopen() {
+    fn ownership_survives_a_reopen_in_its_own_world_only() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("owners.json");
         let owners = Owners::open(Some(path.clone())).unwrap();
-        owners.record(AdventurerId::from(3u64), "alice").unwrap();
-        owners.record(AdventurerId::from(3u64), "bob").unwrap();
-        owners.record(AdventurerId::from(4u64), "bob").unwrap();
+        let (three, four) = (AdventurerId::from(3u64), AdventurerId::from(4u64));
+        owners.record(three, "alice", "w1").unwrap();
+        owners.record(three, "bob", "w1").unwrap();
+        owners.record(four, "bob", "w1").unwrap();
         drop(owners);
-        let again = Owners::open(Some(path)).unwrap();
+        let again = Owners::open(Some(path.clone())).unwrap();
+        assert_eq!(again.owner_of(three, "w1").as_deref(), Some("alice"));
+        assert_eq!(again.owner_of(four, "w1").as_deref(), Some("bob"));
+        assert_eq!(again.owner_of(AdventurerId::from(5u64), "w1"), None);
+        // The world started afresh: its adventurer 3 is a new game, bob's.
+        assert_eq!(again.owner_of(three, "w2"), None);
+        again.record(three, "bob", "w2").unwrap();
+        assert_eq!(again.owner_of(three, "w2").as_deref(), Some("bob"));
         assert_eq!(
-            again.owner_of(AdventurerId::from(3u64)).as_deref(),
-            Some("alice")
+            again.owner_of(four, "w1"),
+            None,
+            "the old world's records are gone"
         );
-        assert_eq!(
-            again.owner_of(AdventurerId::from(4u64)).as_deref(),
-            Some("bob")
-        );
-        assert_eq!(again.owner_of(AdventurerId::from(5u64)), None);
+        // A file of the earlier form (no world) vouches for nothing.
+        std::fs::write(&path, r#"{"3": "alice"}"#).unwrap();
+        let old = Owners::open(Some(path)).unwrap();
+        assert_eq!(old.owner_of(three, "w1"), None);
     }
 }
