@@ -81,6 +81,7 @@ mod traps;
 mod v2_client_devnet;
 mod v2_envelopes_devnet;
 mod v2_mcp_devnet;
+mod v2_new_game_devnet;
 mod v2_world_devnet;
 mod vrf_client_devnet;
 mod vrf_rule_devnet;

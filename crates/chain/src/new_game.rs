@@ -68,6 +68,8 @@ impl ChainClient {
         self.check_archive(crate::entry::Entry::Mint)?;
         if self.deployment().game().new_game_plan() == crate::generation::NewGamePlan::MintThenStart
         {
+            // Room for both transactions first, so no mint is paid for a refused start.
+            self.check_new_game()?;
             let (id, mint) = self.mint_game(player_name, opts.clone()).await?;
             let start = game::engine::Action::StartGame { weapon };
             let report = self.act(id, &start, None, opts).await?;

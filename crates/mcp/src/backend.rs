@@ -224,11 +224,16 @@ impl GameBackend for ChainClient {
         weapon: u8,
         opts: WriteOptions,
     ) -> Option<Result<MintedGame, ChainError>> {
+        if !GameBackend::mints_and_starts_at_once(self) {
+            return None;
+        }
         Some(ChainClient::mint_and_start(self, player_name, weapon, opts).await)
     }
 
+    /// One multicall where the generation predicts the id; else the tool's two-transaction path
+    /// (room for both checked before the mint, a failed start naming the minted id and hash).
     fn mints_and_starts_at_once(&self) -> bool {
-        true
+        self.deployment().game().new_game_plan() == chain::generation::NewGamePlan::OneMulticall
     }
 
     async fn world(&self) -> Result<String, ChainError> {

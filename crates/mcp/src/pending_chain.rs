@@ -122,8 +122,11 @@ impl GameBackend for PendingChain {
         }
     }
 
+    /// Before a connection, counted as two transactions (the conservative side of a limit).
     fn mints_and_starts_at_once(&self) -> bool {
-        true
+        self.client
+            .get()
+            .is_some_and(|c| GameBackend::mints_and_starts_at_once(&**c))
     }
 
     async fn check_new_game(&self) -> Result<(), ChainError> {
