@@ -19,8 +19,9 @@ use crate::torii::{TtlCache, endpoint, snippet};
 /// The mainnet API (Provable-Games/denshokan-sdk `src/chains/constants.ts` at `dc36315`).
 pub const DEFAULT_BASE_URL: &str = "https://denshokan-api-production.up.railway.app";
 /// First retry delay after a transient failure; doubled on each further retry.
-/// The largest answer read, in bytes (a full page of a thousand tokens is under 1 MiB).
-const MAX_BODY: usize = 4 << 20;
+/// The largest answer read, in bytes: the player route's page of 100 keeps each row's `tokenUri`
+/// (about 40 KB), so about 4 MB a page (docs/denshokan.md).
+const MAX_BODY: usize = 16 << 20;
 
 const BACKOFF: Duration = Duration::from_millis(100);
 /// Longest backoff delay.
