@@ -86,7 +86,8 @@ pub fn from_chain(e: ChainError) -> ToolError {
                 d.setting,
                 d.setting.to_uppercase().replace('.', "__")
             )),
-        ChainError::Rpc(m) | ChainError::Refused { message: m, .. } => rpc_error(m),
+        ChainError::Rpc(failure) => rpc_error(failure.to_string()),
+        ChainError::Refused { message, .. } => rpc_error(message),
         ChainError::Provider(source) => rpc_error(source.to_string()),
         ChainError::Store {
             corrupt: false,
@@ -97,8 +98,11 @@ pub fn from_chain(e: ChainError) -> ToolError {
             source,
         } => ToolError::new(ErrorCode::RpcError, source.to_string()).retryable(false),
         ChainError::Cartridge(e) => from_cartridge(e),
-        ChainError::WrongNetwork(m) | ChainError::Config(m) => {
-            ToolError::new(ErrorCode::RpcError, m).retryable(false)
+        ChainError::WrongNetwork(mismatch) => {
+            ToolError::new(ErrorCode::RpcError, mismatch.to_string()).retryable(false)
+        }
+        ChainError::Config(problem) => {
+            ToolError::new(ErrorCode::RpcError, problem.to_string()).retryable(false)
         }
         e @ ChainError::GenerationMismatch { .. } => {
             ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
@@ -159,15 +163,20 @@ pub fn from_chain(e: ChainError) -> ToolError {
                 "retry in a moment: the server checks the contract again before the next write, \
                  and plays it once the node answers",
             ),
-        e @ (ChainError::Io { .. } | ChainError::Json { .. } | ChainError::Journal(_)) => {
+        e @ (ChainError::Io { .. }
+        | ChainError::Json { .. }
+        | ChainError::Journal(_)
+        | ChainError::Unrecorded(_)) => {
             ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
         }
-        ChainError::Decode(m) => ToolError::new(ErrorCode::RpcError, m).retryable(false),
+        ChainError::Decode(answer) => {
+            ToolError::new(ErrorCode::RpcError, answer.to_string()).retryable(false)
+        }
         ChainError::DecodeJson { context, source } => {
             ToolError::new(ErrorCode::RpcError, format!("{context}: {source}")).retryable(false)
         }
         ChainError::Signing(e) => ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false),
-        ChainError::Invalid(m) => ToolError::validation(m),
+        ChainError::Invalid(refusal) => ToolError::validation(refusal.to_string()),
         ChainError::NoSuchAdventurer(id) => missing_adventurer(id),
         ChainError::Session {
             problem,
