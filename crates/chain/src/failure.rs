@@ -199,3 +199,74 @@ pub enum Unservable {
     #[error("the wallet's account does not sign declarations")]
     Declaration,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ChainError;
+
+    #[test]
+    fn the_words_are_those_the_tools_showed_before_the_payloads_were_typed() {
+        let sepolia = Felt::from_hex_unchecked("0x534e5f5345504f4c4941");
+        let main = Felt::from_hex_unchecked("0x534e5f4d41494e");
+        let e = ChainError::WrongNetwork(NetworkMismatch::ChainId {
+            expected: main,
+            found: sepolia,
+        });
+        assert_eq!(
+            e.to_string(),
+            "the node's chain id is SN_SEPOLIA but the profile expects SN_MAIN"
+        );
+        let e = ChainError::Decode(BadAnswer::NoTokenId {
+            action: Some("buy_game"),
+            tx_hash: Felt::from(0xabcu32),
+        });
+        assert_eq!(
+            e.to_string(),
+            "cannot decode the node's answer: buy_game transaction 0xabc carries no token id"
+        );
+        let unnamed = BadAnswer::NoTokenId {
+            action: None,
+            tx_hash: Felt::from(0xabcu32),
+        };
+        assert_eq!(unnamed.to_string(), "transaction 0xabc carries no token id");
+        let e = ChainError::Rpc(RpcFailure::NonceRejected);
+        assert_eq!(
+            e.to_string(),
+            "RPC error: the node keeps rejecting the account nonce"
+        );
+        let e = ChainError::Invalid(Unservable::NoDungeon { entry: "ticket" });
+        assert_eq!(
+            e.to_string(),
+            "entry \"ticket\" buys a game at a dungeon, and this chain has none; use entry \"mint\""
+        );
+        let e = ChainError::from(ManifestError::NoAddress {
+            tag: "adventurer_systems",
+        });
+        assert_eq!(
+            e.to_string(),
+            "no address for the adventurer_systems contract"
+        );
+    }
+
+    #[test]
+    fn the_underlying_errors_stay_whole() {
+        let e = ChainError::Decode(BadAnswer::Assets(DecodeError::UnexpectedEnd {
+            field: "adventurer".into(),
+            position: 3,
+            len: 3,
+        }));
+        let source = std::error::Error::source(&e).expect("the answer");
+        let decode = std::error::Error::source(source).expect("the decode error");
+        assert!(decode.downcast_ref::<DecodeError>().is_some(), "{decode}");
+        let storage = starknet::core::utils::get_storage_var_address("é", &[]).unwrap_err();
+        let e = ChainError::Config(Misconfigured::StorageVar {
+            name: "é".into(),
+            source: Arc::new(storage),
+        });
+        assert!(
+            e.to_string().starts_with("chain.token_count_storage 'é': "),
+            "{e}"
+        );
+    }
+}

@@ -256,7 +256,11 @@ mod tests {
     fn vrf_modes_parse_by_name_and_serialize_lowercase() {
         assert_eq!("salt".parse::<VrfMode>().unwrap(), VrfMode::Salt);
         assert_eq!(VrfMode::Nonce.code(), 1);
-        assert!("Nonce".parse::<VrfMode>().is_err());
+        let e = "Nonce".parse::<VrfMode>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown VRF mode \"Nonce\": off, nonce or salt"
+        );
         let d = V2Deployment {
             game: Felt::from(1u8),
             token: Felt::from(2u8),

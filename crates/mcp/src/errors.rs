@@ -343,6 +343,37 @@ mod tests {
     }
 
     #[test]
+    fn typed_payloads_keep_their_code_retry_and_words() {
+        let t = from_chain(ChainError::Rpc(chain::RpcFailure::NonceRejected));
+        assert_eq!((t.code, t.retryable), (ErrorCode::RpcError, true));
+        assert_eq!(t.message, "the node keeps rejecting the account nonce");
+        let t = from_chain(ChainError::Config(chain::Misconfigured::ContractNotFound));
+        assert_eq!((t.code, t.retryable), (ErrorCode::RpcError, false));
+        assert!(
+            t.message.starts_with("a game contract is not deployed"),
+            "{}",
+            t.message
+        );
+        let t = from_chain(ChainError::WrongNetwork(
+            chain::NetworkMismatch::SpecVersion {
+                found: "0.7.1".into(),
+                accepted: vec!["0.9".into()],
+            },
+        ));
+        assert_eq!((t.code, t.retryable), (ErrorCode::RpcError, false));
+        assert_eq!(
+            t.message,
+            "the node speaks JSON-RPC 0.7.1; the profile accepts [\"0.9\"]"
+        );
+        let t = from_chain(ChainError::Decode(chain::BadAnswer::NotInvoke));
+        assert_eq!((t.code, t.retryable), (ErrorCode::RpcError, false));
+        assert_eq!(t.message, "expected an invoke receipt");
+        let t = from_chain(ChainError::Invalid(chain::Unservable::Declaration));
+        assert_eq!((t.code, t.retryable), (ErrorCode::ValidationError, false));
+        assert_eq!(t.message, "the wallet's account does not sign declarations");
+    }
+
+    #[test]
     fn timeout_carries_the_hash() {
         let t = from_chain(ChainError::Timeout {
             tx_hash: Felt::from(0xabcu32),
