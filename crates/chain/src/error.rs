@@ -12,6 +12,8 @@ use cartridge::CartridgeError;
 use cartridge::revert::{NodeRefusal, Revert, classify, node_refusal};
 use journal::JournalError;
 
+use crate::failure::{BadAnswer, Misconfigured, NetworkMismatch, RpcFailure, Unservable};
+use crate::manifest::ManifestError;
 use crate::node::NodeTransportError;
 use crate::signing::SigningError;
 
@@ -20,7 +22,7 @@ use crate::signing::SigningError;
 pub enum ChainError {
     /// Settings or manifest problems found at start.
     #[error("{0}")]
-    Config(String),
+    Config(#[source] Misconfigured),
     /// A file the settings name (a manifest, a deployment's output) could not be read or written.
     #[error("{context}: {source}")]
     Io {
@@ -42,9 +44,14 @@ pub enum ChainError {
     /// The journal could not record the transaction before its send, so it was not sent.
     #[error("not sent: {0}")]
     Journal(#[source] Arc<JournalError>),
+    /// The task recording the transaction in the journal failed (it panicked or was cancelled),
+    /// so it was not sent.
+    #[error("not sent: the journal could not record it: {0}")]
+    Unrecorded(#[source] Arc<tokio::task::JoinError>),
     /// The store of an in-process chain (its world in a local file) could not be used: locked by
-    /// another process, unreadable, or not a world this version reads (`corrupt`). The chain that
-    /// keeps the store gives the error; this layer only carries it to the tools.
+    /// another process, unreadable, or not a world this version or these settings read
+    /// (`corrupt`); or its stand-in for the VRF failed. The chain that keeps the store gives the
+    /// error; this layer only carries it to the tools.
     #[error("{}{source}", if *.corrupt { "" } else { "RPC error: " })]
     Store {
         /// Whether the file is not a world (a settings matter, not worth a retry).
@@ -55,7 +62,7 @@ pub enum ChainError {
     },
     /// Something unrelated to the game failed on the way to the node.
     #[error("RPC error: {0}")]
-    Rpc(String),
+    Rpc(#[source] RpcFailure),
     /// The node could not be reached or answered with an error unrelated to the game.
     #[error("RPC error: {0}")]
     Provider(#[source] Redacted<ProviderError>),
@@ -71,7 +78,7 @@ pub enum ChainError {
     },
     /// The node is not the network the profile expects.
     #[error("{0}")]
-    WrongNetwork(String),
+    WrongNetwork(#[source] NetworkMismatch),
     /// The game refused the action, at simulation (`tx_hash` None, no fee) or on chain.
     #[error("the game reverted the action: {}", revert.reason)]
     Revert {
@@ -100,7 +107,7 @@ pub enum ChainError {
     },
     /// A response could not be decoded.
     #[error("cannot decode the node's answer: {0}")]
-    Decode(String),
+    Decode(#[source] BadAnswer),
     /// A response is not the JSON expected.
     #[error("cannot decode the node's answer: {context}: {source}")]
     DecodeJson {
@@ -137,7 +144,7 @@ pub enum ChainError {
     /// The request cannot be served with this profile's contracts (e.g. a dungeon entry on a
     /// profile without a dungeon); nothing was signed.
     #[error("{0}")]
-    Invalid(String),
+    Invalid(#[source] Unservable),
     /// The id names no adventurer of this deployment (e.g. a packed second-generation id asked
     /// of a Dojo world, whose ids are u64); nothing was read or signed.
     #[error("adventurer {0} does not exist in this world")]
@@ -226,12 +233,7 @@ impl ChainError {
                 return Self::revert(&execution_text(&data.revert_error));
             }
             ProviderError::StarknetError(StarknetError::ContractNotFound) => {
-                return Self::Config(
-                    "a game contract is not deployed at the configured address: check the \
-                     profile's manifest or chain.contracts (on devnet, run `loot-survivor-mcp \
-                     devnet up`)"
-                        .into(),
-                );
+                return Self::Config(Misconfigured::ContractNotFound);
             }
             _ => {}
         }
@@ -264,13 +266,14 @@ impl ChainError {
     }
 
     /// The one conversion of a starknet-rs account error: the provider's answer classified by
-    /// [`ChainError::from_provider`], a signer failure [`ChainError::Signing`], the rest RPC
-    /// errors.
+    /// [`ChainError::from_provider`], a signer failure [`ChainError::Signing`], the account's own
+    /// arithmetic RPC errors.
     pub fn from_account<S: std::error::Error + Send + Sync + 'static>(e: AccountError<S>) -> Self {
         match e {
             AccountError::Provider(p) => Self::from_provider(p),
             AccountError::Signing(s) => Self::Signing(SigningError::Account(Arc::new(s))),
-            other => Self::Rpc(base::redact::redact_urls(&other.to_string())),
+            AccountError::ClassHashCalculation(e) => Self::Rpc(RpcFailure::ClassHash(Arc::new(e))),
+            AccountError::FeeOutOfRange => Self::Rpc(RpcFailure::FeeOutOfRange),
         }
     }
 
@@ -343,6 +346,12 @@ impl From<CartridgeError> for ChainError {
             CartridgeError::Provider(p) => Self::from_redacted(p),
             other => Self::Cartridge(other),
         }
+    }
+}
+
+impl From<ManifestError> for ChainError {
+    fn from(e: ManifestError) -> Self {
+        Self::Config(Misconfigured::Manifest(e))
     }
 }
 

@@ -12,6 +12,7 @@ pub mod controller;
 mod convert;
 pub mod entry;
 mod error;
+mod failure;
 pub mod follow;
 pub mod gate;
 pub mod generation;
@@ -44,6 +45,7 @@ pub use client::{
 pub use controller::slot::SessionReport;
 pub use convert::v1_id;
 pub use error::ChainError;
+pub use failure::{BadAnswer, Misconfigured, NetworkMismatch, RpcFailure, Unservable};
 pub use gate::{AbiGate, AbiRecheck, AbiRefusal, AbiUnchecked};
 pub use generation::{Deployment, Generation, SaltRecipe, V2Contracts, VrfSource};
 pub use manifest::GameAddresses;

@@ -2,12 +2,12 @@
 //! by `devnet deploy`.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::Value;
 use starknet::core::types::Felt;
 
-use super::ChainError;
 use game::felt::parse_felt;
 
 /// The contract tags the server needs, by suffix.
@@ -17,6 +17,47 @@ pub const REQUIRED_TAGS: &[&str] = &[
     "game_token_systems",
     "settings_systems",
 ];
+
+/// Why a manifest gives no addresses: each says which file or contract, and how to fix it.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ManifestError {
+    /// The file cannot be read (on devnet: not deployed yet).
+    #[error(
+        "cannot read the manifest {}: {source}; deploy the practice world first \
+         (`loot-survivor-mcp devnet up`)",
+        path.display()
+    )]
+    Unreadable {
+        /// The manifest's path.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: Arc<std::io::Error>,
+    },
+    /// The file is not JSON.
+    #[error("manifest {} is not JSON: {source}", path.display())]
+    NotJson {
+        /// The manifest's path.
+        path: PathBuf,
+        /// The parse error.
+        #[source]
+        source: Arc<serde_json::Error>,
+    },
+    /// An address in it is not a felt.
+    #[error("manifest {what}: {reason}")]
+    BadAddress {
+        /// Whose address (`world.address` or the contract's tag).
+        what: String,
+        /// Why it is not a felt.
+        reason: String,
+    },
+    /// A contract the server needs has no address.
+    #[error("no address for the {tag} contract")]
+    NoAddress {
+        /// The contract's tag suffix.
+        tag: &'static str,
+    },
+}
 
 /// Addresses of the game's contracts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,11 +82,11 @@ pub struct GameAddresses {
 
 impl GameAddresses {
     /// Builds the addresses from a tag-suffix map; every required tag must be present.
-    pub fn from_map(map: &BTreeMap<String, Felt>) -> Result<Self, ChainError> {
-        let get = |k: &str| {
-            map.get(k)
+    pub fn from_map(map: &BTreeMap<String, Felt>) -> Result<Self, ManifestError> {
+        let get = |tag: &'static str| {
+            map.get(tag)
                 .copied()
-                .ok_or_else(|| ChainError::Config(format!("no address for the {k} contract")))
+                .ok_or(ManifestError::NoAddress { tag })
         };
         Ok(Self {
             world: map.get("world").copied(),
@@ -117,16 +158,15 @@ impl GameAddresses {
 }
 
 /// Reads a Dojo manifest (`world` + `contracts[]` with `tag` and `address`) into a tag-suffix map.
-pub fn read_manifest(path: &Path) -> Result<BTreeMap<String, Felt>, ChainError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        ChainError::Config(format!(
-            "cannot read the manifest {}: {e}; deploy the practice world first \
-             (`loot-survivor-mcp devnet up`)",
-            path.display()
-        ))
+pub fn read_manifest(path: &Path) -> Result<BTreeMap<String, Felt>, ManifestError> {
+    let text = std::fs::read_to_string(path).map_err(|e| ManifestError::Unreadable {
+        path: path.to_path_buf(),
+        source: Arc::new(e),
     })?;
-    let v: Value = serde_json::from_str(&text)
-        .map_err(|e| ChainError::json(format!("manifest {} is not JSON", path.display()), e))?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| ManifestError::NotJson {
+        path: path.to_path_buf(),
+        source: Arc::new(e),
+    })?;
     let mut out = BTreeMap::new();
     if let Some(addr) = v["world"]["address"].as_str() {
         out.insert("world".to_string(), felt(addr, "world.address")?);
@@ -141,8 +181,11 @@ pub fn read_manifest(path: &Path) -> Result<BTreeMap<String, Felt>, ChainError> 
     Ok(out)
 }
 
-fn felt(s: &str, what: &str) -> Result<Felt, ChainError> {
-    parse_felt(s).map_err(|e| ChainError::Config(format!("manifest {what}: {e}")))
+fn felt(s: &str, what: &str) -> Result<Felt, ManifestError> {
+    parse_felt(s).map_err(|reason| ManifestError::BadAddress {
+        what: what.to_string(),
+        reason,
+    })
 }
 
 #[cfg(test)]

@@ -25,9 +25,9 @@ use starknet::core::types::{
 };
 use starknet::providers::Provider;
 
-use super::ChainError;
 use super::client::{ChainClient, Plan, Submitter, TxReport, WriteOptions};
 use super::token_id::token_id_from_events;
+use super::{BadAnswer, ChainError};
 
 /// A game minted and started in one transaction.
 #[derive(Debug, Clone)]
@@ -88,12 +88,12 @@ impl ChainClient {
             .execute_planned(plan, None, "mint_game+start_game", opts)
             .await?;
         let token = self.cached_token_address().await;
-        let id = token_id_from_events(&report.raw_events, token).ok_or_else(|| {
-            ChainError::Decode(format!(
-                "transaction {:#x} carries no token id",
-                report.tx_hash
-            ))
-        })?;
+        let id = token_id_from_events(&report.raw_events, token).ok_or(ChainError::Decode(
+            BadAnswer::NoTokenId {
+                action: None,
+                tx_hash: report.tx_hash,
+            },
+        ))?;
         Ok(MintedGame {
             adventurer_id: id,
             mint_tx_hash: report.tx_hash,
@@ -135,9 +135,7 @@ impl Submitter {
             .map_err(ChainError::from_provider)?;
             return u64::try_from(count + Felt::ONE)
                 .map(AdventurerId::from)
-                .map_err(|_| {
-                    ChainError::Decode(format!("the token's minted count {count:#x} is not a u64"))
-                });
+                .map_err(|_| ChainError::Decode(BadAnswer::MintedCount(count)));
         }
         let simulated = self
             .account
@@ -147,9 +145,7 @@ impl Submitter {
             .await
             .map_err(crate::wallet_account::account_error)?;
         let TransactionTrace::Invoke(trace) = simulated.transaction_trace else {
-            return Err(ChainError::Decode(
-                "the mint simulation is not an invoke".into(),
-            ));
+            return Err(ChainError::Decode(BadAnswer::SimulationNotInvoke));
         };
         let invocation = match trace.execute_invocation {
             ExecuteInvocation::Success(inv) => inv,
@@ -164,6 +160,6 @@ impl Submitter {
         collect_events(&invocation, &mut events);
         let token = self.reader.cached_token_address().await;
         token_id_from_events(&events, token)
-            .ok_or_else(|| ChainError::Decode("the mint simulation shows no token id".into()))
+            .ok_or(ChainError::Decode(BadAnswer::NoSimulatedTokenId))
     }
 }

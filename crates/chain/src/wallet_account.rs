@@ -12,8 +12,8 @@ use starknet::core::types::{BlockId, BlockTag, Call, Felt};
 use starknet::providers::Provider;
 use starknet::signers::{Signer, SignerInteractivityContext};
 
-use super::ChainError;
 use super::bindings::entrypoint_name;
+use super::{ChainError, Unservable};
 use crate::controller::slot::SessionSlot;
 use crate::signing::SigningError;
 use wallet::{CARTRIDGE_VRF_PROVIDER, PolicyDenied, SecretSigner, SessionError};
@@ -188,7 +188,7 @@ impl<P: starknet::providers::Provider + Send + Sync> Account for WalletAccount<P
         _query_only: bool,
     ) -> Result<Vec<Felt>, Self::SignError> {
         Err(AccountSignError(Box::new(ChainError::Invalid(
-            "the wallet's account does not sign declarations".into(),
+            Unservable::Declaration,
         ))))
     }
 

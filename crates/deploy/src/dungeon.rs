@@ -17,6 +17,7 @@ use starknet::core::types::contract::SierraClass;
 use starknet::core::types::{BlockId, BlockTag, Felt, StarknetError};
 use starknet::providers::{Provider, ProviderError};
 
+use crate::DeployError;
 use crate::target::{CasmHash, DeployTarget};
 use crate::world::wait;
 
@@ -37,14 +38,12 @@ pub struct ContractArtifact {
 
 impl ContractArtifact {
     /// The compiled class hash computed with `function`.
-    fn casm_hash(&self, function: CasmHash) -> Result<Felt, ChainError> {
+    fn casm_hash(&self, function: CasmHash) -> Result<Felt, DeployError> {
         let text = match function {
             CasmHash::Blake2s => self.compiled_class_hash,
             CasmHash::Poseidon => self.compiled_class_hash_poseidon,
         };
-        parse_felt(text.trim()).map_err(|e| {
-            ChainError::Config(format!("{} compiled class hash: {e}", function.name()))
-        })
+        parse_felt(text.trim()).map_err(|reason| DeployError::CasmHash { function, reason })
     }
 }
 
@@ -115,7 +114,7 @@ pub async fn deploy_practice_dungeon<A>(
     world: Felt,
     target: DeployTarget,
     manifest: &mut Value,
-) -> Result<DungeonAddresses, ChainError>
+) -> Result<DungeonAddresses, DeployError>
 where
     A: ConnectedAccount + Sync,
     A::SignError: 'static,
@@ -210,7 +209,7 @@ pub(crate) async fn declare_and_deploy<A>(
     constructor: Vec<Felt>,
     salt: Felt,
     target: DeployTarget,
-) -> Result<(Felt, Felt), ChainError>
+) -> Result<(Felt, Felt), DeployError>
 where
     A: ConnectedAccount + Sync,
     A::SignError: 'static,
@@ -219,9 +218,10 @@ where
     let pending = BlockId::Tag(BlockTag::PreConfirmed);
     let sierra: SierraClass = serde_json::from_str(artifact.sierra)
         .map_err(|e| ChainError::json("a practice Sierra class", e))?;
-    let flat = sierra
-        .flatten()
-        .map_err(|e| ChainError::Config(format!("cannot flatten a Sierra class: {e}")))?;
+    let flat = sierra.flatten().map_err(|source| DeployError::Flatten {
+        class: "a Sierra class",
+        source,
+    })?;
     let class_hash = flat.class_hash();
     let casm_hash = artifact.casm_hash(target.casm_hash)?;
     match provider.get_class(pending, class_hash).await {
@@ -234,7 +234,7 @@ where
                 .map_err(ChainError::from_account)?;
             wait(provider, sent.transaction_hash).await?;
         }
-        Err(e) => return Err(ChainError::from_provider(e)),
+        Err(e) => return Err(ChainError::from_provider(e).into()),
     }
     let factory =
         ContractFactory::new_with_udc(class_hash, account, UdcSelector::Custom(target.udc));
@@ -243,15 +243,13 @@ where
     match provider.get_class_hash_at(pending, address).await {
         Ok(existing) if existing == class_hash => {}
         Ok(other) => {
-            return Err(ChainError::Config(format!(
-                "address {address:#x} holds another class ({other:#x})"
-            )));
+            return Err(DeployError::OtherClass { address, other });
         }
         Err(ProviderError::StarknetError(StarknetError::ContractNotFound)) => {
             let sent = deployment.send().await.map_err(ChainError::from_account)?;
             wait(provider, sent.transaction_hash).await?;
         }
-        Err(e) => return Err(ChainError::from_provider(e)),
+        Err(e) => return Err(ChainError::from_provider(e).into()),
     }
     Ok((class_hash, address))
 }

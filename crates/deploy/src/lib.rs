@@ -3,6 +3,9 @@
 //! only the command line uses them, and the server plays what they wrote through `chain`.
 
 pub mod dungeon;
+mod error;
 pub mod target;
 pub mod v2;
 pub mod world;
+
+pub use error::DeployError;

@@ -53,6 +53,14 @@ impl CasmHash {
             CasmHash::Poseidon => "poseidon",
         }
     }
+
+    /// The other function: the one a node that refuses this one expects.
+    pub fn other(self) -> Self {
+        match self {
+            CasmHash::Blake2s => CasmHash::Poseidon,
+            CasmHash::Poseidon => CasmHash::Blake2s,
+        }
+    }
 }
 
 /// The UDC and hash function of one node.

@@ -13,6 +13,7 @@ use starknet::core::types::Felt;
 use starknet::core::utils::cairo_short_string_to_felt;
 use wallet::SecretSigner;
 
+use crate::DeployError;
 use crate::dungeon::{ContractArtifact, declare_and_deploy};
 use crate::target::DeployTarget;
 use crate::world::{deployer, require_udc};
@@ -49,15 +50,13 @@ impl VrfMode {
 }
 
 impl FromStr for VrfMode {
-    type Err = ChainError;
+    type Err = DeployError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         VrfMode::ALL
             .into_iter()
             .find(|m| m.name() == s)
-            .ok_or_else(|| {
-                ChainError::Config(format!("unknown VRF mode {s:?}: off, nonce or salt"))
-            })
+            .ok_or_else(|| DeployError::UnknownVrfMode(s.to_string()))
     }
 }
 
@@ -136,10 +135,10 @@ pub struct V2Deployment {
 
 impl V2Deployment {
     /// Reads a deployment file written by [`deploy_practice_v2`].
-    pub fn load(path: &Path) -> Result<Self, ChainError> {
+    pub fn load(path: &Path) -> Result<Self, DeployError> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| ChainError::io(path.display().to_string(), e))?;
-        serde_json::from_str(&text).map_err(|e| ChainError::json("a v2 deployment file", e))
+        Ok(serde_json::from_str(&text).map_err(|e| ChainError::json("a v2 deployment file", e))?)
     }
 }
 
@@ -171,7 +170,7 @@ pub async fn deploy_practice_v2(
     target: DeployTarget,
     vrf_mode: VrfMode,
     out: &Path,
-) -> Result<V2Deployment, ChainError> {
+) -> Result<V2Deployment, DeployError> {
     let account = deployer(rpc_url, account_address, signer).await?;
     require_udc(account.provider(), target.udc).await?;
     let salt = |s: &str| cairo_short_string_to_felt(s).expect("a short string");
@@ -257,7 +256,11 @@ mod tests {
     fn vrf_modes_parse_by_name_and_serialize_lowercase() {
         assert_eq!("salt".parse::<VrfMode>().unwrap(), VrfMode::Salt);
         assert_eq!(VrfMode::Nonce.code(), 1);
-        assert!("Nonce".parse::<VrfMode>().is_err());
+        let e = "Nonce".parse::<VrfMode>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown VRF mode \"Nonce\": off, nonce or salt"
+        );
         let d = V2Deployment {
             game: Felt::from(1u8),
             token: Felt::from(2u8),

@@ -20,6 +20,7 @@ use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
 use starknet::providers::{Provider, ProviderError};
 use wallet::SecretSigner;
 
+use crate::DeployError;
 use crate::dungeon::deploy_practice_dungeon;
 use crate::target::{CasmHash, DeployTarget};
 
@@ -58,14 +59,12 @@ impl Artifacts {
     }
 
     /// The compiled class hash computed with `function`.
-    pub fn casm_hash(&self, function: CasmHash) -> Result<Felt, ChainError> {
+    pub fn casm_hash(&self, function: CasmHash) -> Result<Felt, DeployError> {
         let text = match function {
             CasmHash::Blake2s => self.compiled_class_hash,
             CasmHash::Poseidon => self.compiled_class_hash_poseidon,
         };
-        parse_felt(text.trim()).map_err(|e| {
-            ChainError::Config(format!("{} compiled class hash: {e}", function.name()))
-        })
+        parse_felt(text.trim()).map_err(|reason| DeployError::CasmHash { function, reason })
     }
 }
 
@@ -93,15 +92,16 @@ pub async fn deploy_practice_world(
     artifacts: &Artifacts,
     target: DeployTarget,
     manifest_out: &Path,
-) -> Result<Deployed, ChainError> {
+) -> Result<Deployed, DeployError> {
     let account = deployer(rpc_url, account_address, signer).await?;
     let provider = account.provider().clone();
 
     let sierra: SierraClass = serde_json::from_str(artifacts.sierra)
         .map_err(|e| ChainError::json("the practice world's Sierra class", e))?;
-    let flat = sierra
-        .flatten()
-        .map_err(|e| ChainError::Config(format!("cannot flatten the Sierra class: {e}")))?;
+    let flat = sierra.flatten().map_err(|source| DeployError::Flatten {
+        class: "the Sierra class",
+        source,
+    })?;
     let class_hash = flat.class_hash();
     let casm_hash = artifacts.casm_hash(target.casm_hash)?;
     require_udc(&provider, target.udc).await?;
@@ -121,7 +121,7 @@ pub async fn deploy_practice_world(
             tracing::info!(class_hash = %format!("{class_hash:#x}"), "practice world declared");
             true
         }
-        Err(e) => return Err(ChainError::from_provider(e)),
+        Err(e) => return Err(ChainError::from_provider(e).into()),
     };
 
     let factory =
@@ -134,9 +134,7 @@ pub async fn deploy_practice_world(
     {
         Ok(existing) if existing == class_hash => false,
         Ok(other) => {
-            return Err(ChainError::Config(format!(
-                "address {address:#x} holds another class ({other:#x})"
-            )));
+            return Err(DeployError::OtherClass { address, other });
         }
         Err(ProviderError::StarknetError(StarknetError::ContractNotFound)) => {
             let sent = deployment.send().await.map_err(ChainError::from_account)?;
@@ -144,7 +142,7 @@ pub async fn deploy_practice_world(
             tracing::info!(address = %format!("{address:#x}"), "practice world deployed");
             true
         }
-        Err(e) => return Err(ChainError::from_provider(e)),
+        Err(e) => return Err(ChainError::from_provider(e).into()),
     };
 
     let template: Value = serde_json::from_str(artifacts.template)
@@ -172,7 +170,7 @@ pub(crate) async fn deployer(
     rpc_url: url::Url,
     account_address: Felt,
     signer: Arc<SecretSigner>,
-) -> Result<SingleOwnerAccount<Rpc, Arc<SecretSigner>>, ChainError> {
+) -> Result<SingleOwnerAccount<Rpc, Arc<SecretSigner>>, DeployError> {
     let provider = provider(rpc_url, Duration::from_secs(60))?;
     let chain_id = provider
         .chain_id()
@@ -190,11 +188,11 @@ pub(crate) async fn deployer(
 }
 
 /// A JSON-RPC provider with a request timeout (starknet-rs's default client has none).
-fn provider(url: url::Url, timeout: Duration) -> Result<Rpc, ChainError> {
+fn provider(url: url::Url, timeout: Duration) -> Result<Rpc, DeployError> {
     let http = reqwest::Client::builder()
         .timeout(timeout)
         .build()
-        .map_err(|e| ChainError::Config(format!("HTTP client: {e}")))?;
+        .map_err(DeployError::HttpClient)?;
     Ok(Arc::new(JsonRpcClient::new(NodeTransport::Http(
         HttpTransport::new_with_client(url, http),
     ))))
@@ -205,21 +203,16 @@ fn provider(url: url::Url, timeout: Duration) -> Result<Rpc, ChainError> {
 pub(crate) async fn require_udc<P: Provider + Sync>(
     provider: &P,
     udc: Felt,
-) -> Result<(), ChainError> {
+) -> Result<(), DeployError> {
     match provider
         .get_class_hash_at(BlockId::Tag(BlockTag::PreConfirmed), udc)
         .await
     {
         Ok(_) => Ok(()),
         Err(ProviderError::StarknetError(StarknetError::ContractNotFound)) => {
-            Err(ChainError::Config(format!(
-                "no Universal Deployer at {udc:#x} on this node: set chain.udc to the UDC it \
-                 predeploys (katana: {:#x}; starknet-devnet and public networks: {:#x})",
-                crate::target::LEGACY_UDC,
-                crate::target::NEW_UDC
-            )))
+            Err(DeployError::NoUdc { udc })
         }
-        Err(e) => Err(ChainError::from_provider(e)),
+        Err(e) => Err(ChainError::from_provider(e).into()),
     }
 }
 
@@ -253,24 +246,17 @@ pub(crate) async fn wait<P: Provider + Sync>(provider: &P, hash: Felt) -> Result
 fn declare_error<S: std::error::Error + Send + Sync + 'static>(
     e: starknet::accounts::AccountError<S>,
     function: CasmHash,
-) -> ChainError {
+) -> DeployError {
     // A node reports it as `CompiledClassHashMismatch` at submission, or (starknet-devnet 0.10.1)
     // as an execution error "Mismatch compiled class hash …" at fee estimation.
     let e = ChainError::from_account(e);
-    let mismatch = e.node_refusal() == Some(NodeRefusal::ClassHashMismatch);
-    if mismatch {
-        let other = match function {
-            CasmHash::Blake2s => CasmHash::Poseidon,
-            CasmHash::Poseidon => CasmHash::Blake2s,
+    if e.node_refusal() == Some(NodeRefusal::ClassHashMismatch) {
+        return DeployError::CasmHashMismatch {
+            sent: function,
+            source: e,
         };
-        return ChainError::Config(format!(
-            "the node rejected the {} compiled class hash (CompiledClassHashMismatch): it expects \
-             another hash function; set chain.casm_hash = \"{}\"",
-            function.name(),
-            other.name()
-        ));
     }
-    e
+    e.into()
 }
 
 #[cfg(test)]

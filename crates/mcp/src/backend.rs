@@ -74,10 +74,9 @@ pub trait GameBackend: Send + Sync {
     fn check_entry(&self, entry: Entry) -> Result<(), ChainError> {
         match entry {
             Entry::Mint => Ok(()),
-            _ => Err(ChainError::Invalid(format!(
-                "entry \"{}\" buys a game at a dungeon, and this chain has none; use entry \"mint\"",
-                entry.name()
-            ))),
+            _ => Err(ChainError::Invalid(chain::Unservable::NoDungeon {
+                entry: entry.name(),
+            })),
         }
     }
     /// Enters a new game for the wallet (a mint, or a purchase at the dungeon); returns its id

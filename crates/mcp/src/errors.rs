@@ -91,7 +91,8 @@ pub fn from_chain(e: ChainError) -> ToolError {
                 d.setting,
                 d.setting.to_uppercase().replace('.', "__")
             )),
-        ChainError::Rpc(m) | ChainError::Refused { message: m, .. } => rpc_error(m),
+        ChainError::Rpc(failure) => rpc_error(failure.to_string()),
+        ChainError::Refused { message, .. } => rpc_error(message),
         ChainError::Provider(source) => rpc_error(source.to_string()),
         ChainError::Store {
             corrupt: false,
@@ -102,8 +103,11 @@ pub fn from_chain(e: ChainError) -> ToolError {
             source,
         } => ToolError::new(ErrorCode::RpcError, source.to_string()).retryable(false),
         ChainError::Cartridge(e) => from_cartridge(e),
-        ChainError::WrongNetwork(m) | ChainError::Config(m) => {
-            ToolError::new(ErrorCode::RpcError, m).retryable(false)
+        ChainError::WrongNetwork(mismatch) => {
+            ToolError::new(ErrorCode::RpcError, mismatch.to_string()).retryable(false)
+        }
+        ChainError::Config(problem) => {
+            ToolError::new(ErrorCode::RpcError, problem.to_string()).retryable(false)
         }
         e @ ChainError::GenerationMismatch { .. } => {
             ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
@@ -164,15 +168,20 @@ pub fn from_chain(e: ChainError) -> ToolError {
                 "retry in a moment: the server checks the contract again before the next write, \
                  and plays it once the node answers",
             ),
-        e @ (ChainError::Io { .. } | ChainError::Json { .. } | ChainError::Journal(_)) => {
+        e @ (ChainError::Io { .. }
+        | ChainError::Json { .. }
+        | ChainError::Journal(_)
+        | ChainError::Unrecorded(_)) => {
             ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false)
         }
-        ChainError::Decode(m) => ToolError::new(ErrorCode::RpcError, m).retryable(false),
+        ChainError::Decode(answer) => {
+            ToolError::new(ErrorCode::RpcError, answer.to_string()).retryable(false)
+        }
         ChainError::DecodeJson { context, source } => {
             ToolError::new(ErrorCode::RpcError, format!("{context}: {source}")).retryable(false)
         }
         ChainError::Signing(e) => ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false),
-        ChainError::Invalid(m) => ToolError::validation(m),
+        ChainError::Invalid(refusal) => ToolError::validation(refusal.to_string()),
         ChainError::NoSuchAdventurer(id) => missing_adventurer(id),
         ChainError::Session {
             problem,
@@ -336,6 +345,37 @@ mod tests {
         );
         assert_eq!(t.code, ErrorCode::RpcError);
         assert!(t.retryable);
+    }
+
+    #[test]
+    fn typed_payloads_keep_their_code_retry_and_words() {
+        let t = from_chain(ChainError::Rpc(chain::RpcFailure::NonceRejected));
+        assert_eq!((t.code, t.retryable), (ErrorCode::RpcError, true));
+        assert_eq!(t.message, "the node keeps rejecting the account nonce");
+        let t = from_chain(ChainError::Config(chain::Misconfigured::ContractNotFound));
+        assert_eq!((t.code, t.retryable), (ErrorCode::RpcError, false));
+        assert!(
+            t.message.starts_with("a game contract is not deployed"),
+            "{}",
+            t.message
+        );
+        let t = from_chain(ChainError::WrongNetwork(
+            chain::NetworkMismatch::SpecVersion {
+                found: "0.7.1".into(),
+                accepted: vec!["0.9".into()],
+            },
+        ));
+        assert_eq!((t.code, t.retryable), (ErrorCode::RpcError, false));
+        assert_eq!(
+            t.message,
+            "the node speaks JSON-RPC 0.7.1; the profile accepts [\"0.9\"]"
+        );
+        let t = from_chain(ChainError::Decode(chain::BadAnswer::NotInvoke));
+        assert_eq!((t.code, t.retryable), (ErrorCode::RpcError, false));
+        assert_eq!(t.message, "expected an invoke receipt");
+        let t = from_chain(ChainError::Invalid(chain::Unservable::Declaration));
+        assert_eq!((t.code, t.retryable), (ErrorCode::ValidationError, false));
+        assert_eq!(t.message, "the wallet's account does not sign declarations");
     }
 
     #[test]

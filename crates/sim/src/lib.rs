@@ -128,15 +128,32 @@ impl std::fmt::Debug for SimChain {
     }
 }
 
-/// The store's errors reach the tools as the chain's: a file that is not a world is `corrupt` (a
-/// settings matter: start over with `serve --fresh`), the rest a retryable RPC error.
 /// The largest adventurer id the sim mints: ids are kept as SQLite's signed 64-bit integers.
 pub const MAX_ADVENTURER_ID: u64 = i64::MAX as u64;
 
+/// The store's errors reach the tools as the chain's: a file that is not a world, or not one of
+/// this layout or these rules, is `corrupt` (a settings matter: start over with `serve --fresh`),
+/// the rest a retryable RPC error.
 impl From<StoreError> for ChainError {
     fn from(e: StoreError) -> Self {
         ChainError::Store {
-            corrupt: matches!(e, StoreError::Corrupt { .. }),
+            corrupt: matches!(
+                e,
+                StoreError::Corrupt { .. }
+                    | StoreError::OtherLayout { .. }
+                    | StoreError::OtherRules { .. }
+            ),
+            source: std::sync::Arc::new(e),
+        }
+    }
+}
+
+/// A hidden seed the operating system could not give (the sim's stand-in for the VRF) reaches the
+/// tools as a retryable RPC error, as a VRF outage would.
+impl From<SeedError> for ChainError {
+    fn from(e: SeedError) -> Self {
+        ChainError::Store {
+            corrupt: false,
             source: std::sync::Arc::new(e),
         }
     }
@@ -325,20 +342,18 @@ impl SimChain {
 }
 
 /// Refuses a saved world of another layout or other rules than the settings ask for.
-fn check_saved(store: &Store, row: &WorldRow, settings: &EngineSettings) -> Result<(), ChainError> {
+fn check_saved(store: &Store, row: &WorldRow, settings: &EngineSettings) -> Result<(), StoreError> {
     if row.layout != store::LAYOUT {
-        return Err(ChainError::Config(format!(
-            "the sim world at {} has layout version {} (this server reads {}); start over with `serve --fresh` (or sim.fresh = true)",
-            store.path().display(),
-            row.layout,
-            store::LAYOUT
-        )));
+        return Err(StoreError::OtherLayout {
+            path: store.path().to_path_buf(),
+            layout: row.layout,
+            reads: store::LAYOUT,
+        });
     }
     if &row.settings != settings {
-        return Err(ChainError::Config(format!(
-            "the sim world at {} was made with other [sim] rules than the settings now ask for; start over with `serve --fresh` (or sim.fresh = true), or restore the old rules",
-            store.path().display()
-        )));
+        return Err(StoreError::OtherRules {
+            path: store.path().to_path_buf(),
+        });
     }
     Ok(())
 }

@@ -97,6 +97,26 @@ pub enum StoreError {
         /// What is wrong.
         reason: String,
     },
+    /// The file is a sim world of another layout version than this server reads.
+    #[error(
+        "the sim world at {path} has layout version {layout} (this server reads {reads}); start over with `serve --fresh` (or sim.fresh = true)"
+    )]
+    OtherLayout {
+        /// The file.
+        path: PathBuf,
+        /// Its layout version.
+        layout: i64,
+        /// The version this server reads.
+        reads: i64,
+    },
+    /// The file is a sim world made with other `[sim]` rules than the settings ask for.
+    #[error(
+        "the sim world at {path} was made with other [sim] rules than the settings now ask for; start over with `serve --fresh` (or sim.fresh = true), or restore the old rules"
+    )]
+    OtherRules {
+        /// The file.
+        path: PathBuf,
+    },
 }
 
 /// The world's row: its rules, layout, counters and where its changes are.

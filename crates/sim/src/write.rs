@@ -43,11 +43,7 @@ impl SimChain {
     /// Mints an adventurer token to the sim account; its game draws a hidden seed unless the
     /// world is deterministic.
     pub fn mint_game(&self, opts: &WriteOptions) -> Result<(u64, TxReport), ChainError> {
-        let seed = |id| {
-            self.randomness
-                .hidden_seed(id)
-                .map_err(|e| ChainError::Rpc(e.to_string()))
-        };
+        let seed = |id| self.randomness.hidden_seed(id).map_err(ChainError::from);
         let new_game = |hidden_seed| Game {
             hidden_seed,
             ..Game::default()

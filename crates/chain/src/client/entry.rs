@@ -5,8 +5,8 @@ use game::AdventurerId;
 use starknet::core::types::Felt;
 
 use super::{ChainClient, TxReport, WriteOptions};
-use crate::ChainError;
 use crate::entry::{Entry, EntryAddresses, Player, check_entry, entry_calls};
+use crate::{ChainError, Unservable};
 
 impl ChainClient {
     /// Refuses, before anything is signed, an entry this deployment cannot serve: any new game on
@@ -29,15 +29,12 @@ impl ChainClient {
         settings_id: u32,
     ) -> Result<EntryAddresses, ChainError> {
         let Some(addresses) = self.deployment().game().dungeon_entries(settings_id) else {
-            return Err(ChainError::Invalid(format!(
-                "entry \"{}\" buys a game at a dungeon, and the dungeons' calldata on this {} \
-                 deployment is not public yet: use entry \"mint\" (such a game counts on no \
-                 dungeon's leaderboard)",
-                entry.name(),
-                self.deployment().generation()
-            )));
+            return Err(ChainError::Invalid(Unservable::DungeonUnpublished {
+                entry: entry.name(),
+                generation: self.deployment().generation(),
+            }));
         };
-        check_entry(entry, &addresses).map_err(|e| ChainError::Invalid(e.to_string()))?;
+        check_entry(entry, &addresses).map_err(|e| ChainError::Invalid(Unservable::Entry(e)))?;
         Ok(addresses)
     }
 
@@ -60,7 +57,7 @@ impl ChainClient {
             name: player_name,
         };
         let calls = entry_calls(entry, &addresses, &player)
-            .map_err(|e| ChainError::Invalid(e.to_string()))?;
+            .map_err(|e| ChainError::Invalid(Unservable::Entry(e)))?;
         let action = match entry {
             Entry::Mint => "mint_game",
             Entry::Free => "claim_free_game",

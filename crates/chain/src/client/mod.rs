@@ -18,10 +18,10 @@ use crate::identity::short_string;
 use crate::node::NodeTransport;
 use crate::paymaster::Paymaster;
 
-use super::ChainError;
 use super::ledger::TxLedger;
 use super::token_id::token_id_from_events;
 use super::wallet_account::{AccountSigner, WalletAccount as Wallet};
+use super::{BadAnswer, ChainError, Misconfigured, NetworkMismatch};
 use crate::generation::{ActContext, Deployment};
 use crate::{Confirm, Hooks};
 use game::engine::Action;
@@ -184,7 +184,7 @@ impl ChainClient {
         let http = reqwest::Client::builder()
             .timeout(opts.request_timeout)
             .build()
-            .map_err(|e| ChainError::Config(format!("HTTP client: {e}")))?;
+            .map_err(|e| ChainError::Config(Misconfigured::HttpClient(Arc::new(e))))?;
         let node = NodeTransport::Http(HttpTransport::new_with_client(
             opts.rpc_url.clone(),
             http.clone(),
@@ -205,11 +205,10 @@ impl ChainClient {
             .await
             .map_err(ChainError::from_provider)?;
         if chain_id != opts.chain_id {
-            return Err(ChainError::WrongNetwork(format!(
-                "the node's chain id is {} but the profile expects {}",
-                short_string(chain_id),
-                short_string(opts.chain_id)
-            )));
+            return Err(ChainError::WrongNetwork(NetworkMismatch::ChainId {
+                expected: opts.chain_id,
+                found: chain_id,
+            }));
         }
         let spec = provider
             .spec_version()
@@ -220,10 +219,10 @@ impl ChainClient {
             .iter()
             .any(|p| spec.starts_with(p.as_str()))
         {
-            return Err(ChainError::WrongNetwork(format!(
-                "the node speaks JSON-RPC {spec}; the profile accepts {:?}",
-                opts.spec_versions
-            )));
+            return Err(ChainError::WrongNetwork(NetworkMismatch::SpecVersion {
+                found: spec,
+                accepted: opts.spec_versions,
+            }));
         }
         let chain_identity = super::identity::chain_identity(&provider, chain_id).await;
         let account = Wallet::new(
@@ -286,15 +285,15 @@ impl ChainClient {
     pub(super) async fn minted_id(
         &self,
         report: &TxReport,
-        action: &str,
+        action: &'static str,
     ) -> Result<AdventurerId, ChainError> {
         let token = self.cached_token_address().await;
-        token_id_from_events(&report.raw_events, token).ok_or_else(|| {
-            ChainError::Decode(format!(
-                "{action} transaction {:#x} carries no token id",
-                report.tx_hash
-            ))
-        })
+        token_id_from_events(&report.raw_events, token).ok_or(ChainError::Decode(
+            BadAnswer::NoTokenId {
+                action: Some(action),
+                tx_hash: report.tx_hash,
+            },
+        ))
     }
 
     /// The contract call for an action (built with the generated bindings of the deployment's
@@ -410,7 +409,10 @@ impl ChainClient {
         let var = var.trim();
         if !var.is_empty() {
             let key = starknet::core::utils::get_storage_var_address(var, &[]).map_err(|e| {
-                ChainError::Config(format!("chain.token_count_storage '{var}': {e}"))
+                ChainError::Config(Misconfigured::StorageVar {
+                    name: var.to_string(),
+                    source: Arc::new(e),
+                })
             })?;
             self.submitter.token_count_key = Some(key);
         }

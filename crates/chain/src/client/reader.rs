@@ -11,12 +11,12 @@ use starknet::core::types::{
 use starknet::providers::Provider;
 
 use super::{Rpc, TxReport};
-use crate::ChainError;
 use crate::bindings::game_token_systems;
 use crate::gate::GateCell;
 use crate::generation::Deployment;
 use crate::generation::reads::{ChainReads, KeptEvents};
 use crate::retry::read_with_retries;
+use crate::{BadAnswer, ChainError};
 use game::events::GameEvent;
 use game::model::{Adventurer, GameState};
 
@@ -78,11 +78,11 @@ impl ChainReader {
     }
 
     /// Calls the view `name` and decodes its answer with its binding's decoder.
-    pub(crate) async fn view<T, E: std::fmt::Display>(
+    pub(crate) async fn view<T>(
         &self,
-        name: &str,
+        name: &'static str,
         call: Call,
-        decode: impl FnOnce(&[Felt]) -> Result<T, E>,
+        decode: impl FnOnce(&[Felt]) -> Result<T, starknet::core::codec::Error>,
     ) -> Result<T, ChainError> {
         crate::generation::reads::view(self, name, call, decode).await
     }
@@ -158,7 +158,7 @@ impl ChainReader {
         r: TransactionReceiptWithBlockInfo,
     ) -> Result<TxReport, ChainError> {
         let TransactionReceipt::Invoke(inv) = &r.receipt else {
-            return Err(ChainError::Decode("expected an invoke receipt".into()));
+            return Err(ChainError::Decode(BadAnswer::NotInvoke));
         };
         let game = self.deployment.game();
         let events = game.receipt_events(&inv.events)?;

@@ -1,6 +1,7 @@
 //! The write path of the chain client: estimate, sign from the computed hash, record, send,
 //! then follow the transaction to its receipt and decode its game events.
 
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use starknet::accounts::Account;
@@ -10,11 +11,11 @@ use starknet::providers::{Provider, ProviderError};
 use super::outcome::{SendFailure, Sent};
 use super::submitter::Submitter;
 use super::{TxReport, WriteOptions};
-use crate::ChainError;
 use crate::Progress;
 use crate::TxStatus;
 use crate::submit::wait_for_receipt;
 use crate::wallet_account::account_error;
+use crate::{BadAnswer, ChainError, RpcFailure};
 use starknet::accounts::AccountError;
 
 impl Submitter {
@@ -117,9 +118,9 @@ impl Submitter {
         self.policy
             .check_fee(max_fee)
             .map_err(|d| SendFailure::Other(ChainError::Policy(d)))?;
-        let prepared = exec
-            .prepared()
-            .map_err(|_| SendFailure::Other(ChainError::Rpc("incomplete transaction".into())))?;
+        let prepared = exec.prepared().map_err(|e| {
+            SendFailure::Other(ChainError::Rpc(RpcFailure::Incomplete(Arc::new(e))))
+        })?;
         let hash = prepared.transaction_hash(false);
         // The record is committed on a blocking thread while the transaction is signed (its sync
         // to the disk follows on the journal's writer thread): both must be done before the send,
@@ -144,9 +145,7 @@ impl Submitter {
             Ok(Ok(())) => {}
             Ok(Err(e)) => return Err(SendFailure::Other(e.into())),
             Err(e) => {
-                return Err(SendFailure::Other(ChainError::Config(format!(
-                    "not sent: the journal could not record it: {e}"
-                ))));
+                return Err(SendFailure::Other(ChainError::Unrecorded(Arc::new(e))));
             }
         }
         let request = match request {
@@ -169,10 +168,12 @@ impl Submitter {
     ) -> Result<Felt, SendFailure> {
         match self.reader.provider.add_invoke_transaction(request).await {
             Ok(r) if r.transaction_hash == hash => Ok(hash),
-            Ok(r) => Err(SendFailure::Other(ChainError::Decode(format!(
-                "the node reports hash {:#x} for transaction {hash:#x}",
-                r.transaction_hash
-            )))),
+            Ok(r) => Err(SendFailure::Other(ChainError::Decode(
+                BadAnswer::OtherHash {
+                    reported: r.transaction_hash,
+                    sent: hash,
+                },
+            ))),
             Err(ProviderError::StarknetError(StarknetError::DuplicateTx)) => Ok(hash),
             Err(e) => {
                 let failure = SendFailure::from_chain(ChainError::from_provider(e));

@@ -17,11 +17,11 @@ use super::outcome::{SendFailure, Sent, Sponsorship};
 use super::plan::Plan;
 use super::reader::ChainReader;
 use super::{TxReport, WalletAccount, WriteOptions};
-use crate::ChainError;
 use crate::ledger::TxLedger;
 use crate::paymaster::Paymaster;
 use crate::retry::read_with_retries;
 use crate::subscribe::Subscriber;
+use crate::{ChainError, RpcFailure};
 use wallet::PolicyGuard;
 
 /// Sends the writes of one account.
@@ -165,9 +165,7 @@ impl Submitter {
                 }
                 Err(SendFailure::Nonce) => {
                     *next_nonce = None;
-                    return Err(ChainError::Rpc(
-                        "the node keeps rejecting the account nonce".into(),
-                    ));
+                    return Err(ChainError::Rpc(RpcFailure::NonceRejected));
                 }
                 Err(SendFailure::Other(e)) => {
                     *next_nonce = None;

@@ -123,7 +123,7 @@ impl GameGeneration for OneAddress {
             .await
         {
             true => Ok(()),
-            false => Err(ChainError::Config("no adventurer_state".into())),
+            false => Err(ChainError::Config(crate::Misconfigured::ContractNotFound)),
         }
     }
 

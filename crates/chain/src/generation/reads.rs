@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use starknet::core::types::{Call, EmittedEvent, Felt};
 
-use crate::ChainError;
 use crate::node::Rpc;
+use crate::{BadAnswer, ChainError};
 use game::AdventurerId;
 
 /// The chain as a generation reads it: views at the pre-confirmed block, the node for event
@@ -33,14 +33,19 @@ pub trait ChainReads: Send + Sync {
 }
 
 /// Calls the view `name` through `reads` and decodes its answer with its binding's decoder.
-pub(crate) async fn view<T, E: std::fmt::Display>(
+pub(crate) async fn view<T>(
     reads: &dyn ChainReads,
-    name: &str,
+    name: &'static str,
     call: Call,
-    decode: impl FnOnce(&[Felt]) -> Result<T, E>,
+    decode: impl FnOnce(&[Felt]) -> Result<T, starknet::core::codec::Error>,
 ) -> Result<T, ChainError> {
     let felts = reads.call(call).await?;
-    decode(&felts).map_err(|e| ChainError::Decode(format!("{name}: {e}")))
+    decode(&felts).map_err(|e| {
+        ChainError::Decode(BadAnswer::View {
+            view: name,
+            source: std::sync::Arc::new(e),
+        })
+    })
 }
 
 /// Adventurers' events kept once read (a v2 game's earlier-envelope events: their blocks are

@@ -239,7 +239,9 @@ mod tests {
     fn index_errors_keep_their_layer_s_code() {
         let e = index_error(IndexError::Torii(ToriiError::Timeout(5)));
         assert_eq!((e.code, e.retryable), (ErrorCode::IndexerError, true));
-        let e = index_error(IndexError::Chain(chain::ChainError::Rpc("down".into())));
+        let e = index_error(IndexError::Chain(chain::ChainError::Rpc(
+            chain::RpcFailure::NonceRejected,
+        )));
         assert_eq!(e.code, ErrorCode::RpcError);
         let e = index_error(IndexError::NoSuchAdventurer(AdventurerId::from(9u64)));
         assert_eq!(e.code, ErrorCode::NotFound);

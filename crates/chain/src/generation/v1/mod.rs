@@ -10,7 +10,7 @@ use super::{
 };
 use crate::bindings::{self, Entrypoint, adventurer_systems, game_systems, game_token_systems};
 use crate::entry::{EntryAddresses, Player};
-use crate::{ChainError, GameAddresses, convert, vrf};
+use crate::{BadAnswer, ChainError, GameAddresses, Unservable, convert, vrf};
 use game::AdventurerId;
 use game::engine::Action;
 use game::events::{GameEvent, decode_game_event};
@@ -62,12 +62,9 @@ impl GameGeneration for GameAddresses {
         if !self.needs_state_to_act(ctx, action) {
             return Ok(vec![call]);
         }
-        let before = before.ok_or_else(|| {
-            ChainError::Invalid(format!(
-                "{} on a VRF profile needs the adventurer's state before it (its salt)",
-                action.entrypoint()
-            ))
-        })?;
+        let before = before.ok_or(ChainError::Invalid(Unservable::NeedsState {
+            action: action.entrypoint(),
+        }))?;
         Ok(vrf::bundle(self.game_systems, id, before, action, call).0)
     }
 
@@ -151,7 +148,12 @@ impl GameGeneration for GameAddresses {
             match decode_game_event(&e.keys, &e.data) {
                 Ok(Some(ev)) => events.push(ev),
                 Ok(None) => {}
-                Err(err) => return Err(ChainError::Decode(format!("game event: {err}"))),
+                Err(source) => {
+                    return Err(ChainError::Decode(BadAnswer::Event {
+                        event: "game event",
+                        source,
+                    }));
+                }
             }
         }
         Ok(events)

@@ -13,10 +13,10 @@ use starknet::macros::selector;
 use starknet::providers::Provider;
 
 use super::V2Contracts;
-use crate::ChainError;
 use crate::bindings::v2::game_core;
 use crate::generation::reads::ChainReads;
 use crate::retry::read_with_retries;
+use crate::{BadAnswer, ChainError};
 use game::AdventurerId;
 use game::events::{GameEvent, GameEventDetails};
 use game::model::GameState;
@@ -46,8 +46,8 @@ impl V2Reads<'_> {
     ) -> Result<GameState, ChainError> {
         let call = game_core::load_assets(c.game_core, &adventurer_id.felt());
         let felts = self.0.call(call).await?;
-        let assets = Assets::from_felts(&felts)
-            .map_err(|e| ChainError::Decode(format!("load_assets: {e}")))?;
+        let assets =
+            Assets::from_felts(&felts).map_err(|e| ChainError::Decode(BadAnswer::Assets(e)))?;
         let history = self.history(c, adventurer_id).await?;
         let mut state = GameState {
             adventurer: assets.adventurer,
@@ -98,9 +98,10 @@ impl V2Reads<'_> {
         };
         let current = self.events(filter, MAX_EVENT_PAGES).await?;
         if current.truncated {
-            return Err(ChainError::Decode(format!(
-                "adventurer {adventurer_id}'s history is longer than {MAX_EVENT_PAGES} pages of events"
-            )));
+            return Err(ChainError::Decode(BadAnswer::LongHistory {
+                adventurer_id,
+                pages: MAX_EVENT_PAGES,
+            }));
         }
         // Only two-key events: a node may also match shorter keys to the filter (starknet-devnet
         // 0.10.1 returns the earlier envelope's one-key events here).
@@ -230,8 +231,12 @@ fn newest_detail(
     e: &EmittedEvent,
     adventurer_id: AdventurerId,
 ) -> Result<Option<GameEventDetails>, ChainError> {
-    let decoded = decode_game_core_event(&e.keys, &e.data)
-        .map_err(|err| ChainError::Decode(format!("GameEvent: {err}")))?;
+    let decoded = decode_game_core_event(&e.keys, &e.data).map_err(|source| {
+        ChainError::Decode(BadAnswer::Event {
+            event: "GameEvent",
+            source,
+        })
+    })?;
     Ok(decoded
         .filter(|d| d.adventurer_id == adventurer_id)
         .map(|d| d.details))
@@ -243,8 +248,12 @@ fn newest_detail(
 pub(super) fn receipt_events(c: &V2Contracts, raw: &[Event]) -> Result<Vec<GameEvent>, ChainError> {
     let mut events = Vec::new();
     for e in raw.iter().filter(|e| e.from_address == c.game_core) {
-        let decoded = decode_game_core_event(&e.keys, &e.data)
-            .map_err(|err| ChainError::Decode(format!("game event: {err}")))?;
+        let decoded = decode_game_core_event(&e.keys, &e.data).map_err(|source| {
+            ChainError::Decode(BadAnswer::Event {
+                event: "game event",
+                source,
+            })
+        })?;
         if let Some(d) = decoded {
             events.push(GameEvent {
                 adventurer_id: d.adventurer_id,

@@ -10,7 +10,7 @@ use super::{
 };
 use crate::bindings::{self, Entrypoint};
 use crate::entry::{EntryAddresses, Player};
-use crate::{ChainError, vrf};
+use crate::{ChainError, Misconfigured, vrf};
 use game::AdventurerId;
 use game::engine::Action;
 use game::events::GameEvent;
@@ -79,10 +79,10 @@ impl GameGeneration for V2Contracts {
             .answers(bindings::game_systems::get_game_state(at, &0))
             .await
         {
-            return Err(ChainError::Config(format!(
-                "the profile says v2 but {at:#x} answers neither GameCore's load_assets nor a \
-                 Dojo world's get_game_state"
-            )));
+            return Err(ChainError::Config(Misconfigured::NoGame {
+                expected: GENERATION,
+                address: at,
+            }));
         }
         Err(ChainError::GenerationMismatch {
             expected: GENERATION,
