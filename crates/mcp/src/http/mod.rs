@@ -86,12 +86,21 @@ pub async fn serve(
     stop: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), HttpError> {
     check_exposure(opts.addr, &opts.tokens)?;
-    let owners = Owners::open(opts.owners).map_err(|e| HttpError::Io(e.to_string()))?;
+    let owners = Owners::open(opts.owners).map_err(|e| {
+        HttpError::Io(format!(
+            "the adventurer owners file cannot be read ({e}); deleting it starts ownership over \
+             (each identity then acts on the games it creates next, or is granted in the token file)"
+        ))
+    })?;
     if let Some(p) = owners.path() {
         tracing::info!(owners = %p.display(), "adventurer owners file");
     }
-    let limits =
-        Limits::open(opts.limits, opts.max_fee_per_tx).map_err(|e| HttpError::Io(e.to_string()))?;
+    let limits = Limits::open(opts.limits, opts.max_fee_per_tx).map_err(|e| {
+        HttpError::Io(format!(
+            "the identity counters file cannot be read ({e}); deleting it starts today's \
+                 counts over"
+        ))
+    })?;
     if let Some(p) = limits.path() {
         tracing::info!(limits = %p.display(), "identity counters file");
     }
