@@ -58,6 +58,7 @@ mod outside_devnet;
 mod outside_v3_devnet;
 mod play_devnet;
 mod python_client;
+mod read_only_devnet;
 mod replay_sim;
 mod requests_devnet;
 mod secrets_devnet;

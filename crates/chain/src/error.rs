@@ -120,6 +120,12 @@ pub enum ChainError {
     /// The wallet policy refused to sign.
     #[error("{0}")]
     Policy(wallet::PolicyDenied),
+    /// The server was started without a key or a Controller session: it reads, and signs nothing.
+    #[error(
+        "this server was started without a key or a Controller session, so it signs nothing; \
+         nothing was sent"
+    )]
+    NoSigner,
     /// The wallet failed to sign.
     #[error("signing failed: {0}")]
     Signing(#[source] SigningError),

@@ -28,6 +28,9 @@ pub enum AccountSigner {
     Key(Arc<SecretSigner>),
     /// A Controller session key the account's owner approved (reloadable).
     Session(Arc<SessionSlot>),
+    /// No key and no account: a server that only reads; every write is refused before anything
+    /// is built ([`ChainError::NoSigner`]).
+    Watch,
 }
 
 impl AccountSigner {
@@ -35,7 +38,7 @@ impl AccountSigner {
     pub fn session(&self) -> Option<&SessionSlot> {
         match self {
             AccountSigner::Session(s) => Some(s),
-            AccountSigner::Key(_) => None,
+            AccountSigner::Key(_) | AccountSigner::Watch => None,
         }
     }
 
@@ -45,6 +48,7 @@ impl AccountSigner {
         match self {
             AccountSigner::Key(_) => Ok(()),
             AccountSigner::Session(s) => s.ready(provider).await,
+            AccountSigner::Watch => Err(ChainError::NoSigner),
         }
     }
 
@@ -52,7 +56,7 @@ impl AccountSigner {
     /// problem; anything else is returned as it is.
     pub async fn refused<P: Provider + Sync>(&self, provider: &P, err: ChainError) -> ChainError {
         match self {
-            AccountSigner::Key(_) => err,
+            AccountSigner::Key(_) | AccountSigner::Watch => err,
             AccountSigner::Session(s) => s.refused(provider, err).await,
         }
     }
@@ -62,6 +66,7 @@ impl AccountSigner {
     pub fn check_calls(&self, calls: &[Call]) -> Result<(), ChainError> {
         match self {
             AccountSigner::Key(_) => Ok(()),
+            AccountSigner::Watch => Err(ChainError::NoSigner),
             AccountSigner::Session(s) => s
                 .require()?
                 .proofs(calls)
@@ -78,6 +83,7 @@ impl AccountSigner {
                 .await
                 .map(|s| vec![s.r, s.s])
                 .map_err(|e| ChainError::Signing(SigningError::Key(Arc::new(e)))),
+            AccountSigner::Watch => Err(ChainError::NoSigner),
             AccountSigner::Session(s) => s
                 .require()?
                 .sign(hash, calls)

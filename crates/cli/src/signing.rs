@@ -22,6 +22,18 @@ pub(crate) fn wallet_signer(
     env: &HashMap<String, String>,
 ) -> anyhow::Result<(Felt, AccountSigner)> {
     if settings.wallet.kind == WalletKind::Key {
+        if settings.wallet.account_address.is_none()
+            && matches!(
+                wallet::load_signer(&settings.wallet, settings.is_mainnet(), env),
+                Err(wallet::KeyError::Missing)
+            )
+        {
+            tracing::warn!(
+                "no account and no key are configured: serving read-only (reads work; every write \
+                 is refused; set LS_ACCOUNT_ADDRESS and a key, or use a Controller session, to play)"
+            );
+            return Ok((Felt::ZERO, AccountSigner::Watch));
+        }
         let (address, key) = account_and_signer(settings, env)?;
         return Ok((address, AccountSigner::Key(key)));
     }

@@ -181,6 +181,14 @@ pub fn from_chain(e: ChainError) -> ToolError {
             ToolError::new(ErrorCode::RpcError, format!("{context}: {source}")).retryable(false)
         }
         ChainError::Signing(e) => ToolError::new(ErrorCode::RpcError, e.to_string()).retryable(false),
+        e @ ChainError::NoSigner => ToolError::new(ErrorCode::PolicyDenied, e.to_string())
+            .with_detail("rule", "no_signer")
+            .retryable(false)
+            .with_hint(
+                "this server only reads: ls_get_adventurer, ls_get_game_events and \
+                 ls_get_leaderboard work; playing needs the operator to start it with a key or a \
+                 Controller session",
+            ),
         ChainError::Invalid(refusal) => ToolError::validation(refusal.to_string()),
         ChainError::NoSuchAdventurer(id) => missing_adventurer(id),
         ChainError::Session {

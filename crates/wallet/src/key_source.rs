@@ -168,7 +168,12 @@ pub fn load_key(
             source: KeySource::KeyFile,
         });
     }
-    if let Some(key) = &w.dev_private_key {
+    // An empty setting names no key (it clears a profile's development key).
+    if let Some(key) = w
+        .dev_private_key
+        .as_ref()
+        .filter(|k| !k.expose_secret().trim().is_empty())
+    {
         return Ok(LoadedKey {
             signer: parse(key.expose_secret().trim().to_string(), "the profile")?,
             source: KeySource::ProfileDevKey,

@@ -68,7 +68,14 @@ impl ChainClient {
     }
 
     /// Address, chain, fee-token balances, policy and spending of the wallet.
+    /// A server without a signer has no wallet to report ([`ChainError::NoSigner`]).
     pub async fn wallet_report(&self) -> Result<WalletReport, ChainError> {
+        if matches!(
+            self.submitter.account.signer(),
+            crate::wallet_account::AccountSigner::Watch
+        ) {
+            return Err(ChainError::NoSigner);
+        }
         let mut balances = Vec::new();
         for (symbol, token) in &self.fee_tokens {
             let amount = self.balance_of(*token).await?;

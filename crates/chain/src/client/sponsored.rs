@@ -64,6 +64,7 @@ impl Submitter {
         let execute_before = now.as_secs() + OUTSIDE_EXECUTION_VALIDITY.as_secs();
         let account = self.account.address();
         let (hash, nonce) = match self.account.signer() {
+            AccountSigner::Watch => return Err(ChainError::NoSigner),
             AccountSigner::Key(key) => {
                 let counter = self.outside_counter.fetch_add(1, Relaxed);
                 let nonce = starknet_crypto::poseidon_hash_many(&[

@@ -358,6 +358,15 @@ impl Settings {
         b = b.set_override("profile", profile.as_str())?;
         let mut settings: Settings = b.build()?.try_deserialize()?;
         settled::apply(&mut settings, &opts.env, &overrides);
+        // An empty account names none (it clears a profile's, as for a read-only server).
+        if settings
+            .wallet
+            .account_address
+            .as_deref()
+            .is_some_and(|a| a.trim().is_empty())
+        {
+            settings.wallet.account_address = None;
+        }
         settings.validate().map_err(|e| match e {
             ConfigError::Invalid(m) => ConfigError::Invalid(base::redact::redact(&m)),
             other => other,
