@@ -310,8 +310,9 @@ pub struct Health {
 /// `page` cut to the rows asked for (`limit`, at most `cap`): an API that sends more is not
 /// trusted for more (each row of a filtered leaderboard costs a `/rank` request).
 fn at_most(mut page: TokenPage, limit: Option<u32>, cap: u32) -> TokenPage {
-    let asked = limit.map_or(cap, |l| l.min(cap));
-    page.tokens.truncate(asked as usize);
+    let asked = u64::from(limit.map_or(cap, |l| l.min(cap)));
+    page.unlisted = page.unlisted.min(asked);
+    page.tokens.truncate((asked - page.unlisted) as usize);
     page
 }
 

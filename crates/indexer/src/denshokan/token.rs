@@ -74,14 +74,17 @@ pub struct TokenPage {
     pub cache_age: Option<Duration>,
     /// Set when the API failed and an older cached page is served instead.
     pub stale_because: Option<DenshokanError>,
+    /// Rows of this page that name no game (no `gameId`): left out, still counted for paging.
+    pub unlisted: u64,
 }
 
 impl TokenPage {
     /// The offset of the next page, or `None` when this page reaches the end (or is empty).
     /// Counted from the rows returned, not the echoed limit, which the API does not cap.
     pub fn next_offset(&self) -> Option<u64> {
-        let next = self.offset + self.tokens.len() as u64;
-        (!self.tokens.is_empty() && next < self.total).then_some(next)
+        let read = self.tokens.len() as u64 + self.unlisted;
+        let next = self.offset + read;
+        (read > 0 && next < self.total).then_some(next)
     }
 }
 
@@ -210,11 +213,17 @@ impl TokenPage {
                 DenshokanError::Malformed(format!("list answer has no numeric `{name}`"))
             })
         };
+        // A row without a game id is no game's (newer Denshokan code writes such rows): it is
+        // left out rather than failing the page.
+        let (listed, unlisted): (Vec<&Value>, Vec<&Value>) = rows
+            .iter()
+            .partition(|r| r.get("gameId").is_some_and(|g| !g.is_null()));
         Ok(Self {
-            tokens: rows
-                .iter()
+            tokens: listed
+                .into_iter()
                 .map(Token::from_json)
                 .collect::<Result<_, _>>()?,
+            unlisted: unlisted.len() as u64,
             total: number("total")?,
             limit: number("limit")?,
             offset: number("offset")?,
@@ -310,6 +319,7 @@ mod tests {
             lagging: true,
             cache_age: None,
             stale_because: None,
+            unlisted: 0,
         };
         assert_eq!(page(1000, 1205, 0).next_offset(), Some(1000));
         assert_eq!(page(205, 1205, 1000).next_offset(), None);
@@ -326,6 +336,19 @@ mod tests {
             (1, 7, 50, true)
         );
         assert!(TokenPage::from_json(&json!({"data": [], "total": "7"})).is_err());
+        // A row that names no game is left out, and still counted for paging.
+        let mut gameless = row();
+        gameless["gameId"] = Value::Null;
+        let mut missing = row();
+        missing.as_object_mut().unwrap().remove("gameId");
+        let p = TokenPage::from_json(
+            &json!({"data": [row(), gameless, missing], "total": 9, "limit": 3, "offset": 0}),
+        )
+        .unwrap();
+        assert_eq!(
+            (p.tokens.len(), p.unlisted, p.next_offset()),
+            (1, 2, Some(3))
+        );
         let r =
             TokenRank::from_json(&json!({"tokenId": "42", "rank": 3, "total": 9, "score": "88"}))
                 .unwrap();
