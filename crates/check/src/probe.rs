@@ -26,7 +26,9 @@ pub enum Speaks {
 pub fn speaks(abi: &Abi) -> Speaks {
     let has = |name: &str| abi.function(name).is_some();
     let plays = has("explore") || has("attack") || has("start_game");
-    if plays && abi.function("mint").is_some_and(|f| f.inputs.len() == 7) {
+    // Provable changed `mint`'s arity across versions of the one-address design (game = token), so
+    // any `mint` beside the player entrypoints marks it, whatever its arguments.
+    if plays && abi.function("mint").is_some() {
         return Speaks::OneAddress;
     }
     Generation::of_class(&has).map_or(Speaks::Unknown, Speaks::Generation)
@@ -145,8 +147,17 @@ mod tests {
         assert_eq!(speaks(&v2), Speaks::Generation(Generation::V2));
         let dojo = abi(&[("dojo_name", 0), ("attack", 2)]);
         assert_eq!(speaks(&dojo), Speaks::Generation(Generation::V1));
-        let one = abi(&[("mint", 7), ("explore", 2), ("owner_of", 1)]);
-        assert_eq!(speaks(&one), Speaks::OneAddress);
+        for arity in [7, 9, 3] {
+            let one = abi(&[("mint", arity), ("explore", 2), ("owner_of", 1)]);
+            assert_eq!(
+                speaks(&one),
+                Speaks::OneAddress,
+                "mint of {arity} arguments"
+            );
+        }
+        // A one-address game that also answers `load_assets` is still the one-address design.
+        let both = abi(&[("mint", 5), ("load_assets", 1), ("attack", 2)]);
+        assert_eq!(speaks(&both), Speaks::OneAddress);
         assert_eq!(speaks(&abi(&[("transfer", 2)])), Speaks::Unknown);
     }
 
