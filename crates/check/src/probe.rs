@@ -1,7 +1,7 @@
 //! Which generation a game address speaks, read off its class's ABI (no call is made): v2's
 //! GameCore has `load_assets`; a v1 Dojo system has `dojo_name` or `world_dispatcher` (the
 //! practice world, which is no Dojo system, `get_game_state`); a game that is its own token,
-//! with a 7-argument `mint` beside the player entrypoints, is a generation this server does not
+//! with a `mint` (of any arity) beside the player entrypoints, is a generation this server does not
 //! play. Connect's check asks the same question with calls (`ChainReader::check_generation`).
 
 use starknet::core::types::Felt;
@@ -16,7 +16,7 @@ use chain::Generation;
 pub enum Speaks {
     /// One of the two generations this server plays.
     Generation(Generation),
-    /// One address that is both game and token (a 7-argument `mint` beside the actions).
+    /// One address that is both game and token (a `mint` beside the actions).
     OneAddress,
     /// None of these.
     Unknown,
@@ -56,7 +56,7 @@ pub fn generation_check(expected: Generation, address: Felt, found: Speaks) -> C
             Status::Mismatch,
             format!(
                 "the profile says {expected} but the class is a game that is its own token \
-                 (a 7-argument mint beside the actions): another generation, which this \
+                 (a mint beside the actions): another generation, which this \
                  server does not play"
             ),
         ),
