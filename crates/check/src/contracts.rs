@@ -112,6 +112,8 @@ pub struct AbiCheck {
     pub classes_fetched: usize,
     /// v2: what Denshokan's SRC5 says of IERC721 (`None`: its class was not read).
     pub erc721: Option<probe::Src5>,
+    /// Whether the game address's class has `settings_exist` (`None`: its class was not read).
+    pub settings_view: Option<bool>,
 }
 
 /// The entrypoints of `suffix` the server calls on that contract (those the generation checks).
@@ -150,6 +152,7 @@ pub async fn check_abi(
         speaks: None,
         classes_fetched: 0,
         erc721: None,
+        settings_view: None,
     };
     for target in game.check_targets() {
         let mut result = ContractCheck {
@@ -185,11 +188,9 @@ pub async fn check_abi(
             Ok((deployed, cached)) => {
                 result.cached = *cached;
                 if target.address == deployment.game_address() {
-                    out.speaks = deployed
-                        .as_ref()
-                        .ok()
-                        .and_then(Option::as_ref)
-                        .map(probe::speaks);
+                    let abi = deployed.as_ref().ok().and_then(Option::as_ref);
+                    out.speaks = abi.map(probe::speaks);
+                    out.settings_view = abi.map(|a| a.function("settings_exist").is_some());
                 }
                 result.outcome = match (deployed, mine) {
                     (_, None) => Outcome::NoBindings,

@@ -99,6 +99,50 @@ pub(crate) async fn erc721(source: &dyn ClassSource, address: Felt, abi: &Abi) -
     }
 }
 
+/// Whether the game settings `settings_id` exist, asked of the game at `address` with its
+/// `settings_exist` view where its class has one (`has_view`; `None`: its class was not read).
+/// Denshokan's mint asks the game the same before it mints (Provable-Games/denshokan
+/// `DENSHOKAN-LITE-PLAN.md` at `d507fe7`), so a mint with settings that do not exist fails.
+pub async fn settings_check(
+    source: &dyn ClassSource,
+    address: Felt,
+    has_view: Option<bool>,
+    settings_id: u32,
+) -> Check {
+    let name = format!("settings {settings_id}");
+    match has_view {
+        None => Check::new(name, Status::Skipped, "the game's class was not read"),
+        Some(false) => Check::new(
+            name,
+            Status::Skipped,
+            "the game's class has no settings_exist view: nothing to ask (the practice worlds have none)",
+        ),
+        Some(true) => {
+            let selector = starknet::macros::selector!("settings_exist");
+            match source
+                .call(address, selector, vec![Felt::from(settings_id)])
+                .await
+            {
+                Ok(a) if a.first() == Some(&Felt::ONE) => Check::new(
+                    name,
+                    Status::Ok,
+                    "the game's settings_exist says they exist",
+                ),
+                Ok(_) => Check::new(
+                    name,
+                    Status::Mismatch,
+                    format!(
+                        "the game's settings_exist says settings {settings_id} do not exist, so \
+                         a new game minted with them fails: set chain.settings_id to settings \
+                         that exist"
+                    ),
+                ),
+                Err(e) => Check::new(name, Status::Unreachable, e.to_string()),
+            }
+        }
+    }
+}
+
 /// The SRC5 check of the token `role` at `address`.
 pub fn src5_check(role: &str, address: Felt, found: &Src5) -> Check {
     let name = format!("{role} {} SRC5", short_address(address));
@@ -174,5 +218,58 @@ mod tests {
         assert!(v1.detail.contains("a v1 Dojo world"), "{}", v1.detail);
         let one = generation_check(Generation::V1, a, Speaks::OneAddress);
         assert!(one.detail.contains("its own token"), "{}", one.detail);
+    }
+
+    /// A game whose `settings_exist` says only settings 1 exist, counting the calls.
+    struct Game(std::sync::Mutex<Vec<Vec<Felt>>>);
+
+    #[async_trait::async_trait]
+    impl ClassSource for Game {
+        async fn class_hash_at(&self, _: Felt) -> Result<Felt, crate::ClassError> {
+            unreachable!()
+        }
+        async fn class_at(
+            &self,
+            _: Felt,
+        ) -> Result<starknet::core::types::ContractClass, crate::ClassError> {
+            unreachable!()
+        }
+        async fn chain_id(&self) -> Result<Felt, crate::ClassError> {
+            unreachable!()
+        }
+        async fn call(
+            &self,
+            _: Felt,
+            s: Felt,
+            d: Vec<Felt>,
+        ) -> Result<Vec<Felt>, crate::ClassError> {
+            assert_eq!(s, starknet::macros::selector!("settings_exist"));
+            self.0.lock().unwrap().push(d.clone());
+            Ok(vec![Felt::from(d == [Felt::ONE])])
+        }
+    }
+
+    #[tokio::test]
+    async fn the_profiles_settings_are_asked_of_the_game_where_it_can_say() {
+        let game = Game(std::sync::Mutex::default());
+        let a = Felt::from(0x6a_u8);
+        assert_eq!(
+            settings_check(&game, a, Some(true), 1).await.status,
+            Status::Ok
+        );
+        let zero = settings_check(&game, a, Some(true), 0).await;
+        assert_eq!(zero.status, Status::Mismatch);
+        assert!(zero.detail.contains("chain.settings_id"), "{}", zero.detail);
+        assert_eq!(zero.name, "settings 0");
+        for has in [Some(false), None] {
+            assert_eq!(
+                settings_check(&game, a, has, 0).await.status,
+                Status::Skipped
+            );
+        }
+        assert_eq!(
+            *game.0.lock().unwrap(),
+            vec![vec![Felt::ONE], vec![Felt::ZERO]]
+        );
     }
 }

@@ -53,7 +53,8 @@ pub(crate) async fn check(args: &SettingsArgs, check: &CheckArgs) -> anyhow::Res
     Ok(ExitCode::from(report.exit_code()))
 }
 
-/// The report of `settings`' profile: sections `node`, `abi`, `generation` and `indexer`.
+/// The report of `settings`' profile: sections `node`, `abi`, `generation`, `settings`, `vrf` and
+/// `indexer`.
 pub(crate) async fn report(settings: &Settings) -> anyhow::Result<Report> {
     let deployment = settings.deployment()?;
     let timeout = Duration::from_millis(settings.chain.request_timeout_ms);
@@ -67,6 +68,18 @@ pub(crate) async fn report(settings: &Settings) -> anyhow::Result<Report> {
     let abi = check::check_abi(&rpc, &deployment, Some(&cache_dir())).await;
     report.push(abi.section());
     report.push(abi.generation_section(&deployment));
+    let settings_id = settings.chain.settings_id;
+    let exist = check::probe::settings_check(
+        &rpc,
+        deployment.game_address(),
+        abi.settings_view,
+        settings_id,
+    )
+    .await;
+    report.push(Section {
+        name: "settings".into(),
+        checks: vec![exist],
+    });
     let (vrf, evidence) = vrf_section(settings, &deployment, &rpc).await?;
     report.push(vrf);
     report.vrf_rule = evidence;
