@@ -148,7 +148,15 @@ async fn both_practice_worlds_pass_and_an_unanswering_indexer_is_exit_two() {
         .iter()
         .map(|s| s["name"].as_str().unwrap())
         .collect();
-    assert_eq!(sections, ["node", "abi", "generation", "vrf", "indexer"]);
+    assert_eq!(
+        sections,
+        ["node", "abi", "generation", "settings", "vrf", "indexer"]
+    );
+    assert_eq!(
+        statuses(&report, "settings"),
+        [("settings 0".to_string(), "skipped".to_string())],
+        "the practice GameCore has no settings_exist"
+    );
     assert_eq!(
         statuses(&report, "vrf"),
         [("vrf rule".to_string(), "skipped".to_string())],
@@ -179,7 +187,12 @@ async fn both_practice_worlds_pass_and_an_unanswering_indexer_is_exit_two() {
         ["game ok", "denshokan skipped"],
         "no SRC5 in the practice Denshokan"
     );
-    let indexer = &report["sections"][4]["checks"];
+    let indexer = &report["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "indexer")
+        .unwrap()["checks"];
     assert_eq!(
         indexer[0]["detail"],
         "status ok, database up, latest block 812"
