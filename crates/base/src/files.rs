@@ -39,6 +39,22 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The text of the regular file at `path` when it is at most `max` bytes; a larger file is an
+/// `InvalidData` error naming the bound, read no further (a kept file is not trusted for its size).
+pub fn read_capped(path: &Path, max: u64) -> std::io::Result<String> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(path)?;
+    let mut text = String::new();
+    file.take(max + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > max {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("it is over {max} bytes"),
+        ));
+    }
+    Ok(text)
+}
+
 /// Syncs a directory after renames in it (best effort: not every system can).
 pub fn sync_dir(dir: &Path) {
     if let Ok(d) = std::fs::File::open(dir) {
@@ -70,5 +86,18 @@ mod tests {
         }
         // A directory that is not there: an error, and nothing written.
         assert!(write_atomic(&dir.path().join("no/such/file"), b"x").is_err());
+    }
+
+    #[test]
+    fn a_read_stops_at_its_bound() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kept.json");
+        std::fs::write(&path, "12345").unwrap();
+        assert_eq!(read_capped(&path, 5).unwrap(), "12345");
+        let e = read_capped(&path, 4).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+        assert_eq!(e.to_string(), "it is over 4 bytes");
+        let missing = read_capped(&dir.path().join("none"), 4).unwrap_err();
+        assert_eq!(missing.kind(), std::io::ErrorKind::NotFound);
     }
 }

@@ -2,7 +2,6 @@
 //! (`<data>/checks/abi-<class hash>.json`): a class hash names its class for good, so a restart
 //! asks only `starknet_getClassHashAt` for an address whose class it has compared before.
 
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -28,14 +27,7 @@ pub(crate) fn path(dir: &Path, class_hash: Felt) -> PathBuf {
 
 /// The kept class, when its file is there and names this class hash.
 pub(crate) fn load(dir: &Path, class_hash: Felt) -> Option<CachedClass> {
-    let file = std::fs::File::open(path(dir, class_hash)).ok()?;
-    let mut text = String::new();
-    std::io::Read::take(file, MAX_KEPT_BYTES + 1)
-        .read_to_string(&mut text)
-        .ok()?;
-    if text.len() as u64 > MAX_KEPT_BYTES {
-        return None;
-    }
+    let text = base::files::read_capped(&path(dir, class_hash), MAX_KEPT_BYTES).ok()?;
     let cached: CachedClass = serde_json::from_str(&text).ok()?;
     (cached.class_hash == class_hash).then_some(cached)
 }

@@ -130,20 +130,11 @@ struct Settled {
 
 /// Reads a settled file: `None` when there is none, `Err` (why) when it cannot be used.
 fn read(path: &Path) -> Result<Option<Settled>, String> {
-    let file = match std::fs::File::open(path) {
-        Ok(f) => f,
+    let text = match base::files::read_capped(path, MAX_SETTLED_BYTES) {
+        Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e.to_string()),
     };
-    let mut text = String::new();
-    std::io::Read::read_to_string(
-        &mut std::io::Read::take(file, MAX_SETTLED_BYTES + 1),
-        &mut text,
-    )
-    .map_err(|e| e.to_string())?;
-    if text.len() as u64 > MAX_SETTLED_BYTES {
-        return Err(format!("it is over {MAX_SETTLED_BYTES} bytes"));
-    }
     let file: SettledFile = config::Config::builder()
         .add_source(config::File::from_str(&text, config::FileFormat::Toml))
         .build()

@@ -55,13 +55,18 @@ pub struct Limits {
     windows: Mutex<HashMap<String, Window>>,
 }
 
+/// The largest counters file read.
+const MAX_FILE_BYTES: u64 = 16 << 20;
+
 impl Limits {
     /// The counters kept in `path` (read now when it exists), or in memory only without a path.
     /// `max_fee_per_tx` is the account policy's cap, the most one transaction can cost (0 on sim).
     pub fn open(path: Option<PathBuf>, max_fee_per_tx: u128) -> std::io::Result<Self> {
         let days: HashMap<String, Day> = match &path {
             Some(p) if p.exists() => {
-                serde_json::from_str(&std::fs::read_to_string(p)?).map_err(|e| {
+                let text = base::files::read_capped(p, MAX_FILE_BYTES)
+                    .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", p.display())))?;
+                serde_json::from_str(&text).map_err(|e| {
                     std::io::Error::new(
                         std::io::ErrorKind::InvalidData,
                         format!("{}: {e}", p.display()),

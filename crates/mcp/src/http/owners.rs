@@ -95,15 +95,8 @@ fn read(p: &Path) -> std::io::Result<HashMap<AdventurerId, Owner>> {
             format!("{}: {what}", p.display()),
         )
     };
-    let file = std::fs::File::open(p)?;
-    let mut text = String::new();
-    std::io::Read::read_to_string(
-        &mut std::io::Read::take(file, MAX_FILE_BYTES + 1),
-        &mut text,
-    )?;
-    if text.len() as u64 > MAX_FILE_BYTES {
-        return Err(invalid(format!("over {MAX_FILE_BYTES} bytes")));
-    }
+    let text = base::files::read_capped(p, MAX_FILE_BYTES)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", p.display())))?;
     let raw: HashMap<String, serde_json::Value> =
         serde_json::from_str(&text).map_err(|e| invalid(e.to_string()))?;
     let mut unbound = 0;
