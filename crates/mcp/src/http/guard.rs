@@ -86,11 +86,25 @@ impl Guarded {
             .map_err(crate::errors::from_chain)
     }
 
-    /// Whether `identity` may see and act on `adventurer_id` in `world`: an open server, a grant,
-    /// or a game it created there.
-    fn may_use(&self, identity: &Identity, adventurer_id: AdventurerId, world: &str) -> bool {
-        self.shared.open
-            || identity.granted.contains(&adventurer_id)
+    /// The world `identity`'s ownership is judged in, or `None` when it need not be asked: an
+    /// open server lets every identity use every adventurer.
+    async fn ownership_world(&self) -> Result<Option<String>, ToolError> {
+        if self.shared.open {
+            return Ok(None);
+        }
+        self.world().await.map(Some)
+    }
+
+    /// Whether `identity` may see and act on `adventurer_id`: an open server (`world` is `None`),
+    /// a grant, or a game it created in `world`.
+    fn may_use(
+        &self,
+        identity: &Identity,
+        adventurer_id: AdventurerId,
+        world: Option<&str>,
+    ) -> bool {
+        let Some(world) = world else { return true };
+        identity.granted.contains(&adventurer_id)
             || self.shared.owners.owner_of(adventurer_id, world).as_deref() == Some(&identity.name)
     }
 
@@ -100,10 +114,11 @@ impl Guarded {
         adventurer_id: AdventurerId,
         what: &str,
     ) -> Result<(), ToolError> {
-        if self.shared.open || identity.granted.contains(&adventurer_id) {
+        if identity.granted.contains(&adventurer_id) {
             return Ok(());
         }
-        if self.may_use(identity, adventurer_id, &self.world().await?) {
+        let world = self.ownership_world().await?;
+        if self.may_use(identity, adventurer_id, world.as_deref()) {
             return Ok(());
         }
         tracing::warn!(identity = %identity.name, %adventurer_id, what, "refused: another identity's adventurer");
@@ -208,15 +223,11 @@ impl Guarded {
             }
             "ls_list_adventurers" => {
                 if let Some(Value::Array(list)) = content.get_mut("adventurers") {
-                    let world = if self.shared.open {
-                        String::new()
-                    } else {
-                        self.world().await?
-                    };
+                    let world = self.ownership_world().await?;
                     list.retain(|a| {
                         a.get("adventurer_id")
                             .and_then(|v| AdventurerId::from_json(v).ok())
-                            .is_some_and(|id| self.may_use(identity, id, &world))
+                            .is_some_and(|id| self.may_use(identity, id, world.as_deref()))
                     });
                     content["total"] = Value::Null;
                     let text = content.to_string();
