@@ -7,6 +7,7 @@
 //! exactly one argument type. Classes are counted at a JSON-RPC proxy (tests/it/common/proxy.rs).
 
 use crate::common;
+use crate::common::hostile_abi::{explode_and_loop, function};
 use crate::denshokan_support;
 use crate::torii_support;
 
@@ -227,16 +228,6 @@ async fn deploy_u8_attack(url: &url::Url, d: &V2Deployment) -> V2Deployment {
     .await
 }
 
-/// GameCore's ABI entry for the function `name` (declared once).
-fn function<'a>(abi: &'a mut [Value], name: &str) -> &'a mut Value {
-    let mut found = abi
-        .iter_mut()
-        .filter(|e| e["type"] == "function" && e["name"] == name);
-    let f = found.next().expect("GameCore declares it");
-    assert!(found.next().is_none(), "GameCore declares {name} once");
-    f
-}
-
 /// Declares the practice GameCore with its ABI edited by `edit` (the program is the same, so the
 /// node compiles it to the committed compiled class) and deploys it beside deployment `d`, with a
 /// GameToken of its own; returns the deployment of the two.
@@ -444,25 +435,10 @@ async fn an_attack_taking_a_u8_is_caught_kept_and_refused_before_signing() {
     );
 }
 
-/// A hostile class: `attack`'s second argument is a struct of four members of the next, forty
-/// deep (a shape of 4^40 leaves), beside a struct that contains itself, and `load_assets`
-/// answers one member more than the bindings decode.
+/// A hostile class: `attack` and `flee` take the exploding and the self-containing structs
+/// ([`explode_and_loop`]), and `load_assets` answers one member more than the bindings decode.
 fn hostile(abi: &mut Vec<Value>) {
-    for i in 0..40 {
-        let next = if i == 39 {
-            "core::felt252".to_string()
-        } else {
-            format!("t::S{}", i + 1)
-        };
-        let members: Vec<Value> = (0..4)
-            .map(|m| json!({"name": format!("m{m}"), "type": next}))
-            .collect();
-        abi.push(json!({"type": "struct", "name": format!("t::S{i}"), "members": members}));
-    }
-    abi.push(json!({"type": "struct", "name": "t::Loop", "members": [
-        {"name": "again", "type": "t::Loop"}, {"name": "more", "type": "t::Loop"}]}));
-    function(abi, "attack")["inputs"][1]["type"] = json!("t::S0");
-    function(abi, "flee")["inputs"][1]["type"] = json!("t::Loop");
+    explode_and_loop(abi);
     let load = function(abi, "load_assets");
     let answer = load["outputs"][0]["type"].as_str().unwrap().to_string();
     let (open, rest) = answer.split_at(1);

@@ -7,6 +7,7 @@
 
 pub mod accounts;
 pub mod controller;
+pub mod hostile_abi;
 pub mod mcp;
 pub mod paymaster;
 pub mod proxy;
