@@ -11,7 +11,8 @@
 // `MetadataUpdate`.
 //
 // SIMPLIFICATIONS compared with Denshokan: no transfers, approvals, token URI, lifecycle or
-// objectives; a delay is `start - now` (or `end - now`) when in the future, else 0.
+// objectives; start_delay is `start - now` and end_delay `end - max(start, now)` when in the future,
+// else 0, so the game's end is the mint time plus both delays.
 
 #[starknet::contract]
 mod practice_denshokan {
@@ -113,7 +114,13 @@ mod practice_denshokan {
 
         let tx_hash: u256 = get_tx_info().unbox().transaction_hash.into();
         let mut high: u128 = field(now.into(), TWO_POW_35, 1, 'minted_at overflow');
-        high += field(delay(end, now), TWO_POW_25, TWO_POW_35, 'end_delay overflow');
+        // The end counts from the start (expiry = mint time + start_delay + end_delay).
+        let begins = if start > now {
+            start
+        } else {
+            now
+        };
+        high += field(delay(end, begins), TWO_POW_25, TWO_POW_35, 'end_delay overflow');
         high += field(objective_id.into(), TWO_POW_30, TWO_POW_60, 'objective_id overflow');
         high += field(tx_hash.low % TWO_POW_10, TWO_POW_10, TWO_POW_90, 'tx_hash overflow');
         high += field(salt.into(), TWO_POW_10, TWO_POW_100, 'salt overflow');

@@ -9,11 +9,19 @@
 // keys [sn_keccak('GameEvent')], data [adventurer_id, variant, ...payload].
 //
 // The rules are the practice world's (contracts/shared/*.cairo). Each action checks the caller owns
-// the token (Denshokan `owner_of`). Randomness is chosen at deployment (`vrf_mode`):
+// the token (Denshokan `owner_of`) and that the game is playable: started (mint time + start_delay)
+// and, where it has an end, not expired (mint time + start_delay + end_delay), the packed id's
+// fields read as Denshokan packs them ('Game not started', 'Game expired').
+// Randomness is chosen per game settings (the settings id, bits 70-99 of the token id): the
+// constructor's `vrf_mode` for settings 0, and `set_settings` (deployer only) adds, changes or
+// removes settings with a mode of their own, as mainnet reads `uses_vrf` from a game's settings:
 //   0 off:   seed = poseidon([xp, adventurer_id]) (the practice world's recipe), no VRF call
 //   1 nonce: seed = VRF consume_random(Source::Nonce(transaction account))
 //   2 salt:  seed = VRF consume_random(Source::Salt(poseidon([adventurer_id, xp, health, beast_health])))
 //            with the values `load_assets` shows before the action
+// `consume_random` is called by GameCore itself, or after `set_vrf_consumer` (deployer only) by a
+// randomness subsystem contract (contracts/practice_v2_randomness.cairo), whose address the
+// provider then binds the seed to.
 // explore, attack, flee and an in-battle equip draw one seed each and emit the `randomness` event
 // (variant 17) [seed, action_count] first; (action seed, market seed) = the two u64 halves of the
 // seed's low 128 bits. The battle counter v1 kept in the Adventurer (`action_count`, +1 per action)
@@ -50,9 +58,42 @@ trait IVrfConsumer<T> {
     fn consume_random(ref self: T, source: Source) -> felt252;
 }
 
+// A subsystem that consumes the VRF on GameCore's behalf.
+#[starknet::interface]
+trait IRandomnessSubsystem<T> {
+    fn draw(ref self: T, source: Source) -> felt252;
+}
+
 const VRF_OFF: u8 = 0;
 const VRF_NONCE: u8 = 1;
 const VRF_SALT: u8 = 2;
+
+const TWO_POW_25: u128 = 0x2000000;
+const TWO_POW_30: u128 = 0x40000000;
+const TWO_POW_35: u128 = 0x800000000;
+const TWO_POW_70: u128 = 0x400000000000000000;
+const TWO_POW_100: u128 = 0x10000000000000000000000000;
+
+// The settings id of a packed Denshokan token id (low u128 bits 70-99).
+fn token_settings(adventurer_id: felt252) -> u32 {
+    let id: u256 = adventurer_id.into();
+    ((id.low / TWO_POW_70) % TWO_POW_30).try_into().unwrap()
+}
+
+// (start, end) of a packed token id in unix seconds: the mint time (high u128 bits 0-34) plus
+// start_delay (low bits 100-124), and that plus end_delay (high bits 35-59); end 0: no end.
+fn token_window(adventurer_id: felt252) -> (u64, u64) {
+    let id: u256 = adventurer_id.into();
+    let minted_at: u64 = (id.high % TWO_POW_35).try_into().unwrap();
+    let start_delay: u64 = ((id.low / TWO_POW_100) % TWO_POW_25).try_into().unwrap();
+    let end_delay: u64 = ((id.high / TWO_POW_35) % TWO_POW_25).try_into().unwrap();
+    let start = minted_at + start_delay;
+    if end_delay == 0 {
+        (start, 0)
+    } else {
+        (start, start + end_delay)
+    }
+}
 
 // The salt of `Source::Salt` in salt mode: poseidon([adventurer_id, xp, health, beast_health]).
 fn action_salt(adventurer_id: felt252, adventurer: @Adventurer) -> felt252 {
@@ -70,11 +111,13 @@ mod practice_v2_game {
     use box::BoxTrait;
     use option::OptionTrait;
     use traits::{Into, TryInto};
-    use starknet::{ContractAddress, get_caller_address, get_tx_info};
+    use zeroable::Zeroable;
+    use starknet::{ContractAddress, get_caller_address, get_tx_info, get_block_timestamp};
 
     use super::{
         Adventurer, Bag, Stats, ItemPurchase, Sink, BattleRoll, Source, v2, VRF_OFF, VRF_NONCE, VRF_SALT
     };
+    use super::{token_settings, token_window};
     use super::{EVENT_ADVENTURER, EVENT_RANDOMNESS, serialized, emit_game_event, hash2};
     use super::{felt_to_two_u64, action_salt, empty_bag, boosted, level_from_xp, beast_from_seed};
     use super::{market_items, wrapping_add_u16, assert_alive};
@@ -85,7 +128,7 @@ mod practice_v2_game {
     };
     use super::{
         IDenshokanOwnerDispatcher, IDenshokanOwnerDispatcherTrait, IVrfConsumerDispatcher,
-        IVrfConsumerDispatcherTrait
+        IVrfConsumerDispatcherTrait, IRandomnessSubsystemDispatcher, IRandomnessSubsystemDispatcherTrait
     };
 
     #[storage]
@@ -103,6 +146,11 @@ mod practice_v2_game {
         // The account that deployed the world, and whether events take the earlier envelope.
         admin: ContractAddress,
         legacy_envelope: bool,
+        // Which game settings exist, and each one's randomness mode.
+        settings_known: LegacyMap<u32, bool>,
+        settings_modes: LegacyMap<u32, u8>,
+        // The contract that calls `consume_random` (zero: GameCore itself).
+        consumer: ContractAddress,
     }
 
     #[constructor]
@@ -111,7 +159,33 @@ mod practice_v2_game {
         self.denshokan.write(denshokan);
         self.vrf.write(vrf);
         self.mode.write(vrf_mode);
+        self.settings_known.write(0, true);
+        self.settings_modes.write(0, vrf_mode);
         self.admin.write(get_tx_info().unbox().account_contract_address);
+    }
+
+    // Adds, changes (`exists`) or removes game settings with their randomness mode; only the
+    // deploying account may.
+    #[external(v0)]
+    fn set_settings(ref self: ContractState, settings_id: u32, exists: bool, vrf_mode: u8) {
+        assert(get_caller_address() == self.admin.read(), 'Only the deployer');
+        assert(vrf_mode <= VRF_SALT, 'Unknown VRF mode');
+        self.settings_known.write(settings_id, exists);
+        self.settings_modes.write(settings_id, vrf_mode);
+    }
+
+    // Whether game settings `settings_id` exist (GameToken mints only those).
+    #[external(v0)]
+    fn settings_exist(self: @ContractState, settings_id: u32) -> bool {
+        self.settings_known.read(settings_id)
+    }
+
+    // Lets `consumer` (a randomness subsystem) call `consume_random` from now on; zero: GameCore
+    // itself. Only the deploying account may.
+    #[external(v0)]
+    fn set_vrf_consumer(ref self: ContractState, consumer: ContractAddress) {
+        assert(get_caller_address() == self.admin.read(), 'Only the deployer');
+        self.consumer.write(consumer);
     }
 
     // Switches the events to mainnet's earlier envelope (id in data[0]) or back, so a reader of
@@ -129,7 +203,7 @@ mod practice_v2_game {
         (self.view(adventurer_id, boosted(self.adventurers.read(adventurer_id), bag)), bag)
     }
 
-    // The randomness mode: 0 off, 1 nonce, 2 salt.
+    // The randomness mode of settings 0 (the constructor's): 0 off, 1 nonce, 2 salt.
     #[external(v0)]
     fn vrf_mode(self: @ContractState) -> u8 {
         self.mode.read()
@@ -138,6 +212,7 @@ mod practice_v2_game {
     #[external(v0)]
     fn start_game(ref self: ContractState, adventurer_id: felt252, weapon: u8) {
         self.assert_token_owner(adventurer_id);
+        assert_playable(adventurer_id);
         assert(!self.started.read(adventurer_id), 'Adventurer already started');
         self.started.write(adventurer_id, true);
         // The starter beast's seed: the id's low 64 bits.
@@ -235,6 +310,14 @@ mod practice_v2_game {
         self.finish_action(adventurer_id, adventurer, bag, level, 0);
     }
 
+    // Refuses a game before its start or after its end (unix seconds, the block's time).
+    fn assert_playable(adventurer_id: felt252) {
+        let (start, end) = token_window(adventurer_id);
+        let now = get_block_timestamp();
+        assert(now >= start, 'Game not started');
+        assert(end == 0 || now < end, 'Game expired');
+    }
+
     #[generate_trait]
     impl InternalImpl of InternalTrait {
         fn sink(self: @ContractState, adventurer_id: felt252) -> Sink {
@@ -250,28 +333,37 @@ mod practice_v2_game {
         // Ownership check, load, and the hidden battle counter's increment.
         fn begin_action(ref self: ContractState, adventurer_id: felt252) -> (Adventurer, Bag) {
             self.assert_token_owner(adventurer_id);
+            assert_playable(adventurer_id);
             let mut adventurer = self.adventurers.read(adventurer_id);
             adventurer.action_count = wrapping_add_u16(adventurer.action_count, 1);
             (adventurer, self.bags.read(adventurer_id))
         }
 
-        // The action's seed in this deployment's mode, announced by the `randomness` event, split
+        // The action's seed in its game settings' mode, announced by the `randomness` event, split
         // into (action seed, market seed).
         fn draw_seeds(ref self: ContractState, adventurer_id: felt252, adventurer: @Adventurer) -> (u64, u64) {
-            let mode = self.mode.read();
+            let mode = self.settings_modes.read(token_settings(adventurer_id));
             let seed = if mode == VRF_OFF {
                 hash2((*adventurer.xp).into(), adventurer_id)
             } else if mode == VRF_NONCE {
                 let account = get_tx_info().unbox().account_contract_address;
-                IVrfConsumerDispatcher { contract_address: self.vrf.read() }
-                    .consume_random(Source::Nonce(account))
+                self.consume(Source::Nonce(account))
             } else {
-                IVrfConsumerDispatcher { contract_address: self.vrf.read() }
-                    .consume_random(Source::Salt(action_salt(adventurer_id, adventurer)))
+                self.consume(Source::Salt(action_salt(adventurer_id, adventurer)))
             };
             let count = *adventurer.action_count;
             emit_game_event(self.sink(adventurer_id), count, EVENT_RANDOMNESS, serialized(@(seed, count)));
             felt_to_two_u64(seed)
+        }
+
+        // `consume_random(source)`, called by GameCore or by its randomness subsystem.
+        fn consume(ref self: ContractState, source: Source) -> felt252 {
+            let consumer = self.consumer.read();
+            if consumer.is_zero() {
+                IVrfConsumerDispatcher { contract_address: self.vrf.read() }.consume_random(source)
+            } else {
+                IRandomnessSubsystemDispatcher { contract_address: consumer }.draw(source)
+            }
         }
 
         fn view(self: @ContractState, adventurer_id: felt252, adventurer: Adventurer) -> v2::Adventurer {

@@ -4,7 +4,10 @@
 // practice GameCore's `load_assets`. The constructor registers this token with Denshokan (game id 1
 // on a fresh Denshokan).
 //
-// SIMPLIFICATIONS: only settings id 0 exists ('Settings not found' otherwise); player name, context
+// A mint asks GameCore's `settings_exist` first ('Settings not found'), as Denshokan's mint asks
+// the game (Provable-Games/denshokan `DENSHOKAN-LITE-PLAN.md` @ d507fe7).
+//
+// SIMPLIFICATIONS: player name, context
 // details, client url, renderer and skills addresses are accepted and ignored (only whether a
 // context was given reaches the id); no caller check (anyone may mint, as upstream).
 // Composed by scripts/build-contracts.sh with contracts/shared/prelude.cairo (ByteArray, contexts).
@@ -35,6 +38,12 @@ trait IGameCoreHead<T> {
     fn load_assets(self: @T, adventurer_id: felt252) -> (u16, u16);
 }
 
+// GameCore's settings table.
+#[starknet::interface]
+trait IGameSettings<T> {
+    fn settings_exist(self: @T, settings_id: u32) -> bool;
+}
+
 #[starknet::contract]
 mod practice_v2_token {
     use option::OptionTrait;
@@ -44,7 +53,7 @@ mod practice_v2_token {
     use super::{GameContextDetails, ByteArray};
     use super::{
         IPracticeDenshokanDispatcher, IPracticeDenshokanDispatcherTrait, IGameCoreHeadDispatcher,
-        IGameCoreHeadDispatcherTrait
+        IGameCoreHeadDispatcherTrait, IGameSettingsDispatcher, IGameSettingsDispatcherTrait
     };
 
     #[storage]
@@ -79,7 +88,10 @@ mod practice_v2_token {
         metadata: u16
     ) -> felt252 {
         let settings = unwrap_or_zero_u32(settings_id);
-        assert(settings == 0, 'Settings not found');
+        assert(
+            IGameSettingsDispatcher { contract_address: self.game.read() }.settings_exist(settings),
+            'Settings not found'
+        );
         let has_context = match context {
             Option::Some(_) => true,
             Option::None => false,

@@ -229,8 +229,9 @@ build_dungeon() {
 }
 
 # 6. The v2 practice world (Death Mountain's second generation, docs/practice-v2.md): the VRF
-#    stand-in, the Denshokan-like ERC721, GameCore (sharing the world's rules) and GameToken, each
-#    compiled and hashed like the world, then one ABI file abi/practice_v2.json with the four ABIs
+#    stand-in, the Denshokan-like ERC721, GameCore (sharing the world's rules), GameToken and the
+#    randomness subsystem a variant's GameCore may draw through, each compiled and hashed like the
+#    world, then one ABI file abi/practice_v2.json with the four ABIs
 #    tagged practice_v2-vrf, practice_v2-denshokan, practice_v2-game and practice_v2-token (the
 #    Rust side's v2 bindings and `devnet deploy --generation v2` read it).
 build_v2() {
@@ -238,11 +239,13 @@ build_v2() {
     build_contract practice_denshokan
     build_contract practice_v2_game "$SHARED/prelude.cairo" "$SHARED/rules.cairo" "$SHARED/actions.cairo"
     build_contract practice_v2_token "$SHARED/prelude.cairo"
+    build_contract practice_v2_randomness "$SHARED/prelude.cairo"
     write_abi_file practice_v2.json '{
         "practice_v2-vrf": ["practice_vrf", ["request_random", "consume_random"]],
         "practice_v2-denshokan": ["practice_denshokan", ["owner_of", "balance_of", "register_game", "mint"]],
         "practice_v2-game": ["practice_v2_game", ["start_game", "explore", "attack", "flee", "equip",
-            "drop_items", "buy_items", "select_stat_upgrades", "surrender", "load_assets"]],
+            "drop_items", "buy_items", "select_stat_upgrades", "surrender", "load_assets",
+            "settings_exist", "set_settings", "set_vrf_consumer"]],
         "practice_v2-token": ["practice_v2_token", ["mint_game", "score", "game_over"]]
     }'
 }

@@ -155,8 +155,8 @@ async fn both_practice_worlds_pass_and_an_unanswering_indexer_is_exit_two() {
     );
     assert_eq!(
         statuses(&report, "settings"),
-        [("settings 0".to_string(), "skipped".to_string())],
-        "the practice GameCore has no settings_exist"
+        [("settings 0".to_string(), "ok".to_string())],
+        "the practice GameCore's settings_exist says settings 0 exist"
     );
     assert_eq!(
         statuses(&report, "vrf"),
@@ -272,6 +272,8 @@ async fn deploy_game_variant(
         denshokan: d.denshokan,
         vrf: d.vrf,
         vrf_mode: VrfMode::Off,
+        vrf_consumer: None,
+        settings: vec![],
     }
 }
 

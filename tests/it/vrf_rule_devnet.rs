@@ -98,6 +98,7 @@ async fn the_vrf_rule_is_read_off_each_modes_own_transactions() {
         r.conclusion,
         Conclusion::Found {
             source: "off",
+            consumer: None,
             tx_hash: attack.tx_hash
         }
     );
@@ -235,6 +236,7 @@ async fn the_vrf_rule_is_read_off_each_modes_own_transactions() {
         r.conclusion,
         Conclusion::Found {
             source: "salt:adventurer_state",
+            consumer: Some(salt.c.game_core),
             tx_hash: batched
         }
     );

@@ -176,6 +176,43 @@ pub enum ChainError {
         /// The action's entrypoint name.
         action: &'static str,
     },
+    /// A v2 action draws randomness for a game whose settings are not those the deployment's VRF
+    /// source holds for (a game's randomness follows its settings); nothing was signed or sent.
+    #[error(
+        "{action} draws randomness, and adventurer {adventurer_id} was minted with game settings \
+         {settings_id}, while this deployment's VRF source holds for settings {settled}, so \
+         nothing was signed"
+    )]
+    VrfSettingsDiffer {
+        /// The action's entrypoint name.
+        action: &'static str,
+        /// The adventurer.
+        adventurer_id: game::AdventurerId,
+        /// The settings its token was minted with.
+        settings_id: u32,
+        /// The settings the VRF source holds for.
+        settled: u32,
+    },
+    /// The game says the settings new games are minted with do not exist (its `settings_exist`,
+    /// asked at start), so a mint would fail; nothing was signed.
+    #[error(
+        "the game's settings_exist says game settings {settings_id} (chain.settings_id) do not \
+         exist, so a new game minted with them would fail; nothing was signed"
+    )]
+    SettingsMissing {
+        /// The profile's `chain.settings_id`.
+        settings_id: u32,
+    },
+    /// The game's token does not let it be played now (by the chain's clock); nothing was signed.
+    #[error("adventurer {adventurer_id}'s game {}, so nothing was signed", unplayable_words(*why, *now))]
+    Unplayable {
+        /// The adventurer.
+        adventurer_id: game::AdventurerId,
+        /// Not started, or expired.
+        why: game::token_fields::Unplayable,
+        /// The chain's time (unix seconds, the latest block's).
+        now: u64,
+    },
     /// The node could not be reached at start nor since; the server serves anyway, and every
     /// call that needs the chain tries again and answers this meanwhile (nothing read or signed).
     #[error(
@@ -396,6 +433,19 @@ fn execution_text(e: &ContractExecutionError) -> String {
     match e {
         ContractExecutionError::Message(m) => m.clone(),
         ContractExecutionError::Nested(inner) => execution_text(&inner.error),
+    }
+}
+
+/// What an [`ChainError::Unplayable`] says of the game.
+fn unplayable_words(why: game::token_fields::Unplayable, now: u64) -> String {
+    use game::token_fields::Unplayable;
+    match why {
+        Unplayable::NotStarted { starts_at } => format!(
+            "has not started: it may be played from {starts_at} (unix seconds; the chain's time is {now})"
+        ),
+        Unplayable::Expired { expired_at } => {
+            format!("expired at {expired_at} (unix seconds; the chain's time is {now})")
+        }
     }
 }
 

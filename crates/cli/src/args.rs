@@ -179,7 +179,43 @@ pub(crate) enum DevnetCommand {
         /// The v2 GameCore's randomness: off (the default), nonce or salt (v2 only).
         #[arg(long, value_name = "MODE")]
         vrf: Option<deploy::v2::VrfMode>,
+        /// A v2 world shaped like what only a live read settles on mainnet.
+        #[command(flatten)]
+        variant: VariantArgs,
     },
+}
+
+/// How `devnet deploy --generation v2` shapes a variant world.
+#[derive(ClapArgs, Debug, Default, Clone)]
+pub(crate) struct VariantArgs {
+    /// The game settings that exist, each with its randomness, as ID:MODE pairs (e.g.
+    /// `1:salt,2:off`); settings 0 exists only when listed. Default: settings 0 in --vrf's mode.
+    #[arg(long, value_name = "ID:MODE", value_delimiter = ',')]
+    pub(crate) settings: Vec<deploy::v2::SettingsMode>,
+    /// Which contract calls the VRF's consume_random: game (GameCore, the default) or
+    /// subsystem (a randomness subsystem contract deployed beside it).
+    #[arg(long, value_enum, value_name = "WHO", default_value_t = VrfConsumer::Game)]
+    pub(crate) vrf_consumer: VrfConsumer,
+}
+
+/// Which contract consumes a v2 practice world's randomness.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum VrfConsumer {
+    /// GameCore itself.
+    #[default]
+    Game,
+    /// A randomness subsystem contract.
+    Subsystem,
+}
+
+impl VariantArgs {
+    /// The variant these flags describe.
+    pub(crate) fn variant(&self) -> deploy::v2::V2Variant {
+        deploy::v2::V2Variant {
+            settings: self.settings.clone(),
+            subsystem_consumer: self.vrf_consumer == VrfConsumer::Subsystem,
+        }
+    }
 }
 
 /// The game generation `devnet deploy` deploys.

@@ -105,7 +105,10 @@ async fn vrf_section(
             return Ok((section(Check::new(name, Status::Skipped, known)), None));
         }
     };
-    let opts = DetectOptions::default();
+    let opts = DetectOptions {
+        settings_id: Some(settings.chain.settings_id),
+        ..DetectOptions::default()
+    };
     let found = match check::vrf_rule::detect(rpc, c, settings.expected_chain_id()?, &opts).await {
         Ok(found) => found,
         Err(e) => {
@@ -116,8 +119,18 @@ async fn vrf_section(
         }
     };
     let summary = found.summary();
+    // A request names the contract that consumes; the profile's requests must name the same.
+    let other_consumer = found.consumer().filter(|&x| x != c.vrf_caller());
     let check = match (&found.conclusion, found.source(), c.vrf_source) {
         (Conclusion::NoActions, ..) => Check::new(name, Status::Skipped, summary),
+        (Conclusion::Found { .. }, Some(_), Some(_)) if other_consumer.is_some() => Check::new(
+            name,
+            Status::Mismatch,
+            format!(
+                "{summary}; the profile's requests name {:#x} as the consumer (deployment.vrf_consumer)",
+                c.vrf_caller()
+            ),
+        ),
         (Conclusion::Found { .. }, Some(seen), Some(set)) if seen == set => Check::new(
             name,
             Status::Ok,
@@ -179,7 +192,7 @@ pub(crate) async fn vrf_at_start(client: &ChainClient, profile: &str) {
 /// `--settle-vrf`: writes the rule found as the profile's settled `vrf_source`, bound to the
 /// chain and GameCore it was read on, or fails saying why there is none to keep: only a report
 /// whose node and generation checks are `ok` settles, and only a rule its actions show well
-/// enough ([`VrfRuleReport::settled_source`]).
+/// enough ([`VrfRuleReport::settled_rule`]).
 fn settle(settings: &Settings, report: &Report) -> anyhow::Result<()> {
     for name in ["node", "generation"] {
         let section = report.sections.iter().find(|s| s.name == name);
@@ -211,21 +224,29 @@ fn settle(settings: &Settings, report: &Report) -> anyhow::Result<()> {
     } else {
         Seeds::Verified
     };
-    let source = found
-        .settled_source(contracts.vrf_provider, seeds)
+    let rule = found
+        .settled_rule(contracts.vrf_provider, seeds)
         .map_err(|e| anyhow::anyhow!("--settle-vrf: nothing kept: {e}"))?;
     let path = crate::config::settle_vrf_source(
         &base::home::data_dir(),
         &settings.profile,
-        source,
+        &rule,
         found.chain_id,
         found.game_core,
         &found.summary(),
     )?;
+    let consumer = rule
+        .consumer
+        .map(|c| format!(", vrf_consumer = {c:#x}"))
+        .unwrap_or_default();
+    let of = rule
+        .settings_id
+        .map(|id| format!(", vrf_settings = {id}"))
+        .unwrap_or_default();
     eprintln!(
-        "settled: {} keeps vrf_source = {} for profile {} on chain {:#x} and GameCore {:#x} (it applies below the environment and above the profile file, on that chain and GameCore only)",
+        "settled: {} keeps vrf_source = {}{consumer}{of} for profile {} on chain {:#x} and GameCore {:#x} (it applies below the environment and above the profile file, on that chain and GameCore only)",
         path.display(),
-        source.name(),
+        rule.source.name(),
         settings.profile,
         found.chain_id,
         found.game_core
@@ -350,6 +371,20 @@ pub(crate) async fn gate_writes(client: ChainClient, profile: &str) -> ChainClie
             "ABI check: calls to entrypoints that differ are refused; `{command}` lists them"
         );
     }
+    // The settings new games are minted with, asked where the game's class can say.
+    let settings = check::probe::settings_check(
+        &**client.provider(),
+        client.deployment().game_address(),
+        abi.settings_view,
+        client.settings_id(),
+    )
+    .await;
+    let missing = settings.status == Status::Mismatch;
+    if missing {
+        tracing::warn!("{}: new games are refused before signing", settings.detail);
+    }
     let recheck = check::Recheck::new(&client, Some(cache_dir()), command);
-    client.with_abi_gate(gate, Some(Arc::new(recheck)))
+    client
+        .with_abi_gate(gate, Some(Arc::new(recheck)))
+        .with_missing_settings(missing)
 }

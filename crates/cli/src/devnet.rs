@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::config::Settings;
 use anyhow::Context as _;
 use base::devnet::{Devnet, is_alive};
-use deploy::v2::{V2Artifacts, VrfMode, deploy_practice_v2};
+use deploy::v2::{V2Artifacts, V2Variant, VrfMode, deploy_practice_v2_variant};
 use deploy::world::{Artifacts, deploy_practice_world};
 use game::felt::parse_felt;
 use wallet::{SecretSigner, load_signer};
@@ -34,7 +34,7 @@ pub(crate) fn account_and_signer(
 }
 
 /// `devnet deploy`: the practice world of `generation` on `rpc` (the v2 one with GameCore's
-/// randomness in `vrf`).
+/// randomness in `vrf`, shaped as `variant` says).
 pub(crate) async fn deploy_generation(
     settings: &Settings,
     env: &HashMap<String, String>,
@@ -42,15 +42,16 @@ pub(crate) async fn deploy_generation(
     out: Option<PathBuf>,
     generation: DeployGeneration,
     vrf: Option<VrfMode>,
+    variant: &V2Variant,
 ) -> anyhow::Result<()> {
     match generation {
-        DeployGeneration::V1 if vrf.is_some() => {
-            anyhow::bail!("--vrf applies to --generation v2 only")
+        DeployGeneration::V1 if vrf.is_some() || !variant.is_plain() => {
+            anyhow::bail!("--vrf, --settings and --vrf-consumer apply to --generation v2 only")
         }
         DeployGeneration::V1 => deploy(settings, env, rpc, out).await,
         DeployGeneration::V2 => {
             let vrf = vrf.unwrap_or(VrfMode::Off);
-            deploy_v2(settings, env, rpc, out, vrf).await
+            deploy_v2(settings, env, rpc, out, vrf, variant).await
         }
     }
 }
@@ -91,20 +92,28 @@ pub(crate) async fn deploy_v2(
     rpc: url::Url,
     out: Option<PathBuf>,
     vrf: VrfMode,
+    variant: &V2Variant,
 ) -> anyhow::Result<()> {
     let (address, signer) = account_and_signer(settings, env)?;
     let out = out.unwrap_or_else(|| base::home::resolve(Path::new(V2_DEPLOYMENT)));
     let target = settings.deploy_target()?;
-    let d = deploy_practice_v2(
+    let d = deploy_practice_v2_variant(
         rpc,
         address,
         signer,
         &V2Artifacts::embedded(),
         target,
         vrf,
+        variant,
         &out,
     )
     .await?;
+    if let Some(consumer) = d.vrf_consumer {
+        eprintln!("randomness subsystem (the VRF consumer): {consumer:#x}");
+    }
+    for s in &d.settings {
+        eprintln!("settings {}: {}", s.id, s.vrf_mode.name());
+    }
     eprintln!(
         "v2 practice world: GameCore {:#x}, GameToken {:#x}, Denshokan {:#x}, VRF {:#x} (mode {}); \
          deployment: {}",

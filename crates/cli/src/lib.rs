@@ -73,9 +73,11 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             out,
             generation,
             vrf,
+            variant,
         }) => {
             let (settings, env) = devnet_by_default().load()?;
-            deploy_generation(&settings, &env, rpc, out, generation, vrf).await
+            let variant = variant.variant();
+            deploy_generation(&settings, &env, rpc, out, generation, vrf, &variant).await
         }
         Command::Play(args) => play(&cli.settings, args).await,
         Command::Token(TokenCommand::New { identity }) => new_token(&identity),

@@ -69,4 +69,9 @@ pub enum DeployError {
     /// A randomness mode that is not one of GameCore's.
     #[error("unknown VRF mode {0:?}: off, nonce or salt")]
     UnknownVrfMode(String),
+    /// Game settings not written `<id>:<mode>`.
+    #[error(
+        "game settings {0:?}: expected <id>:<mode>, e.g. 1:salt (id a u32; mode off, nonce or salt)"
+    )]
+    BadSettings(String),
 }

@@ -76,15 +76,47 @@ impl TokenFields {
         self.game_id == DEATH_MOUNTAIN_GAME_ID && self.is_packed()
     }
 
-    /// Unix seconds when the game expires, if it does.
+    /// Unix seconds when the game expires, if it does: its end counts from its start (the mint
+    /// time plus `start_delay`), as mainnet's playable check counts it.
     pub fn expires_at(&self) -> Option<u64> {
-        (self.end_delay > 0).then(|| self.minted_at + u64::from(self.end_delay))
+        (self.end_delay > 0).then(|| self.starts_at() + u64::from(self.end_delay))
+    }
+
+    /// Why a game cannot be played at unix second `now`: not started yet, or expired.
+    pub fn unplayable_at(&self, now: u64) -> Option<Unplayable> {
+        if !self.is_packed() {
+            return None;
+        }
+        if now < self.starts_at() {
+            return Some(Unplayable::NotStarted {
+                starts_at: self.starts_at(),
+            });
+        }
+        match self.expires_at() {
+            Some(at) if now >= at => Some(Unplayable::Expired { expired_at: at }),
+            _ => None,
+        }
     }
 
     /// Unix seconds when the game may start (the mint time when there is no delay).
     pub fn starts_at(&self) -> u64 {
         self.minted_at + u64::from(self.start_delay)
     }
+}
+
+/// Why a game's token does not let it be played now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unplayable {
+    /// Its start delay has not passed.
+    NotStarted {
+        /// Unix seconds when it may start.
+        starts_at: u64,
+    },
+    /// Its end has passed.
+    Expired {
+        /// Unix seconds when it ended.
+        expired_at: u64,
+    },
 }
 
 /// What a player decides with, of a packed token id: which dungeon minted the game, its settings,
@@ -178,8 +210,27 @@ mod tests {
             }
         );
         assert!(f.is_death_mountain());
-        assert_eq!(f.expires_at(), Some(1_767_225_600 + 86_400));
+        // The end counts from the start: the mint, the start delay, then the end delay.
+        assert_eq!(f.expires_at(), Some(1_767_225_600 + 60 + 86_400));
         assert_eq!(f.starts_at(), 1_767_225_660);
+        assert_eq!(
+            f.unplayable_at(1_767_225_659),
+            Some(Unplayable::NotStarted {
+                starts_at: 1_767_225_660
+            })
+        );
+        assert_eq!(f.unplayable_at(1_767_225_660), None);
+        assert_eq!(f.unplayable_at(1_767_225_600 + 60 + 86_399), None);
+        assert_eq!(
+            f.unplayable_at(1_767_225_600 + 60 + 86_400),
+            Some(Unplayable::Expired {
+                expired_at: 1_767_225_600 + 60 + 86_400
+            })
+        );
+        assert_eq!(
+            TokenFields::of(AdventurerId::from(42)).unplayable_at(0),
+            None
+        );
         assert!(id.to_u64().is_none());
     }
 

@@ -7,6 +7,7 @@ use crate::error::{ErrorCode, ToolError};
 use crate::revert_hints::revert_hint;
 use chain::wallet_account::SESSION_POLICIES;
 use chain::{CartridgeError, ChainError};
+use game::token_fields::Unplayable;
 
 /// The envelope as text, with every URL's credentials and every configured credential hidden
 /// (an indexer or a node may echo its key back in an error).
@@ -120,6 +121,27 @@ pub fn from_chain(e: ChainError) -> ToolError {
                      ls_surrender and an ls_equip out of battle draw no randomness and still work",
                 )
         }
+        e @ ChainError::VrfSettingsDiffer { settled, .. } => ToolError::validation(e.to_string())
+            .with_hint(format!(
+                "ls_new_game mints a game with settings {settled}; on this one ls_upgrade, \
+                 ls_buy_item, ls_drop, ls_surrender and an ls_equip out of battle draw no \
+                 randomness and still work"
+            )),
+        e @ ChainError::Unplayable {
+            why: Unplayable::NotStarted { starts_at },
+            ..
+        } => ToolError::validation(e.to_string())
+            .retryable(true)
+            .with_hint(format!("retry from unix time {starts_at}, when the game may start")),
+        e @ ChainError::Unplayable { .. } => ToolError::validation(e.to_string())
+            .with_hint("this game is over for good; ls_new_game starts another"),
+        e @ ChainError::SettingsMissing { .. } => ToolError::new(ErrorCode::PolicyDenied, e.to_string())
+            .retryable(false)
+            .with_detail("rule", "settings_exist")
+            .with_hint(
+                "the operator sets chain.settings_id to settings the game has; existing games \
+                 still play",
+            ),
         e @ ChainError::Unsupported { .. } => ToolError::validation(e.to_string()),
         e @ ChainError::Unreachable { .. } => ToolError::new(ErrorCode::RpcError, e.to_string())
             .with_hint(

@@ -102,6 +102,9 @@ pub struct ChainClient {
     chain_identity: String,
     /// Set when the profile marks this deployment archived: new games are refused.
     archive: Option<crate::Archive>,
+    /// Set when the game said the settings new games are minted with do not exist: new games
+    /// are refused before signing.
+    missing_settings: Option<u32>,
 }
 
 impl ConnectOptions {
@@ -252,6 +255,7 @@ impl ChainClient {
                 .collect(),
             chain_identity,
             archive: None,
+            missing_settings: None,
         })
     }
 
@@ -334,6 +338,7 @@ impl ChainClient {
         opts: WriteOptions,
     ) -> Result<TxReport, ChainError> {
         let name = action.entrypoint();
+        self.check_playable(adventurer_id).await?;
         let game = self.deployment().game();
         let read;
         let before = match before {
@@ -428,10 +433,27 @@ impl ChainClient {
 
     /// Refuses a new game by `entry` on an archived deployment (nothing is signed).
     pub fn check_archive(&self, entry: crate::entry::Entry) -> Result<(), ChainError> {
+        if let Some(settings_id) = self.missing_settings
+            && entry == crate::entry::Entry::Mint
+        {
+            return Err(ChainError::SettingsMissing { settings_id });
+        }
         match &self.archive {
             Some(a) => Ok(a.check_entry(entry.name())?),
             None => Ok(()),
         }
+    }
+
+    /// The game settings new games are minted with (`chain.settings_id`).
+    pub fn settings_id(&self) -> u32 {
+        self.settings_id
+    }
+
+    /// Refuses new games before signing: the game said the settings they are minted with
+    /// (`chain.settings_id`) do not exist, so the mint would fail.
+    pub fn with_missing_settings(mut self, missing: bool) -> Self {
+        self.missing_settings = missing.then_some(self.settings_id);
+        self
     }
 
     /// Which world this client plays: the chain as the journal names it (chain id, block 0's

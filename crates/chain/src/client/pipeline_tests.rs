@@ -323,6 +323,8 @@ fn v2(vrf_source: Option<crate::VrfSource>) -> Deployment {
         dungeon: None,
         minter: None,
         vrf_source,
+        vrf_consumer: None,
+        vrf_settings: None,
         legacy_envelope_until: None,
     })
 }

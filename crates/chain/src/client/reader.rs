@@ -60,6 +60,40 @@ impl ChainReader {
         self.chain_id
     }
 
+    /// The chain's clock: the latest block's timestamp (unix seconds).
+    pub async fn chain_time(&self) -> Result<u64, ChainError> {
+        use starknet::core::types::MaybePreConfirmedBlockWithTxHashes as B;
+        let block = read_with_retries(|| {
+            self.provider
+                .get_block_with_tx_hashes(BlockId::Tag(BlockTag::Latest))
+        })
+        .await
+        .map_err(ChainError::from_provider)?;
+        Ok(match block {
+            B::Block(b) => b.timestamp,
+            B::PreConfirmedBlock(b) => b.timestamp,
+        })
+    }
+
+    /// Refuses an action on a game whose token says it cannot be played now by the chain's clock
+    /// (not started, or expired), before anything is built or signed; the clock is read only for
+    /// tokens with a start delay or an end.
+    pub async fn check_playable(&self, adventurer_id: AdventurerId) -> Result<(), ChainError> {
+        let fields = game::token_fields::TokenFields::of(adventurer_id);
+        if !fields.is_packed() || (fields.start_delay == 0 && fields.end_delay == 0) {
+            return Ok(());
+        }
+        let now = self.chain_time().await?;
+        match fields.unplayable_at(now) {
+            Some(why) => Err(ChainError::Unplayable {
+                adventurer_id,
+                why,
+                now,
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// Calls a view at the pre-confirmed block and returns the raw felts (transient failures retried).
     /// A view the ABI check found different is refused before its answer is read.
     pub(crate) async fn call(&self, call: Call) -> Result<Vec<Felt>, ChainError> {

@@ -116,6 +116,8 @@ fn deployment() -> Deployment {
         dungeon: None,
         minter: None,
         vrf_source: None,
+        vrf_consumer: None,
+        vrf_settings: None,
         legacy_envelope_until: None,
     })
 }

@@ -310,21 +310,27 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// The profile's `vrf_source` this verdict settles, if any.
+    /// The profile's `vrf_source` this verdict settles, if any. The consumer may be GameCore or
+    /// another contract (a subsystem that calls `consume_random`): the settled rule keeps it.
     pub fn source(&self) -> Option<&'static str> {
         match self {
             Verdict::NoRequest => Some(VrfSource::Off.name()),
             Verdict::Nonce {
-                consumer_is_game: true,
                 address_is_player: true,
                 ..
             } => Some(VrfSource::Nonce.name()),
-            Verdict::Salt {
-                consumer_is_game: true,
-                source,
-                ..
-            } => *source,
+            Verdict::Salt { source, .. } => *source,
             _ => None,
+        }
+    }
+
+    /// The contract the request names as the consumer (`None`: no request).
+    pub fn consumer(&self) -> Option<Felt> {
+        match self {
+            Verdict::NoRequest => None,
+            Verdict::Nonce { consumer, .. }
+            | Verdict::Salt { consumer, .. }
+            | Verdict::NoMatch { consumer, .. } => Some(*consumer),
         }
     }
 }

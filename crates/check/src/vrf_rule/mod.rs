@@ -25,7 +25,7 @@ use classify::{Context, Recipe, Verdict, VrfRequest, classify};
 use game::AdventurerId;
 pub use reads::provider_nonces;
 use reads::{gamecore_transactions, prior_state};
-pub use settle::{NotSettled, SETTLE_MIN_ACTIONS, SETTLE_MIN_PLAYERS, Seeds};
+pub use settle::{NotSettled, SETTLE_MIN_ACTIONS, SETTLE_MIN_PLAYERS, Seeds, SettledRule};
 
 /// Cartridge's provider keeps each address's nonce in `VrfProvider_nonces: Map<ContractAddress,
 /// felt252>` (cartridge-gg/vrf `src/vrf_provider/vrf_provider_component.cairo` @ `1a43153b`).
@@ -47,6 +47,9 @@ pub struct DetectOptions {
     pub candidates: Vec<Recipe>,
     /// The provider's storage map of `Nonce` sources' nonces, read to check a nonce seed.
     pub nonce_storage: String,
+    /// The game settings whose rule is wanted (a game's randomness follows its settings, bits
+    /// 70-99 of its id); actions of games with other settings are reported apart. `None`: all.
+    pub settings_id: Option<u32>,
 }
 
 impl Default for DetectOptions {
@@ -57,6 +60,7 @@ impl Default for DetectOptions {
             max_actions: 6,
             candidates: Recipe::KNOWN.to_vec(),
             nonce_storage: NONCES_STORAGE.into(),
+            settings_id: None,
         }
     }
 }
@@ -72,6 +76,8 @@ pub struct Finding {
     pub action: &'static str,
     /// The adventurer (the call's first argument).
     pub adventurer_id: Option<AdventurerId>,
+    /// The game settings its token was minted with (`None`: not a packed token id).
+    pub settings_id: Option<u32>,
     /// Who called GameCore: the sender, or an account through an outside execution.
     pub route: Route,
     /// The account that played it (the sender, or the account of the outside execution).
@@ -105,10 +111,12 @@ enum Examined {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "rule", rename_all = "snake_case")]
 pub enum Conclusion {
-    /// Every action that settles a source agrees on this one.
+    /// Every action that settles a source agrees on this one, and on the contract that consumes.
     Found {
         /// The profile's `vrf_source` spelling.
         source: &'static str,
+        /// The contract the requests name as the consumer (`None`: no request, VRF off).
+        consumer: Option<Felt>,
         /// The first transaction showing it.
         tx_hash: Felt,
     },
@@ -126,6 +134,21 @@ pub enum Conclusion {
     NoActions,
 }
 
+impl Conclusion {
+    /// A few words for a list of settings.
+    fn short(&self) -> String {
+        match self {
+            Conclusion::Found { source, .. } => (*source).to_string(),
+            Conclusion::Conflicting { sources } => {
+                let names: Vec<&str> = sources.iter().map(|(s, _)| *s).collect();
+                format!("conflicting ({})", names.join(", "))
+            }
+            Conclusion::NoMatch { .. } => "no known rule".into(),
+            Conclusion::NoActions => "nothing drawn".into(),
+        }
+    }
+}
+
 /// What the detection read and concluded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct VrfRuleReport {
@@ -137,8 +160,12 @@ pub struct VrfRuleReport {
     pub blocks: (u64, u64),
     /// GameCore transactions seen in them.
     pub transactions_seen: usize,
-    /// The actions examined, newest first.
+    /// The settings whose rule was wanted (`None`: all).
+    pub settings_id: Option<u32>,
+    /// The actions examined, newest first (of every settings).
     pub findings: Vec<Finding>,
+    /// What the actions of games with other settings show, by settings id.
+    pub other_settings: Vec<(u32, Conclusion)>,
     /// Transactions whose calls could not be read.
     pub skipped: Vec<Skipped>,
     /// The conclusion.
@@ -154,27 +181,74 @@ impl VrfRuleReport {
         }
     }
 
+    /// The consumer the agreeing requests name (`None`: none found, or no request).
+    pub fn consumer(&self) -> Option<Felt> {
+        match &self.conclusion {
+            Conclusion::Found { consumer, .. } => *consumer,
+            _ => None,
+        }
+    }
+
+    /// Whether `f` is an action of the settings whose rule is wanted.
+    fn wanted(&self, f: &Finding) -> bool {
+        wanted(self.settings_id, f)
+    }
+
     /// One line for a terminal.
     pub fn summary(&self) -> String {
-        let n = self.findings.len();
+        let mut line = self.rule_summary();
+        if !self.other_settings.is_empty() {
+            let others: Vec<String> = self
+                .other_settings
+                .iter()
+                .map(|(id, c)| format!("settings {id}: {}", c.short()))
+                .collect();
+            line.push_str(&format!(
+                " [other games' settings, not used: {}]",
+                others.join("; ")
+            ));
+        }
+        line
+    }
+
+    /// The conclusion for the wanted settings, in one line.
+    fn rule_summary(&self) -> String {
+        let n = self.findings.iter().filter(|f| self.wanted(f)).count();
         let (from, to) = self.blocks;
+        let of = match self.settings_id {
+            Some(id) => format!(" for settings {id}"),
+            None => String::new(),
+        };
         match &self.conclusion {
-            Conclusion::Found { source, tx_hash } => format!(
-                "VRF rule: {source} (from tx {tx_hash:#x}; {n} action(s) examined in blocks {from}-{to})"
-            ),
+            Conclusion::Found {
+                source,
+                consumer,
+                tx_hash,
+            } => {
+                let by = match consumer {
+                    Some(c) if *c != self.game_core => {
+                        format!(", consumed by {c:#x}, not GameCore")
+                    }
+                    _ => String::new(),
+                };
+                format!(
+                    "VRF rule{of}: {source}{by} (from tx {tx_hash:#x}; {n} action(s) examined in blocks {from}-{to})"
+                )
+            }
             Conclusion::Conflicting { sources } => {
                 let list: Vec<String> = sources
                     .iter()
                     .map(|(s, tx)| format!("{s} in tx {tx:#x}"))
                     .collect();
-                format!("VRF rule: conflicting: {}", list.join(", "))
+                format!("VRF rule{of}: conflicting: {}", list.join(", "))
             }
             Conclusion::NoMatch { tx_hash } => format!(
-                "VRF rule: no match: tx {tx_hash:#x}'s request_random fits no known rule ({}; the report has the evidence)",
+                "VRF rule{of}: no match: tx {tx_hash:#x}'s request_random fits no known rule ({}; the report has the evidence)",
                 self.unexplained(*tx_hash)
             ),
             Conclusion::NoActions => format!(
-                "VRF rule: unknown: no action drew randomness in blocks {from}-{to} ({} GameCore transaction(s) seen)",
+                "VRF rule{of}: unknown: no action{} drew randomness in blocks {from}-{to} ({} GameCore transaction(s) seen)",
+                if of.is_empty() { "" } else { " of such a game" },
                 self.transactions_seen
             ),
         }
@@ -198,13 +272,8 @@ impl VrfRuleReport {
             Some(Verdict::Nonce {
                 consumer, address, ..
             }) => {
-                format!("a nonce of {address:#x} for {consumer:#x}, not GameCore's for the player")
+                format!("a nonce of {address:#x} for {consumer:#x}, not the player's")
             }
-            Some(Verdict::Salt {
-                consumer_is_game: false,
-                consumer,
-                ..
-            }) => format!("a salt for {consumer:#x}, not GameCore"),
             Some(Verdict::Salt { matched, .. }) => {
                 format!("recipe {} matched outside v1's choice", matched.recipe)
             }
@@ -251,40 +320,76 @@ pub async fn detect<P: Provider + Sync>(
                 Examined::Skipped(s) => skipped.push(s),
                 Examined::Other => {}
             }
-            if findings.len() >= opts.max_actions {
+            if enough(&findings, opts) {
                 break;
             }
         }
-        if findings.len() >= opts.max_actions || from == 0 {
+        if enough(&findings, opts) || from == 0 {
             break;
         }
     }
-    let conclusion = conclude(&findings);
+    let mine: Vec<Finding> = findings
+        .iter()
+        .filter(|f| wanted(opts.settings_id, f))
+        .cloned()
+        .collect();
+    let mut others: std::collections::BTreeMap<u32, Vec<Finding>> = Default::default();
+    for f in findings.iter().filter(|f| !wanted(opts.settings_id, f)) {
+        if let Some(id) = f.settings_id {
+            others.entry(id).or_default().push(f.clone());
+        }
+    }
     Ok(VrfRuleReport {
         game_core: c.game_core,
         chain_id,
         blocks: (oldest, latest),
         transactions_seen: seen,
+        settings_id: opts.settings_id,
+        conclusion: conclude(&mine),
+        other_settings: others
+            .into_iter()
+            .map(|(id, f)| (id, conclude(&f)))
+            .collect(),
         findings,
         skipped,
-        conclusion,
     })
 }
 
-/// The conclusion: the settled source when all settling findings agree; else the conflict, the
-/// first unexplained request, or nothing found.
+/// Whether `f` is an action of `settings` (an id that is not a packed token counts for any).
+fn wanted(settings: Option<u32>, f: &Finding) -> bool {
+    match (settings, f.settings_id) {
+        (Some(want), Some(has)) => want == has,
+        _ => true,
+    }
+}
+
+/// Whether enough actions were examined: `max_actions` of the wanted settings, or four times
+/// as many of any (so games of other settings cannot keep the reading going).
+fn enough(findings: &[Finding], opts: &DetectOptions) -> bool {
+    let mine = findings
+        .iter()
+        .filter(|f| wanted(opts.settings_id, f))
+        .count();
+    mine >= opts.max_actions || findings.len() >= opts.max_actions.saturating_mul(4)
+}
+
+/// The conclusion: the settled source when all settling findings agree on it and on the
+/// consumer; else the conflict, the first unexplained request, or nothing found.
 fn conclude(findings: &[Finding]) -> Conclusion {
-    let mut sources: Vec<(&'static str, Felt)> = Vec::new();
+    let mut seen: Vec<(&'static str, Option<Felt>, Felt)> = Vec::new();
     for f in findings {
-        if let Some(s) = f.verdict.source()
-            && !sources.iter().any(|(seen, _)| *seen == s)
-        {
-            sources.push((s, f.tx_hash));
+        if let Some(s) = f.verdict.source() {
+            let consumer = f.verdict.consumer();
+            if !seen.iter().any(|(src, c, _)| *src == s && *c == consumer) {
+                seen.push((s, consumer, f.tx_hash));
+            }
         }
     }
-    match sources.as_slice() {
-        [(source, tx_hash)] => Conclusion::Found {
+    let sources: Vec<(&'static str, Felt)> = seen.iter().map(|(s, _, tx)| (*s, *tx)).collect();
+    match seen.as_slice() {
+        [(source, consumer, tx_hash)] => Conclusion::Found {
             source,
+            consumer: *consumer,
             tx_hash: *tx_hash,
         },
         [] => match findings.first() {
@@ -347,6 +452,10 @@ async fn examine<P: Provider + Sync>(
         return Ok(Examined::Other);
     }
     let adventurer_id = game_call.calldata.first().map(|&f| AdventurerId::from(f));
+    let settings_id = adventurer_id
+        .map(game::token_fields::TokenFields::of)
+        .filter(|t| t.is_packed())
+        .map(|t| t.settings_id);
     let player = match game_call.route {
         Route::Outside { account, .. } => account,
         Route::Direct => sender,
@@ -395,6 +504,7 @@ async fn examine<P: Provider + Sync>(
         block_number,
         action,
         adventurer_id,
+        settings_id,
         route: game_call.route,
         player,
         request,
@@ -412,6 +522,7 @@ mod tests {
             block_number: Some(7),
             action: "explore",
             adventurer_id: None,
+            settings_id: None,
             route: Route::Direct,
             player: Felt::TWO,
             request: None,
@@ -437,6 +548,7 @@ mod tests {
             conclude(&agree),
             Conclusion::Found {
                 source: "nonce",
+                consumer: Some(Felt::ONE),
                 tx_hash: Felt::ONE
             }
         );
@@ -463,6 +575,54 @@ mod tests {
     }
 
     #[test]
+    fn a_rule_keeps_its_consumer_and_differing_consumers_conflict() {
+        let by = |tx: u8, consumer: u8| {
+            let mut f = finding(tx, nonce());
+            if let Verdict::Nonce {
+                consumer: c,
+                consumer_is_game,
+                ..
+            } = &mut f.verdict
+            {
+                *c = Felt::from(consumer);
+                *consumer_is_game = consumer == 1;
+            }
+            f
+        };
+        assert_eq!(
+            conclude(&[by(1, 0x5b), by(2, 0x5b)]),
+            Conclusion::Found {
+                source: "nonce",
+                consumer: Some(Felt::from(0x5b_u8)),
+                tx_hash: Felt::ONE
+            }
+        );
+        assert!(matches!(
+            conclude(&[by(1, 0x5b), by(2, 1)]),
+            Conclusion::Conflicting { .. }
+        ));
+    }
+
+    #[test]
+    fn only_the_wanted_settings_count_and_a_plain_id_counts_for_any() {
+        let mut one = finding(1, nonce());
+        one.settings_id = Some(1);
+        let mut two = finding(2, Verdict::NoRequest);
+        two.settings_id = Some(2);
+        let plain = finding(3, nonce());
+        assert!(wanted(Some(1), &one) && !wanted(Some(1), &two) && wanted(Some(1), &plain));
+        assert!(wanted(None, &two));
+        let opts = DetectOptions {
+            max_actions: 1,
+            settings_id: Some(1),
+            ..DetectOptions::default()
+        };
+        assert!(!enough(std::slice::from_ref(&two), &opts));
+        assert!(enough(&[two.clone(), one.clone()], &opts));
+        assert!(enough(&[two.clone(), two.clone(), two.clone(), two], &opts));
+    }
+
+    #[test]
     fn the_summary_says_why_nothing_settles() {
         let report = |verdict| {
             let findings = vec![finding(9, verdict)];
@@ -471,6 +631,8 @@ mod tests {
                 chain_id: Felt::TWO,
                 blocks: (10, 20),
                 transactions_seen: 4,
+                settings_id: None,
+                other_settings: vec![],
                 conclusion: conclude(&findings),
                 findings,
                 skipped: vec![],
@@ -486,7 +648,7 @@ mod tests {
         assert_eq!(
             report(elsewhere).summary(),
             "VRF rule: no match: tx 0x9's request_random fits no known rule (a nonce of 0x2 for 0x1, \
-             not GameCore's for the player; the report has the evidence)"
+             not the player's; the report has the evidence)"
         );
         let stateless = Verdict::NoMatch {
             consumer: Felt::ONE,

@@ -66,17 +66,30 @@ pub enum NotSettled {
     },
 }
 
+/// A rule kept for a profile: the source, the contract that consumes the randomness, and the
+/// game settings it was read for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SettledRule {
+    /// The profile's `vrf_source`.
+    pub source: VrfSource,
+    /// The requests' consumer (`None`: no request; the source is off).
+    pub consumer: Option<Felt>,
+    /// The settings whose games showed it (`None`: games of any settings).
+    pub settings_id: Option<u32>,
+}
+
 impl VrfRuleReport {
-    /// The source to keep for a profile whose VRF provider is `provider`, its actions' seeds held
+    /// The rule to keep for a profile whose VRF provider is `provider`, its actions' seeds held
     /// to `seeds`, or why there is none.
-    pub fn settled_source(&self, provider: Felt, seeds: Seeds) -> Result<VrfSource, NotSettled> {
-        let (Conclusion::Found { .. }, Some(source)) = (&self.conclusion, self.source()) else {
+    pub fn settled_rule(&self, provider: Felt, seeds: Seeds) -> Result<SettledRule, NotSettled> {
+        let (Conclusion::Found { consumer, .. }, Some(source)) = (&self.conclusion, self.source())
+        else {
             return Err(NotSettled::NoRule(self.summary()));
         };
         let agreeing: Vec<_> = self
             .findings
             .iter()
-            .filter(|f| f.verdict.source() == Some(source.name()))
+            .filter(|f| self.wanted(f) && f.verdict.source() == Some(source.name()))
             .collect();
         for f in &agreeing {
             if let Some(r) = &f.request
@@ -114,7 +127,11 @@ impl VrfRuleReport {
                 players: players.len(),
             });
         }
-        Ok(source)
+        Ok(SettledRule {
+            source,
+            consumer: *consumer,
+            settings_id: self.settings_id,
+        })
     }
 }
 
@@ -135,6 +152,7 @@ mod tests {
             block_number: Some(tx),
             action: "explore",
             adventurer_id: None,
+            settings_id: None,
             route: Route::Direct,
             player,
             request: Some(VrfRequest {
@@ -162,8 +180,11 @@ mod tests {
             transactions_seen: findings.len(),
             conclusion: Conclusion::Found {
                 source: "nonce",
+                consumer: Some(Felt::from(0x6a_u8)),
                 tx_hash: findings[0].tx_hash,
             },
+            settings_id: None,
+            other_settings: vec![],
             findings,
             skipped: vec![],
         }
@@ -181,7 +202,8 @@ mod tests {
             nonce(2, 0xb, PROVIDER, VERIFIED),
         ]);
         assert_eq!(
-            two.settled_source(PROVIDER, Seeds::Verified),
+            two.settled_rule(PROVIDER, Seeds::Verified)
+                .map(|r| r.source),
             Ok(VrfSource::Nonce)
         );
 
@@ -190,7 +212,9 @@ mod tests {
             nonce(2, 0xa, PROVIDER, VERIFIED),
         ]);
         assert_eq!(
-            one_player.settled_source(PROVIDER, Seeds::Verified),
+            one_player
+                .settled_rule(PROVIDER, Seeds::Verified)
+                .map(|r| r.source),
             Err(NotSettled::TooFew {
                 actions: 2,
                 players: 1
@@ -198,7 +222,9 @@ mod tests {
         );
         let one_action = report(vec![nonce(1, 0xa, PROVIDER, VERIFIED)]);
         assert!(matches!(
-            one_action.settled_source(PROVIDER, Seeds::Verified),
+            one_action
+                .settled_rule(PROVIDER, Seeds::Verified)
+                .map(|r| r.source),
             Err(NotSettled::TooFew { actions: 1, .. })
         ));
 
@@ -207,7 +233,7 @@ mod tests {
             nonce(2, 0xb, Felt::TWO, VERIFIED),
         ]);
         assert!(matches!(
-            elsewhere.settled_source(PROVIDER, Seeds::Verified),
+            elsewhere.settled_rule(PROVIDER, Seeds::Verified).map(|r| r.source),
             Err(NotSettled::OtherProvider { tx, .. }) if tx == Felt::TWO
         ));
 
@@ -221,7 +247,7 @@ mod tests {
                 nonce(2, 0xb, PROVIDER, seed),
             ]);
             assert!(matches!(
-                r.settled_source(PROVIDER, Seeds::Verified),
+                r.settled_rule(PROVIDER, Seeds::Verified).map(|r| r.source),
                 Err(NotSettled::SeedNotVerified { .. })
             ));
         }
@@ -232,7 +258,9 @@ mod tests {
             nonce(2, 0xb, PROVIDER, SeedCheck::NotSent),
         ]);
         assert_eq!(
-            unsent.settled_source(PROVIDER, Seeds::SentOrNone),
+            unsent
+                .settled_rule(PROVIDER, Seeds::SentOrNone)
+                .map(|r| r.source),
             Ok(VrfSource::Nonce)
         );
         let differs = report(vec![
@@ -247,12 +275,18 @@ mod tests {
                 },
             ),
         ]);
-        assert!(differs.settled_source(PROVIDER, Seeds::SentOrNone).is_err());
+        assert!(
+            differs
+                .settled_rule(PROVIDER, Seeds::SentOrNone)
+                .map(|r| r.source)
+                .is_err()
+        );
 
         let mut none = two.clone();
         none.conclusion = Conclusion::NoActions;
         assert!(matches!(
-            none.settled_source(PROVIDER, Seeds::Verified),
+            none.settled_rule(PROVIDER, Seeds::Verified)
+                .map(|r| r.source),
             Err(NotSettled::NoRule(_))
         ));
     }

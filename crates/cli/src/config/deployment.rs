@@ -47,6 +47,12 @@ pub struct DeploymentSettings {
     /// v2: `off`, `nonce`, `salt:adventurer_state` or `salt:v1`; unset: unknown (actions that draw
     /// randomness are refused before signing).
     pub vrf_source: Option<String>,
+    /// v2: the contract that consumes the randomness (the VRF request's `caller`); unset: the
+    /// deployment file's, else GameCore.
+    pub vrf_consumer: Option<String>,
+    /// v2: the game settings `vrf_source` holds for; a game of other settings is refused an
+    /// action that draws randomness. Unset: the deployment file's, else every game's.
+    pub vrf_settings: Option<u32>,
     /// v2: the last block whose GameCore events took the earlier envelope (the id in `data[0]`);
     /// games minted by then have those events read too. Unset: only the current envelope is read.
     pub legacy_envelope_until_block: Option<u64>,
@@ -93,7 +99,7 @@ impl DeploymentSettings {
         Ok(())
     }
 
-    fn addresses(&self) -> [(&'static str, Option<&String>); 6] {
+    fn addresses(&self) -> [(&'static str, Option<&String>); 7] {
         [
             ("game_core", self.game_core.as_ref()),
             ("game_token", self.game_token.as_ref()),
@@ -101,6 +107,7 @@ impl DeploymentSettings {
             ("vrf_provider", self.vrf_provider.as_ref()),
             ("dungeon", self.dungeon.as_ref()),
             ("minter", self.minter.as_ref()),
+            ("vrf_consumer", self.vrf_consumer.as_ref()),
         ]
     }
 
@@ -158,8 +165,15 @@ impl DeploymentSettings {
             minter: optional("minter", self.minter.as_ref())?,
             vrf_source: match &self.vrf_source {
                 Some(s) => Some(source(s)?),
-                None => file.and_then(|f| f.vrf_source),
+                None => file.as_ref().and_then(|f| f.vrf_source),
             },
+            vrf_consumer: match optional("vrf_consumer", self.vrf_consumer.as_ref())? {
+                Some(c) => Some(c),
+                None => file.as_ref().and_then(|f| f.vrf_consumer),
+            },
+            vrf_settings: self
+                .vrf_settings
+                .or(file.as_ref().and_then(|f| f.vrf_settings)),
             legacy_envelope_until: self.legacy_envelope_until_block,
         })
     }

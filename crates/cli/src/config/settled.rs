@@ -1,5 +1,7 @@
 //! What a live check settled for a profile (`--settle-vrf`): `<data>/settled/<profile>.toml`,
-//! holding `[deployment] vrf_source` and the chain and GameCore it was read on (`[settled_on]`).
+//! holding `[deployment] vrf_source` (with the contract that consumes the randomness and the game
+//! settings it was read for, `vrf_consumer` and `vrf_settings`) and the chain and GameCore it was
+//! read on (`[settled_on]`).
 //! It is put in force after the profile is loaded, above the profile files and below the
 //! environment, only where the profile names that chain and GameCore; a file for another, or one
 //! that cannot be read, is ignored with a warning naming it (docs/vrf.md#finding-a-deployments-vrf-rule).
@@ -9,6 +11,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use chain::VrfSource;
+use check::vrf_rule::SettledRule;
 use serde::Deserialize;
 use starknet::core::types::Felt;
 
@@ -29,6 +32,8 @@ struct SettledFile {
 #[serde(deny_unknown_fields)]
 struct SettledDeployment {
     vrf_source: String,
+    vrf_consumer: Option<String>,
+    vrf_settings: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -43,13 +48,13 @@ pub fn settled_path(data: &Path, profile: &str) -> PathBuf {
     data.join("settled").join(format!("{profile}.toml"))
 }
 
-/// Writes `source` as `profile`'s settled VRF source under the data directory `data`, read on
+/// Writes `rule` as `profile`'s settled VRF source under the data directory `data`, read on
 /// chain `chain_id` off GameCore `game_core`, with `evidence` (one line: what it was read from)
 /// as a comment; returns the file written.
 pub fn settle_vrf_source(
     data: &Path,
     profile: &str,
-    source: VrfSource,
+    rule: &SettledRule,
     chain_id: Felt,
     game_core: Felt,
     evidence: &str,
@@ -57,10 +62,16 @@ pub fn settle_vrf_source(
     let path = settled_path(data, profile);
     let io = |e: std::io::Error| ConfigError::Invalid(format!("{}: {e}", path.display()));
     std::fs::create_dir_all(path.parent().unwrap_or(data)).map_err(io)?;
+    let mut deployment = format!("vrf_source = \"{}\"\n", rule.source.name());
+    if let Some(c) = rule.consumer {
+        deployment.push_str(&format!("vrf_consumer = \"{}\"\n", c.to_fixed_hex_string()));
+    }
+    if let Some(id) = rule.settings_id {
+        deployment.push_str(&format!("vrf_settings = {id}\n"));
+    }
     let text = format!(
-        "# Settled by a live check: {}\n[deployment]\nvrf_source = \"{}\"\n\n[settled_on]\nchain_id = \"{}\"\ngame_core = \"{}\"\n",
+        "# Settled by a live check: {}\n[deployment]\n{deployment}\n[settled_on]\nchain_id = \"{}\"\ngame_core = \"{}\"\n",
         evidence.replace(|c: char| c.is_control(), " "),
-        source.name(),
         chain_id.to_fixed_hex_string(),
         game_core.to_fixed_hex_string(),
     );
@@ -104,13 +115,32 @@ pub(super) fn apply(
         .ok()
         .zip(settings.deployment.v2_contracts().ok().map(|c| c.game_core));
     match here {
+        Some(on)
+            if on == (settled.chain_id, settled.game_core)
+                && settled
+                    .rule
+                    .settings_id
+                    .is_some_and(|id| id != settings.chain.settings_id) =>
+        {
+            tracing::warn!(
+                file = %path.display(),
+                "the settled file is ignored: it was read for games of settings {}, and the profile mints with chain.settings_id = {}; settle again with `loot-survivor-mcp check --profile {} --settle-vrf`",
+                settled.rule.settings_id.unwrap_or_default(),
+                settings.chain.settings_id,
+                settings.profile
+            );
+        }
         Some(on) if on == (settled.chain_id, settled.game_core) => {
             tracing::info!(
                 file = %path.display(),
-                vrf_source = settled.source.name(),
+                vrf_source = settled.rule.source.name(),
+                vrf_consumer = ?settled.rule.consumer.map(|c| format!("{c:#x}")),
+                vrf_settings = ?settled.rule.settings_id,
                 "deployment.vrf_source is the one a live check settled for this chain and GameCore"
             );
-            settings.deployment.vrf_source = Some(settled.source.name().to_string());
+            settings.deployment.vrf_source = Some(settled.rule.source.name().to_string());
+            settings.deployment.vrf_consumer = settled.rule.consumer.map(|c| format!("{c:#x}"));
+            settings.deployment.vrf_settings = settled.rule.settings_id;
         }
         _ => tracing::warn!(
             file = %path.display(),
@@ -123,7 +153,7 @@ pub(super) fn apply(
 
 /// A settled file's content.
 struct Settled {
-    source: VrfSource,
+    rule: SettledRule,
     chain_id: Felt,
     game_core: Felt,
 }
@@ -140,13 +170,20 @@ fn read(path: &Path) -> Result<Option<Settled>, String> {
         .build()
         .and_then(config::Config::try_deserialize)
         .map_err(|e| e.to_string())?;
-    let felt = |name: &str, v: &str| {
-        Felt::from_hex(v.trim()).map_err(|e| format!("settled_on.{name} {v:?}: {e}"))
+    let felt =
+        |name: &str, v: &str| Felt::from_hex(v.trim()).map_err(|e| format!("{name} {v:?}: {e}"));
+    let consumer = match &file.deployment.vrf_consumer {
+        Some(c) => Some(felt("deployment.vrf_consumer", c)?),
+        None => None,
     };
     Ok(Some(Settled {
-        source: file.deployment.vrf_source.parse()?,
-        chain_id: felt("chain_id", &file.settled_on.chain_id)?,
-        game_core: felt("game_core", &file.settled_on.game_core)?,
+        rule: SettledRule {
+            source: file.deployment.vrf_source.parse::<VrfSource>()?,
+            consumer,
+            settings_id: file.deployment.vrf_settings,
+        },
+        chain_id: felt("settled_on.chain_id", &file.settled_on.chain_id)?,
+        game_core: felt("settled_on.game_core", &file.settled_on.game_core)?,
     }))
 }
 
@@ -189,10 +226,15 @@ mod tests {
     }
 
     fn settle(home: &Path, source: VrfSource, chain_id: Felt, game_core: u8) -> PathBuf {
+        let rule = SettledRule {
+            source,
+            consumer: None,
+            settings_id: None,
+        };
         settle_vrf_source(
             home,
             "devnet",
-            source,
+            &rule,
             chain_id,
             Felt::from(game_core),
             "tx 0x1\nseen",
@@ -257,6 +299,45 @@ mod tests {
         assert_eq!(
             source(&load(home.path(), "devnet", &here).unwrap()),
             Some("salt:v1")
+        );
+    }
+
+    #[test]
+    fn a_settled_consumer_and_settings_apply_with_the_source() {
+        let home = tempfile::tempdir().unwrap();
+        let rule = SettledRule {
+            source: VrfSource::Salt(chain::SaltRecipe::AdventurerState),
+            consumer: Some(Felt::from(0x5b5_u16)),
+            settings_id: Some(1),
+        };
+        let path = settle_vrf_source(
+            home.path(),
+            "devnet",
+            &rule,
+            sepolia(),
+            Felt::from(0x6a_u8),
+            "x",
+        )
+        .unwrap();
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(
+            text.contains(
+                "vrf_consumer = \"0x00000000000000000000000000000000000000000000000000000000000005b5\"\nvrf_settings = 1\n"
+            ),
+            "{text}"
+        );
+        let mut env = v2("0x6a");
+        env.push(("LS_CHAIN__SETTINGS_ID", "1"));
+        let s = load(home.path(), "devnet", &env).unwrap();
+        let c = s.deployment.v2_contracts().unwrap();
+        assert_eq!(
+            (c.vrf_source, c.vrf_consumer, c.vrf_settings),
+            (Some(rule.source), rule.consumer, Some(1))
+        );
+        // A profile minting with other settings does not take it.
+        assert_eq!(
+            source(&load(home.path(), "devnet", &v2("0x6a")).unwrap()),
+            None
         );
     }
 

@@ -100,6 +100,8 @@ pub struct PolicyGuard {
     /// Where `request_random` may go, and the one source it may ask for.
     vrf_provider: Felt,
     vrf_form: VrfForm,
+    /// The one contract a request may name as its consumer (`None`: any game contract).
+    vrf_consumer: Option<Felt>,
     allowed: HashSet<(Felt, Felt)>,
     contracts: HashSet<Felt>,
     ticket: Option<TicketApprove>,
@@ -124,6 +126,7 @@ impl PolicyGuard {
             vrf,
             vrf_provider: CARTRIDGE_VRF_PROVIDER,
             vrf_form: VrfForm::Salt,
+            vrf_consumer: None,
             allowed,
             contracts,
             ticket: None,
@@ -131,9 +134,10 @@ impl PolicyGuard {
         }
     }
 
-    /// The same guard with VRF requests going to `provider` in `form` only (a v2 deployment's
-    /// provider and source; [`PolicyGuard::new`] takes Cartridge's provider and `Salt`).
-    pub fn with_vrf(mut self, provider: Felt, form: VrfForm) -> Self {
+    /// The same guard with VRF requests going to `provider` in `form` only, on behalf of
+    /// `consumer` where it is named (a v2 deployment's provider, source and the contract that
+    /// consumes; [`PolicyGuard::new`] takes Cartridge's provider, `Salt` and any game contract).
+    pub fn with_vrf(mut self, provider: Felt, form: VrfForm, consumer: Option<Felt>) -> Self {
         self.allowed
             .remove(&(self.vrf_provider, REQUEST_RANDOM_SELECTOR));
         if self.vrf {
@@ -142,6 +146,7 @@ impl PolicyGuard {
         self.contracts = self.allowed.iter().map(|(c, _)| *c).collect();
         self.vrf_provider = provider;
         self.vrf_form = form;
+        self.vrf_consumer = consumer;
         self
     }
 
@@ -235,17 +240,23 @@ impl PolicyGuard {
             VrfForm::Salt => vrf.calldata.get(1) == Some(&Felt::ONE),
             VrfForm::Nonce(account) => vrf.calldata[1..] == [Felt::ZERO, account],
         };
-        let game_caller = vrf.calldata.len() == 3
-            && vrf.calldata[0] != self.vrf_provider
-            && self.contracts.contains(&vrf.calldata[0])
-            && form;
+        let caller = vrf.calldata.first().copied();
+        let consumer = match self.vrf_consumer {
+            Some(c) => caller == Some(c),
+            None => caller.is_some_and(|c| c != self.vrf_provider && self.contracts.contains(&c)),
+        };
+        let game_caller = vrf.calldata.len() == 3 && consumer && form;
         if !game_caller {
             let source = match self.vrf_form {
                 VrfForm::Salt => "Source::Salt",
                 VrfForm::Nonce(_) => "Source::Nonce of the signing account",
             };
             return Err(deny(format!(
-                "request_random must ask for {source} on behalf of a game contract"
+                "request_random must ask for {source} on behalf of {}",
+                match self.vrf_consumer {
+                    Some(c) => format!("the deployment's VRF consumer {c:#x}"),
+                    None => "a game contract".into(),
+                }
             )));
         }
         Ok(())

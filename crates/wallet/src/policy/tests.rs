@@ -148,7 +148,7 @@ fn a_configured_vrf_accepts_exactly_its_provider_and_form() {
     };
     let nonce = request(provider, vec![GAME, Felt::ZERO, account]);
     let salt = request(provider, vec![GAME, Felt::ONE, Felt::from(9u8)]);
-    let g = guard(&settings(), true).with_vrf(provider, VrfForm::Nonce(account));
+    let g = guard(&settings(), true).with_vrf(provider, VrfForm::Nonce(account), None);
     g.check_calls(&[nonce.clone(), call(GAME, explore())])
         .unwrap();
     let e = g
@@ -172,7 +172,7 @@ fn a_configured_vrf_accepts_exactly_its_provider_and_form() {
         e.rule, "allowed_calls",
         "Cartridge's provider is not this profile's"
     );
-    let s = guard(&settings(), true).with_vrf(provider, VrfForm::Salt);
+    let s = guard(&settings(), true).with_vrf(provider, VrfForm::Salt, None);
     s.check_calls(&[salt, call(GAME, explore())]).unwrap();
     assert_eq!(
         s.check_calls(&[nonce.clone(), call(GAME, explore())])
@@ -180,11 +180,32 @@ fn a_configured_vrf_accepts_exactly_its_provider_and_form() {
             .message,
         "request_random must ask for Source::Salt on behalf of a game contract"
     );
-    let off = guard(&settings(), false).with_vrf(provider, VrfForm::Salt);
+    let off = guard(&settings(), false).with_vrf(provider, VrfForm::Salt, None);
     let e = off
         .check_calls(&[nonce, call(GAME, explore())])
         .unwrap_err();
     assert_eq!((e.rule, e.setting), ("allow_vrf", "policy.allow_vrf"));
+}
+
+#[test]
+fn a_named_vrf_consumer_is_the_only_caller_a_request_may_name() {
+    let provider = Felt::from_hex_unchecked("0xf00");
+    let subsystem = Felt::from_hex_unchecked("0x5b5");
+    let salt = |caller: Felt| Call {
+        to: provider,
+        selector: REQUEST_RANDOM_SELECTOR,
+        calldata: vec![caller, Felt::ONE, Felt::from(9u8)],
+    };
+    let g = guard(&settings(), true).with_vrf(provider, VrfForm::Salt, Some(subsystem));
+    g.check_calls(&[salt(subsystem), call(GAME, explore())])
+        .unwrap();
+    let e = g
+        .check_calls(&[salt(GAME), call(GAME, explore())])
+        .unwrap_err();
+    assert_eq!(
+        e.message,
+        "request_random must ask for Source::Salt on behalf of the deployment's VRF consumer 0x5b5"
+    );
 }
 
 #[test]

@@ -98,6 +98,12 @@ pub struct V2Contracts {
     /// Where GameCore's randomness comes from; `None`: unknown, and actions that need randomness
     /// are refused before signing.
     pub vrf_source: Option<VrfSource>,
+    /// The contract that calls `consume_random` (the request's `caller`, to which the provider
+    /// binds the seed); `None`: GameCore itself.
+    pub vrf_consumer: Option<Felt>,
+    /// The game settings `vrf_source` holds for (a game's randomness follows its settings);
+    /// `None`: every game's. A game of other settings is refused an action that draws.
+    pub vrf_settings: Option<u32>,
     /// The last block whose GameCore events took the earlier envelope (the id in `data[0]`, not
     /// in the keys); `None`: none did, or the block is not known (such events are not read).
     pub legacy_envelope_until: Option<u64>,
@@ -134,9 +140,14 @@ impl V2Contracts {
         };
         Some(vrf_provider::request_random(
             self.vrf_provider,
-            &self.game_core,
+            &self.vrf_caller(),
             &source,
         ))
+    }
+
+    /// The `caller` a VRF request names: the contract that consumes the randomness.
+    pub fn vrf_caller(&self) -> Felt {
+        self.vrf_consumer.unwrap_or(self.game_core)
     }
 }
 
@@ -153,6 +164,8 @@ impl V2Contracts {
             dungeon: None,
             minter: None,
             vrf_source,
+            vrf_consumer: None,
+            vrf_settings: None,
             legacy_envelope_until: None,
         }
     }

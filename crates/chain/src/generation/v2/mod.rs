@@ -153,8 +153,11 @@ impl GameGeneration for V2Contracts {
             Some(VrfSource::Off) | None => (false, wallet::VrfForm::Salt),
         };
         let vrf = policy.vrf_enabled(requests);
-        wallet::PolicyGuard::new(policy, vrf, self.signable_entrypoints())
-            .with_vrf(self.vrf_provider, form)
+        wallet::PolicyGuard::new(policy, vrf, self.signable_entrypoints()).with_vrf(
+            self.vrf_provider,
+            form,
+            Some(self.vrf_caller()),
+        )
     }
 
     fn ticket_approve(&self) -> Option<wallet::TicketApprove> {

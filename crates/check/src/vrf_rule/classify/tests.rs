@@ -183,7 +183,18 @@ fn a_nonce_request_names_its_consumer_and_address() {
     );
     assert_eq!(v.source(), Some("nonce"));
     let elsewhere = classify(Some(&r), cx(PROVIDER, None, None), &Recipe::KNOWN);
-    assert_eq!(elsewhere.source(), None, "another consumer settles nothing");
+    // Another consumer (a subsystem that calls consume_random) settles the source and is kept.
+    assert!(matches!(
+        elsewhere,
+        Verdict::Nonce {
+            consumer_is_game: false,
+            ..
+        }
+    ));
+    assert_eq!(
+        (elsewhere.source(), elsewhere.consumer()),
+        (Some("nonce"), Some(V1_GAME))
+    );
     assert_eq!(
         classify(None, cx(V1_GAME, None, None), &[]).source(),
         Some("off")
