@@ -185,8 +185,8 @@ async fn both_practice_worlds_pass_and_an_unanswering_indexer_is_exit_two() {
         .collect();
     assert_eq!(
         generation,
-        ["game ok", "denshokan skipped"],
-        "no SRC5 in the practice Denshokan"
+        ["game ok", "game skipped", "denshokan skipped"],
+        "no SRC5 in the practice GameCore nor in its Denshokan"
     );
     let indexer = &report["sections"]
         .as_array()

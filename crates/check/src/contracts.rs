@@ -114,6 +114,9 @@ pub struct AbiCheck {
     pub erc721: Option<probe::Src5>,
     /// Whether the game address's class has `settings_exist` (`None`: its class was not read).
     pub settings_view: Option<bool>,
+    /// v2: whether the game address's SRC5 says it is a game token itself (`None`: its class was
+    /// not read).
+    pub game_token_src5: Option<probe::GameSrc5>,
 }
 
 /// The entrypoints of `suffix` the server calls on that contract (those the generation checks).
@@ -153,6 +156,7 @@ pub async fn check_abi(
         classes_fetched: 0,
         erc721: None,
         settings_view: None,
+        game_token_src5: None,
     };
     for target in game.check_targets() {
         let mut result = ContractCheck {
@@ -228,6 +232,13 @@ pub async fn check_abi(
         let abi = found.and_then(|x| read.get(&x.class_hash?)?.0.as_ref().ok()?.as_ref());
         if let Some(abi) = abi {
             out.erc721 = Some(probe::erc721(source, token, abi).await);
+        }
+        // The game address of another design may be its own token, and say so by its interface.
+        let game_address = deployment.game_address();
+        let found = out.contracts.iter().find(|x| x.address == game_address);
+        let abi = found.and_then(|x| read.get(&x.class_hash?)?.0.as_ref().ok()?.as_ref());
+        if let Some(abi) = abi {
+            out.game_token_src5 = Some(probe::game_token_src5(source, game_address, abi).await);
         }
     }
     out
@@ -363,6 +374,9 @@ impl AbiCheck {
             ),
         };
         let mut checks = vec![check];
+        if let Some(found) = &self.game_token_src5 {
+            checks.push(probe::game_src5_check(game_address, found));
+        }
         if let (Some(found), Some(token)) = (&self.erc721, deployment.game().src5_token()) {
             checks.push(probe::src5_check("denshokan", token, found));
         }

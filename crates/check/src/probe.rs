@@ -115,7 +115,7 @@ pub async fn settings_check(
         Some(false) => Check::new(
             name,
             Status::Skipped,
-            "the game's class has no settings_exist view: nothing to ask (the practice worlds have none)",
+            "the game's class has no settings_exist view: nothing to ask",
         ),
         Some(true) => {
             let selector = starknet::macros::selector!("settings_exist");
@@ -155,6 +155,94 @@ pub fn src5_check(role: &str, address: Felt, found: &Src5) -> Check {
             "supports_interface(IERC721) is false: not the ERC721 whose owner_of is read",
         ),
         Src5::Unreachable(m) => Check::new(name, Status::Unreachable, m.clone()),
+    }
+}
+
+/// The SRC5 interface ids Provable's game components gave `IMinigameToken` (a token contract
+/// registers its version's), with the name it went by: Provable-Games/game-components
+/// `packages/interfaces/src/AGENTS.md` at `3feb2eb` (the frozen standard and legacy values) and
+/// the value history of a later version of that file (2.1.1, and the `is_lifecycle_open` rename).
+pub const MINIGAME_TOKEN_IDS: [(&str, Felt); 4] = [
+    (
+        "IMinigameToken (lite, then standard)",
+        Felt::from_hex_unchecked(
+            "0x15951d6d145a5a13c454bd75f0787e43e531a80a4bfb42a01fc4859e6fb7aea",
+        ),
+    ),
+    (
+        "IMinigameToken (legacy)",
+        Felt::from_hex_unchecked(
+            "0x246f614bd76b91c378a91877851f2ccdb99278e9fb77c782a22355059ce9906",
+        ),
+    ),
+    (
+        "IMinigameToken (2.1.1)",
+        Felt::from_hex_unchecked(
+            "0x20253de95bcdb23620c88405a5f97da040b91de832ad98a34b45c4f3331d13b",
+        ),
+    ),
+    (
+        "IMinigameToken (is_lifecycle_open)",
+        Felt::from_hex_unchecked(
+            "0x1238d845bb65d15a4ae71f27bef35d008ad496acb4c3b840c5de17bf0111559",
+        ),
+    ),
+];
+
+/// What the game address's SRC5 says of the game-token interfaces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameSrc5 {
+    /// The class has no `supports_interface`.
+    Absent,
+    /// It supports none of them: a game, not a token.
+    NotAToken,
+    /// It supports this one (its name and id): the game is its own token.
+    Token(&'static str, Felt),
+    /// A call failed.
+    Unreachable(String),
+}
+
+/// Asks the game at `address` (class ABI `abi`), where it has SRC5, whether it supports any known
+/// `IMinigameToken` interface id: a game that is its own token is another design than the one
+/// whose GameCore and GameToken are apart.
+pub(crate) async fn game_token_src5(
+    source: &dyn ClassSource,
+    address: Felt,
+    abi: &Abi,
+) -> GameSrc5 {
+    if abi.function("supports_interface").is_none() {
+        return GameSrc5::Absent;
+    }
+    let selector = starknet::macros::selector!("supports_interface");
+    for (name, id) in MINIGAME_TOKEN_IDS {
+        match source.call(address, selector, vec![id]).await {
+            Ok(answer) if answer.first() == Some(&Felt::ONE) => return GameSrc5::Token(name, id),
+            Ok(_) => {}
+            Err(e) => return GameSrc5::Unreachable(e.to_string()),
+        }
+    }
+    GameSrc5::NotAToken
+}
+
+/// The check of what the game address's SRC5 says.
+pub fn game_src5_check(address: Felt, found: &GameSrc5) -> Check {
+    let name = format!("game address {} SRC5", short_address(address));
+    match found {
+        GameSrc5::Absent => Check::new(name, Status::Skipped, "no supports_interface in its class"),
+        GameSrc5::NotAToken => Check::new(
+            name,
+            Status::Ok,
+            "supports no game-token interface: a game apart from its token",
+        ),
+        GameSrc5::Token(interface, id) => Check::new(
+            name,
+            Status::Mismatch,
+            format!(
+                "supports_interface({interface}, {id:#x}) is true: the game is its own token, \
+                 another generation, which this server does not play"
+            ),
+        ),
+        GameSrc5::Unreachable(m) => Check::new(name, Status::Unreachable, m.clone()),
     }
 }
 
@@ -270,6 +358,61 @@ mod tests {
         assert_eq!(
             *game.0.lock().unwrap(),
             vec![vec![Felt::ONE], vec![Felt::ZERO]]
+        );
+    }
+
+    /// A game whose SRC5 supports the interface `token` only (none: `None`), counting the calls.
+    struct Src5Game(Option<Felt>, std::sync::Mutex<usize>);
+
+    #[async_trait::async_trait]
+    impl ClassSource for Src5Game {
+        async fn class_hash_at(&self, _: Felt) -> Result<Felt, crate::ClassError> {
+            unreachable!()
+        }
+        async fn class_at(
+            &self,
+            _: Felt,
+        ) -> Result<starknet::core::types::ContractClass, crate::ClassError> {
+            unreachable!()
+        }
+        async fn chain_id(&self) -> Result<Felt, crate::ClassError> {
+            unreachable!()
+        }
+        async fn call(
+            &self,
+            _: Felt,
+            s: Felt,
+            d: Vec<Felt>,
+        ) -> Result<Vec<Felt>, crate::ClassError> {
+            assert_eq!(s, starknet::macros::selector!("supports_interface"));
+            *self.1.lock().unwrap() += 1;
+            Ok(vec![Felt::from(Some(d[0]) == self.0)])
+        }
+    }
+
+    #[tokio::test]
+    async fn a_game_that_says_it_is_a_token_is_another_generation() {
+        let a = Felt::from(0x6a_u8);
+        let src5 = abi(&[("supports_interface", 1), ("load_assets", 1)]);
+        let legacy = MINIGAME_TOKEN_IDS[1].1;
+        let token = Src5Game(Some(legacy), Default::default());
+        let found = game_token_src5(&token, a, &src5).await;
+        assert_eq!(found, GameSrc5::Token("IMinigameToken (legacy)", legacy));
+        let check = game_src5_check(a, &found);
+        assert_eq!(check.status, Status::Mismatch);
+        assert!(check.detail.contains("its own token"), "{}", check.detail);
+        let game = Src5Game(None, Default::default());
+        assert_eq!(game_token_src5(&game, a, &src5).await, GameSrc5::NotAToken);
+        assert_eq!(
+            *game.1.lock().unwrap(),
+            MINIGAME_TOKEN_IDS.len(),
+            "every id asked"
+        );
+        let plain = abi(&[("load_assets", 1)]);
+        assert_eq!(game_token_src5(&game, a, &plain).await, GameSrc5::Absent);
+        assert_eq!(
+            game_src5_check(a, &GameSrc5::Absent).status,
+            Status::Skipped
         );
     }
 }
