@@ -69,13 +69,12 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Serve(args) => serve(&cli.settings, args).await,
         Command::Devnet(DevnetCommand::Up { port }) => devnet_up(&devnet_by_default(), port).await,
         Command::Devnet(DevnetCommand::Deploy {
-            rpc,
             out,
             generation,
             vrf,
         }) => {
             let (settings, env) = devnet_by_default().load()?;
-            deploy_generation(&settings, &env, rpc, out, generation, vrf).await
+            deploy_generation(&settings, &env, out, generation, vrf).await
         }
         Command::Play(args) => play(&cli.settings, args).await,
         Command::Token(TokenCommand::New { identity }) => new_token(&identity),
