@@ -84,6 +84,7 @@ mod v2_client_devnet;
 mod v2_envelopes_devnet;
 mod v2_mcp_devnet;
 mod v2_new_game_devnet;
+mod v2_no_indexer;
 mod v2_world_devnet;
 mod vrf_client_devnet;
 mod vrf_rule_devnet;
