@@ -67,6 +67,7 @@ async fn serve(fake: &FakeDenshokan) -> RunningService<RoleClient, ()> {
         retries: 1,
         max_retry_wait: Duration::from_millis(200),
         cache_ttl: Duration::ZERO,
+        api_key: None,
     })
     .unwrap();
     let index = DenshokanIndex::new(

@@ -117,3 +117,39 @@ fn in_a_terminal_the_server_says_how_to_connect_a_client() {
     assert!(text.contains(&format!("{exe} play")), "{text}");
     assert!(text.contains("embedded practice chain"), "{text}");
 }
+
+/// `devnet deploy` takes its node as every other command does: the shared `--rpc-url` (or its
+/// alias `--rpc`), else the profile's `chain.rpc_url` (here from `STARKNET_RPC_URL`). On a closed
+/// port each fails reaching that port, not for a missing option.
+#[test]
+fn devnet_deploy_goes_to_the_node_the_shared_settings_name() {
+    let port = loot_survivor_mcp::devnet::free_port().expect("a free port");
+    let url = format!("http://127.0.0.1:{port}/");
+    let home = tempfile::tempdir().unwrap();
+    let out = home.path().join("manifest.json");
+    for (args, env) in [
+        (vec!["--rpc-url", url.as_str()], None),
+        (vec!["--rpc", url.as_str()], None),
+        (vec![], Some(url.as_str())),
+    ] {
+        let mut cmd = std::process::Command::new(common::BIN);
+        cmd.args(["devnet", "deploy", "--profile", "devnet"])
+            .args(&args)
+            .arg("--out")
+            .arg(&out)
+            .env("LS_HOME", home.path())
+            .env("RUST_LOG", "warn")
+            .env_remove("STARKNET_RPC_URL");
+        if let Some(url) = env {
+            cmd.env("STARKNET_RPC_URL", url);
+        }
+        let run = cmd.output().expect("run devnet deploy");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!("127.0.0.1:{port}")) && !stderr.contains("required"),
+            "{args:?} {env:?}: {stderr}"
+        );
+    }
+    assert!(!out.exists(), "nothing deployed, no manifest");
+}

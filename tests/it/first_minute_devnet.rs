@@ -1,5 +1,6 @@
-//! On a real devnet, with the binary copied away from its build directory: `devnet deploy` writes
-//! the manifest into the data directory (no `--out`), `serve --profile devnet` finds it there, and
+//! On a real devnet, with the binary copied away from its build directory: `devnet deploy`, given
+//! the node with the same `--rpc-url` as `serve`, writes the manifest into the data directory (no
+//! `--out`), `serve --profile devnet` finds it there, and
 //! a wrong starting weapon is refused before anything is signed (the account nonce is unchanged).
 
 use crate::common;
@@ -26,7 +27,7 @@ async fn a_copied_binary_deploys_into_its_data_directory_and_never_mints_for_a_w
     std::fs::copy(BIN, &exe).unwrap();
 
     let out = tokio::process::Command::new(&exe)
-        .args(["devnet", "deploy", "--profile", "devnet", "--rpc"])
+        .args(["devnet", "deploy", "--profile", "devnet", "--rpc-url"])
         .arg(devnet.url.as_str())
         .current_dir(cwd.path())
         .env("LS_HOME", home.path())

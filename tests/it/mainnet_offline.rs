@@ -81,6 +81,19 @@ async fn mainnet_without_a_reachable_rpc_serves_and_says_what_it_could_not_check
         .await;
     assert_eq!(board["indexer"]["source"], "denshokan", "{board}");
     assert_eq!(board["total"], 1, "{board}");
+    // Mainnet names no dungeon: the refusal names the v2 key that would, not v1's.
+    let e = client
+        .err(
+            "ls_get_leaderboard",
+            json!({"scope": "dungeon"}),
+            "VALIDATION_ERROR",
+        )
+        .await;
+    assert!(
+        e["hint"].as_str().unwrap().contains("deployment.minter")
+            && !e.to_string().contains("chain.contracts.dungeon"),
+        "{e}"
+    );
 
     let log = client.shutdown().await;
     assert!(

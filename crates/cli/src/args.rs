@@ -162,12 +162,9 @@ pub(crate) enum DevnetCommand {
         #[arg(long, default_value_t = 5050)]
         port: u16,
     },
-    /// Declare and deploy the practice world on any Starknet RPC (devnet, katana, testnet) and
-    /// write its Dojo manifest.
+    /// Declare and deploy the practice world on the profile's node (`--rpc-url`, or the
+    /// profile's chain.rpc_url: devnet, katana, testnet) and write its Dojo manifest.
     Deploy {
-        /// The node's JSON-RPC URL.
-        #[arg(long)]
-        rpc: url::Url,
         /// Where to write the manifest (default: the profile's `chain.manifest`; for v2, the
         /// deployment file `devnet/v2.json` in the data directory).
         #[arg(long)]
@@ -233,8 +230,8 @@ pub(crate) struct SettingsArgs {
     /// LS_CHAIN).
     #[arg(long, global = true)]
     pub(crate) profile: Option<String>,
-    /// Override the node URL (or STARKNET_RPC_URL).
-    #[arg(long, global = true)]
+    /// Override the node URL (or STARKNET_RPC_URL); `--rpc` is the same option.
+    #[arg(long, global = true, visible_alias = "rpc")]
     pub(crate) rpc_url: Option<String>,
     /// Directory with default.toml / <profile>.toml layered over the built-in profiles.
     #[arg(long, global = true)]
@@ -277,13 +274,7 @@ mod tests {
     use deploy::v2::VrfMode;
 
     fn deploy_args(extra: &[&str]) -> Result<(DeployGeneration, Option<VrfMode>), clap::Error> {
-        let base = [
-            "loot-survivor-mcp",
-            "devnet",
-            "deploy",
-            "--rpc",
-            "http://127.0.0.1:5050/",
-        ];
+        let base = ["loot-survivor-mcp", "devnet", "deploy"];
         let cli = Cli::try_parse_from(base.iter().chain(extra))?;
         match cli.command {
             Some(Command::Devnet(DevnetCommand::Deploy {
@@ -300,6 +291,31 @@ mod tests {
         assert_eq!(v2, (DeployGeneration::V2, Some(VrfMode::Salt)));
         assert!(deploy_args(&["--vrf", "cartridge"]).is_err());
         assert!(deploy_args(&["--generation", "v3"]).is_err());
+    }
+
+    #[test]
+    fn devnet_deploy_takes_the_node_from_the_shared_rpc_url_or_its_alias() {
+        let url = |args: &[&str]| {
+            let cli = Cli::try_parse_from(args).unwrap();
+            assert!(matches!(
+                cli.command,
+                Some(Command::Devnet(DevnetCommand::Deploy { .. }))
+            ));
+            cli.settings.rpc_url
+        };
+        let at = Some("http://127.0.0.1:6060/".to_string());
+        let deploy = ["loot-survivor-mcp", "devnet", "deploy"];
+        for flag in ["--rpc-url", "--rpc"] {
+            let after = [&deploy[..], &[flag, "http://127.0.0.1:6060/"]].concat();
+            assert_eq!(url(&after), at, "{flag} after the subcommand");
+            let before = [
+                &["loot-survivor-mcp", flag, "http://127.0.0.1:6060/"],
+                &deploy[1..],
+            ]
+            .concat();
+            assert_eq!(url(&before), at, "{flag} before the subcommand");
+        }
+        assert_eq!(url(&deploy), None, "the profile's chain.rpc_url then");
     }
 
     #[test]

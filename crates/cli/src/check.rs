@@ -264,12 +264,17 @@ fn check_command(profile: &str) -> String {
     format!("loot-survivor-mcp check --profile {profile}")
 }
 
-/// The `indexer` section: on v2 the Denshokan API's health and one leaderboard page; on v1 one
-/// leaderboard page from Torii when the profile names one.
+/// The `indexer` section: on v2 the Denshokan API's health and one leaderboard page when the
+/// profile names one; on v1 one leaderboard page from Torii when the profile names one.
 async fn indexer_section(settings: &Settings, deployment: &Deployment) -> Section {
     let checks = match deployment.game().index_source() {
         IndexSource::Denshokan { minter } => match settings.denshokan_client() {
-            Ok(client) => {
+            Ok(None) => vec![Check::new(
+                "denshokan",
+                Status::Skipped,
+                "no Denshokan API configured for this deployment (deployment.indexer_url)",
+            )],
+            Ok(Some(client)) => {
                 let client = Arc::new(client);
                 let health = match client.health().await {
                     Ok(h) => Check::new(
@@ -387,4 +392,29 @@ pub(crate) async fn gate_writes(client: ChainClient, profile: &str) -> ChainClie
     client
         .with_abi_gate(gate, Some(Arc::new(recheck)))
         .with_missing_settings(missing)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::tests::load;
+
+    #[tokio::test]
+    async fn a_v2_profile_without_an_indexer_url_skips_the_denshokan_checks() {
+        let mut settings = load(Some("mainnet"), &[]).unwrap();
+        settings.deployment.indexer_url = None;
+        let deployment = settings.deployment().unwrap();
+        let section = indexer_section(&settings, &deployment).await;
+        assert_eq!(section.checks.len(), 1, "{:?}", section.checks);
+        let only = &section.checks[0];
+        assert_eq!(
+            (only.name.as_str(), only.status),
+            ("denshokan", Status::Skipped)
+        );
+        assert!(
+            only.detail.contains("deployment.indexer_url"),
+            "{}",
+            only.detail
+        );
+    }
 }

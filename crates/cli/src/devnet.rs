@@ -33,17 +33,18 @@ pub(crate) fn account_and_signer(
     Ok((address, Arc::new(signer)))
 }
 
-/// `devnet deploy`: the practice world of `generation` on `rpc` (the v2 one with GameCore's
-/// randomness in `vrf`, shaped as `variant` says).
+/// `devnet deploy`: the practice world of `generation` on the profile's node (`chain.rpc_url`,
+/// which `--rpc-url` sets), the v2 one with GameCore's randomness in `vrf`, shaped as `variant`
+/// says.
 pub(crate) async fn deploy_generation(
     settings: &Settings,
     env: &HashMap<String, String>,
-    rpc: url::Url,
     out: Option<PathBuf>,
     generation: DeployGeneration,
     vrf: Option<VrfMode>,
     variant: &V2Variant,
 ) -> anyhow::Result<()> {
+    let rpc = settings.chain.rpc_url.clone();
     match generation {
         DeployGeneration::V1 if vrf.is_some() || !variant.is_plain() => {
             anyhow::bail!("--vrf, --settings and --vrf-consumer apply to --generation v2 only")

@@ -69,7 +69,6 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Serve(args) => serve(&cli.settings, args).await,
         Command::Devnet(DevnetCommand::Up { port }) => devnet_up(&devnet_by_default(), port).await,
         Command::Devnet(DevnetCommand::Deploy {
-            rpc,
             out,
             generation,
             vrf,
@@ -77,7 +76,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }) => {
             let (settings, env) = devnet_by_default().load()?;
             let variant = variant.variant();
-            deploy_generation(&settings, &env, rpc, out, generation, vrf, &variant).await
+            deploy_generation(&settings, &env, out, generation, vrf, &variant).await
         }
         Command::Play(args) => play(&cli.settings, args).await,
         Command::Token(TokenCommand::New { identity }) => new_token(&identity),

@@ -165,9 +165,7 @@ fn connected_server(
         server = server.with_torii(Arc::new(torii));
     }
     if let Some(index) = v2_index {
-        tracing::info!(
-            "the Denshokan API and the chain's GameCore events answer the indexer tools"
-        );
+        say_v2_index(&index);
         server = server.with_index(Arc::new(index));
     }
     Ok(server)
@@ -207,10 +205,26 @@ fn unreachable_server(
         server = server.with_torii(Arc::new(torii));
     }
     if let Some(index) = settings.v2_index(deployment, pending)? {
-        tracing::info!("the Denshokan API answers the leaderboard and an owner's games");
+        say_v2_index(&index);
         server = server.with_index(Arc::new(index));
     }
     Ok(server)
+}
+
+/// Logs what answers the indexer tools on v2: the Denshokan API, if the profile names one, and
+/// the chain's GameCore events.
+fn say_v2_index(index: &indexer::denshokan::DenshokanIndex) {
+    if index.has_api() {
+        tracing::info!(
+            "the Denshokan API and the chain's GameCore events answer the indexer tools"
+        );
+    } else {
+        tracing::warn!(
+            "no Denshokan API is configured for this deployment (deployment.indexer_url, \
+             LS_DENSHOKAN_URL): the leaderboard and owners' games are refused; game histories \
+             are read from the chain"
+        );
+    }
 }
 
 /// What connecting takes, kept to connect again after a failure at start, and how a connected

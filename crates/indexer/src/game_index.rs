@@ -80,6 +80,10 @@ pub trait GameIndex: Send + Sync {
     fn dungeon(&self) -> Option<Felt> {
         None
     }
+    /// The profile key that names that dungeon for this index.
+    fn dungeon_setting(&self) -> &'static str {
+        "chain.contracts.dungeon"
+    }
     /// How far the index has read the chain, when it says.
     async fn head(&self) -> Option<IndexerHead> {
         None

@@ -70,7 +70,7 @@ impl LsServer {
 #[tool_router(router = torii_tool_router, vis = "pub(crate)")]
 impl LsServer {
     #[tool(
-        description = "Games ranked by score (xp), from the Torii indexer, in pages.",
+        description = "Games ranked by score (xp), from Torii or the Denshokan API, in pages.",
         annotations(title = "Leaderboard", read_only_hint = true, open_world_hint = true)
     )]
     async fn ls_get_leaderboard(
@@ -83,7 +83,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "An owner's games, newest first, with phase, level, xp and health, in pages: from the Torii indexer, or from the chain for games this server knows when Torii is down.",
+        description = "An owner's games, newest first, in pages: from Torii or the Denshokan API, or from the chain for games this server knows when Torii is down.",
         annotations(
             title = "List adventurers",
             read_only_hint = true,
@@ -100,7 +100,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "An adventurer's game events from the Torii indexer, in chain order, in pages.",
+        description = "An adventurer's game events in chain order, in pages: from Torii, or from the chain.",
         annotations(title = "Game events", read_only_hint = true, open_world_hint = true)
     )]
     async fn ls_get_game_events(

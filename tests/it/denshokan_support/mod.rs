@@ -9,8 +9,11 @@
 //! echoed, 1,000 rows at most on `/tokens` and 100 on `/players/:address/tokens` (both clamp
 //! larger limits rather than refuse them), `{"error": "..."}` bodies on 400 and 404, and
 //! `{"error": "Rate limit exceeded", "retryAfter": n}` on 429. `GET /health` answers as
-//! `api/src/index.ts` at commit `1396b99` writes it (routes.rs). Faults can be queued, every
-//! request is logged, and the server can be stopped.
+//! `api/src/index.ts` at commit `1396b99` writes it (routes.rs). API keys are checked as
+//! `api/src/middleware/apiKey.ts` (at `2527bda`) checks them: one sent as `X-API-Key` or
+//! `Authorization: Bearer`, none the anonymous tier, and one it does not hold (any, while it holds
+//! none) answered 401 `{"error": "Invalid API key"}` before any route. Faults can be queued, every request is logged with the key it carried,
+//! and the server can be stopped.
 
 #![allow(dead_code)]
 
@@ -100,6 +103,10 @@ pub enum Fault {
 pub struct Logged {
     pub path: String,
     pub query: Vec<(String, String)>,
+    /// The `X-API-Key` header, when sent.
+    pub api_key: Option<String>,
+    /// The `Authorization` header, when sent.
+    pub authorization: Option<String>,
 }
 
 impl Logged {
@@ -123,6 +130,8 @@ pub(crate) struct State {
     log: Mutex<Vec<Logged>>,
     /// Send every row whatever the asked limit (an API that does not keep to its own cap).
     every_row: std::sync::atomic::AtomicBool,
+    /// The API keys it accepts (`API_KEYS`); a request without a key is anonymous and served.
+    keys: Mutex<Vec<String>>,
 }
 
 /// The running stand-in.
@@ -175,6 +184,11 @@ impl FakeDenshokan {
 
     pub fn set_health(&self, db: bool, latest_block: Option<u64>) {
         *self.state.health.lock().unwrap() = (db, latest_block);
+    }
+
+    /// Accepts `key` as an API key; any other key presented is refused with 401.
+    pub fn accept_key(&self, key: &str) {
+        self.state.keys.lock().unwrap().push(key.into());
     }
 
     /// Queues a fault for the next request.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::State as Shared;
-use axum::http::{StatusCode, Uri, header};
+use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::response::Response;
 use serde_json::{Value, json};
 use starknet_types_core::felt::Felt;
@@ -20,7 +20,7 @@ pub(crate) fn router(state: Arc<State>) -> Router {
     Router::new().fallback(handle).with_state(state)
 }
 
-async fn handle(Shared(s): Shared<Arc<State>>, uri: Uri) -> Response {
+async fn handle(Shared(s): Shared<Arc<State>>, headers: HeaderMap, uri: Uri) -> Response {
     let query: Vec<(String, String)> = uri
         .query()
         .map(|q| {
@@ -30,12 +30,29 @@ async fn handle(Shared(s): Shared<Arc<State>>, uri: Uri) -> Response {
         })
         .unwrap_or_default();
     let path = uri.path().to_string();
+    let header = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    };
     s.log.lock().unwrap().push(Logged {
         path: path.clone(),
         query: query.clone(),
+        api_key: header("x-api-key"),
+        authorization: header("authorization"),
     });
     if let Some(f) = s.faults.lock().unwrap().pop_front() {
         return fault(f);
+    }
+    // `api/src/middleware/apiKey.ts` (`identifyCaller`): `X-API-Key`, else a bearer token; none
+    // is the anonymous tier, an unknown one a 401.
+    let bearer =
+        header("authorization").and_then(|a| a.strip_prefix("Bearer ").map(str::to_string));
+    if let Some(key) = header("x-api-key").or(bearer)
+        && !s.keys.lock().unwrap().contains(&key.trim().to_string())
+    {
+        return json_answer(401, json!({ "error": "Invalid API key" }));
     }
     let q = |name: &str| {
         query

@@ -10,8 +10,8 @@ mod urls;
 pub use redacted::Redacted;
 
 pub use urls::{
-    HIDDEN_CREDENTIAL, has_credentials, hide_credentials, redact_urls, register_url_credentials,
-    shown_url,
+    HIDDEN_CREDENTIAL, has_credentials, hide_credentials, redact_urls, register_credential,
+    register_url_credentials, shown_url,
 };
 
 /// Shortest run of hex digits treated as possible key material (addresses and keys are up to 64).

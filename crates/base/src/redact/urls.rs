@@ -148,7 +148,18 @@ fn find_url(text: &str) -> Option<usize> {
 /// Registers the credentials in a configured URL (RPC, WebSocket, indexer), so that
 /// [`hide_credentials`] hides them in every log line from now on.
 pub fn register_url_credentials(url: &Url) {
-    let found: Vec<String> = credentials(url)
+    register(credentials(url));
+}
+
+/// Registers a configured secret that is not in a URL (an API key sent in a header), so that
+/// [`hide_credentials`] hides it in every log line and tool error from now on.
+pub fn register_credential(secret: &str) {
+    register(vec![secret.trim().to_string()]);
+}
+
+/// Adds `found` (but values too short to hide safely) to the registered credentials.
+fn register(found: Vec<String>) {
+    let found: Vec<String> = found
         .into_iter()
         .filter(|c| c.len() >= MIN_REGISTERED_LEN)
         .collect();
@@ -241,5 +252,11 @@ mod tests {
             "{hidden}"
         );
         assert!(matches!(hide_credentials("plain text"), Cow::Borrowed(_)));
+        register_credential(" header-key-7Q9 ");
+        register_credential("abc");
+        assert_eq!(
+            hide_credentials("invalid key header-key-7Q9, abc"),
+            "invalid key <hidden>, abc"
+        );
     }
 }

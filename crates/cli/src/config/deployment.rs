@@ -7,6 +7,7 @@ use chain::generation::IndexSource;
 use chain::{Deployment, V2Contracts, VrfSource};
 use deploy::v2::V2Deployment;
 use game::felt::parse_felt;
+use secrecy::SecretString;
 use serde::Deserialize;
 use starknet::core::types::Felt;
 
@@ -57,8 +58,11 @@ pub struct DeploymentSettings {
     /// games minted by then have those events read too. Unset: only the current envelope is read.
     pub legacy_envelope_until_block: Option<u64>,
     /// v2: the Denshokan API the leaderboard and an owner's games are read from (also
-    /// `LS_DENSHOKAN_URL`); unset: Provable's public one.
+    /// `LS_DENSHOKAN_URL`); unset: none (the mainnet profile names Provable's, which indexes
+    /// mainnet only).
     pub indexer_url: Option<url::Url>,
+    /// v2: the key sent to that API as `X-API-Key` (also `LS_DENSHOKAN_API_KEY`); unset: none.
+    pub indexer_api_key: Option<SecretString>,
     /// The date (`YYYY-MM-DD`) the deployment was archived: new games are refused before signing.
     pub archived: Option<String>,
     /// The public record of the archival, quoted in the refusal.
@@ -210,8 +214,8 @@ fn source(value: &str) -> Result<VrfSource, ConfigError> {
 }
 
 impl Settings {
-    /// On a v2 deployment, the indexer tools' index: the Denshokan API (the profile's
-    /// `deployment.indexer_url`, else Provable's) for the leaderboard and an owner's games, and
+    /// On a v2 deployment, the indexer tools' index: the Denshokan API of the profile's
+    /// `deployment.indexer_url` (none unset) for the leaderboard and an owner's games, and
     /// `events` (the chain's GameCore events) for a history; `None` on v1 (Torii, when
     /// configured).
     pub fn v2_index(
@@ -223,20 +227,29 @@ impl Settings {
         let IndexSource::Denshokan { minter } = deployment.game().index_source() else {
             return Ok(None);
         };
-        let client = self.denshokan_client()?;
         let game_id = game::token_fields::DEATH_MOUNTAIN_GAME_ID;
-        let index = DenshokanIndex::new(std::sync::Arc::new(client), game_id, minter);
+        let index = match self.denshokan_client()? {
+            Some(client) => DenshokanIndex::new(std::sync::Arc::new(client), game_id, minter),
+            None => DenshokanIndex::without_api(game_id, minter),
+        };
         Ok(Some(index.with_events(events)))
     }
 
-    /// A client of the profile's Denshokan API (`deployment.indexer_url`, else Provable's).
-    pub fn denshokan_client(&self) -> anyhow::Result<indexer::denshokan::DenshokanClient> {
+    /// A client of the profile's Denshokan API (`deployment.indexer_url`, with
+    /// `deployment.indexer_api_key`), or `None` when the profile names none.
+    pub fn denshokan_client(&self) -> anyhow::Result<Option<indexer::denshokan::DenshokanClient>> {
         use indexer::denshokan::{DenshokanClient, DenshokanOptions};
-        let mut opts = DenshokanOptions::default();
-        if let Some(url) = &self.deployment.indexer_url {
-            opts.url = url.clone();
-        }
-        DenshokanClient::new(opts).map_err(|e| anyhow::anyhow!("{e}"))
+        let Some(url) = &self.deployment.indexer_url else {
+            return Ok(None);
+        };
+        let opts = DenshokanOptions {
+            url: url.clone(),
+            api_key: self.deployment.indexer_api_key.clone(),
+            ..DenshokanOptions::default()
+        };
+        DenshokanClient::new(opts)
+            .map(Some)
+            .map_err(|e| anyhow::anyhow!("{e}"))
     }
 
     /// The profile's deployment: v1's addresses from the manifest and `chain.contracts`, or the
@@ -305,6 +318,25 @@ mod tests {
             Some(indexer::denshokan::DEFAULT_BASE_URL.parse().unwrap())
         );
         assert_eq!(s.archive(), None, "the live game is not archived");
+    }
+
+    #[test]
+    fn the_indexer_api_key_is_read_kept_out_of_debug_and_registered_for_hiding() {
+        use secrecy::ExposeSecret as _;
+        let key = "dk_live_9fQ2mZ7wLx";
+        let s = load(Some("mainnet"), &[("LS_DENSHOKAN_API_KEY", key)]).unwrap();
+        let kept = s.deployment.indexer_api_key.as_ref().unwrap();
+        assert_eq!(kept.expose_secret(), key);
+        assert!(!format!("{s:?}").contains(key));
+        let shown = base::redact::hide_credentials(&format!("Invalid API key {key}")).into_owned();
+        assert_eq!(shown, "Invalid API key <hidden>");
+        assert!(s.denshokan_client().unwrap().is_some());
+        let devnet = load(Some("devnet"), &[("LS_GENERATION", "v2")]).unwrap();
+        assert!(devnet.deployment.indexer_url.is_none());
+        assert!(
+            devnet.denshokan_client().unwrap().is_none(),
+            "no default API off mainnet"
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 use config::{Config, File, FileFormat};
 use game::felt::parse_felt;
+use secrecy::ExposeSecret as _;
 use serde::Deserialize;
 use starknet::core::types::Felt;
 use url::Url;
@@ -43,6 +44,7 @@ const ENV_ALIASES: &[(&str, &str)] = &[
     ("LS_MANIFEST", "chain.manifest"),
     ("LS_GENERATION", "deployment.generation"),
     ("LS_DENSHOKAN_URL", "deployment.indexer_url"),
+    ("LS_DENSHOKAN_API_KEY", "deployment.indexer_api_key"),
     ("LS_ALLOW_ARCHIVED_ENTRY", "deployment.allow_archived_entry"),
 ];
 
@@ -382,6 +384,9 @@ impl Settings {
         {
             base::redact::register_url_credentials(url);
         }
+        if let Some(key) = &settings.deployment.indexer_api_key {
+            base::redact::register_credential(key.expose_secret());
+        }
         Ok(settings)
     }
 
@@ -549,4 +554,4 @@ pub use settled::{settle_vrf_source, settled_path};
 #[cfg(test)]
 mod key_tests;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

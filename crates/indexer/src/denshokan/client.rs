@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use secrecy::{ExposeSecret as _, SecretString};
 use serde_json::Value;
 use starknet_types_core::felt::Felt;
 use url::Url;
@@ -16,13 +17,17 @@ use super::query::{
 use super::token::{Token, TokenPage, TokenRank};
 use crate::torii::{TtlCache, endpoint, snippet};
 
-/// The mainnet API (Provable-Games/denshokan-sdk `src/chains/constants.ts` at `dc36315`).
+/// The mainnet API (Provable-Games/denshokan-sdk `src/chains/constants.ts` at `dc36315`); it
+/// indexes mainnet only, so only the mainnet profile names it.
 pub const DEFAULT_BASE_URL: &str = "https://denshokan-api-production.up.railway.app";
-/// First retry delay after a transient failure; doubled on each further retry.
+/// The header an API key is sent in (Provable-Games/denshokan `api/src/middleware/apiKey.ts`,
+/// which also takes `Authorization: Bearer`).
+pub const API_KEY_HEADER: &str = "X-API-Key";
 /// The largest answer read, in bytes: the player route's page of 100 keeps each row's `tokenUri`
 /// (about 40 KB), so about 4 MB a page (docs/denshokan.md).
 const MAX_BODY: usize = 16 << 20;
 
+/// First retry delay after a transient failure; doubled on each further retry.
 const BACKOFF: Duration = Duration::from_millis(100);
 /// Longest backoff delay.
 const MAX_BACKOFF: Duration = Duration::from_secs(1);
@@ -45,6 +50,8 @@ pub struct DenshokanOptions {
     pub max_retry_wait: Duration,
     /// How long a list page is served from memory (zero: never).
     pub cache_ttl: Duration,
+    /// The API key sent with every request ([`API_KEY_HEADER`]); none: the anonymous tier.
+    pub api_key: Option<SecretString>,
 }
 
 impl Default for DenshokanOptions {
@@ -55,6 +62,7 @@ impl Default for DenshokanOptions {
             retries: 2,
             max_retry_wait: Duration::from_secs(5),
             cache_ttl: Duration::from_secs(10),
+            api_key: None,
         }
     }
 }
@@ -67,6 +75,7 @@ pub struct DenshokanClient {
     retries: u32,
     max_retry_wait: Duration,
     pages: TtlCache<String, TokenPage>,
+    api_key: Option<SecretString>,
 }
 
 impl std::fmt::Debug for DenshokanClient {
@@ -80,8 +89,18 @@ impl std::fmt::Debug for DenshokanClient {
 impl DenshokanClient {
     /// Builds a client.
     pub fn new(opts: DenshokanOptions) -> Result<Self, DenshokanError> {
+        let mut headers = reqwest::header::HeaderMap::new();
+        if let Some(key) = &opts.api_key {
+            let mut value = reqwest::header::HeaderValue::from_str(key.expose_secret().trim())
+                .map_err(|_| {
+                    DenshokanError::Setup("the API key holds characters a header cannot".into())
+                })?;
+            value.set_sensitive(true);
+            headers.insert(API_KEY_HEADER, value);
+        }
         let http = reqwest::Client::builder()
             .timeout(opts.request_timeout)
+            .default_headers(headers)
             .build()
             .map_err(|e| DenshokanError::Setup(e.without_url().to_string()))?;
         Ok(Self {
@@ -91,6 +110,7 @@ impl DenshokanClient {
             retries: opts.retries,
             max_retry_wait: opts.max_retry_wait,
             pages: TtlCache::new(opts.cache_ttl, STALE_LIMIT),
+            api_key: opts.api_key,
         })
     }
 
@@ -167,6 +187,11 @@ impl DenshokanClient {
     /// `"degraded"` when the database does not answer; Provable-Games/denshokan
     /// `api/src/index.ts` at `1396b99`, `api/src/db/client.ts` at `f7f3b3f`).
     pub async fn health(&self) -> Result<Health, DenshokanError> {
+        self.health_once().await.map_err(|e| self.hide_key(e))
+    }
+
+    /// One `GET /health`, its errors as the API wrote them.
+    async fn health_once(&self) -> Result<Health, DenshokanError> {
         let resp = self
             .http
             .get(endpoint(&self.url, "health"))
@@ -264,7 +289,15 @@ impl DenshokanClient {
         let text = base::http_body::text_capped(resp, MAX_BODY)
             .await
             .map_err(|e| self.body_error(e))?;
-        parse_answer(status, &text)
+        parse_answer(status, &text).map_err(|e| self.hide_key(e))
+    }
+
+    /// `e` with the API key hidden, should the answer have echoed it.
+    fn hide_key(&self, e: DenshokanError) -> DenshokanError {
+        match &self.api_key {
+            Some(key) => e.hiding(key.expose_secret().trim()),
+            None => e,
+        }
     }
 
     fn url_of(&self, path: &str, pairs: &[(&'static str, String)]) -> Url {
@@ -344,8 +377,9 @@ fn data(v: &Value) -> Result<&Value, DenshokanError> {
         .ok_or_else(|| DenshokanError::Malformed("answer has no `data` object".into()))
 }
 
-/// Checks an answer: a JSON object on 2xx; `{error}` on 400 and 404; `{error, retryAfter}` on
-/// 429 (Provable-Games/denshokan `api/src/middleware/rateLimit.ts` at `aa8eb22`).
+/// Checks an answer: a JSON object on 2xx; `{error}` on 400, 401, 404 and 409; `{error,
+/// retryAfter}` on 429 (Provable-Games/denshokan `api/src/middleware/rateLimit.ts` at `aa8eb22`;
+/// 401 from `api/src/middleware/apiKey.ts` and 409 from `GET /tokens/:id` at `2527bda`).
 fn parse_answer(status: u16, text: &str) -> Result<Value, DenshokanError> {
     let parsed: Option<Value> = parsed(text);
     let message = || {
@@ -366,7 +400,9 @@ fn parse_answer(status: u16, text: &str) -> Result<Value, DenshokanError> {
             ))),
         },
         400 => Err(DenshokanError::BadRequest(message())),
+        401 => Err(DenshokanError::Unauthorized(message())),
         404 => Err(DenshokanError::NotFound(message())),
+        409 => Err(DenshokanError::Ambiguous(message())),
         429 => Err(DenshokanError::RateLimited {
             retry_after: parsed
                 .as_ref()
@@ -397,18 +433,45 @@ mod tests {
             parse_answer(200, "<html>"),
             Err(DenshokanError::Malformed(_))
         ));
-        assert_eq!(
-            parse_answer(400, r#"{"error":"Invalid token ID"}"#),
-            Err(DenshokanError::BadRequest("Invalid token ID".into()))
-        );
-        assert_eq!(
-            parse_answer(404, r#"{"error":"Token not found"}"#),
-            Err(DenshokanError::NotFound("Token not found".into()))
-        );
-        assert_eq!(
-            parse_answer(404, "404 Not Found"),
-            Err(DenshokanError::NotFound("404 Not Found".into()))
-        );
+        let typed: [(u16, &str, fn(String) -> DenshokanError, &str); 5] = [
+            (
+                400,
+                r#"{"error":"Invalid token ID"}"#,
+                DenshokanError::BadRequest,
+                "Invalid token ID",
+            ),
+            (
+                401,
+                r#"{"error":"Invalid API key"}"#,
+                DenshokanError::Unauthorized,
+                "Invalid API key",
+            ),
+            (
+                404,
+                r#"{"error":"Token not found"}"#,
+                DenshokanError::NotFound,
+                "Token not found",
+            ),
+            (
+                404,
+                "404 Not Found",
+                DenshokanError::NotFound,
+                "404 Not Found",
+            ),
+            (
+                409,
+                r#"{"error":"Ambiguous token ID"}"#,
+                DenshokanError::Ambiguous,
+                "Ambiguous token ID",
+            ),
+        ];
+        for (status, body, expected, message) in typed {
+            assert_eq!(
+                parse_answer(status, body),
+                Err(expected(message.into())),
+                "{status}"
+            );
+        }
         assert_eq!(
             parse_answer(429, r#"{"error":"Rate limit exceeded","retryAfter":17}"#),
             Err(DenshokanError::RateLimited {

@@ -23,6 +23,16 @@ pub enum DenshokanError {
     /// HTTP 404: no such token, or not in the asked scope (its `error` message).
     #[error("the Denshokan API found nothing: {0}")]
     NotFound(String),
+    /// HTTP 401: the API refused the API key sent, or wants one (its `error` message).
+    #[error("the Denshokan API refused the request: its API key is missing or not accepted ({0})")]
+    Unauthorized(String),
+    /// HTTP 409: the API holds more than one game under the token id asked for (its `error`
+    /// message), so it cannot say which game the id means.
+    #[error("the Denshokan API cannot tell which game this token id means ({0})")]
+    Ambiguous(String),
+    /// The profile names no Denshokan API for this deployment.
+    #[error("no Denshokan API is configured for this deployment")]
+    NotConfigured,
     /// Any other HTTP error status.
     #[error("the Denshokan API answered HTTP {status}: {body}")]
     Status {
@@ -56,8 +66,33 @@ impl DenshokanError {
             Self::RateLimited { .. }
             | Self::BadRequest(_)
             | Self::NotFound(_)
+            | Self::Unauthorized(_)
+            | Self::Ambiguous(_)
+            | Self::NotConfigured
             | Self::Malformed(_)
             | Self::Setup(_) => false,
+        }
+    }
+
+    /// The same failure with `secret` (the API key, which an answer may echo) hidden in its text.
+    pub(crate) fn hiding(self, secret: &str) -> Self {
+        if secret.is_empty() {
+            return self;
+        }
+        let hide = |t: String| t.replace(secret, base::redact::HIDDEN_CREDENTIAL);
+        match self {
+            Self::Connect(t) => Self::Connect(hide(t)),
+            Self::BadRequest(t) => Self::BadRequest(hide(t)),
+            Self::NotFound(t) => Self::NotFound(hide(t)),
+            Self::Unauthorized(t) => Self::Unauthorized(hide(t)),
+            Self::Ambiguous(t) => Self::Ambiguous(hide(t)),
+            Self::Status { status, body } => Self::Status {
+                status,
+                body: hide(body),
+            },
+            Self::Malformed(t) => Self::Malformed(hide(t)),
+            Self::Setup(t) => Self::Setup(hide(t)),
+            other @ (Self::Timeout(_) | Self::RateLimited { .. } | Self::NotConfigured) => other,
         }
     }
 
@@ -69,6 +104,9 @@ impl DenshokanError {
             Self::RateLimited { .. } => "rate_limited",
             Self::BadRequest(_) => "bad_request",
             Self::NotFound(_) => "not_found",
+            Self::Unauthorized(_) => "unauthorized",
+            Self::Ambiguous(_) => "ambiguous",
+            Self::NotConfigured => "not_configured",
             Self::Status { .. } => "http_status",
             Self::Malformed(_) => "malformed",
             Self::Setup(_) => "setup",
@@ -97,6 +135,9 @@ mod tests {
             },
             DenshokanError::BadRequest("Invalid token ID".into()),
             DenshokanError::NotFound("Token not found".into()),
+            DenshokanError::Unauthorized("Invalid API key".into()),
+            DenshokanError::Ambiguous("Ambiguous token ID".into()),
+            DenshokanError::NotConfigured,
             DenshokanError::Malformed("x".into()),
         ] {
             assert!(!e.is_transient(), "{e}");

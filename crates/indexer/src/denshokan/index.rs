@@ -11,7 +11,8 @@ use game::rules::level_from_xp;
 use starknet_types_core::felt::Felt;
 
 use super::{
-    DenshokanClient, LAG_NOTE, Paging, RankScope, SortBy, SortOrder, Token, TokenPage, TokensQuery,
+    DenshokanClient, DenshokanError, LAG_NOTE, Paging, RankScope, SortBy, SortOrder, Token,
+    TokenPage, TokensQuery,
 };
 use crate::game_index::{GameEventsSource, GameIndex, IndexError};
 use crate::torii::values::address_string;
@@ -30,7 +31,8 @@ const NAME: &str = "denshokan";
 /// The Denshokan API read as the index of one game, the dungeon's games being the official scope.
 #[derive(Clone)]
 pub struct DenshokanIndex {
-    client: Arc<DenshokanClient>,
+    /// `None`: the deployment names no API; the leaderboard and owners' games are refused.
+    client: Option<Arc<DenshokanClient>>,
     game_id: u32,
     dungeon: Option<Felt>,
     events: Option<Arc<dyn GameEventsSource>>,
@@ -40,6 +42,7 @@ impl std::fmt::Debug for DenshokanIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DenshokanIndex")
             .field("game_id", &self.game_id)
+            .field("api", &self.client.is_some())
             .field("dungeon", &self.dungeon)
             .field("events", &self.events.is_some())
             .finish_non_exhaustive()
@@ -51,11 +54,34 @@ impl DenshokanIndex {
     /// dungeon's contract, the `minter_address` of the games the `dungeon` scope ranks.
     pub fn new(client: Arc<DenshokanClient>, game_id: u32, dungeon: Option<Felt>) -> Self {
         Self {
-            client,
+            client: Some(client),
             game_id,
             dungeon,
             events: None,
         }
+    }
+
+    /// The index of a deployment no Denshokan API indexes: its leaderboard and owners' games
+    /// are [`DenshokanError::NotConfigured`], its histories come from [`Self::with_events`].
+    pub fn without_api(game_id: u32, dungeon: Option<Felt>) -> Self {
+        Self {
+            client: None,
+            game_id,
+            dungeon,
+            events: None,
+        }
+    }
+
+    /// Whether a Denshokan API answers the leaderboard and owners' games.
+    pub fn has_api(&self) -> bool {
+        self.client.is_some()
+    }
+
+    /// The API's client, or `NotConfigured`.
+    fn api(&self) -> Result<&DenshokanClient, IndexError> {
+        self.client
+            .as_deref()
+            .ok_or(IndexError::Denshokan(DenshokanError::NotConfigured))
     }
 
     /// Answers event histories from `source` (without one they are not served).
@@ -83,9 +109,10 @@ impl DenshokanIndex {
             minter_address: minter,
             game_over: None,
         };
+        let api = self.api()?;
         let mut ranks = Vec::with_capacity(tokens.len());
         for batch in tokens.chunks(RANK_BATCH) {
-            let asks = batch.iter().map(|t| self.client.rank(t.token_id, &scope));
+            let asks = batch.iter().map(|t| api.rank(t.token_id, &scope));
             for r in futures_util::future::join_all(asks).await {
                 ranks.push(r?.rank);
             }
@@ -135,6 +162,11 @@ impl GameIndex for DenshokanIndex {
         self.dungeon
     }
 
+    /// The minter (`deployment.minter`, or `deployment.dungeon`) whose games the scope ranks.
+    fn dungeon_setting(&self) -> &'static str {
+        "deployment.minter"
+    }
+
     fn pages_by_offset(&self) -> bool {
         true
     }
@@ -169,7 +201,7 @@ impl GameIndex for DenshokanIndex {
                 offset,
             },
         };
-        let page = self.client.tokens(&query).await?;
+        let page = self.api()?.tokens(&query).await?;
         let ranks = if filtered(q) {
             self.ranks(&page.tokens, minter).await?
         } else {
@@ -228,7 +260,7 @@ impl GameIndex for DenshokanIndex {
             },
             ..TokensQuery::default()
         };
-        let page = self.client.tokens(&query).await?;
+        let page = self.api()?.tokens(&query).await?;
         let next_offset = page.next_offset();
         Ok(OwnedGamesPage {
             games: page
@@ -352,6 +384,7 @@ mod tests {
         let e = r.unwrap_err();
         assert!(e.to_string().contains("event histories"), "{e}");
         assert_eq!(index(Some(Felt::TWO)).dungeon(), Some(Felt::TWO));
+        assert_eq!(i.dungeon_setting(), "deployment.minter");
     }
 
     /// A source that answers every adventurer with an empty page naming how it was asked.
@@ -389,5 +422,26 @@ mod tests {
             .unwrap();
         assert_eq!((page.total, page.last_action_count), (Some(25), Some(4)));
         assert_eq!(page.warnings, vec!["9".to_string()]);
+    }
+
+    #[tokio::test]
+    async fn without_an_api_only_histories_are_served() {
+        let i =
+            DenshokanIndex::without_api(DEATH_MOUNTAIN_GAME_ID, None).with_events(Arc::new(Echo));
+        assert!(!i.has_api() && index(None).has_api());
+        let not_configured = |r: Result<_, IndexError>| {
+            matches!(r, Err(IndexError::Denshokan(DenshokanError::NotConfigured)))
+        };
+        assert!(not_configured(
+            i.leaderboard(&query(false, None, 0)).await.map(|_| ())
+        ));
+        assert!(not_configured(
+            i.owner_games(Felt::ONE, None, 5).await.map(|_| ())
+        ));
+        let page = i
+            .game_events(AdventurerId::from(9u64), EventsFrom::default(), 3)
+            .await
+            .unwrap();
+        assert_eq!(page.total, Some(3));
     }
 }

@@ -16,7 +16,7 @@ mod index;
 mod query;
 mod token;
 
-pub use client::{DEFAULT_BASE_URL, DenshokanClient, DenshokanOptions, Health};
+pub use client::{API_KEY_HEADER, DEFAULT_BASE_URL, DenshokanClient, DenshokanOptions, Health};
 pub use error::DenshokanError;
 pub use index::{DEATH_MOUNTAIN_GAME_ID, DenshokanIndex};
 pub use query::{

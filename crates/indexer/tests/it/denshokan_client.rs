@@ -1,7 +1,7 @@
 //! The Denshokan client against a local stand-in that answers as the API's routes do
 //! (tests/it/denshokan_support): filters and paging in the query string, the 1,000-row page cap,
-//! felt token ids above 2^250, ranks, a player's tokens, typed 400/404/429 answers, the retry
-//! policy and a server that is down.
+//! felt token ids above 2^250, ranks, a player's tokens, typed 400/401/404/409/429 answers, the
+//! API key sent as its header and hidden when echoed, the retry policy and a server that is down.
 
 use game::AdventurerId;
 use game::token_fields::TokenFields;
@@ -28,6 +28,7 @@ fn options(url: &str) -> DenshokanOptions {
         retries: 2,
         max_retry_wait: Duration::from_secs(2),
         cache_ttl: Duration::ZERO,
+        api_key: None,
     }
 }
 
@@ -299,6 +300,64 @@ async fn bad_and_unknown_ids_are_typed() {
     fake.fault(Fault::Malformed);
     let e = c.token(Felt::ONE).await.unwrap_err();
     assert!(matches!(e, DenshokanError::Malformed(_)), "{e}");
+}
+
+#[tokio::test]
+async fn the_api_key_goes_in_its_header_and_a_refused_or_echoed_one_is_never_shown() {
+    let key = "dk_test_Qm4sZr8vXw";
+    let fake = seeded().await;
+    let keyed = |key: &str| {
+        DenshokanClient::new(DenshokanOptions {
+            api_key: Some(key.into()),
+            ..options(&fake.url)
+        })
+        .unwrap()
+    };
+    // Refused while the API holds no key: 401, typed and not retried.
+    let e = keyed(key).token(Felt::from(2u8)).await.unwrap_err();
+    assert_eq!(e, DenshokanError::Unauthorized("Invalid API key".into()));
+    assert_eq!((e.is_transient(), e.kind()), (false, "unauthorized"));
+    assert_eq!(fake.log().len(), 1, "a 401 is not retried");
+    assert_eq!(fake.log()[0].api_key.as_deref(), Some(key));
+
+    fake.accept_key(key);
+    let c = keyed(key);
+    assert_eq!(c.token(Felt::from(2u8)).await.unwrap().current_score, 90);
+    assert!(c.health().await.unwrap().ok);
+    let log = fake.log();
+    assert!(
+        log[1..].iter().all(|l| l.api_key.as_deref() == Some(key)),
+        "{log:?}"
+    );
+    assert!(log.iter().all(|l| l.authorization.is_none()));
+    assert!(!format!("{c:?}").contains(key));
+
+    fake.fault(Fault::Json(
+        400,
+        r#"{"error": "key dk_test_Qm4sZr8vXw is over its quota"}"#,
+    ));
+    let e = c.token(Felt::ONE).await.unwrap_err();
+    assert_eq!(
+        e,
+        DenshokanError::BadRequest("key <hidden> is over its quota".into())
+    );
+
+    // Provable-Games/denshokan `GET /tokens/:id` at `2527bda`, on the branch that indexes the
+    // one-address generation only: an id that names more than one game is a 409.
+    fake.fault(Fault::Json(409, r#"{"error": "Ambiguous token ID"}"#));
+    let e = c.token(Felt::ONE).await.unwrap_err();
+    assert_eq!(e, DenshokanError::Ambiguous("Ambiguous token ID".into()));
+    assert_eq!((e.is_transient(), e.kind()), (false, "ambiguous"));
+
+    let e = DenshokanClient::new(DenshokanOptions {
+        api_key: Some("bad\nkey-Zx81".into()),
+        ..options(&fake.url)
+    })
+    .unwrap_err();
+    assert!(
+        matches!(&e, DenshokanError::Setup(m) if !m.contains("Zx81")),
+        "{e}"
+    );
 }
 
 #[tokio::test]

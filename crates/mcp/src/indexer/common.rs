@@ -48,13 +48,19 @@ impl LsServer {
     /// The scope asked for, else `dungeon` when the profile names a dungeon and `all` otherwise;
     /// `dungeon` on a profile without one is a validation error.
     pub(crate) fn leaderboard_scope(&self, asked: Option<Scope>) -> Result<Scope, ToolError> {
-        let has_dungeon = self.game_index().and_then(|i| i.dungeon()).is_some();
+        let index = self.game_index();
+        let has_dungeon = index.and_then(|i| i.dungeon()).is_some();
+        // The key that names the dungeon on this profile's index (v1: Torii's, v2: Denshokan's).
+        let setting = index.map_or("chain.contracts.dungeon", |i| i.dungeon_setting());
         match asked {
             Some(Scope::Dungeon) if !has_dungeon => Err(ToolError::validation(
                 "scope \"dungeon\" needs a profile that names the dungeon minting official games",
             )
             .with_detail("field", "scope")
-            .with_hint("use scope \"all\", or set chain.contracts.dungeon (mainnet has it)")),
+            .with_detail("setting", setting)
+            .with_hint(format!(
+                "use scope \"all\"; naming the dungeon is the operator's setting {setting}"
+            ))),
             Some(s) => Ok(s),
             None if has_dungeon => Ok(Scope::Dungeon),
             None => Ok(Scope::All),
@@ -106,6 +112,10 @@ pub(crate) fn indexer_error(e: &ToriiError) -> ToolError {
         .with_hint(hint)
 }
 
+/// What still works without the Denshokan API.
+const CHAIN_READS: &str = "meanwhile ls_get_adventurer reads a game by its id, and \
+                           ls_get_game_events its history, from the chain";
+
 /// `INDEXER_ERROR` for a Denshokan failure: retryable when a retry may help (a 429 after its
 /// `retry_after`, a detail then), with a hint that leads to a call that works.
 fn denshokan_error(e: &DenshokanError) -> ToolError {
@@ -121,6 +131,26 @@ fn denshokan_error(e: &DenshokanError) -> ToolError {
             "check the owner address (0x hex) or start over without a cursor".into(),
             false,
         ),
+        DenshokanError::NotConfigured => (
+            format!(
+                "the operator sets deployment.indexer_url (or LS_DENSHOKAN_URL) to a Denshokan API \
+                 that indexes this chain; {CHAIN_READS}"
+            ),
+            false,
+        ),
+        DenshokanError::Unauthorized(_) => (
+            format!(
+                "the operator sets deployment.indexer_api_key (or LS_DENSHOKAN_API_KEY) to a key \
+                 this API accepts, or removes it; {CHAIN_READS}"
+            ),
+            false,
+        ),
+        DenshokanError::Ambiguous(_) => (
+            "ls_get_adventurer reads the game by its id from the chain, which knows which game \
+             it is"
+                .into(),
+            false,
+        ),
         _ if e.is_transient() => (
             "the Denshokan API is down or busy; retry in a moment (ls_get_adventurer reads a game from the chain)".into(),
             true,
@@ -130,7 +160,14 @@ fn denshokan_error(e: &DenshokanError) -> ToolError {
             false,
         ),
     };
-    let out = ToolError::new(ErrorCode::IndexerError, e.to_string())
+    let message = match e {
+        DenshokanError::NotConfigured => "no indexer is configured for this deployment: the \
+                                          leaderboard and an owner's games are read from a \
+                                          Denshokan API, and this server names none"
+            .to_string(),
+        _ => e.to_string(),
+    };
+    let out = ToolError::new(ErrorCode::IndexerError, message)
         .retryable(retryable)
         .with_detail("kind", e.kind())
         .with_hint(hint);
@@ -208,6 +245,7 @@ pub(crate) fn chain_summary(id: AdventurerId, a: &Adventurer) -> AdventurerSumma
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn limits_default_cap_and_floor() {
@@ -265,6 +303,39 @@ mod tests {
         let e = index_error(IndexError::Denshokan(DenshokanError::Malformed("x".into())));
         assert!(!e.retryable);
         assert!(e.hint.unwrap().contains("report it"));
+        let e = index_error(IndexError::Denshokan(DenshokanError::NotConfigured));
+        assert_eq!(
+            (e.retryable, &e.details["kind"]),
+            (false, &json!("not_configured"))
+        );
+        assert!(
+            e.message
+                .starts_with("no indexer is configured for this deployment")
+        );
+        let hint = e.hint.unwrap();
+        assert!(hint.contains("deployment.indexer_url") && hint.contains("ls_get_adventurer"));
+        assert!(!hint.contains("retry"), "{hint}");
+        let e = index_error(IndexError::Denshokan(DenshokanError::Unauthorized(
+            "no".into(),
+        )));
+        assert_eq!(
+            (e.retryable, &e.details["kind"]),
+            (false, &json!("unauthorized"))
+        );
+        assert!(e.hint.unwrap().contains("deployment.indexer_api_key"));
+        let e = index_error(IndexError::Denshokan(DenshokanError::Ambiguous(
+            "two".into(),
+        )));
+        assert_eq!(
+            (e.retryable, &e.details["kind"]),
+            (false, &json!("ambiguous"))
+        );
+        assert!(
+            e.message.contains("cannot tell which game"),
+            "{}",
+            e.message
+        );
+        assert!(e.hint.unwrap().starts_with("ls_get_adventurer"));
         let e = index_error(IndexError::NotServed {
             index: "denshokan",
             what: "event histories",

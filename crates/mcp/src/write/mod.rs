@@ -33,6 +33,7 @@ use crate::present::compact::Detail;
 use chain::WriteOptions;
 use game::engine::Action;
 use game::model::GameState;
+use game::phase::{Phase, phase};
 
 /// A check of the adventurer's state that a write must pass (after the replay lookup).
 pub(super) type Check = dyn Fn(&GameState) -> Result<(), ToolError> + Send + Sync;
@@ -53,6 +54,22 @@ impl From<Action> for Asked {
             check: None,
         }
     }
+}
+
+/// `VALIDATION_ERROR` for an action on an adventurer whose state (as this server read or
+/// derived it last) says dead: nothing is built, simulated or sent.
+fn refuse_if_dead(id: AdventurerId, state: &GameState) -> Result<(), ToolError> {
+    if phase(&state.adventurer) != Phase::Dead {
+        return Ok(());
+    }
+    Err(ToolError::validation(format!(
+        "adventurer {id} is dead (health 0 at action_count {}): its game is over, so nothing was sent",
+        state.adventurer.action_count
+    ))
+    .with_detail("adventurer_id", id)
+    .with_detail("phase", "dead")
+    .with_detail("reason_code", "ADVENTURER_DEAD")
+    .with_hint("start a new game with ls_new_game; ls_get_adventurer still reads this one"))
 }
 
 impl LsServer {
@@ -120,9 +137,14 @@ impl LsServer {
                 return Ok((earlier, None));
             }
         }
+        // A game this server last saw end is refused before anything is built or simulated.
+        if let Some(known) = self.known.get(id) {
+            refuse_if_dead(id, &known)?;
+        }
         let mut before = None;
         if expected_action_count.is_some() || check.is_some() {
             let state = self.state_before(id).await?;
+            refuse_if_dead(id, &state)?;
             let actual = state.adventurer.action_count;
             if let Some(expected) = expected_action_count
                 && actual != expected
@@ -146,7 +168,9 @@ impl LsServer {
             before = Some(state);
         }
         if before.is_none() && self.backend.needs_state_to_act(&action) {
-            before = Some(self.state_before(id).await?);
+            let state = self.state_before(id).await?;
+            refuse_if_dead(id, &state)?;
+            before = Some(state);
         }
         if let Some(expected) = expected_action_count {
             self.replays.begin(id, expected, &action);
@@ -182,5 +206,34 @@ impl LsServer {
             );
         }
         Ok(known)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_game_that_ended_is_refused() {
+        let id = AdventurerId::from(7u64);
+        let mut s = GameState::default();
+        assert!(
+            refuse_if_dead(id, &s).is_ok(),
+            "not started: health 0, no weapon"
+        );
+        s.adventurer.equipment.weapon.id = 46;
+        s.adventurer.health = 3;
+        s.adventurer.action_count = 9;
+        assert!(refuse_if_dead(id, &s).is_ok(), "alive");
+        s.adventurer.health = 0;
+        let e = refuse_if_dead(id, &s).unwrap_err();
+        assert_eq!((e.code, e.retryable), (ErrorCode::ValidationError, false));
+        assert!(
+            e.message.starts_with("adventurer 7 is dead"),
+            "{}",
+            e.message
+        );
+        assert_eq!(e.details["reason_code"], "ADVENTURER_DEAD");
+        assert!(e.hint.unwrap().contains("ls_new_game"));
     }
 }
