@@ -433,7 +433,9 @@ mod tests {
             parse_answer(200, "<html>"),
             Err(DenshokanError::Malformed(_))
         ));
-        let typed: [(u16, &str, fn(String) -> DenshokanError, &str); 5] = [
+        /// (status, body, the error it becomes, the message it keeps).
+        type Case = (u16, &'static str, fn(String) -> DenshokanError, &'static str);
+        let typed: [Case; 5] = [
             (
                 400,
                 r#"{"error":"Invalid token ID"}"#,
