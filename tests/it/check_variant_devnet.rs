@@ -8,6 +8,7 @@
 //! mismatch.
 
 use crate::common;
+use crate::common::check_run::{address_env, check, first};
 use crate::common::v2_replay::next_move;
 use crate::denshokan_support;
 
@@ -27,45 +28,6 @@ const KEY_1: &str = "0xe1406455b7d66b1690803be066cbe5e";
 
 /// Actions a whole game gets at most.
 const MAX_ACTIONS: usize = 300;
-
-/// `check --profile devnet --json` on `url` with data directory `home`, `args` and `env`: the
-/// exit code, the report and stderr.
-async fn check(
-    url: &url::Url,
-    home: &Path,
-    args: &[&str],
-    env: &[(String, String)],
-) -> (i32, Value, String) {
-    let out = tokio::process::Command::new(common::BIN)
-        .args(["check", "--profile", "devnet", "--json", "--rpc-url"])
-        .arg(url.as_str())
-        .args(args)
-        .env("LS_HOME", home)
-        .env("RUST_LOG", "warn")
-        .envs(env.iter().map(|(k, v)| (k, v)))
-        .output()
-        .await
-        .expect("run check");
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    let report = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout} {stderr}"));
-    (out.status.code().expect("an exit code"), report, stderr)
-}
-
-/// The first check of `section`: (status, detail).
-fn first(report: &Value, section: &str) -> (String, String) {
-    let s = report["sections"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == section)
-        .unwrap_or_else(|| panic!("no {section} section: {report}"));
-    let c = &s["checks"][0];
-    (
-        c["status"].as_str().unwrap().to_string(),
-        c["detail"].as_str().unwrap().to_string(),
-    )
-}
 
 /// The account's nonce at the pre-confirmed block.
 async fn nonce(url: &url::Url, account: &str) -> Felt {
@@ -88,17 +50,6 @@ async fn play_two(url: &url::Url, file: &Path, env: &[(&str, &str)]) -> Value {
     player.ok("ls_attack", json!({"adventurer_id": id})).await;
     player.shutdown().await;
     id
-}
-
-/// The adventurer as `ls_get_adventurer` shows it in full.
-async fn full(server: &common::Client, id: &Value) -> Value {
-    server
-        .ok(
-            "ls_get_adventurer",
-            json!({"adventurer_id": id, "detail": "full"}),
-        )
-        .await["adventurer"]
-        .clone()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -150,24 +101,13 @@ async fn a_variant_world_is_reported_settled_refused_and_played() {
     .await;
 
     // A profile that knows only the addresses, as mainnet's does.
+    let env = address_env(&d, &fake.url);
     let hex = |f: Felt| format!("{f:#x}");
-    let env: Vec<(String, String)> = [
-        ("LS_GENERATION", "v2".to_string()),
-        ("LS_DEPLOYMENT__DEPLOYMENT_FILE", String::new()),
-        ("LS_DEPLOYMENT__GAME_CORE", hex(d.game)),
-        ("LS_DEPLOYMENT__GAME_TOKEN", hex(d.token)),
-        ("LS_DEPLOYMENT__DENSHOKAN", hex(d.denshokan)),
-        ("LS_DEPLOYMENT__VRF_PROVIDER", hex(d.vrf)),
-        ("LS_DENSHOKAN_URL", fake.url.clone()),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v))
-    .collect();
     let home = dir.path().join("home");
     let home_env = home.display().to_string();
 
     // Settings 0 do not exist: reported, and a server minting with them refuses before signing.
-    let (code, report, _) = check(url, &home, &[], &env).await;
+    let common::check_run::Run { code, report, .. } = check(url, &home, &[], &env).await;
     let (status, detail) = first(&report, "settings");
     assert_eq!(status, "mismatch", "{detail}");
     assert!(detail.contains("settings 0 do not exist"), "{detail}");
@@ -196,7 +136,7 @@ async fn a_variant_world_is_reported_settled_refused_and_played() {
     // Settings 1: the rule is read off its games only, with the subsystem as the consumer.
     let mut ones = env.clone();
     ones.push(("LS_CHAIN__SETTINGS_ID".into(), "1".into()));
-    let (code, report, _) = check(url, &home, &[], &ones).await;
+    let common::check_run::Run { code, report, .. } = check(url, &home, &[], &ones).await;
     let (status, detail) = first(&report, "vrf");
     assert_eq!(status, "ok", "{detail}");
     assert!(
@@ -206,7 +146,8 @@ async fn a_variant_world_is_reported_settled_refused_and_played() {
         "{detail}"
     );
     assert_eq!(code, 0, "{report}");
-    let (code, _, stderr) = check(url, &home, &["--settle-vrf"], &ones).await;
+    let common::check_run::Run { code, stderr, .. } =
+        check(url, &home, &["--settle-vrf"], &ones).await;
     assert_eq!(code, 0, "{stderr}");
     let kept = std::fs::read_to_string(home.join("settled").join("devnet.toml")).unwrap();
     assert!(
@@ -230,7 +171,7 @@ async fn a_variant_world_is_reported_settled_refused_and_played() {
     let id = started["adventurer_id"].clone();
     let mut actions = 0;
     loop {
-        let adv = full(&server, &id).await;
+        let adv = server.adventurer(&id).await;
         if adv["phase"] == "dead" {
             break;
         }
@@ -242,11 +183,11 @@ async fn a_variant_world_is_reported_settled_refused_and_played() {
     }
     assert!(actions >= 2, "fights and explores were played");
     // On the settings-2 game, what draws no randomness still works; what draws is refused.
-    let mut adv = full(&server, &two).await;
+    let mut adv = server.adventurer(&two).await;
     if adv["phase"] == "stat_upgrade" {
         let (tool, args) = next_move(&two, &adv);
         server.ok(tool, args).await;
-        adv = full(&server, &two).await;
+        adv = server.adventurer(&two).await;
     }
     let (tool, args) = next_move(&two, &adv);
     assert_ne!(tool, "ls_upgrade", "{adv}");
@@ -272,7 +213,8 @@ async fn a_variant_world_is_reported_settled_refused_and_played() {
         "salt:adventurer_state".into(),
     ));
     let other_home = dir.path().join("other");
-    let (code, report, _) = check(url, &other_home, &[], &game_core).await;
+    let common::check_run::Run { code, report, .. } =
+        check(url, &other_home, &[], &game_core).await;
     let (status, detail) = first(&report, "vrf");
     assert_eq!(status, "mismatch", "{detail}");
     assert!(

@@ -7,6 +7,7 @@
 //! mismatch.
 
 use crate::common;
+use crate::common::check_run::{address_env, check, command, first};
 use crate::denshokan_support;
 
 use std::path::Path;
@@ -16,54 +17,10 @@ use serde_json::{Value, json};
 
 use denshokan_support::FakeDenshokan;
 
-/// What one `check` run printed and returned.
-struct Run {
-    code: i32,
-    report: Value,
-    stderr: String,
-}
-
-/// `check --profile devnet --json` on `url` with data directory `home`, `args` and `env`.
-async fn check(url: &url::Url, home: &Path, args: &[&str], env: &[(String, String)]) -> Run {
-    let out = tokio::process::Command::new(common::BIN)
-        .args([
-            "check",
-            "--profile",
-            "devnet",
-            "--json",
-            "--rpc-url",
-            url.as_str(),
-        ])
-        .args(args)
-        .env("LS_HOME", home)
-        .env("RUST_LOG", "warn")
-        .envs(env.iter().map(|(k, v)| (k, v)))
-        .output()
-        .await
-        .expect("run check");
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    Run {
-        code: out.status.code().expect("an exit code"),
-        report: serde_json::from_str(&stdout)
-            .unwrap_or_else(|e| panic!("{e}: {stdout} {}", String::from_utf8_lossy(&out.stderr))),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
-
 /// `check --settle-vrf` that must keep nothing: its exit code and stderr.
 async fn refused_settle(url: &url::Url, home: &Path, env: &[(String, String)]) -> (i32, String) {
-    let out = tokio::process::Command::new(common::BIN)
-        .args([
-            "check",
-            "--profile",
-            "devnet",
-            "--settle-vrf",
-            "--rpc-url",
-            url.as_str(),
-        ])
-        .env("LS_HOME", home)
-        .env("RUST_LOG", "warn")
-        .envs(env.iter().map(|(k, v)| (k, v)))
+    let out = command(url, home, env)
+        .arg("--settle-vrf")
         .output()
         .await
         .expect("run check");
@@ -83,17 +40,7 @@ const KEY_1: &str = "0xe1406455b7d66b1690803be066cbe5e";
 
 /// The `vrf` section's one check: (status, detail).
 fn vrf(report: &Value) -> (String, String) {
-    let section = report["sections"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == "vrf")
-        .unwrap_or_else(|| panic!("no vrf section: {report}"));
-    let c = &section["checks"][0];
-    (
-        c["status"].as_str().unwrap().to_string(),
-        c["detail"].as_str().unwrap().to_string(),
-    )
+    first(report, "vrf")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -117,19 +64,7 @@ async fn the_vrf_rule_is_found_settled_agreed_with_and_played() {
     player.shutdown().await;
 
     // A profile with GameCore's addresses and no VRF source, as mainnet's is.
-    let hex = |f: starknet::core::types::Felt| format!("{f:#x}");
-    let env: Vec<(String, String)> = [
-        ("LS_GENERATION", "v2".to_string()),
-        ("LS_DEPLOYMENT__DEPLOYMENT_FILE", String::new()),
-        ("LS_DEPLOYMENT__GAME_CORE", hex(d.game)),
-        ("LS_DEPLOYMENT__GAME_TOKEN", hex(d.token)),
-        ("LS_DEPLOYMENT__DENSHOKAN", hex(d.denshokan)),
-        ("LS_DEPLOYMENT__VRF_PROVIDER", hex(d.vrf)),
-        ("LS_DENSHOKAN_URL", fake.url.clone()),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v))
-    .collect();
+    let env = address_env(&d, &fake.url);
     let home = dir.path().join("home");
 
     let found = check(url, &home, &[], &env).await;

@@ -9,7 +9,7 @@ use crate::common::v2_replay::next_move;
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::json;
 use starknet::accounts::Account;
 use starknet::core::types::{Call, Felt};
 use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
@@ -91,7 +91,7 @@ async fn an_expired_game_is_refused_by_the_server_and_by_the_game() {
 
     let server = common::serve_v2(url, &file, &[]).await;
     let id_text = id.to_biguint().to_string();
-    let adv = full(&server, &id_text).await;
+    let adv = server.adventurer(&json!(id_text)).await;
     assert_eq!(
         adv["token"]["expires_at"].as_u64(),
         Some(end),
@@ -105,7 +105,7 @@ async fn an_expired_game_is_refused_by_the_server_and_by_the_game() {
     common::rpc(url, "devnet_increaseTime", json!({"time": LIFETIME + 60})).await;
     common::rpc(url, "devnet_createBlock", json!({})).await;
 
-    let adv = full(&server, &id_text).await;
+    let adv = server.adventurer(&json!(id_text)).await;
     let (tool, args) = next_move(&json!(id_text), &adv);
     let before = common::nonce_and_balance(url, common::v2::ACCOUNT_0)
         .await
@@ -150,15 +150,4 @@ async fn an_expired_game_is_refused_by_the_server_and_by_the_game() {
         text.contains("Game expired") || text.contains(GAME_EXPIRED_HEX),
         "{text}"
     );
-}
-
-/// The adventurer as `ls_get_adventurer` shows it in full.
-async fn full(server: &common::Client, id: &str) -> Value {
-    server
-        .ok(
-            "ls_get_adventurer",
-            json!({"adventurer_id": id, "detail": "full"}),
-        )
-        .await["adventurer"]
-        .clone()
 }

@@ -308,8 +308,20 @@ mod tests {
         assert!(one.detail.contains("its own token"), "{}", one.detail);
     }
 
-    /// A game whose `settings_exist` says only settings 1 exist, counting the calls.
-    struct Game(std::sync::Mutex<Vec<Vec<Felt>>>);
+    /// A game answering each view call with `answer(selector, calldata)`, keeping the calls.
+    struct Game {
+        answer: fn(Felt, &[Felt]) -> Vec<Felt>,
+        calls: std::sync::Mutex<Vec<Vec<Felt>>>,
+    }
+
+    impl Game {
+        fn new(answer: fn(Felt, &[Felt]) -> Vec<Felt>) -> Self {
+            Self {
+                answer,
+                calls: Default::default(),
+            }
+        }
+    }
 
     #[async_trait::async_trait]
     impl ClassSource for Game {
@@ -331,15 +343,18 @@ mod tests {
             s: Felt,
             d: Vec<Felt>,
         ) -> Result<Vec<Felt>, crate::ClassError> {
-            assert_eq!(s, starknet::macros::selector!("settings_exist"));
-            self.0.lock().unwrap().push(d.clone());
-            Ok(vec![Felt::from(d == [Felt::ONE])])
+            self.calls.lock().unwrap().push(d.clone());
+            Ok((self.answer)(s, &d))
         }
     }
 
     #[tokio::test]
     async fn the_profiles_settings_are_asked_of_the_game_where_it_can_say() {
-        let game = Game(std::sync::Mutex::default());
+        // Only settings 1 exist.
+        let game = Game::new(|s, d| {
+            assert_eq!(s, starknet::macros::selector!("settings_exist"));
+            vec![Felt::from(d == [Felt::ONE])]
+        });
         let a = Felt::from(0x6a_u8);
         assert_eq!(
             settings_check(&game, a, Some(true), 1).await.status,
@@ -356,38 +371,9 @@ mod tests {
             );
         }
         assert_eq!(
-            *game.0.lock().unwrap(),
+            *game.calls.lock().unwrap(),
             vec![vec![Felt::ONE], vec![Felt::ZERO]]
         );
-    }
-
-    /// A game whose SRC5 supports the interface `token` only (none: `None`), counting the calls.
-    struct Src5Game(Option<Felt>, std::sync::Mutex<usize>);
-
-    #[async_trait::async_trait]
-    impl ClassSource for Src5Game {
-        async fn class_hash_at(&self, _: Felt) -> Result<Felt, crate::ClassError> {
-            unreachable!()
-        }
-        async fn class_at(
-            &self,
-            _: Felt,
-        ) -> Result<starknet::core::types::ContractClass, crate::ClassError> {
-            unreachable!()
-        }
-        async fn chain_id(&self) -> Result<Felt, crate::ClassError> {
-            unreachable!()
-        }
-        async fn call(
-            &self,
-            _: Felt,
-            s: Felt,
-            d: Vec<Felt>,
-        ) -> Result<Vec<Felt>, crate::ClassError> {
-            assert_eq!(s, starknet::macros::selector!("supports_interface"));
-            *self.1.lock().unwrap() += 1;
-            Ok(vec![Felt::from(Some(d[0]) == self.0)])
-        }
     }
 
     #[tokio::test]
@@ -395,16 +381,20 @@ mod tests {
         let a = Felt::from(0x6a_u8);
         let src5 = abi(&[("supports_interface", 1), ("load_assets", 1)]);
         let legacy = MINIGAME_TOKEN_IDS[1].1;
-        let token = Src5Game(Some(legacy), Default::default());
+        // Supports the legacy token interface only.
+        let token = Game::new(|s, d| {
+            assert_eq!(s, starknet::macros::selector!("supports_interface"));
+            vec![Felt::from(d[0] == MINIGAME_TOKEN_IDS[1].1)]
+        });
         let found = game_token_src5(&token, a, &src5).await;
         assert_eq!(found, GameSrc5::Token("IMinigameToken (legacy)", legacy));
         let check = game_src5_check(a, &found);
         assert_eq!(check.status, Status::Mismatch);
         assert!(check.detail.contains("its own token"), "{}", check.detail);
-        let game = Src5Game(None, Default::default());
+        let game = Game::new(|_, _| vec![Felt::ZERO]);
         assert_eq!(game_token_src5(&game, a, &src5).await, GameSrc5::NotAToken);
         assert_eq!(
-            *game.1.lock().unwrap(),
+            game.calls.lock().unwrap().len(),
             MINIGAME_TOKEN_IDS.len(),
             "every id asked"
         );

@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod accounts;
+pub mod check_run;
 pub mod controller;
 pub mod hostile_abi;
 pub mod mcp;
@@ -209,6 +210,16 @@ impl<H: ClientHandler> Client<H> {
     /// Calls a tool that must fail with `code` and returns the error object.
     pub async fn err(&self, tool: &str, args: Value, code: &str) -> Value {
         self.call(tool, args).await.into_err(code)
+    }
+
+    /// The adventurer `id` as `ls_get_adventurer` shows it in full.
+    pub async fn adventurer(&self, id: &Value) -> Value {
+        self.ok(
+            "ls_get_adventurer",
+            serde_json::json!({"adventurer_id": id}),
+        )
+        .await["adventurer"]
+            .clone()
     }
 
     /// Kills the server with SIGKILL (no chance to clean up) and returns its stderr.

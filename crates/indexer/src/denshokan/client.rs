@@ -434,7 +434,12 @@ mod tests {
             Err(DenshokanError::Malformed(_))
         ));
         /// (status, body, the error it becomes, the message it keeps).
-        type Case = (u16, &'static str, fn(String) -> DenshokanError, &'static str);
+        type Case = (
+            u16,
+            &'static str,
+            fn(String) -> DenshokanError,
+            &'static str,
+        );
         let typed: [Case; 5] = [
             (
                 400,
