@@ -10,8 +10,8 @@ use game::events::GameEvent;
 use game::phase::Phase;
 use indexer::torii::{IndexerHead, LeaderboardRow, Scope};
 
-/// Arguments of `ls_get_leaderboard`.
-#[derive(Debug, Deserialize, JsonSchema)]
+/// Arguments of `ls_get_leaderboard` (the default: the first page as the profile ranks it).
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 pub(crate) struct LeaderboardArgs {
     /// Rows per page (default 50, at most 200).
     #[serde(default)]

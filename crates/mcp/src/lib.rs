@@ -19,6 +19,7 @@ mod in_memory;
 mod indexer;
 mod indexer_types;
 mod lifecycle;
+pub mod live;
 pub mod logging;
 mod malformed;
 mod params;

@@ -10,21 +10,28 @@ use crate::transport::INVALID_REQUEST;
 /// The `_meta` key that marks a request of the inline (initialize-free) lifecycle.
 const INLINE_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 
+/// Whether `message` (a parsed JSON-RPC object) starts a session: an `initialize`, a
+/// `server/discover`, or a request of the inline lifecycle (its `_meta` names the protocol
+/// version), after which the client's notifications (a cancellation) are the session's too.
+pub(crate) fn starts_session(message: &Value) -> bool {
+    let Some(method) = message.get("method").and_then(Value::as_str) else {
+        return false;
+    };
+    let inline = message
+        .get("params")
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(INLINE_PROTOCOL_VERSION))
+        .is_some();
+    message.get("id").is_some() && (matches!(method, "initialize" | "server/discover") || inline)
+}
+
 /// What a session that has not been initialized answers `message` (a parsed JSON-RPC object):
 /// `None` when it goes on to the server (an `initialize`, a `ping` (allowed before it), a
 /// discovery, a request of the inline lifecycle, or anything that is not a request).
 pub(crate) fn refuse_before_initialize(message: &Value) -> Option<Value> {
     let id = message.get("id")?;
     let method = message.get("method")?.as_str()?;
-    if matches!(method, "initialize" | "server/discover" | "ping") {
-        return None;
-    }
-    let inline = message
-        .get("params")
-        .and_then(|p| p.get("_meta"))
-        .and_then(|m| m.get(INLINE_PROTOCOL_VERSION))
-        .is_some();
-    if inline {
+    if method == "ping" || starts_session(message) {
         return None;
     }
     Some(json!({
@@ -69,6 +76,27 @@ mod tests {
             json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         ] {
             assert_eq!(refuse_before_initialize(&message), None, "{message}");
+        }
+    }
+
+    #[test]
+    fn a_discovery_or_an_inline_request_starts_a_session_and_a_ping_or_notification_does_not() {
+        let inline = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
+            "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}});
+        assert!(starts_session(&inline));
+        assert!(starts_session(
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover"})
+        ));
+        assert!(starts_session(
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}})
+        ));
+        for not in [
+            json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": 2}}),
+        ] {
+            assert!(!starts_session(&not), "{not}");
         }
     }
 }

@@ -60,6 +60,12 @@ pub fn list() -> ListResourcesResult {
             "application/json",
             "The 75 obstacles: id, name, tier, type.",
         ),
+        r(
+            crate::live::LEADERBOARD_URI,
+            "leaderboard",
+            "application/json",
+            "The first page of ranked games, as ls_get_leaderboard gives it; can be subscribed.",
+        ),
     ])
 }
 
@@ -69,7 +75,7 @@ pub fn templates() -> ListResourceTemplatesResult {
         ResourceTemplate::new(ADVENTURER_TEMPLATE, "adventurer")
             .with_mime_type("application/json")
             .with_description(
-                "An adventurer's full state: stats, equipment, bag, beast, market, phase, legal actions.",
+                "An adventurer's full state: stats, equipment, bag, beast, market, phase, legal actions; can be subscribed.",
             ),
     ])
 }
@@ -90,6 +96,7 @@ impl LsServer {
             ITEMS_URI => items_table().to_string(),
             BEASTS_URI => beasts_table().to_string(),
             OBSTACLES_URI => obstacles_table().to_string(),
+            crate::live::LEADERBOARD_URI => self.leaderboard_json().await?,
             _ => match uri.strip_prefix("ls://adventurer/") {
                 Some(id) => self.adventurer_json(uri, id).await?,
                 None => return Err(not_found(uri, "no such resource")),
@@ -98,6 +105,16 @@ impl LsServer {
         Ok(ReadResourceResult::new(vec![
             ResourceContents::text(text, uri).with_mime_type("application/json"),
         ]))
+    }
+
+    /// The leaderboard's first page, as `ls_get_leaderboard` with no arguments answers it.
+    async fn leaderboard_json(&self) -> Result<String, ErrorData> {
+        let args = crate::indexer_types::LeaderboardArgs::default();
+        let page = self
+            .leaderboard_page(&args, crate::torii_tools::DEFAULT_LIMIT)
+            .await
+            .map_err(|e| ErrorData::internal_error(e.message, None))?;
+        Ok(json!(page).to_string())
     }
 
     async fn adventurer_json(&self, uri: &str, id: &str) -> Result<String, ErrorData> {

@@ -67,6 +67,8 @@ pub struct LsServer {
     advice: bool,
     pub(super) known: Arc<super::write::KnownStates>,
     pub(super) detail: Detail,
+    /// Every session's subscriptions (shared by the sessions of one server).
+    pub(crate) live: Arc<super::live::Live>,
     tool_router: ToolRouter<Self>,
 }
 
@@ -104,6 +106,7 @@ impl LsServer {
             known: Arc::default(),
             detail: Detail::default(),
             indexer: Default::default(),
+            live: Arc::default(),
             tool_router,
         }
     }
@@ -114,7 +117,8 @@ impl LsServer {
         let mut tools = Self::game_tool_router()
             + Self::tx_tool_router()
             + Self::torii_tool_router()
-            + Self::advisor_tool_router();
+            + Self::advisor_tool_router()
+            + Self::live_tool_router();
         for route in tools.map.values_mut() {
             super::schema::tidy_tool(&mut route.attr);
             if strict {
@@ -172,6 +176,7 @@ impl ServerHandler for LsServer {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_resources()
+            .enable_resources_subscribe()
             .enable_prompts()
             .enable_logging()
             .build();
@@ -224,6 +229,38 @@ impl ServerHandler for LsServer {
         Ok(self.read_resource_uri(&request.uri).await?.into())
     }
 
+    #[allow(deprecated)]
+    async fn subscribe(
+        &self,
+        request: rmcp::model::SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), rmcp::ErrorData> {
+        self.subscribe_uri(&request.uri, &context).await
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: rmcp::model::UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), rmcp::ErrorData> {
+        self.unsubscribe_uri(&request.uri, &context)
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &rmcp::model::SubscriptionFilter,
+    ) -> Option<rmcp::model::SubscriptionFilter> {
+        Some(self.accepted_filter(requested))
+    }
+
+    async fn listen(
+        &self,
+        context: rmcp::service::SubscriptionContext,
+    ) -> Result<(), rmcp::ErrorData> {
+        self.run_listen(context).await
+    }
+
     async fn list_prompts(
         &self,
         _request: Option<rmcp::model::PaginatedRequestParams>,
@@ -248,7 +285,7 @@ mod tests {
     #[test]
     fn every_tool_has_schemas_and_annotations() {
         let tools = LsServer::all_tools(true).list_all();
-        assert_eq!(tools.len(), 18);
+        assert_eq!(tools.len(), 21);
         for t in tools {
             let title = t.title.as_deref().unwrap_or_default();
             assert!(!title.is_empty(), "{} has no top-level title", t.name);
@@ -272,7 +309,8 @@ mod tests {
                 || t.name == "ls_lookup"
                 || t.name == "ls_wallet"
                 || t.name == "ls_battle_preview"
-                || t.name == "ls_advise";
+                || t.name == "ls_advise"
+                || t.name.contains("subscri");
             assert_eq!(read_only, is_read, "{}", t.name);
             assert_eq!(
                 t.input_schema.get("type"),

@@ -15,8 +15,7 @@ use std::sync::Arc;
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    CallToolResult, ClientJsonRpcMessage, ClientRequest, IntoContents, ServerJsonRpcMessage,
-    ServerResult,
+    CallToolResult, ClientJsonRpcMessage, IntoContents, ServerJsonRpcMessage, ServerResult,
 };
 use rmcp::transport::Transport;
 use serde_json::{Value, json};
@@ -173,6 +172,7 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin + Send + 'static> GuardedTransp
             self.answer(answer);
             return None;
         }
+        let starts = crate::lifecycle::starts_session(&value);
         let id = readable_id(&value);
         let has_id = value.get("id").is_some();
         let has_method = value.get("method").is_some();
@@ -207,11 +207,7 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin + Send + 'static> GuardedTransp
             }
         };
         match &message {
-            ClientJsonRpcMessage::Request(r)
-                if matches!(r.request, ClientRequest::InitializeRequest(_)) =>
-            {
-                self.initialized = true;
-            }
+            ClientJsonRpcMessage::Request(_) if starts => self.initialized = true,
             ClientJsonRpcMessage::Request(_) => {}
             _ if !self.initialized => {
                 tracing::debug!("ignoring a notification or response before initialize");

@@ -77,6 +77,27 @@ impl Guarded {
         Ok(identity)
     }
 
+    /// Refuses a read or a subscription of an adventurer the request's identity may not see.
+    async fn may_follow(
+        &self,
+        uris: &[String],
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        let refused = |e: ToolError| McpError::invalid_request(e.message, None);
+        for uri in uris {
+            if let Some(id) = uri
+                .strip_prefix("ls://adventurer/")
+                .and_then(|id| AdventurerId::parse(id).ok())
+            {
+                let identity = self.identity(context).map_err(refused)?;
+                self.check(&identity, id, "ls://adventurer")
+                    .await
+                    .map_err(refused)?;
+            }
+        }
+        Ok(())
+    }
+
     /// The world served now, as the backend names it (ownership is recorded per world).
     async fn world(&self) -> Result<String, ToolError> {
         self.inner
@@ -376,18 +397,46 @@ impl ServerHandler for Guarded {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
-        if let Some(id) = request
-            .uri
-            .strip_prefix("ls://adventurer/")
-            .and_then(|id| AdventurerId::parse(id).ok())
-        {
-            let refused = |e: ToolError| McpError::invalid_request(e.message, None);
-            let identity = self.identity(&context).map_err(refused)?;
-            self.check(&identity, id, "ls://adventurer")
-                .await
-                .map_err(refused)?;
-        }
+        self.may_follow(std::slice::from_ref(&request.uri), &context)
+            .await?;
         self.inner.read_resource(request, context).await
+    }
+
+    #[allow(deprecated)]
+    async fn subscribe(
+        &self,
+        request: rmcp::model::SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.may_follow(std::slice::from_ref(&request.uri), &context)
+            .await?;
+        self.inner.subscribe(request, context).await
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: rmcp::model::UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.inner.unsubscribe(request, context).await
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &rmcp::model::SubscriptionFilter,
+    ) -> Option<rmcp::model::SubscriptionFilter> {
+        self.inner.accepted_subscription_filter(requested)
+    }
+
+    async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), McpError> {
+        let uris = context
+            .accepted()
+            .resource_subscriptions
+            .clone()
+            .unwrap_or_default();
+        self.may_follow(&uris, context.request_context()).await?;
+        self.inner.listen(context).await
     }
 
     async fn list_prompts(

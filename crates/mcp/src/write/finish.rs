@@ -56,6 +56,8 @@ impl LsServer {
             }
         };
         self.remember(id, &state);
+        self.live.publish(crate::live::Target::Adventurer(id));
+        self.live.publish(crate::live::Target::Leaderboard);
         Ok((self.action_result(id, report, &state), state))
     }
 
