@@ -122,6 +122,39 @@ async fn a_2025_client_is_told_of_each_write_until_it_unsubscribes() {
 }
 
 #[tokio::test]
+async fn a_write_by_another_process_on_the_same_world_is_told_too() {
+    let home = tempfile::tempdir().unwrap();
+    let (tx, mut rx) = unbounded_channel();
+    let (watcher, _) = sim_server_with(BIN, home.path(), &[], &[], Updates(tx)).await;
+    let (player, _) = sim_server(BIN, home.path(), &[], &[]).await;
+    let id =
+        ok(player.peer(), "ls_new_game", json!({"weapon": "Wand"})).await["adventurer_id"].clone();
+    let uri = format!("ls://adventurer/{}", id.as_u64().unwrap());
+    watcher
+        .peer()
+        .subscribe(SubscribeRequestParams::new(uri.clone()))
+        .await
+        .expect("subscribe");
+    for _ in 0..3 {
+        let adv = full_view(player.peer(), &id).await;
+        let (tool, args) = common::v2_replay::next_move(&id, &adv);
+        ok(player.peer(), tool, args).await;
+        let got = next_update(&mut rx, Duration::from_secs(1)).await;
+        assert_eq!(got.as_deref(), Some(uri.as_str()), "{tool}: within 1 s");
+        // What the other process wrote is what this one reads.
+        let (tool_view, resource) = both_reads(watcher.peer(), &id).await;
+        assert_eq!(resource, tool_view);
+        assert_eq!(tool_view, full_view(player.peer(), &id).await);
+        while next_update(&mut rx, Duration::from_millis(300))
+            .await
+            .is_some()
+        {}
+    }
+    watcher.cancel().await.unwrap();
+    player.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn bad_uris_and_the_101st_subscription_are_refused_and_leave_nothing() {
     let home = tempfile::tempdir().unwrap();
     let (tx, _rx) = unbounded_channel();

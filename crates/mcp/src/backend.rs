@@ -110,6 +110,19 @@ pub trait GameBackend: Send + Sync {
     fn game_index(&self) -> Option<&dyn GameIndex> {
         None
     }
+    /// Whether [`GameBackend::changed_since`] names every writer's changes (this server's own
+    /// included), so followers are told from it alone.
+    fn has_change_feed(&self) -> bool {
+        false
+    }
+    /// The adventurers any writer changed after `cursor`, with the cursor to ask from next
+    /// (`cursor` `None`: only where to start); `None` where this backend has no such feed.
+    async fn changed_since(
+        &self,
+        _cursor: Option<u64>,
+    ) -> Result<Option<(u64, Vec<AdventurerId>)>, ChainError> {
+        Ok(None)
+    }
 }
 
 #[async_trait::async_trait]
@@ -165,6 +178,24 @@ impl GameBackend for SimChain {
 
     fn game_index(&self) -> Option<&dyn GameIndex> {
         Some(self)
+    }
+
+    fn has_change_feed(&self) -> bool {
+        self.state_file().is_some()
+    }
+
+    async fn changed_since(
+        &self,
+        cursor: Option<u64>,
+    ) -> Result<Option<(u64, Vec<AdventurerId>)>, ChainError> {
+        if !self.has_change_feed() {
+            return Ok(None);
+        }
+        let (next, ids) = SimChain::changed_since(self, cursor)?;
+        Ok(Some((
+            next,
+            ids.into_iter().map(AdventurerId::from).collect(),
+        )))
     }
 }
 

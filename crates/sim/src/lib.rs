@@ -207,6 +207,16 @@ impl SimChain {
         Ok(sim)
     }
 
+    /// The world's change counter and the ids of the games any process changed after `since`
+    /// (`None`: just the counter, to start from); a world in memory has no other writer: `(0, [])`.
+    pub fn changed_since(&self, since: Option<u64>) -> Result<(u64, Vec<u64>), ChainError> {
+        let Some(store) = &self.store else {
+            return Ok((0, Vec::new()));
+        };
+        let (seq, ids) = store.changed_ids(since.unwrap_or(i64::MAX as u64))?;
+        Ok((seq, ids))
+    }
+
     /// The store's file, when the world is saved.
     pub fn state_file(&self) -> Option<&Path> {
         self.store.as_ref().map(Store::path)

@@ -284,3 +284,25 @@ fn opts_for_ids() -> SimOptions {
         fresh: false,
     }
 }
+
+#[test]
+fn the_change_feed_names_what_another_process_changed_since_the_cursor() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = SimOptions::state_path(dir.path(), SimRandomness::Os);
+    let watcher = saved(&path, SimRandomness::Os, false);
+    let writer = saved(&path, SimRandomness::Os, false);
+    let (id, _) = writer.mint_game(&opts()).unwrap();
+    let (start, none) = watcher.changed_since(None).unwrap();
+    assert!(none.is_empty(), "a first ask only says where to start");
+    assert_eq!(watcher.changed_since(Some(start)).unwrap(), (start, vec![]));
+    writer
+        .apply(id, &Action::StartGame { weapon: 46 }, &opts())
+        .unwrap();
+    let (next, changed) = watcher.changed_since(Some(start)).unwrap();
+    assert_eq!(changed, [id]);
+    assert!(next > start);
+    assert_eq!(watcher.changed_since(Some(next)).unwrap(), (next, vec![]));
+    // A world in memory has no other writer.
+    let memory = SimChain::new(EngineSettings::practice_world(), 1);
+    assert_eq!(memory.changed_since(None).unwrap(), (0, vec![]));
+}

@@ -11,6 +11,17 @@ use crate::error::ToolError;
 use crate::server::LsServer;
 
 impl LsServer {
+    /// Starts following other writers' changes (once per server), for a first subscription.
+    pub(crate) fn watch_feed(&self) {
+        if let Some(wake) = self.live.start_polling() {
+            super::poller::spawn(
+                self.backend.clone(),
+                std::sync::Arc::downgrade(&self.live),
+                wake,
+            );
+        }
+    }
+
     /// Refuses an adventurer this world does not hold (`NOT_FOUND`).
     pub(crate) async fn require_adventurer(&self, id: game::AdventurerId) -> Result<(), ToolError> {
         let state = self.read_state(id).await?;
@@ -29,6 +40,7 @@ impl LsServer {
                 .await
                 .map_err(|e| ErrorData::resource_not_found(e.message, None))?;
         }
+        self.watch_feed();
         self.live
             .subscribe(
                 &session_key(ctx),
@@ -74,6 +86,7 @@ impl LsServer {
             .flatten()
             .filter_map(|u| Some((Target::from_uri(u).ok()?, u.clone())))
             .collect();
+        self.watch_feed();
         let id = self
             .live
             .listen(&key, ctx.peer.clone(), targets, context.sink().clone())

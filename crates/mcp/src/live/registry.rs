@@ -4,8 +4,11 @@
 //! session holds at most [`MAX_PER_SESSION`]; a session whose transport closed is dropped whole.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use tokio::sync::Notify;
 
 use rmcp::RoleServer;
 use rmcp::service::{Peer, SubscriptionSink};
@@ -93,6 +96,10 @@ impl Session {
 pub struct Live {
     sessions: Mutex<HashMap<String, Session>>,
     next_id: AtomicU64,
+    /// Told of every new subscription (the change feed's poller looks at once).
+    wake: Arc<Notify>,
+    /// Whether the change feed's poller runs.
+    polling: AtomicBool,
 }
 
 impl std::fmt::Debug for Live {
@@ -147,6 +154,7 @@ impl Live {
         };
         let shown = info(&sub);
         session.subs.push(sub);
+        self.wake.notify_one();
         Ok(shown)
     }
 
@@ -221,6 +229,7 @@ impl Live {
         }
         let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
         session.listeners.push(Listener { id, targets, sink });
+        self.wake.notify_one();
         Ok(id)
     }
 
@@ -262,6 +271,11 @@ impl Live {
                 }
             }
         }
+    }
+
+    /// What a new subscription wakes, and whether the poller is to be started (true once).
+    pub(crate) fn start_polling(&self) -> Option<Arc<Notify>> {
+        (!self.polling.swap(true, Ordering::SeqCst)).then(|| self.wake.clone())
     }
 
     /// How many things every session follows together.

@@ -86,6 +86,7 @@ impl LsServer {
         }
         let key = session_key(&ctx);
         let uri = target.uri();
+        self.watch_feed();
         self.live
             .subscribe(&key, Some(ctx.peer.clone()), &uri, target, Via::Tool)
             .map_err(subscribe_error)?;

@@ -56,8 +56,11 @@ impl LsServer {
             }
         };
         self.remember(id, &state);
-        self.live.publish(crate::live::Target::Adventurer(id));
-        self.live.publish(crate::live::Target::Leaderboard);
+        if !self.backend.has_change_feed() {
+            // A backend with a feed tells followers of every write, this one's too, once.
+            self.live.publish(crate::live::Target::Adventurer(id));
+            self.live.publish(crate::live::Target::Leaderboard);
+        }
         Ok((self.action_result(id, report, &state), state))
     }
 

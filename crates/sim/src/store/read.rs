@@ -83,6 +83,25 @@ impl Store {
         }))
     }
 
+    /// The world's change counter now, and the ids of the games changed after `since` (every
+    /// process's commits), without touching what the cache has read.
+    pub(crate) fn changed_ids(&self, since: u64) -> Result<(u64, Vec<u64>), StoreError> {
+        let mut reader = lock(&self.reader);
+        let tx = reader.conn.transaction().map_err(self.sql())?;
+        let seq: i64 = tx
+            .query_row("SELECT seq FROM world WHERE id = 1", [], |r| r.get(0))
+            .map_err(self.sql())?;
+        let ids = tx
+            .prepare_cached("SELECT id FROM games WHERE seq > ?1 ORDER BY id")
+            .and_then(|mut s| {
+                s.query_map([i(since)], |r| r.get::<_, i64>(0).map(u))?
+                    .collect::<Result<Vec<u64>, _>>()
+            })
+            .map_err(self.sql())?;
+        tx.commit().map_err(self.sql())?;
+        Ok((u(seq), ids))
+    }
+
     /// A game as committed, with the store's generation and change counter at the read; `None`
     /// if never minted.
     pub(crate) fn game(&self, id: u64) -> Result<Option<(u64, u64, Entry)>, StoreError> {
