@@ -24,7 +24,8 @@ async fn resources_list_and_read_every_kind() {
             "ls://rules",
             "ls://catalogue/items",
             "ls://catalogue/beasts",
-            "ls://catalogue/obstacles"
+            "ls://catalogue/obstacles",
+            "ui://loot-survivor/adventurer-card"
         ]
     );
     let templates = c.list_all_resource_templates().await.unwrap();

@@ -78,10 +78,15 @@ fn text_from_the_chain_is_escaped_everywhere() {
     let mut open = view(0);
     open["market"][0]["name"] = json!(evil);
     open["market"][0]["verdict"] = json!(evil);
+    let page = page_html(&v, &[evil.to_string()]);
+    let (markup, state) = page
+        .split_once("<script type=\"application/json\"")
+        .unwrap();
+    assert!(!state.contains("<img"), "the state writes < as \\u003c");
     for sheet in [
         render_sheet(&v, &[evil.to_string()]),
         render_sheet(&open, &[]),
-        page_html(&v, &[evil.to_string()]),
+        markup.to_string(),
     ] {
         assert!(!sheet.contains("<img"), "{sheet}");
         assert!(!sheet.contains("\"'&\""), "{sheet}");
