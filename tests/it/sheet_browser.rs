@@ -150,7 +150,7 @@ async fn the_card_and_the_page_show_the_sheet_in_chromium() {
             {"name": "compact_alone", "arguments": {"adventurer_id": id}, "result": compact,
              "server_resources": false, "wait_for": beast},
             {"name": "market", "arguments": {"adventurer_id": id}, "result": with_market,
-             "server_resources": false, "wait_for": on_sale},
+             "server_resources": false, "wait_for": on_sale, "theme": "dark"},
         ],
     });
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sheet_browser");
@@ -210,6 +210,10 @@ async fn the_card_and_the_page_show_the_sheet_in_chromium() {
         };
         assert!(text.contains(shown), "{name}: {shown} missing from {text}");
     }
+    assert_ne!(
+        cases["market"]["background"], cases["full"]["background"],
+        "the host's dark theme is followed"
+    );
     let market = cases["market"]["text"].as_str().unwrap();
     assert!(
         market.contains("Market") && market.contains(&on_sale),

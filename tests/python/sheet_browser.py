@@ -3,7 +3,8 @@
 
 Input (a JSON file written by tests/it/sheet_browser.rs):
     {"card": the MCP App's HTML, "page": a server-rendered sheet page,
-     "cases": [{"name", "arguments", "result", "server_resources", "resources", "wait_for"}]}
+     "cases": [{"name", "arguments", "result", "server_resources", "resources", "wait_for",
+                "theme"}]}
 
 Each case loads a small host page that does what an MCP Apps host does (SEP-1865, ext-apps
 specification 2026-01-26, "Lifecycle"): it puts the card's HTML in a sandboxed iframe, answers
@@ -11,8 +12,8 @@ specification 2026-01-26, "Lifecycle"): it puts the card's HTML in a sandboxed i
 `ui/notifications/tool-result` with the tool's CallToolResult; it answers `resources/read` from
 `resources` when `server_resources` is on. The page is loaded without JavaScript, then with it.
 
-Prints one JSON object: per case the sheet's text, the methods the card sent, the console errors
-and the screenshot's path; for the page its text without JavaScript, whether the script renders
+Prints one JSON object: per case the sheet's text, the methods the card sent, the console errors,
+the sheet's background colour and the screenshot's path; for the page its text without JavaScript, whether the script renders
 the very markup the server rendered, and its console errors.
 
     python sheet_browser.py --input in.json --out DIR [--chromium /usr/bin/chromium]
@@ -42,7 +43,7 @@ window.start = function (c) {
     if (m.method === "ui/initialize") {
       to({ id: m.id, result: { protocolVersion: "2026-01-26", hostInfo: { name: "test-host", version: "1" },
         hostCapabilities: c.server_resources ? { serverResources: {} } : {},
-        hostContext: { theme: "light", displayMode: "inline" } } });
+        hostContext: { theme: c.theme || "light", displayMode: "inline" } } });
     } else if (m.method === "ui/notifications/initialized") {
       to({ method: "ui/notifications/tool-input", params: { arguments: c.arguments } });
       to({ method: "ui/notifications/tool-result", params: c.result });
@@ -75,8 +76,9 @@ def run_case(browser, card: str, case: dict, out: Path) -> dict:
     page.wait_for_timeout(200)
     shot = out / f"{case['name']}.png"
     page.locator("#card").screenshot(path=str(shot))
+    background = page.frame_locator("#card").locator("body").evaluate("b => getComputedStyle(b).backgroundColor")
     result = {"text": sheet.text_content(), "sent": page.evaluate("window.sent"), "errors": errors,
-              "screenshot": str(shot)}
+              "background": background, "screenshot": str(shot)}
     page.close()
     return result
 

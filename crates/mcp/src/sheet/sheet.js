@@ -139,6 +139,12 @@
     function send(msg) { window.parent.postMessage(Object.assign({ jsonrpc: "2.0" }, msg), "*"); }
     function request(method, params, then) { pending[next] = then; send({ id: next++, method: method, params: params }); }
     function answer(msg, result) { send({ id: msg.id, result: result }); }
+    // The host's theme and style variables (HostContext: theme, styles.variables) over our defaults.
+    function context(c) {
+      var root = document.documentElement.style, vars = obj(obj(obj(c).styles).variables);
+      if (obj(c).theme === "light" || obj(c).theme === "dark") root.colorScheme = c.theme;
+      Object.keys(vars).forEach(function (k) { if (/^--[\w-]+$/.test(k)) root.setProperty(k, String(vars[k])); });
+    }
     function display(model) {
       if (!model) return;
       if (model.error) {
@@ -166,6 +172,8 @@
         if (args.adventurer_id != null) id = args.adventurer_id;
       } else if (msg.method === "ui/notifications/tool-result") {
         display(fromToolResult(msg.params, id));
+      } else if (msg.method === "ui/notifications/host-context-changed") {
+        context(msg.params);
       } else if (msg.method === "ui/resource-teardown" || msg.method === "ping") {
         answer(msg, {});
       }
@@ -175,6 +183,7 @@
       appCapabilities: { availableDisplayModes: ["inline"] }
     }, function (result) {
       host = result;
+      context(obj(result).hostContext);
       send({ method: "ui/notifications/initialized", params: {} });
       var size = function () {
         var r = document.documentElement.getBoundingClientRect();
