@@ -72,6 +72,8 @@ mod session_devnet;
 mod session_game_devnet;
 mod session_v2_devnet;
 mod shared_account_devnet;
+mod sheet_browser;
+mod sheet_card;
 mod sim_kill;
 mod sim_tools;
 mod sim_world;

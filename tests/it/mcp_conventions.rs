@@ -25,7 +25,8 @@ async fn resources_list_and_read_every_kind() {
             "ls://catalogue/items",
             "ls://catalogue/beasts",
             "ls://catalogue/obstacles",
-            "ls://leaderboard"
+            "ls://leaderboard",
+            "ui://loot-survivor/adventurer-card"
         ]
     );
     let templates = c.list_all_resource_templates().await.unwrap();

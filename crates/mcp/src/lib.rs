@@ -31,6 +31,7 @@ pub mod resources;
 mod revert_hints;
 mod schema;
 mod server;
+pub mod sheet;
 mod shown_memory;
 pub mod stdio;
 mod torii_tools;

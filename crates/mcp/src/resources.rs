@@ -1,6 +1,6 @@
 //! MCP resources: the rules guide an agent needs, the item/beast/obstacle catalogues as compact
 //! tables (a header row of column names, then one row per entry), and an adventurer's state as
-//! the template `ls://adventurer/{id}`.
+//! the template `ls://adventurer/{id}`; and the adventurer card, an MCP App (`crate::sheet`).
 
 use rmcp::ErrorData;
 use rmcp::model::{
@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use super::errors::from_chain;
 use super::server::LsServer;
 use crate::present::view::adventurer_view;
+use crate::sheet;
 use game::catalogue;
 use game::rules;
 
@@ -66,6 +67,12 @@ pub fn list() -> ListResourcesResult {
             "application/json",
             "The first page of ranked games, as ls_get_leaderboard gives it; can be subscribed.",
         ),
+        r(
+            sheet::CARD_URI,
+            "adventurer-card",
+            sheet::APP_MIME,
+            "An adventurer's sheet, drawn by the host from the result of a tool that links it.",
+        ),
     ])
 }
 
@@ -97,6 +104,13 @@ impl LsServer {
             BEASTS_URI => beasts_table().to_string(),
             OBSTACLES_URI => obstacles_table().to_string(),
             crate::live::LEADERBOARD_URI => self.leaderboard_json().await?,
+            sheet::CARD_URI => {
+                return Ok(ReadResourceResult::new(vec![
+                    ResourceContents::text(sheet::card_html(), uri)
+                        .with_mime_type(sheet::APP_MIME)
+                        .with_meta(sheet::card_meta()),
+                ]));
+            }
             _ => match uri.strip_prefix("ls://adventurer/") {
                 Some(id) => self.adventurer_json(uri, id).await?,
                 None => return Err(not_found(uri, "no such resource")),

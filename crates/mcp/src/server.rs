@@ -111,8 +111,9 @@ impl LsServer {
         }
     }
 
-    /// Every tool, with the schema settings of [`super::schema`] applied; in strict mode its
-    /// input schema says that unknown keys are refused.
+    /// Every tool, with the schema settings of [`super::schema`] applied, those that return a
+    /// state linked to the adventurer card; in strict mode its input schema says that unknown keys
+    /// are refused.
     fn all_tools(strict: bool) -> ToolRouter<Self> {
         let mut tools = Self::game_tool_router()
             + Self::tx_tool_router()
@@ -121,6 +122,9 @@ impl LsServer {
             + Self::live_tool_router();
         for route in tools.map.values_mut() {
             super::schema::tidy_tool(&mut route.attr);
+            if super::DETAIL_TOOLS.contains(&route.attr.name.as_ref()) {
+                crate::sheet::link_card(&mut route.attr);
+            }
             if strict {
                 super::schema::close_input(&mut route.attr);
             }
