@@ -87,6 +87,11 @@ impl LsServer {
         self
     }
 
+    /// Every session's subscriptions and the changes published to them (watchers included).
+    pub fn live(&self) -> &Arc<super::live::Live> {
+        &self.live
+    }
+
     /// The graceful-stop control of this server (and its clones).
     pub fn drain(&self) -> Arc<super::drain::Drain> {
         self.drain.clone()

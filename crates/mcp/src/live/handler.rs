@@ -12,7 +12,7 @@ use crate::server::LsServer;
 
 impl LsServer {
     /// Starts following other writers' changes (once per server), for a first subscription.
-    pub(crate) fn watch_feed(&self) {
+    pub fn watch_feed(&self) {
         if let Some(wake) = self.live.start_polling() {
             super::poller::spawn(
                 self.backend.clone(),

@@ -10,7 +10,7 @@ mod registry;
 mod target;
 mod tools;
 
-pub use registry::{Live, MAX_PER_SESSION, SubscribeError, SubscriptionInfo, Via};
+pub use registry::{Live, MAX_PER_SESSION, SubscribeError, SubscriptionInfo, Via, Watcher};
 pub use target::{LEADERBOARD_URI, Target};
 pub use tools::SubscriptionsResult;
 

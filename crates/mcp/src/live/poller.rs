@@ -23,7 +23,7 @@ pub(crate) fn spawn(backend: Arc<dyn GameBackend>, live: Weak<Live>, wake: Arc<N
             let Some(registry) = live.upgrade() else {
                 return;
             };
-            if registry.count() > 0 {
+            if registry.active() {
                 match backend.changed_since(cursor).await {
                     Ok(None) => return,
                     Ok(Some((next, ids))) => {

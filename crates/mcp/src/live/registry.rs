@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use tokio::sync::Notify;
 
@@ -92,7 +92,6 @@ impl Session {
 }
 
 /// The subscriptions of every session of this server.
-#[derive(Default)]
 pub struct Live {
     sessions: Mutex<HashMap<String, Session>>,
     next_id: AtomicU64,
@@ -100,6 +99,37 @@ pub struct Live {
     wake: Arc<Notify>,
     /// Whether the change feed's poller runs.
     polling: AtomicBool,
+    /// Every published change, for watchers inside this process (a page's event stream).
+    changes: tokio::sync::broadcast::Sender<Target>,
+    /// How many such watchers there are (they keep the change feed polled).
+    watchers: Arc<AtomicUsize>,
+}
+
+impl Default for Live {
+    fn default() -> Self {
+        Self {
+            sessions: Mutex::default(),
+            next_id: AtomicU64::default(),
+            wake: Arc::default(),
+            polling: AtomicBool::default(),
+            changes: tokio::sync::broadcast::channel(256).0,
+            watchers: Arc::default(),
+        }
+    }
+}
+
+/// A watcher inside this process: every change published while it lives (the feed is polled
+/// meanwhile). Dropping it stops it.
+pub struct Watcher {
+    /// The changes, in order; a watcher that falls more than 256 behind is told it lagged.
+    pub changes: tokio::sync::broadcast::Receiver<Target>,
+    count: Arc<AtomicUsize>,
+}
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        self.count.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl std::fmt::Debug for Live {
@@ -240,8 +270,20 @@ impl Live {
         }
     }
 
-    /// Tells every session following `target` that it changed.
+    /// A watcher of every change from now on (start the feed with `LsServer::watch_feed`).
+    pub fn watch(&self) -> Watcher {
+        self.watchers.fetch_add(1, Ordering::SeqCst);
+        self.wake.notify_one();
+        Watcher {
+            changes: self.changes.subscribe(),
+            count: self.watchers.clone(),
+        }
+    }
+
+    /// Tells every session following `target`, and every watcher, that it changed.
     pub fn publish(&self, target: Target) {
+        // No receiver is not an error: nobody watches.
+        let _ = self.changes.send(target);
         let mut sessions = self.sessions();
         for session in sessions.values_mut() {
             for sub in session.subs.iter_mut().filter(|s| s.target == target) {
@@ -281,6 +323,11 @@ impl Live {
     /// How many things every session follows together.
     pub fn count(&self) -> usize {
         self.sessions().values().map(Session::size).sum()
+    }
+
+    /// Whether anything is followed or watched (the change feed is polled only then).
+    pub fn active(&self) -> bool {
+        self.watchers.load(Ordering::SeqCst) > 0 || self.count() > 0
     }
 }
 
@@ -362,5 +409,19 @@ mod tests {
         live.unsubscribe_target("b", Target::Leaderboard, Via::Tool)
             .unwrap();
         assert_eq!(live.count(), MAX_PER_SESSION - 1);
+    }
+
+    #[test]
+    fn a_watcher_sees_every_change_while_it_lives() {
+        let live = Live::default();
+        assert!(!live.active());
+        let mut w = live.watch();
+        assert!(live.active());
+        live.publish(adventurer(7));
+        live.publish(Target::Leaderboard);
+        assert_eq!(w.changes.try_recv(), Ok(adventurer(7)));
+        assert_eq!(w.changes.try_recv(), Ok(Target::Leaderboard));
+        drop(w);
+        assert!(!live.active(), "released when dropped");
     }
 }
