@@ -1,0 +1,247 @@
+//! What following costs on sim: the real binary with `serve --http` on a saved sim world; one
+//! player session plays writes, first with no follower, then with `BENCH_FOLLOWERS` (100) other
+//! sessions each subscribed to the player's adventurer and to the leaderboard (`resources/subscribe`,
+//! each reading its notifications on its GET stream, so every write is told to every follower),
+//! side by side in one run: each write's p50 and p90 as the
+//! player sees it, and the server's resident memory before and after the subscriptions (per
+//! subscription). A benchmark, not a test: `cargo bench --bench live_cost`.
+
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_loot-survivor-mcp");
+
+/// A number from the environment, or `default`.
+fn env(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// One MCP session over streamable HTTP, by hand.
+struct Session {
+    http: reqwest::Client,
+    url: String,
+    id: String,
+    next: u64,
+}
+
+impl Session {
+    async fn open(url: &str) -> Session {
+        let http = reqwest::Client::new();
+        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "live-cost", "version": "1"}}});
+        let r = post(&http, url, None, &init).await;
+        let id = r.headers()["mcp-session-id"].to_str().unwrap().to_string();
+        let _ = r.text().await;
+        let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let _ = post(&http, url, Some(&id), &note).await.text().await;
+        Session {
+            http,
+            url: url.to_string(),
+            id,
+            next: 1,
+        }
+    }
+
+    /// Sends a request and returns its result (the SSE body parsed by hand).
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next += 1;
+        let msg = json!({"jsonrpc": "2.0", "id": self.next, "method": method, "params": params});
+        let body = post(&self.http, &self.url, Some(&self.id), &msg)
+            .await
+            .text()
+            .await
+            .unwrap();
+        let answer = body
+            .lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+            .find(|v| v["id"] == json!(self.next))
+            .unwrap_or_else(|| panic!("{method}: no answer in {body}"));
+        assert!(answer.get("error").is_none(), "{method}: {answer}");
+        answer["result"].clone()
+    }
+
+    async fn tool(&mut self, name: &str, args: Value) -> Value {
+        let r = self
+            .request("tools/call", json!({"name": name, "arguments": args}))
+            .await;
+        assert_ne!(r["isError"], true, "{name}: {r}");
+        r["structuredContent"].clone()
+    }
+
+    /// Keeps the session's GET stream open, reading (and dropping) what arrives on it.
+    fn drain_notifications(&self) -> tokio::task::JoinHandle<usize> {
+        let req = self
+            .http
+            .get(&self.url)
+            .header("accept", "text/event-stream")
+            .header("mcp-session-id", &self.id);
+        tokio::spawn(async move {
+            let Ok(mut r) = req.send().await else {
+                return 0;
+            };
+            let mut seen = 0;
+            while let Ok(Some(chunk)) = r.chunk().await {
+                seen += chunk.windows(8).filter(|w| w == b"updated\"").count();
+            }
+            seen
+        })
+    }
+}
+
+async fn post(
+    http: &reqwest::Client,
+    url: &str,
+    session: Option<&str>,
+    body: &Value,
+) -> reqwest::Response {
+    let mut req = http
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .json(body);
+    if let Some(id) = session {
+        req = req.header("mcp-session-id", id);
+    }
+    req.send().await.expect("post")
+}
+
+/// The server's resident memory, in KiB.
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// `n` writes on `id` by `player` (the next move each time, a new game when one dies), each
+/// timed.
+async fn play(player: &mut Session, id: &mut Value, n: usize) -> Vec<Duration> {
+    let mut times = Vec::with_capacity(n);
+    while times.len() < n {
+        let adv = player
+            .tool(
+                "ls_get_adventurer",
+                json!({"adventurer_id": id, "detail": "full"}),
+            )
+            .await["adventurer"]
+            .clone();
+        let (tool, args) = match adv["phase"].as_str().unwrap() {
+            "dead" => ("ls_new_game", json!({"weapon": "Wand"})),
+            "in_battle" => ("ls_attack", json!({"adventurer_id": id})),
+            "stat_upgrade" => (
+                "ls_upgrade",
+                json!({"adventurer_id": id, "vitality": adv["stat_upgrades_available"]}),
+            ),
+            _ => ("ls_explore", json!({"adventurer_id": id})),
+        };
+        let at = Instant::now();
+        let out = player.tool(tool, args).await;
+        times.push(at.elapsed());
+        if tool == "ls_new_game" {
+            *id = out["adventurer_id"].clone();
+        }
+    }
+    times.sort();
+    times
+}
+
+fn pct(times: &[Duration], p: f64) -> f64 {
+    let i = ((times.len() - 1) as f64 * p).round() as usize;
+    times[i].as_secs_f64() * 1000.0
+}
+
+#[tokio::main]
+async fn main() {
+    let followers = env("BENCH_FOLLOWERS", 100);
+    let writes = env("BENCH_WRITES", 300);
+    let home = tempfile::tempdir().unwrap();
+    let port = loot_survivor_mcp::devnet::free_port().unwrap();
+    let addr = format!("127.0.0.1:{port}");
+    let mut server = tokio::process::Command::new(BIN)
+        .args(["serve", "--http", &addr])
+        .env("LS_HOME", home.path())
+        .env("LS_CONFIG_DIR", "/nonexistent")
+        .env("LS_POLICY__MAX_TX_PER_MINUTE", "100000")
+        .env("LS_HTTP__MAX_TX_PER_MINUTE", "100000")
+        .env_remove("LS_CHAIN")
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("start the server");
+    let pid = server.id().unwrap();
+    let url = format!("http://{addr}/mcp");
+    for _ in 0..300 {
+        if reqwest::get(format!("http://{addr}/readyz"))
+            .await
+            .is_ok_and(|r| r.status().is_success())
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut player = Session::open(&url).await;
+    let mut id =
+        player.tool("ls_new_game", json!({"weapon": "Wand"})).await["adventurer_id"].clone();
+    // Warm up, then the baseline.
+    play(&mut player, &mut id, 30).await;
+    let alone = play(&mut player, &mut id, writes).await;
+    let rss_before = rss_kib(pid);
+
+    let uri = format!("ls://adventurer/{id}");
+    let mut sessions = Vec::new();
+    let mut streams = Vec::new();
+    for _ in 0..followers {
+        let mut s = Session::open(&url).await;
+        streams.push(s.drain_notifications());
+        s.request("resources/subscribe", json!({"uri": uri})).await;
+        // Every write changes the leaderboard: each follower is told of each one.
+        s.request("resources/subscribe", json!({"uri": "ls://leaderboard"}))
+            .await;
+        sessions.push(s);
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let rss_after = rss_kib(pid);
+    // The player's game stays the followed one while it lives.
+    let followed = play(&mut player, &mut id, writes).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let _ = server.kill().await;
+    let mut delivered = 0;
+    for s in streams {
+        delivered += s.await.unwrap_or(0);
+    }
+
+    println!(
+        "live_cost: {writes} writes each, sim saved world, serve --http (cargo bench --bench live_cost; BENCH_FOLLOWERS={followers})"
+    );
+    println!("| followers | p50 ms | p90 ms |");
+    println!("|---|---|---|");
+    println!("| 0 | {:.2} | {:.2} |", pct(&alone, 0.5), pct(&alone, 0.9));
+    println!(
+        "| {followers} | {:.2} | {:.2} |",
+        pct(&followed, 0.5),
+        pct(&followed, 0.9)
+    );
+    println!(
+        "p50 change: {:+.1} %",
+        (pct(&followed, 0.5) / pct(&alone, 0.5) - 1.0) * 100.0
+    );
+    println!(
+        "server RSS: {rss_before} KiB before, {rss_after} KiB with {followers} subscribed sessions: {:.1} KiB per subscription (session included)",
+        (rss_after as f64 - rss_before as f64) / followers.max(1) as f64
+    );
+    println!(
+        "notifications delivered to the followers: {delivered} ({:.1} per write)",
+        delivered as f64 / writes as f64
+    );
+}
