@@ -1,10 +1,10 @@
 //! What following costs on sim: the real binary with `serve --http` on a saved sim world; one
-//! player session plays writes, first with no follower, then with `BENCH_FOLLOWERS` (100) other
-//! sessions each subscribed to the player's adventurer and to the leaderboard (`resources/subscribe`,
-//! each reading its notifications on its GET stream, so every write is told to every follower),
-//! side by side in one run: each write's p50 and p90 as the
-//! player sees it, and the server's resident memory before and after the subscriptions (per
-//! subscription). A benchmark, not a test: `cargo bench --bench live_cost`.
+//! player session plays blocks of writes in turn alone and with `BENCH_FOLLOWERS` (100) other
+//! sessions each subscribed to the player's adventurer and to the leaderboard
+//! (`resources/subscribe`; each reads its notifications on its GET stream), side by side in one
+//! run: each write's p50 and p90 as the player sees it, the server's resident memory per
+//! subscription, and the notifications delivered. A benchmark, not a test:
+//! `cargo bench --bench live_cost` (`BENCH_WRITES`, `BENCH_FOLLOWERS`).
 
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -12,6 +12,9 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_loot-survivor-mcp");
+
+/// Writes per block; blocks alone and followed alternate.
+const BLOCK: usize = 30;
 
 /// A number from the environment, or `default`.
 fn env(name: &str, default: usize) -> usize {
@@ -149,7 +152,6 @@ async fn play(player: &mut Session, id: &mut Value, n: usize) -> Vec<Duration> {
             *id = out["adventurer_id"].clone();
         }
     }
-    times.sort();
     times
 }
 
@@ -193,27 +195,42 @@ async fn main() {
     let mut player = Session::open(&url).await;
     let mut id =
         player.tool("ls_new_game", json!({"weapon": "Wand"})).await["adventurer_id"].clone();
-    // Warm up, then the baseline.
     play(&mut player, &mut id, 30).await;
-    let alone = play(&mut player, &mut id, writes).await;
     let rss_before = rss_kib(pid);
-
-    let uri = format!("ls://adventurer/{id}");
     let mut sessions = Vec::new();
     let mut streams = Vec::new();
     for _ in 0..followers {
-        let mut s = Session::open(&url).await;
+        let s = Session::open(&url).await;
         streams.push(s.drain_notifications());
-        s.request("resources/subscribe", json!({"uri": uri})).await;
-        // Every write changes the leaderboard: each follower is told of each one.
-        s.request("resources/subscribe", json!({"uri": "ls://leaderboard"}))
-            .await;
         sessions.push(s);
     }
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let rss_after = rss_kib(pid);
-    // The player's game stays the followed one while it lives.
-    let followed = play(&mut player, &mut id, writes).await;
+    // Blocks of writes alone and followed in turn, so the machine's drift hits both alike; every
+    // follower follows the leaderboard (every write changes it) and the player's adventurer.
+    let (mut alone, mut followed) = (Vec::new(), Vec::new());
+    let mut rss_after = 0;
+    let rounds = writes.div_ceil(BLOCK);
+    for _ in 0..rounds {
+        alone.extend(play(&mut player, &mut id, BLOCK).await);
+        let uris = [
+            format!("ls://adventurer/{id}"),
+            "ls://leaderboard".to_string(),
+        ];
+        for s in &mut sessions {
+            for uri in &uris {
+                s.request("resources/subscribe", json!({"uri": uri})).await;
+            }
+        }
+        rss_after = rss_after.max(rss_kib(pid));
+        followed.extend(play(&mut player, &mut id, BLOCK).await);
+        for s in &mut sessions {
+            for uri in &uris {
+                s.request("resources/unsubscribe", json!({"uri": uri}))
+                    .await;
+            }
+        }
+    }
+    alone.sort();
+    followed.sort();
     tokio::time::sleep(Duration::from_millis(500)).await;
     let _ = server.kill().await;
     let mut delivered = 0;
@@ -222,7 +239,8 @@ async fn main() {
     }
 
     println!(
-        "live_cost: {writes} writes each, sim saved world, serve --http (cargo bench --bench live_cost; BENCH_FOLLOWERS={followers})"
+        "live_cost: {} writes each, in blocks of {BLOCK} alone and followed in turn, sim saved world, serve --http (cargo bench --bench live_cost; BENCH_FOLLOWERS={followers})",
+        alone.len()
     );
     println!("| followers | p50 ms | p90 ms |");
     println!("|---|---|---|");
@@ -237,11 +255,11 @@ async fn main() {
         (pct(&followed, 0.5) / pct(&alone, 0.5) - 1.0) * 100.0
     );
     println!(
-        "server RSS: {rss_before} KiB before, {rss_after} KiB with {followers} subscribed sessions: {:.1} KiB per subscription (session included)",
-        (rss_after as f64 - rss_before as f64) / followers.max(1) as f64
+        "server RSS: {rss_before} KiB before the sessions, at most {rss_after} KiB with {followers} sessions following two things each: {:.1} KiB per subscription (its session included)",
+        (rss_after as f64 - rss_before as f64) / (2 * followers.max(1)) as f64
     );
     println!(
-        "notifications delivered to the followers: {delivered} ({:.1} per write)",
-        delivered as f64 / writes as f64
+        "notifications delivered to the followers: {delivered} ({:.1} per followed write)",
+        delivered as f64 / followed.len() as f64
     );
 }
