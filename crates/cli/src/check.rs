@@ -167,7 +167,13 @@ pub(crate) async fn vrf_at_start(client: &ChainClient, profile: &str) {
     let settle = format!("{} --settle-vrf", check_command(profile));
     match tokio::time::timeout(
         VRF_AT_START,
-        check::read_vrf_rule(client, &DetectOptions::default()),
+        check::read_vrf_rule(
+            client,
+            &DetectOptions {
+                settings_id: Some(client.settings_id()),
+                ..DetectOptions::default()
+            },
+        ),
     )
     .await
     {
