@@ -316,6 +316,85 @@ fn plain(v: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// A practice server with adventurer 1 started, its live page on a free loopback port.
+    async fn served() -> (
+        Arc<LsServer>,
+        std::net::SocketAddr,
+        tokio::sync::oneshot::Sender<()>,
+    ) {
+        let opts = chain::WriteOptions {
+            confirm: chain::Confirm::Accepted,
+            timeout: Duration::from_secs(1),
+            hooks: chain::Hooks::default(),
+        };
+        let sim = sim::SimChain::new(game::engine::EngineSettings::default(), 1);
+        let (id, _) = sim.mint_game(&opts).unwrap();
+        let start = game::engine::Action::StartGame { weapon: 46 };
+        sim.apply(id, &start, &opts).unwrap();
+        let server = Arc::new(LsServer::on_sim(sim, true));
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let at = super::super::serve_watch(
+            server.clone(),
+            "127.0.0.1:0".parse().unwrap(),
+            &Default::default(),
+            async move {
+                let _ = stopped.await;
+            },
+        )
+        .await
+        .unwrap();
+        (server, at, stop)
+    }
+
+    /// Sends `GET path` and reads until `until` is seen (or 2 s pass); the open connection.
+    async fn get(
+        at: std::net::SocketAddr,
+        path: &str,
+        until: &str,
+    ) -> (tokio::net::TcpStream, String) {
+        let mut c = tokio::net::TcpStream::connect(at).await.unwrap();
+        let req =
+            format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n");
+        c.write_all(req.as_bytes()).await.unwrap();
+        let mut seen = String::new();
+        let mut buf = [0u8; 8192];
+        while !seen.contains(until) {
+            let read = tokio::time::timeout(Duration::from_secs(2), c.read(&mut buf)).await;
+            let Ok(Ok(n @ 1..)) = read else { break };
+            seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+        (c, seen)
+    }
+
+    #[tokio::test]
+    async fn a_stream_holds_one_watcher_until_its_client_goes() {
+        let (server, at, stop) = served().await;
+        let (_, refused) = get(at, "/watch/999/events", "\r\n\r\n").await;
+        assert!(refused.starts_with("HTTP/1.1 404"), "{refused}");
+        assert_eq!(
+            server.live().watchers(),
+            0,
+            "a refused stream keeps no watcher"
+        );
+        let (client, seen) = get(at, "/watch/1/events", "event: state").await;
+        assert!(
+            seen.contains("text/event-stream") && seen.contains("event: state"),
+            "{seen}"
+        );
+        assert_eq!(server.live().watchers(), 1);
+        drop(client);
+        let gone = async {
+            while server.live().watchers() > 0 {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(2), gone)
+            .await
+            .expect("the watcher is dropped when the client goes");
+        let _ = stop.send(());
+    }
 
     #[test]
     fn a_change_is_one_line_of_what_moved() {
