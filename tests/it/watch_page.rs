@@ -201,3 +201,31 @@ async fn serve_watch_serves_the_page_beside_stdio_and_says_where() {
     drop(child.stdin.take());
     let _ = tokio::time::timeout(Duration::from_secs(20), child.wait()).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_watch_streams_what_the_stdio_session_writes() {
+    let home = tempfile::tempdir().unwrap();
+    let port = loot_survivor_mcp::devnet::free_port().unwrap();
+    let addr = format!("127.0.0.1:{port}");
+    let (c, _) =
+        common::mcp::sim_server(common::BIN, home.path(), &["serve", "--watch", &addr], &[]).await;
+    let first = common::mcp::ok(&c, "ls_new_game", json!({"weapon": "Wand"})).await;
+    let id = first["adventurer_id"].clone();
+    let (mut events, _) = follow(&format!("http://{addr}"), &id, None).await;
+    let (tool, mut args) = crate::sheet_browser::advised(&json!({ "structuredContent": first }));
+    args["adventurer_id"] = id.clone();
+    let after = common::mcp::ok(&c, &tool, args).await;
+    let done = Instant::now();
+    let want = (&after["state"]["health"], &after["state"]["xp"]);
+    loop {
+        let left = Duration::from_secs(1).saturating_sub(done.elapsed());
+        let model = events
+            .state(left)
+            .await
+            .expect("the stdio write shown within 1 s");
+        if (&model["adventurer"]["health"], &model["adventurer"]["xp"]) == want {
+            break;
+        }
+    }
+    c.cancel().await.unwrap();
+}
