@@ -31,7 +31,8 @@ async fn the_live_page_follows_a_game_in_chromium_without_reloading() {
         return;
     };
     let home = tempfile::tempdir().unwrap();
-    let server = Server::start(home.path(), &[], &[]).await;
+    // A master seed: the same game, so the same screenshot, on every run.
+    let server = Server::start(home.path(), &[], &[("LS_SIM__SEED", "1")]).await;
     let mut s = Session::open(&server.url, None).await;
     let mut last = s.ok("ls_new_game", json!({"weapon": "Wand"})).await;
     let id = last["adventurer_id"].clone();
