@@ -95,4 +95,6 @@ mod v2_world_devnet;
 mod vrf_client_devnet;
 mod vrf_rule_devnet;
 mod vrf_session_devnet;
+mod watch_browser;
+mod watch_page;
 mod writes_devnet;

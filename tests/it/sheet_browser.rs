@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 
 /// The venv python with playwright, installing chromium and playwright on demand; `None`, with a
 /// message, when that fails.
-fn playwright() -> Option<PathBuf> {
+pub(crate) fn playwright() -> Option<PathBuf> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/install-chromium.sh");
     match Command::new("bash").arg(&script).output() {
         Ok(out) if out.status.success() => Some(PathBuf::from(
@@ -55,7 +55,7 @@ async fn raw(c: &Peer<RoleClient>, tool: &str, args: Value) -> Value {
 }
 
 /// The call a compact result's advice names: `tool {args}: reason` or `tool: reason`.
-fn advised(result: &Value) -> (String, Value) {
+pub(crate) fn advised(result: &Value) -> (String, Value) {
     let advice = result["structuredContent"]["advice"]
         .as_str()
         .unwrap_or_else(|| panic!("no advice: {result}"));

@@ -101,12 +101,17 @@ def run_page(browser, html: str) -> dict:
             "script_markup": script, "errors": errors}
 
 
-def main() -> None:
+def parse_args(*required: str) -> argparse.Namespace:
+    """--NAME for each of `required` and --out, all required; --chromium (Debian's by default)."""
     ap = argparse.ArgumentParser()
-    ap.add_argument("--input", required=True)
-    ap.add_argument("--out", required=True)
+    for name in (*required, "out"):
+        ap.add_argument(f"--{name}", required=True)
     ap.add_argument("--chromium", default="/usr/bin/chromium")
-    args = ap.parse_args()
+    return ap.parse_args()
+
+
+def main() -> None:
+    args = parse_args("input")
     data = json.loads(Path(args.input).read_text())
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

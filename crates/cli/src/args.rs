@@ -151,6 +151,10 @@ pub(crate) struct ServeArgs {
     /// agents at once; any address but loopback needs bearer tokens ([http] settings).
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
     pub(crate) http: Option<std::net::SocketAddr>,
+    /// While serving MCP on stdio, also serve the live page (`/watch`) at ADDR (default
+    /// 127.0.0.1:8081, loopback only); its URL is printed on stderr.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8081", conflicts_with = "http")]
+    pub(crate) watch: Option<std::net::SocketAddr>,
 }
 
 #[derive(Subcommand, Debug)]

@@ -50,7 +50,7 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
         let server = sim_server(&settings, true)?;
         return match http {
             Some(http) => serve_http(server, http).await,
-            None => serve_until_stopped(server, &settings).await,
+            None => serve_until_stopped(server, &settings, serve.watch).await,
         };
     }
     let devnet = if serve.with_devnet {
@@ -119,7 +119,7 @@ pub(crate) async fn serve(args: &SettingsArgs, serve: ServeArgs) -> anyhow::Resu
     };
     let served = match http {
         Some(http) => serve_http(server, http).await,
-        None => serve_until_stopped(server, &settings).await,
+        None => serve_until_stopped(server, &settings, serve.watch).await,
     };
     journal.flush();
     if let Some(devnet) = devnet {
@@ -367,7 +367,16 @@ pub(crate) async fn serve_http(server: LsServer, opts: HttpOptions) -> anyhow::R
 pub(crate) async fn serve_until_stopped(
     server: LsServer,
     settings: &Settings,
+    watch: Option<std::net::SocketAddr>,
 ) -> anyhow::Result<()> {
+    let (page_stop, page_stopped) = tokio::sync::oneshot::channel::<()>();
+    if let Some(addr) = watch {
+        let stopped = async move {
+            let _ = page_stopped.await;
+        };
+        let at = http::serve_watch(Arc::new(server.clone()), addr, &settings.http, stopped).await?;
+        eprintln!("loot-survivor-mcp: the live page is at http://{at}/watch");
+    }
     let grace = Duration::from_millis(settings.server.shutdown_grace_ms);
     let drain = server.drain();
     // Registered before the handshake, so no signal falls between serving and listening.
@@ -393,6 +402,7 @@ pub(crate) async fn serve_until_stopped(
     });
     let quit = running.waiting().await;
     stopper.abort();
+    let _ = page_stop.send(());
     tracing::info!("MCP service stopped");
     quit?;
     Ok(())

@@ -134,19 +134,27 @@ impl LsServer {
     async fn adventurer_json(&self, uri: &str, id: &str) -> Result<String, ErrorData> {
         let id = game::AdventurerId::parse(id)
             .map_err(|_| not_found(uri, "the adventurer id must be a decimal or 0x-hex number"))?;
-        let state = self
-            .backend
-            .state(id)
+        match self
+            .adventurer_value(id)
             .await
-            .map_err(|e| ErrorData::internal_error(from_chain(e).message, None))?;
-        let minted = self
-            .minted(id, &state)
-            .await
-            .map_err(|e| ErrorData::internal_error(from_chain(e).message, None))?;
-        if !minted {
-            return Err(not_found(uri, &format!("adventurer {id} does not exist")));
+            .map_err(|e| ErrorData::internal_error(e.message, None))?
+        {
+            Some(view) => Ok(view.to_string()),
+            None => Err(not_found(uri, &format!("adventurer {id} does not exist"))),
         }
-        Ok(json!(adventurer_view(id, &state)).to_string())
+    }
+
+    /// The full view of adventurer `id` (as `ls_get_adventurer` gives it), `None` when this world
+    /// holds no such game.
+    pub(crate) async fn adventurer_value(
+        &self,
+        id: game::AdventurerId,
+    ) -> Result<Option<Value>, crate::error::ToolError> {
+        let state = self.backend.state(id).await.map_err(from_chain)?;
+        if !self.minted(id, &state).await.map_err(from_chain)? {
+            return Ok(None);
+        }
+        Ok(Some(json!(adventurer_view(id, &state))))
     }
 }
 

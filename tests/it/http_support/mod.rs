@@ -326,3 +326,68 @@ pub fn assert_no_token(log: &str, tokens: &[&str]) {
         assert!(!log.contains(t), "a token appears in the server log");
     }
 }
+
+/// A server-sent event stream (`GET` with `Accept: text/event-stream`), read by hand.
+pub struct EventStream {
+    response: reqwest::Response,
+    buf: String,
+}
+
+impl EventStream {
+    /// Opens `url`; the response itself when it is not a 200 stream.
+    pub async fn open(url: &str, token: Option<&str>) -> Result<EventStream, reqwest::Response> {
+        let mut req = reqwest::Client::new()
+            .get(url)
+            .header("accept", "text/event-stream");
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let response = req.send().await.expect("GET an event stream");
+        let sse = response
+            .headers()
+            .get("content-type")
+            .is_some_and(|v| v.to_str().unwrap_or("").starts_with("text/event-stream"));
+        if response.status() != 200 || !sse {
+            return Err(response);
+        }
+        Ok(EventStream {
+            response,
+            buf: String::new(),
+        })
+    }
+
+    /// The next event's name and data, `None` when none comes within `wait` or the stream ends;
+    /// comments (keep-alives) are skipped.
+    pub async fn next(&mut self, wait: Duration) -> Option<(String, String)> {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            if let Some(end) = self.buf.find("\n\n") {
+                let block: String = self.buf.drain(..end + 2).collect();
+                let (mut name, mut data) = (String::from("message"), Vec::new());
+                for line in block.lines() {
+                    if let Some(v) = line.strip_prefix("event:") {
+                        name = v.trim().to_string();
+                    } else if let Some(v) = line.strip_prefix("data:") {
+                        data.push(v.strip_prefix(' ').unwrap_or(v).to_string());
+                    }
+                }
+                if data.is_empty() {
+                    continue;
+                }
+                return Some((name, data.join("\n")));
+            }
+            let chunk = tokio::time::timeout_at(deadline, self.response.chunk())
+                .await
+                .ok()?
+                .ok()??;
+            self.buf.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    }
+
+    /// The next `state` event's model.
+    pub async fn state(&mut self, wait: Duration) -> Option<Value> {
+        let (name, data) = self.next(wait).await?;
+        assert_eq!(name, "state", "{data}");
+        Some(serde_json::from_str(&data).expect("a state event is JSON"))
+    }
+}

@@ -99,7 +99,7 @@ impl Guarded {
     }
 
     /// The world served now, as the backend names it (ownership is recorded per world).
-    async fn world(&self) -> Result<String, ToolError> {
+    pub(super) async fn world(&self) -> Result<String, ToolError> {
         self.inner
             .backend
             .world()
@@ -109,7 +109,7 @@ impl Guarded {
 
     /// The world `identity`'s ownership is judged in, or `None` when it need not be asked: an
     /// open server lets every identity use every adventurer.
-    async fn ownership_world(&self) -> Result<Option<String>, ToolError> {
+    pub(super) async fn ownership_world(&self) -> Result<Option<String>, ToolError> {
         if self.shared.open {
             return Ok(None);
         }
@@ -118,7 +118,7 @@ impl Guarded {
 
     /// Whether `identity` may see and act on `adventurer_id`: an open server (`world` is `None`),
     /// a grant, or a game it created in `world`.
-    fn may_use(
+    pub(super) fn may_use(
         &self,
         identity: &Identity,
         adventurer_id: AdventurerId,
@@ -129,7 +129,7 @@ impl Guarded {
             || self.shared.owners.owner_of(adventurer_id, world).as_deref() == Some(&identity.name)
     }
 
-    async fn check(
+    pub(super) async fn check(
         &self,
         identity: &Identity,
         adventurer_id: AdventurerId,

@@ -1,8 +1,9 @@
 //! `serve --http ADDR`: the MCP server over rmcp's streamable HTTP transport, for operators who
 //! serve many agents from one process. One [`LsServer`] (one account, one nonce queue, one
 //! journal) is shared by every session; each session runs behind a [`guard::Guarded`] hook that
-//! keeps an identity to its own adventurers and limits. The endpoint is `/mcp`; `/healthz` and
-//! `/readyz` answer load balancers without authentication.
+//! keeps an identity to its own adventurers and limits. The endpoint is `/mcp`, the live page
+//! `/watch` (behind the same gate); `/healthz` and `/readyz` answer load balancers without
+//! authentication.
 
 mod gate;
 mod guard;
@@ -11,6 +12,7 @@ mod owners;
 mod replies;
 mod settings;
 mod tokens;
+mod watch;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -122,6 +124,12 @@ pub async fn serve(
     } else if !opts.addr.ip().is_loopback() {
         config = config.disable_allowed_hosts();
     }
+    let watch = Arc::new(watch::Watch {
+        server: inner.clone(),
+        shared: shared.clone(),
+        stop: cancel.child_token(),
+        stdio: false,
+    });
     let service = StreamableHttpService::new(
         move || Ok(Guarded::new(inner.clone(), shared.clone())),
         LocalSessionManager::default().into(),
@@ -146,7 +154,14 @@ pub async fn serve(
             opts.settings.max_request_bytes,
             replies::shape,
         ))
-        .route_layer(axum::middleware::from_fn_with_state(gate, gate::check))
+        .route_layer(axum::middleware::from_fn_with_state(
+            gate.clone(),
+            gate::check,
+        ))
+        .merge(
+            watch::routes(watch)
+                .route_layer(axum::middleware::from_fn_with_state(gate, gate::check)),
+        )
         .route("/healthz", get(|| async { "ok\n" }))
         .route(
             "/readyz",
@@ -173,6 +188,7 @@ pub async fn serve(
         tokens = token_count,
         "serving MCP over streamable HTTP"
     );
+    tracing::info!(url = %format!("http://{local}/watch"), "the live page");
     let grace = opts.grace;
     axum::serve(
         listener,
@@ -194,4 +210,56 @@ pub async fn serve(
     .map_err(|e| HttpError::Io(e.to_string()))?;
     tracing::info!("HTTP server stopped");
     Ok(())
+}
+
+/// Serves only the live page (`/watch`) on loopback `addr`, open, for a server whose MCP goes over
+/// stdio; returns the address it listens on. It serves until `stop` completes.
+pub async fn serve_watch(
+    server: Arc<LsServer>,
+    addr: SocketAddr,
+    settings: &HttpSettings,
+    stop: impl Future<Output = ()> + Send + 'static,
+) -> Result<SocketAddr, HttpError> {
+    let cancel = CancellationToken::new();
+    if !addr.ip().is_loopback() {
+        return Err(HttpError::Exposed(addr));
+    }
+    let shared = Arc::new(Shared {
+        owners: Owners::default(),
+        limits: Limits::open(None, 0).map_err(|e| HttpError::Io(e.to_string()))?,
+        open: true,
+    });
+    let gate = Arc::new(gate::Gate {
+        tokens: TokenTable::default(),
+        origins: Vec::new(),
+        local: Identity::local(settings),
+    });
+    let app = watch::routes(Arc::new(watch::Watch {
+        server,
+        shared,
+        stop: cancel.child_token(),
+        stdio: true,
+    }))
+    .route_layer(axum::middleware::from_fn_with_state(gate, gate::check));
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| HttpError::Io(format!("cannot listen on {addr}: {e}")))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| HttpError::Io(e.to_string()))?;
+    tokio::spawn(async move {
+        let served = axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async move {
+            stop.await;
+            cancel.cancel();
+        })
+        .await;
+        if let Err(e) = served {
+            tracing::warn!(error = %e, "the live page stopped");
+        }
+    });
+    Ok(local)
 }

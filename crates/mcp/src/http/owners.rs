@@ -82,6 +82,18 @@ impl Owners {
         base::files::write_atomic(path, text.as_bytes())
     }
 
+    /// The adventurers recorded in `world` with the identity that created each, by id.
+    pub fn games(&self, world: &str) -> Vec<(AdventurerId, String)> {
+        let mut games: Vec<_> = self
+            .lock()
+            .iter()
+            .filter(|(_, o)| o.world == world)
+            .map(|(id, o)| (*id, o.identity.clone()))
+            .collect();
+        games.sort();
+        games
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<AdventurerId, Owner>> {
         self.map.lock().unwrap_or_else(|e| e.into_inner())
     }

@@ -325,6 +325,11 @@ impl Live {
         self.sessions().values().map(Session::size).sum()
     }
 
+    /// How many watchers live (open page streams).
+    pub fn watchers(&self) -> usize {
+        self.watchers.load(Ordering::SeqCst)
+    }
+
     /// Whether anything is followed or watched (the change feed is polled only then).
     pub fn active(&self) -> bool {
         self.watchers.load(Ordering::SeqCst) > 0 || self.count() > 0

@@ -41,6 +41,12 @@ pub fn card_html() -> &'static str {
 /// returns it in full) and its last `events`, and the same state for the script that keeps it
 /// live (which may connect to its own origin only).
 pub fn page_html(view: &Value, events: &[String]) -> String {
+    live_page_html(view, events, "")
+}
+
+/// [`page_html`] whose script follows the server-sent events at `stream` (a same-origin URL; no
+/// stream when empty), drawing each `state` event's model.
+pub fn live_page_html(view: &Value, events: &[String], stream: &str) -> String {
     let state = json!({ "adventurer": view, "events": events });
     fill(&[
         (
@@ -49,6 +55,7 @@ pub fn page_html(view: &Value, events: &[String]) -> String {
         ),
         ("connect", "'self'".into()),
         ("mode", "page".into()),
+        ("stream", escape(stream)),
         ("sheet", render_sheet(view, events)),
         ("state", script_json(&state)),
     ])

@@ -131,6 +131,16 @@
   var embedded = document.getElementById("state");
   window.lsSheet.state = embedded ? JSON.parse(embedded.textContent || "null") : null;
   if (document.body.dataset.mode === "app") app();
+  if (document.body.dataset.mode === "page" && document.body.dataset.stream) follow(document.body.dataset.stream);
+
+  // The live page: each server-sent `state` event is a whole model; data-live says whether the
+  // stream is open (the browser reconnects by itself, and the server then sends the state again).
+  function follow(url) {
+    var source = new EventSource(url);
+    source.addEventListener("state", function (e) { show(JSON.parse(e.data)); });
+    source.onopen = function () { document.body.dataset.live = "on"; };
+    source.onerror = function () { document.body.dataset.live = "off"; };
+  }
 
   // The MCP App side: ui/initialize, then the tool input (its adventurer_id) and result; a compact
   // result is completed by reading ls://adventurer/{id} through the host when it offers that.
