@@ -20,6 +20,15 @@ async fn the_card_is_listed_readable_and_linked_from_the_state_tools() {
         .unwrap_or_else(|| panic!("{CARD_URI} not in resources/list: {listed:?}"));
     assert_eq!(card.mime_type.as_deref(), Some("text/html;profile=mcp-app"));
     assert_eq!(APP_MIME, "text/html;profile=mcp-app");
+    // The server declares the MCP Apps extension with the card's MIME type.
+    let info = c.peer_info().expect("initialized");
+    let apps = info
+        .capabilities
+        .extensions
+        .as_ref()
+        .and_then(|e| e.get("io.modelcontextprotocol/ui"))
+        .expect("the io.modelcontextprotocol/ui extension is declared");
+    assert_eq!(apps["mimeTypes"], json!(["text/html;profile=mcp-app"]));
 
     let (html, mime) = read_text(&c, CARD_URI).await.unwrap();
     assert_eq!(mime.as_deref(), Some(APP_MIME));

@@ -189,6 +189,14 @@ impl ServerHandler for LsServer {
             .enable_prompts()
             .enable_logging()
             .build();
+        // MCP Apps (SEP-1865): the card the state tools link is an app a host may draw.
+        let mut apps = rmcp::model::JsonObject::new();
+        apps.insert(
+            "mimeTypes".into(),
+            serde_json::json!([super::sheet::APP_MIME]),
+        );
+        let mut capabilities = capabilities;
+        capabilities.extensions = Some([(super::sheet::UI_EXTENSION.to_string(), apps)].into());
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
             .with_instructions(INSTRUCTIONS)

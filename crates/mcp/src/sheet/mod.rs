@@ -15,6 +15,8 @@ pub use render::{escape, render_sheet};
 pub const CARD_URI: &str = "ui://loot-survivor/adventurer-card";
 /// The MIME type of an MCP App's HTML (SEP-1865).
 pub const APP_MIME: &str = "text/html;profile=mcp-app";
+/// The MCP Apps extension's id, declared in the server's capabilities (SEP-1865).
+pub const UI_EXTENSION: &str = "io.modelcontextprotocol/ui";
 
 const TEMPLATE: &str = include_str!("sheet.html");
 const CSS: &str = include_str!("sheet.css");
