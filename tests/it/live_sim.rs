@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 /// A 2025-11-25 client that keeps the resource updates it receives.
-struct Updates(UnboundedSender<String>);
+pub(crate) struct Updates(pub(crate) UnboundedSender<String>);
 
 impl ClientHandler for Updates {
     fn get_info(&self) -> ClientConfig {

@@ -53,6 +53,7 @@ mod katana_devnet;
 mod keystore_devnet;
 mod late_connect_devnet;
 mod layers;
+mod live_devnet;
 mod live_python;
 mod live_sim;
 mod mainnet_offline;
