@@ -16,9 +16,7 @@ use std::path::Path;
 
 use loot_survivor_mcp::deploy::v2::V2Deployment;
 use serde_json::{Value, json};
-use starknet::core::types::{BlockId, BlockTag, Felt};
-use starknet::providers::Provider;
-use starknet::providers::jsonrpc::{HttpTransport, JsonRpcClient};
+use starknet::core::types::Felt;
 
 use denshokan_support::FakeDenshokan;
 
@@ -28,17 +26,6 @@ const KEY_1: &str = "0xe1406455b7d66b1690803be066cbe5e";
 
 /// Actions a whole game gets at most.
 const MAX_ACTIONS: usize = 300;
-
-/// The account's nonce at the pre-confirmed block.
-async fn nonce(url: &url::Url, account: &str) -> Felt {
-    JsonRpcClient::new(HttpTransport::new(url.clone()))
-        .get_nonce(
-            BlockId::Tag(BlockTag::PreConfirmed),
-            Felt::from_hex(account).unwrap(),
-        )
-        .await
-        .unwrap()
-}
 
 /// A new game and one attack on it, by a server on the deployment file with `env`.
 async fn play_two(url: &url::Url, file: &Path, env: &[(&str, &str)]) -> Value {
@@ -114,7 +101,9 @@ async fn a_variant_world_is_reported_settled_refused_and_played() {
     assert_eq!(code, 1);
     let mut zero: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     zero.push(("LS_HOME", &home_env));
-    let before = nonce(url, common::v2::ACCOUNT_0).await;
+    let before = common::nonce_and_balance(url, common::v2::ACCOUNT_0)
+        .await
+        .0;
     let server = common::serve_profile("devnet", url, &file, (), &zero).await;
     let refused = server
         .err("ls_new_game", json!({"weapon": "Wand"}), "POLICY_DENIED")
@@ -128,7 +117,9 @@ async fn a_variant_world_is_reported_settled_refused_and_played() {
     );
     server.shutdown().await;
     assert_eq!(
-        nonce(url, common::v2::ACCOUNT_0).await,
+        common::nonce_and_balance(url, common::v2::ACCOUNT_0)
+            .await
+            .0,
         before,
         "nothing was sent"
     );
@@ -191,7 +182,9 @@ async fn a_variant_world_is_reported_settled_refused_and_played() {
     }
     let (tool, args) = next_move(&two, &adv);
     assert_ne!(tool, "ls_upgrade", "{adv}");
-    let before = nonce(url, common::v2::ACCOUNT_0).await;
+    let before = common::nonce_and_balance(url, common::v2::ACCOUNT_0)
+        .await
+        .0;
     let other = server.err(tool, args, "VALIDATION_ERROR").await;
     assert!(
         other["message"].as_str().unwrap().contains(
@@ -200,7 +193,9 @@ async fn a_variant_world_is_reported_settled_refused_and_played() {
         "{other}"
     );
     assert_eq!(
-        nonce(url, common::v2::ACCOUNT_0).await,
+        common::nonce_and_balance(url, common::v2::ACCOUNT_0)
+            .await
+            .0,
         before,
         "nothing was sent"
     );

@@ -105,10 +105,7 @@ async fn vrf_section(
             return Ok((section(Check::new(name, Status::Skipped, known)), None));
         }
     };
-    let opts = DetectOptions {
-        settings_id: Some(settings.chain.settings_id),
-        ..DetectOptions::default()
-    };
+    let opts = DetectOptions::for_settings(settings.chain.settings_id);
     let found = match check::vrf_rule::detect(rpc, c, settings.expected_chain_id()?, &opts).await {
         Ok(found) => found,
         Err(e) => {
@@ -167,13 +164,7 @@ pub(crate) async fn vrf_at_start(client: &ChainClient, profile: &str) {
     let settle = format!("{} --settle-vrf", check_command(profile));
     match tokio::time::timeout(
         VRF_AT_START,
-        check::read_vrf_rule(
-            client,
-            &DetectOptions {
-                settings_id: Some(client.settings_id()),
-                ..DetectOptions::default()
-            },
-        ),
+        check::read_vrf_rule(client, &DetectOptions::for_settings(client.settings_id())),
     )
     .await
     {

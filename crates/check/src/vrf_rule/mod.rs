@@ -65,6 +65,16 @@ impl Default for DetectOptions {
     }
 }
 
+impl DetectOptions {
+    /// The defaults, reading the rule of games of `settings_id` (the settings a profile mints with).
+    pub fn for_settings(settings_id: u32) -> Self {
+        Self {
+            settings_id: Some(settings_id),
+            ..Self::default()
+        }
+    }
+}
+
 /// One examined action.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
