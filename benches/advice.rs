@@ -52,15 +52,18 @@ fn main() {
             .expect("connect");
         let clock = Instant::now();
         let mut levels = Vec::new();
+        let mut calls = Vec::new();
         for i in 0..games {
             let g = agent
                 .follow_advice(weapon(i), MAX_ACTIONS)
                 .await
                 .expect("a followed game");
             levels.push(g.level as f64);
+            calls.push(f64::from(g.actions));
         }
         let wall = clock.elapsed();
         agent.close().await;
+        println!("calls per followed game: {}", spread(&calls));
         (levels, wall)
     });
 

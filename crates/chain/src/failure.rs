@@ -189,6 +189,9 @@ pub enum Unservable {
     /// The entry needs a contract the profile does not name.
     #[error("{0}")]
     Entry(#[source] EntryError),
+    /// A batch whose parts cannot go in one transaction.
+    #[error("{0}")]
+    Batch(#[source] game::engine::BatchError),
     /// A VRF action's salt comes from the adventurer's state, which the caller did not give.
     #[error("{action} on a VRF profile needs the adventurer's state before it (its salt)")]
     NeedsState {

@@ -45,6 +45,7 @@ pub fn draws_randomness(action: &Action, before: &Adventurer) -> bool {
         | Action::BuyItems { .. }
         | Action::Upgrade { .. }
         | Action::Surrender => false,
+        Action::Batch(parts) => parts.iter().any(|p| draws_randomness(p, before)),
     }
 }
 
@@ -55,16 +56,24 @@ pub fn v2_needs_state(source: Option<VrfSource>, action: &Action) -> bool {
     match source {
         Some(VrfSource::Off) => false,
         Some(VrfSource::Salt(_)) => may_need_randomness(action),
-        Some(VrfSource::Nonce) | None => matches!(action, Action::Equip { .. }),
+        Some(VrfSource::Nonce) | None => action
+            .parts()
+            .iter()
+            .any(|p| matches!(p, Action::Equip { .. })),
     }
 }
 
 /// Whether an action may consume randomness at all (so its pre-action state must be read).
 pub fn may_need_randomness(action: &Action) -> bool {
-    matches!(
-        action,
-        Action::Explore { .. } | Action::Attack { .. } | Action::Flee { .. } | Action::Equip { .. }
-    )
+    action.parts().iter().any(|p| {
+        matches!(
+            p,
+            Action::Explore { .. }
+                | Action::Attack { .. }
+                | Action::Flee { .. }
+                | Action::Equip { .. }
+        )
+    })
 }
 
 /// The VRF call: `request_random(game_systems, Source::Salt(salt))` on the Cartridge provider.

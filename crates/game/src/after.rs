@@ -8,25 +8,29 @@
 //! of battle the game regenerates the last beast at the current xp (the view shows a beast only in
 //! battle), and the market keeps each item once (views list each item once).
 
+use super::engine::Action;
 use super::events::{GameEvent, GameEventDetails};
 use super::model::GameState;
 
-/// The state after `events`, or `None` when they do not determine it: no `adventurer` event,
-/// or no state before the action to fill in what the events leave out. `before` must be the
-/// state just before the transaction (its action count one less); a fresh `start_game`
-/// (`starts_game`) needs none: it empties the bag, meets a beast and opens no market.
+/// The state after `events`, the events of a transaction carrying `action`, or `None` when they
+/// do not determine it: no `adventurer` event, or no state before the action to fill in what the
+/// events leave out. `before` must be the state just before the transaction (its action count
+/// one less per action the transaction carries); a fresh `start_game` needs none: it empties the
+/// bag, meets a beast and opens no market.
 pub fn state_after_events(
     before: Option<&GameState>,
     events: &[GameEvent],
-    starts_game: bool,
+    action: &Action,
 ) -> Option<GameState> {
+    let starts_game = matches!(action, Action::StartGame { .. });
+    let actions = u16::try_from(action.parts().len()).ok()?;
     let adventurer = events.iter().rev().find_map(|e| match &e.details {
         GameEventDetails::Adventurer(a) => Some(*a),
         _ => None,
     })?;
     let mut state = match before {
         _ if starts_game => GameState::default(),
-        Some(b) if b.adventurer.action_count.wrapping_add(1) == adventurer.action_count => {
+        Some(b) if b.adventurer.action_count.wrapping_add(actions) == adventurer.action_count => {
             b.clone()
         }
         _ => return None,
@@ -51,6 +55,9 @@ mod tests {
     use crate::events::{BeastEncounter, ItemRef};
     use crate::model::{Adventurer, Bag, BeastEvent, Item};
 
+    const ONE: Action = Action::Explore { till_beast: false };
+    const START: Action = Action::StartGame { weapon: 12 };
+
     fn event(action_count: u16, details: GameEventDetails) -> GameEvent {
         GameEvent {
             adventurer_id: 7.into(),
@@ -71,7 +78,7 @@ mod tests {
     fn without_an_adventurer_event_nothing_is_known() {
         let before = GameState::default();
         let events = [event(1, GameEventDetails::LevelUp { level: 2 })];
-        assert_eq!(state_after_events(Some(&before), &events, false), None);
+        assert_eq!(state_after_events(Some(&before), &events, &ONE), None);
     }
 
     #[test]
@@ -79,10 +86,10 @@ mod tests {
         let mut before = GameState::default();
         before.adventurer.action_count = 3;
         let events = [event(5, GameEventDetails::Adventurer(adventurer(5)))];
-        assert_eq!(state_after_events(Some(&before), &events, false), None);
-        assert_eq!(state_after_events(None, &events, false), None);
+        assert_eq!(state_after_events(Some(&before), &events, &ONE), None);
+        assert_eq!(state_after_events(None, &events, &ONE), None);
         before.adventurer.action_count = 4;
-        let after = state_after_events(Some(&before), &events, false).unwrap();
+        let after = state_after_events(Some(&before), &events, &ONE).unwrap();
         assert_eq!(after.adventurer, adventurer(5));
     }
 
@@ -103,7 +110,7 @@ mod tests {
         let kept = state_after_events(
             Some(&before),
             &[event(10, GameEventDetails::Adventurer(adventurer(10)))],
-            false,
+            &ONE,
         )
         .unwrap();
         assert_eq!(
@@ -123,7 +130,7 @@ mod tests {
             ),
             event(10, GameEventDetails::Adventurer(adventurer(10))),
         ];
-        let after = state_after_events(Some(&before), &events, false).unwrap();
+        let after = state_after_events(Some(&before), &events, &ONE).unwrap();
         assert_eq!(after.bag, bag);
         assert_eq!(after.beast, beast);
         assert_eq!(after.market, vec![5, 6]);
@@ -132,7 +139,7 @@ mod tests {
     #[test]
     fn a_new_game_needs_no_state_before() {
         let events = [event(1, GameEventDetails::Adventurer(adventurer(1)))];
-        let after = state_after_events(None, &events, true).unwrap();
+        let after = state_after_events(None, &events, &START).unwrap();
         assert_eq!(after.bag, Bag::default());
         assert!(after.market.is_empty());
     }

@@ -20,6 +20,7 @@ pub mod felt;
 pub mod id;
 pub mod lookup;
 pub mod model;
+pub mod moves;
 pub mod pack;
 pub mod phase;
 pub mod policy;

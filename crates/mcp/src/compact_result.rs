@@ -15,7 +15,7 @@ use super::present::compact::{
 };
 use super::present::event_lines::compact_events;
 use super::present::legal::{LegalAction, battle_odds, legal_actions};
-use super::present::tool_call::short_call;
+use super::present::tool_call::{move_call, short_call};
 use super::present::tools;
 use super::present::view::AdventurerView;
 use super::shown_memory::ShownMemory;
@@ -83,6 +83,9 @@ pub struct CompactActionResult {
     /// Transaction hash (0x-hex); absent on `sim`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tx: Option<String>,
+    /// The transactions a combined move sent before `tx`, in order; absent on `sim`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub earlier_txs: Vec<String>,
     /// The mint transaction when `ls_new_game` minted; absent on `sim`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mint_tx: Option<String>,
@@ -134,6 +137,8 @@ pub(crate) struct Rendering<'a> {
     pub real_hashes: bool,
     /// The rules the planner assumes, when advice is on.
     pub advice: Option<EngineSettings>,
+    /// Whether the advice names combined moves (one call per decision) or single steps.
+    pub combined: bool,
 }
 
 /// What a write changed, for the compact result.
@@ -142,6 +147,8 @@ pub(crate) struct WriteOutcome<'a> {
     pub adventurer_id: AdventurerId,
     /// Transaction hash.
     pub tx_hash: &'a str,
+    /// The hashes of a combined move's earlier transactions.
+    pub earlier: Vec<&'a str>,
     /// Whether the transaction is only pre-confirmed.
     pub pre_confirmed: bool,
     /// Replayed result.
@@ -180,6 +187,7 @@ pub(crate) fn compact_action(
     CompactActionResult {
         adventurer_id: w.mint_tx_hash.is_some().then_some(w.adventurer_id),
         tx: hash(w.tx_hash),
+        earlier_txs: w.earlier.iter().filter_map(|h| hash(h)).collect(),
         mint_tx: w.mint_tx_hash.as_deref().and_then(hash),
         status: w.pre_confirmed.then(|| "PRE_CONFIRMED".to_string()),
         replayed: w.replayed,
@@ -230,17 +238,24 @@ fn advise(
         return None;
     }
     let mut policy = policy.unwrap_or_else(|| Policy::new(Params::default(), settings));
-    let decision = match view {
-        Some(view) => policy.decide(state, view),
-        None => policy.decide(state, &game::view::adventurer_view(adventurer_id, state)),
+    let built;
+    let view = match view {
+        Some(view) => view,
+        None => {
+            built = game::view::adventurer_view(adventurer_id, state);
+            &built
+        }
+    };
+    let (call, reason) = if r.combined {
+        let d = policy.decide_move(adventurer_id, state, view);
+        (move_call(&d.action, d.rule.as_ref()), d.reason)
+    } else {
+        let d = policy.decide(state, view);
+        (short_call(&d.action), d.reason)
     };
     r.memory
         .with(adventurer_id, |recall| recall.policy = Some(policy));
-    Some(format!(
-        "{}: {}",
-        short_call(&decision.action),
-        decision.reason
-    ))
+    Some(format!("{call}: {reason}"))
 }
 
 #[cfg(test)]
@@ -259,10 +274,12 @@ mod tests {
             memory: &memory,
             real_hashes: false,
             advice: Some(EngineSettings::default()),
+            combined: true,
         };
         let outcome = || WriteOutcome {
             adventurer_id: AdventurerId::from(1u64),
             tx_hash: "0x1",
+            earlier: Vec::new(),
             pre_confirmed: false,
             replayed: false,
             mint_tx_hash: None,

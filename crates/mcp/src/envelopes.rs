@@ -38,6 +38,34 @@ pub struct ActionResult {
     pub events: Vec<GameEvent>,
     /// The adventurer after the transaction (same shape as `ls_get_adventurer`).
     pub adventurer: AdventurerView,
+    /// The transactions a combined move sent before this one, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier: Vec<EarlierTx>,
+}
+
+/// A transaction a combined move sent before its last.
+#[derive(Debug, Clone, Serialize, serde::Deserialize, JsonSchema)]
+pub struct EarlierTx {
+    /// Hash (0x-hex).
+    pub tx_hash: String,
+    /// Finality status reached.
+    pub status: chain::TxStatus,
+    /// Fee paid, as `fee_paid`.
+    pub fee_paid: String,
+    /// Its game events, in order.
+    pub events: Vec<GameEvent>,
+}
+
+impl EarlierTx {
+    /// The part of a result kept for a step of a longer move.
+    pub(crate) fn of(r: ActionResult) -> Self {
+        Self {
+            tx_hash: r.tx_hash,
+            status: r.status,
+            fee_paid: r.fee_paid,
+            events: r.events,
+        }
+    }
 }
 
 /// What a write tool returns: compact by default, the full [`ActionResult`] with `detail: "full"`.

@@ -9,8 +9,8 @@ use super::args::Args;
 use super::compact_result::{Detailed, compact_adventurer};
 use super::envelopes::{AdventurerResult, ReadResult, WriteResult};
 use super::params::{
-    AdventurerArgs, BattleArgs, BuyArgs, ExploreArgs, ItemsArgs, NewGameArgs, SurrenderArgs,
-    UpgradeArgs,
+    AdventurerArgs, BattleArgs, BuyArgs, ExploreArgs, GoOn, ItemsArgs, NewGameArgs, Purchase,
+    SurrenderArgs, UpgradeArgs,
 };
 use super::server::LsServer;
 use super::write::Asked;
@@ -20,6 +20,7 @@ use crate::present::view::adventurer_view;
 use game::engine::Action;
 use game::model::ItemPurchase;
 use game::model::Stats;
+use game::moves::StandingRule;
 
 #[tool_router(router = game_tool_router, vis = "pub(crate)")]
 impl LsServer {
@@ -71,10 +72,22 @@ impl LsServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<Json<WriteResult>, ToolError> {
         self.act(args, &ctx, |a: &ExploreArgs| {
-            Ok(Action::Explore {
+            let explore = Action::Explore {
                 till_beast: a.till_beast,
-            }
-            .into())
+            };
+            let Some(heal_below) = percent("heal_below", a.heal_below)? else {
+                return Ok(explore.into());
+            };
+            let rule = StandingRule {
+                explore: true,
+                heal_below: Some(heal_below),
+                flee_below: None,
+            };
+            Ok(Asked {
+                rule: a.till_beast.then_some(rule),
+                heal_first: Some(heal_below),
+                ..explore.into()
+            })
         })
         .await
     }
@@ -125,10 +138,12 @@ impl LsServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<Json<WriteResult>, ToolError> {
         self.act(args, &ctx, |a: &BattleArgs| {
-            Ok(Action::Attack {
-                to_the_death: a.to_the_death,
-            }
-            .into())
+            fight(
+                Action::Attack {
+                    to_the_death: a.to_the_death,
+                },
+                a,
+            )
         })
         .await
     }
@@ -149,10 +164,12 @@ impl LsServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<Json<WriteResult>, ToolError> {
         self.act(args, &ctx, |a: &BattleArgs| {
-            Ok(Action::Flee {
-                to_the_death: a.to_the_death,
-            }
-            .into())
+            fight(
+                Action::Flee {
+                    to_the_death: a.to_the_death,
+                },
+                a,
+            )
         })
         .await
     }
@@ -206,9 +223,15 @@ impl LsServer {
                 .with_detail("given", sum)
                 .with_hint("state.stat_points (ls_get_adventurer) says how many points to spend"))
             };
+            let mut parts = vec![Action::Upgrade { stats }];
+            parts.extend(purchase(&a.items, a.potions)?);
+            let (then, rule) = go_on(&a.then)?;
+            parts.extend(then);
             Ok(Asked {
-                action: Action::Upgrade { stats },
+                action: batch(parts)?,
                 check: Some(Box::new(points_add_up)),
+                rule,
+                heal_first: None,
             })
         })
         .await
@@ -230,27 +253,14 @@ impl LsServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<Json<WriteResult>, ToolError> {
         self.act(args, &ctx, |a: &BuyArgs| {
-            if a.items.is_empty() && a.potions == 0 {
+            let Some(buy) = purchase(&a.items, a.potions)? else {
                 return Err(ToolError::validation("buy at least one item or potion"));
-            }
-            let items = a
-                .items
-                .iter()
-                .enumerate()
-                .map(|(i, p)| {
-                    p.item
-                        .resolve(&format!("items[{i}].item"))
-                        .map(|item_id| ItemPurchase {
-                            item_id,
-                            equip: p.equip,
-                        })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(Action::BuyItems {
-                potions: a.potions,
-                items,
-            }
-            .into())
+            };
+            let (then, rule) = go_on(&a.then)?;
+            Ok(Asked {
+                rule,
+                ..batch([buy].into_iter().chain(then).collect())?.into()
+            })
         })
         .await
     }
@@ -332,6 +342,90 @@ impl LsServer {
             )),
         }))
     }
+}
+
+/// A percentage argument as a fraction; above 100 is refused.
+fn percent(field: &str, value: Option<u8>) -> Result<Option<f64>, ToolError> {
+    match value {
+        Some(v) if v > 100 => Err(ToolError::validation(format!(
+            "{field} is a percentage from 0 to 100, got {v}"
+        ))
+        .with_detail("field", field)),
+        v => Ok(v.map(|v| f64::from(v) / 100.0)),
+    }
+}
+
+/// The purchase of `items` and `potions`, if anything is bought.
+fn purchase(items: &[Purchase], potions: u8) -> Result<Option<Action>, ToolError> {
+    if items.is_empty() && potions == 0 {
+        return Ok(None);
+    }
+    let items = items
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            p.item
+                .resolve(&format!("items[{i}].item"))
+                .map(|item_id| ItemPurchase {
+                    item_id,
+                    equip: p.equip,
+                })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Some(Action::BuyItems { potions, items }))
+}
+
+/// The explore a move ends its first transaction with, and the rule it goes on with: one step
+/// then more when it heals between steps, else the game's own loop until a beast.
+fn go_on(then: &GoOn) -> Result<(Option<Action>, Option<StandingRule>), ToolError> {
+    let heal_below = percent("heal_below", then.heal_below)?;
+    if !then.explore {
+        if heal_below.is_some() {
+            return Err(
+                ToolError::validation("heal_below applies when exploring on")
+                    .with_detail("field", "heal_below")
+                    .with_hint("add explore: true, or leave heal_below out"),
+            );
+        }
+        return Ok((None, None));
+    }
+    let rule = StandingRule {
+        explore: true,
+        heal_below,
+        flee_below: None,
+    };
+    let till_beast = heal_below.is_none();
+    Ok((
+        Some(Action::Explore { till_beast }),
+        heal_below.is_some().then_some(rule),
+    ))
+}
+
+/// A fight move: the first round as asked, then its rule (fight on, explore on).
+fn fight(first: Action, a: &BattleArgs) -> Result<Asked, ToolError> {
+    let flee_below = percent("flee_below", a.flee_below)?;
+    let heal_below = percent("heal_below", a.then.heal_below)?;
+    if heal_below.is_some() && !a.then.explore {
+        return Err(
+            ToolError::validation("heal_below applies when exploring on")
+                .with_detail("field", "heal_below")
+                .with_hint("add explore: true, or leave heal_below out"),
+        );
+    }
+    let rule = StandingRule {
+        flee_below,
+        explore: a.then.explore,
+        heal_below,
+    };
+    Ok(Asked {
+        rule: (flee_below.is_some() || a.then.explore).then_some(rule),
+        ..first.into()
+    })
+}
+
+/// One transaction of these parts (a batch when there are several).
+fn batch(parts: Vec<Action>) -> Result<Action, ToolError> {
+    Action::batch(parts).map_err(|e| ToolError::validation(e.to_string()))
 }
 
 fn resolve_items(items: &[super::params::ItemRef]) -> Result<Vec<u8>, ToolError> {

@@ -179,9 +179,25 @@ pub(crate) struct ExploreArgs {
     /// Keep exploring until a beast appears, a level is gained or you die.
     #[serde(default)]
     pub till_beast: bool,
+    /// Explore step by step, first buying potions to full health whenever health is below
+    /// this % of max.
+    #[serde(default)]
+    pub heal_below: Option<u8>,
     /// The shared write options.
     #[serde(flatten)]
     pub opts: WriteOpts,
+}
+
+/// What a move goes on with after its first transaction, until the next decision (a new beast,
+/// stat points, death), each step a transaction of its own.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub(crate) struct GoOn {
+    /// Then explore on.
+    #[serde(default)]
+    pub explore: bool,
+    /// Exploring on, buy potions to full first whenever health is below this % of max.
+    #[serde(default)]
+    pub heal_below: Option<u8>,
 }
 
 /// `ls_attack` / `ls_flee` arguments.
@@ -191,6 +207,12 @@ pub(crate) struct BattleArgs {
     /// Repeat until the fight is decided (beast dead or escaped, or you dead), in one transaction.
     #[serde(default)]
     pub to_the_death: bool,
+    /// Fight on round by round: attack while the win chance is at least this %, else flee.
+    #[serde(default)]
+    pub flee_below: Option<u8>,
+    /// After the fight.
+    #[serde(flatten)]
+    pub then: GoOn,
     /// The shared write options.
     #[serde(flatten)]
     pub opts: WriteOpts,
@@ -218,6 +240,15 @@ pub(crate) struct UpgradeArgs {
     /// Charisma points (cheaper items and potions).
     #[serde(default)]
     pub charisma: u8,
+    /// Then buy, in the same transaction: as ls_buy_item's.
+    #[serde(default)]
+    pub items: Vec<Purchase>,
+    /// Then buy potions, in the same transaction.
+    #[serde(default)]
+    pub potions: u8,
+    /// After it (the first step in the same transaction).
+    #[serde(flatten)]
+    pub then: GoOn,
     /// The shared write options.
     #[serde(flatten)]
     pub opts: WriteOpts,
@@ -284,6 +315,9 @@ pub(crate) struct BuyArgs {
     /// Health potions (10 HP each).
     #[serde(default)]
     pub potions: u8,
+    /// After it (the first step in the same transaction).
+    #[serde(flatten)]
+    pub then: GoOn,
     /// The shared write options.
     #[serde(flatten)]
     pub opts: WriteOpts,

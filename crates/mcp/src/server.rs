@@ -65,6 +65,7 @@ pub struct LsServer {
     pub(super) drain: Arc<super::drain::Drain>,
     pub(super) shown: Arc<ShownMemory>,
     advice: bool,
+    combined_moves: bool,
     pub(super) known: Arc<super::write::KnownStates>,
     pub(super) detail: Detail,
     /// Every session's subscriptions (shared by the sessions of one server).
@@ -108,6 +109,7 @@ impl LsServer {
             client_log: Default::default(),
             shown: Arc::default(),
             advice: true,
+            combined_moves: true,
             known: Arc::default(),
             detail: Detail::default(),
             indexer: Default::default(),
@@ -156,6 +158,13 @@ impl LsServer {
         self
     }
 
+    /// Whether the advice line names combined moves, one call per decision (default), or the
+    /// single steps (setting `server.combined_moves`; off to compare).
+    pub fn with_combined_moves(mut self, on: bool) -> Self {
+        self.combined_moves = on;
+        self
+    }
+
     /// What a compact result is rendered with on this server.
     pub(super) fn rendering(&self) -> Rendering<'_> {
         Rendering {
@@ -164,6 +173,7 @@ impl LsServer {
             advice: self
                 .advice
                 .then(|| self.backend.deterministic_rules().unwrap_or_default()),
+            combined: self.combined_moves,
         }
     }
 }

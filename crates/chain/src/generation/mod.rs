@@ -237,5 +237,48 @@ pub trait GameGeneration: Send + Sync + std::fmt::Debug {
     fn src5_token(&self) -> Option<Felt>;
 }
 
+/// The calls of a transaction carrying `action`: a single action's by `one`; a batch's parts'
+/// calls in order, each built by `one` from the state before it (every action counts first, so
+/// its action count is one more per part before it), with the one VRF request, the last part's,
+/// first. A part before the last that would need a request is refused.
+pub(crate) fn batch_calls(
+    action: &Action,
+    before: Option<&Adventurer>,
+    one: impl Fn(&Action, Option<&Adventurer>) -> Result<Vec<Call>, ChainError>,
+) -> Result<Vec<Call>, ChainError> {
+    let Action::Batch(parts) = action else {
+        return one(action, before);
+    };
+    let refused = |index: usize, part: &Action| {
+        ChainError::Invalid(crate::Unservable::Batch(game::engine::BatchError::Part {
+            index,
+            entrypoint: part.entrypoint(),
+        }))
+    };
+    let mut calls = Vec::with_capacity(parts.len() + 1);
+    for (i, part) in parts.iter().enumerate() {
+        if matches!(part, Action::Batch(_)) {
+            return Err(refused(i, part));
+        }
+        let at = before.map(|b| Adventurer {
+            action_count: b.action_count.wrapping_add(i as u16),
+            ..*b
+        });
+        let mut part_calls = one(part, at.as_ref())?;
+        if i + 1 < parts.len() {
+            if part_calls.len() != 1 {
+                return Err(refused(i, part));
+            }
+            calls.append(&mut part_calls);
+        } else {
+            let last = part_calls.pop().ok_or_else(|| refused(i, part))?;
+            let requests = part_calls;
+            calls.splice(0..0, requests);
+            calls.push(last);
+        }
+    }
+    Ok(calls)
+}
+
 #[cfg(test)]
 pub mod tests;

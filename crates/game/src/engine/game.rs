@@ -128,6 +128,9 @@ impl Game {
         settings: &EngineSettings,
         collection: &Collection,
     ) -> Result<Outcome, Revert> {
+        if let Action::Batch(parts) = action {
+            return self.run_batch(id, parts, market, drawn, settings, collection);
+        }
         let mut turn = Turn {
             id,
             settings,
@@ -156,6 +159,7 @@ impl Game {
             },
             Action::Upgrade { stats } => turn.upgrade(stats)?,
             Action::Surrender => surrender(&mut turn)?,
+            Action::Batch(_) => unreachable!("batches run part by part above"),
         }
         self.adventurer = turn.adv;
         self.adventurer.stats.luck = 0;
@@ -166,6 +170,36 @@ impl Game {
             action_count: self.adventurer.action_count,
             events: turn.events,
             collected: turn.collected,
+        })
+    }
+}
+
+impl Game {
+    /// A batch's parts in order on a copy, kept only when every part passed (a multicall
+    /// reverts whole); the seed a chain announced goes to the last part, the one that draws.
+    fn run_batch(
+        &mut self,
+        id: Felt,
+        parts: &[Action],
+        market: Option<&[u8]>,
+        drawn: Option<Felt>,
+        settings: &EngineSettings,
+        collection: &Collection,
+    ) -> Result<Outcome, Revert> {
+        let mut copy = self.clone();
+        let mut events = Vec::new();
+        let mut collected = Vec::new();
+        for (i, part) in parts.iter().enumerate() {
+            let drawn = drawn.filter(|_| i + 1 == parts.len());
+            let o = copy.run(id, part, market, drawn, settings, collection)?;
+            events.extend(o.events);
+            collected.extend(o.collected);
+        }
+        *self = copy;
+        Ok(Outcome {
+            action_count: self.adventurer.action_count,
+            events,
+            collected,
         })
     }
 }

@@ -69,6 +69,10 @@ pub enum Action {
     },
     /// `surrender(id)`: ends a living game (the second generation's GameCore only).
     Surrender,
+    /// Several actions in one transaction (one multicall), in order: what a player decides at
+    /// once, such as a level-up's stat points, purchases and next explore step. Only the last
+    /// part may draw randomness; no part is a batch itself ([`Action::batch`] checks both).
+    Batch(Vec<Action>),
 }
 
 impl Action {
@@ -84,8 +88,66 @@ impl Action {
             Self::BuyItems { .. } => "buy_items",
             Self::Upgrade { .. } => "select_stat_upgrades",
             Self::Surrender => "surrender",
+            Self::Batch(_) => "multicall",
         }
     }
+
+    /// The actions one transaction carries: a batch's parts, else the action itself.
+    pub fn parts(&self) -> &[Action] {
+        match self {
+            Self::Batch(parts) => parts,
+            one => std::slice::from_ref(one),
+        }
+    }
+
+    /// One action for `parts`: the part itself when there is one, else a batch. Refused: no
+    /// parts, more than [`MAX_BATCH`], a nested batch, a start, or a part before the last that
+    /// may draw randomness (explore, attack, flee).
+    pub fn batch(parts: Vec<Action>) -> Result<Action, BatchError> {
+        if parts.is_empty() || parts.len() > MAX_BATCH {
+            return Err(BatchError::Size(parts.len()));
+        }
+        for (i, part) in parts.iter().enumerate() {
+            let draws = matches!(
+                part,
+                Self::Explore { .. } | Self::Attack { .. } | Self::Flee { .. }
+            );
+            let nested = matches!(part, Self::Batch(_) | Self::StartGame { .. });
+            if nested || (draws && i + 1 < parts.len()) {
+                return Err(BatchError::Part {
+                    index: i,
+                    entrypoint: part.entrypoint(),
+                });
+            }
+        }
+        let mut parts = parts;
+        Ok(if parts.len() == 1 {
+            parts.remove(0)
+        } else {
+            Self::Batch(parts)
+        })
+    }
+}
+
+/// Most actions one transaction carries.
+pub const MAX_BATCH: usize = 4;
+
+/// Why [`Action::batch`] refused its parts.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BatchError {
+    /// Too few or too many parts.
+    #[error("a transaction carries 1 to {MAX_BATCH} actions, not {0}")]
+    Size(usize),
+    /// A part that cannot go there.
+    #[error(
+        "part {index} ({entrypoint}) cannot be batched there: only the last part may explore, attack or flee, and starts and batches are not parts"
+    )]
+    Part {
+        /// The part's position, from 0.
+        index: usize,
+        /// Its entrypoint.
+        entrypoint: &'static str,
+    },
 }
 
 /// Fails with `refusal` unless `ok`.

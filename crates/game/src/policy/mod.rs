@@ -17,6 +17,7 @@
 
 pub mod cache;
 pub mod ceiling;
+mod combined;
 pub mod fight;
 pub mod healing;
 pub mod lookahead;
@@ -34,6 +35,7 @@ pub mod weapon;
 
 pub use cache::AdviceCache;
 pub use ceiling::Ceiling;
+pub use combined::MoveDecision;
 pub use lookahead::{Budget, Lookahead};
 pub use params::{Floors, ParamError, Params};
 

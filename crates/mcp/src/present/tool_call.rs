@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::tools;
 use game::engine::Action;
+use game::moves::StandingRule;
 
 /// The tool call (name and arguments) that makes `action` on adventurer `id`, as any MCP client
 /// sends it.
@@ -48,7 +49,46 @@ pub fn tool_call(id: AdventurerId, action: &Action) -> (&'static str, Value) {
             tools::SURRENDER,
             json!({ "adventurer_id": id, "confirm_surrender": true }),
         ),
+        Action::Batch(parts) => batch_call(id, parts),
     }
+}
+
+/// A batch as its first part's tool with the later parts' arguments: the purchases of an
+/// upgrade, and `explore` when it ends by exploring.
+fn batch_call(id: AdventurerId, parts: &[Action]) -> (&'static str, Value) {
+    let Some((first, rest)) = parts.split_first() else {
+        return (tools::EXPLORE, json!({ "adventurer_id": id }));
+    };
+    let (tool, mut args) = tool_call(id, first);
+    for part in rest {
+        let extra = match part {
+            Action::Explore { .. } => json!({ "explore": true }),
+            other => tool_call(id, other).1,
+        };
+        if let (Value::Object(args), Value::Object(extra)) = (&mut args, extra) {
+            args.extend(extra);
+        }
+    }
+    (tool, args)
+}
+
+/// A combined move in short form: the call of its first transaction with the rule it goes on
+/// with (`ls_attack {"flee_below":60,"explore":true,"heal_below":90}`).
+pub fn move_call(action: &Action, rule: Option<&StandingRule>) -> String {
+    let (tool, mut args) = tool_call(AdventurerId::default(), action);
+    if let (Some(rule), Value::Object(map)) = (rule, &mut args) {
+        let pct = |f: f64| json!((f * 100.0).round() as u64);
+        if let Some(f) = rule.flee_below {
+            map.insert("flee_below".into(), pct(f));
+        }
+        if rule.explore && tool != tools::EXPLORE {
+            map.insert("explore".into(), json!(true));
+        }
+        if let Some(h) = rule.heal_below {
+            map.insert("heal_below".into(), pct(h));
+        }
+    }
+    short_form(tool, &args)
 }
 
 /// The call in short form, `ls_attack {"to_the_death":true}`: the arguments other than the
@@ -56,6 +96,11 @@ pub fn tool_call(id: AdventurerId, action: &Action) -> (&'static str, Value) {
 /// once the adventurer is added.
 pub fn short_call(action: &Action) -> String {
     let (tool, args) = tool_call(AdventurerId::default(), action);
+    short_form(tool, &args)
+}
+
+/// `tool` and `args` without the adventurer and the arguments at their defaults.
+fn short_form(tool: &str, args: &Value) -> String {
     let args: Map<String, Value> = args
         .as_object()
         .into_iter()

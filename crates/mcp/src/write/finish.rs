@@ -17,6 +17,7 @@ use crate::error::{SCHEMA_VERSION, ToolError};
 use crate::present::view::adventurer_view;
 use chain::{ChainError, TxReport};
 use game::after::state_after_events;
+use game::engine::Action;
 use game::model::GameState;
 
 /// How long a write waits for the node's state to show its transaction (load-balanced nodes lag).
@@ -28,7 +29,7 @@ impl LsServer {
         &self,
         id: AdventurerId,
         report: TxReport,
-        starts_game: bool,
+        action: &Action,
     ) -> Result<(ActionResult, GameState), ToolError> {
         self.indexer.remember(id);
         // A receipt whose generation's events carry no action count: the state, whose count the
@@ -38,7 +39,7 @@ impl LsServer {
         let derived = if self.backend.reads_are_local() || !counted {
             None
         } else {
-            state_after_events(self.known.get(id).as_ref(), &report.events, starts_game)
+            state_after_events(self.known.get(id).as_ref(), &report.events, action)
         };
         let state = match derived {
             Some(state) => state,
@@ -133,6 +134,7 @@ impl LsServer {
             mint_tx_hash: None,
             events: report.events,
             adventurer: adventurer_view(id, state),
+            earlier: Vec::new(),
         }
     }
 }

@@ -8,6 +8,7 @@
 //! (simulation), the send, and one receipt; the state after it comes from the receipt's events.
 
 mod finish;
+mod go_on;
 mod known;
 mod new_game;
 mod options;
@@ -33,6 +34,7 @@ use crate::present::compact::Detail;
 use chain::WriteOptions;
 use game::engine::Action;
 use game::model::GameState;
+use game::moves::StandingRule;
 use game::phase::{Phase, phase};
 
 /// A check of the adventurer's state that a write must pass (after the replay lookup).
@@ -41,10 +43,16 @@ pub(super) type Check = dyn Fn(&GameState) -> Result<(), ToolError> + Send + Syn
 /// A borrowed [`Check`].
 pub(super) type StateCheck<'a> = &'a Check;
 
-/// The game action a tool's arguments ask for, and the check of the state it must pass, if any.
+/// The game action a tool's arguments ask for, the check of the state it must pass, if any, and
+/// for a combined move the rule it goes on with.
 pub(super) struct Asked {
     pub action: Action,
     pub check: Option<Box<Check>>,
+    /// What the move goes on with after its first transaction.
+    pub rule: Option<StandingRule>,
+    /// The first transaction is an explore step built from the state: potions first when health
+    /// is below this fraction of the maximum (`ls_explore`'s `heal_below`).
+    pub heal_first: Option<f64>,
 }
 
 impl From<Action> for Asked {
@@ -52,6 +60,8 @@ impl From<Action> for Asked {
         Self {
             action,
             check: None,
+            rule: None,
+            heal_first: None,
         }
     }
 }
@@ -83,17 +93,35 @@ impl LsServer {
     ) -> Result<Json<WriteResult>, ToolError> {
         let a = args.parse(self.opts.strict)?;
         let opts = self.write_options(a.opts(), ctx)?;
-        let Asked { action, check } = ask(&a)?;
-        let o = a.opts();
-        self.write(
-            o.detail,
-            o.expected_action_count,
-            a.adventurer_id(),
-            action,
-            opts,
-            check.as_deref(),
-        )
-        .await
+        let Asked {
+            mut action,
+            check,
+            rule,
+            heal_first,
+        } = ask(&a)?;
+        let (o, id) = (a.opts(), a.adventurer_id());
+        if let Some(heal_below) = heal_first {
+            let state = self.state_before(id).await?;
+            let view = game::view::adventurer_view(id, &state);
+            action = game::moves::explore_step(&view, Some(heal_below));
+        }
+        let (full, state) = self
+            .write_full(
+                o.expected_action_count,
+                id,
+                action,
+                opts.clone(),
+                check.as_deref(),
+            )
+            .await?;
+        let (full, state) = match (rule, state) {
+            (Some(rule), Some(state)) => {
+                let (full, state) = self.go_on(id, rule, full, state, &opts).await?;
+                (full, Some(state))
+            }
+            (_, state) => (full, state),
+        };
+        self.render(o.detail, full, state).await
     }
 
     /// Runs one game action and answers in the detail asked for.
@@ -175,13 +203,12 @@ impl LsServer {
         if let Some(expected) = expected_action_count {
             self.replays.begin(id, expected, &action);
         }
-        let starts_game = matches!(action, Action::StartGame { .. });
         let held = before.as_ref().map(|s| &s.adventurer);
         let report = match self.backend.act(id, &action, held, opts).await {
             Ok(r) => r,
             Err(e) => return Err(self.missing_or(id, e).await),
         };
-        let (result, state) = self.finish(id, report, starts_game).await?;
+        let (result, state) = self.finish(id, report, &action).await?;
         if let Some(expected) = expected_action_count {
             self.replays.put(id, expected, &action, &result);
         }

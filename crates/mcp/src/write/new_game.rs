@@ -78,7 +78,7 @@ impl LsServer {
                 .await
         {
             let done = done.map_err(from_chain)?;
-            let (mut out, state) = self.finish(done.adventurer_id, done.report, true).await?;
+            let (mut out, state) = self.finish(done.adventurer_id, done.report, &start).await?;
             out.mint_tx_hash = Some(format!("{:#x}", done.mint_tx_hash));
             return self.render(a.detail, out, Some(state)).await;
         }

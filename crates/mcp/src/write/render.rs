@@ -28,13 +28,22 @@ impl LsServer {
             Some(s) => (s, Some(full.adventurer)),
             None => (self.read_state(full.adventurer_id).await?, None),
         };
+        // A combined move's earlier transactions: their hashes, and their events before the last's.
+        let events: Vec<_> = full
+            .earlier
+            .iter()
+            .flat_map(|t| &t.events)
+            .chain(&full.events)
+            .cloned()
+            .collect();
         let outcome = WriteOutcome {
             adventurer_id: full.adventurer_id,
             tx_hash: &full.tx_hash,
+            earlier: full.earlier.iter().map(|t| t.tx_hash.as_str()).collect(),
             pre_confirmed: full.status == TxStatus::PreConfirmed,
             replayed: full.replayed,
             mint_tx_hash: full.mint_tx_hash.clone(),
-            events: &full.events,
+            events: &events,
         };
         Ok(Json(Detailed::Compact(compact_action(
             outcome,

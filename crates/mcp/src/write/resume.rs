@@ -40,8 +40,7 @@ impl LsServer {
                 _ => tokio::time::sleep(Duration::from_millis(250)).await,
             }
         };
-        let starts_game = matches!(action, Action::StartGame { .. });
-        let (mut result, _) = self.finish(id, report, starts_game).await?;
+        let (mut result, _) = self.finish(id, report, action).await?;
         self.replays.put(id, expected, action, &result);
         result.replayed = true;
         Ok(Some(result))

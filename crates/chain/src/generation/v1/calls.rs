@@ -8,8 +8,13 @@ use crate::bindings::{ItemPurchase, game_systems};
 use crate::{ChainError, convert};
 use game::engine::Action;
 
-/// A v1 game-systems call; `surrender` has no entrypoint there.
+/// A v1 game-systems call; `surrender` has no entrypoint there, and a batch is several calls.
 pub(super) fn action_call(gs: Felt, id: AdventurerId, action: &Action) -> Result<Call, ChainError> {
+    if let Action::Batch(parts) = action {
+        return Err(ChainError::Invalid(crate::Unservable::Batch(
+            game::engine::BatchError::Size(parts.len()),
+        )));
+    }
     if matches!(action, Action::Surrender) {
         return Err(ChainError::Unsupported {
             action: action.entrypoint(),
@@ -37,7 +42,7 @@ pub(super) fn action_call(gs: Felt, id: AdventurerId, action: &Action) -> Result
         Action::Upgrade { stats } => {
             game_systems::select_stat_upgrades(gs, &id, &convert::stats_to_abi(stats))
         }
-        Action::Surrender => unreachable!("refused above"),
+        Action::Surrender | Action::Batch(_) => unreachable!("refused above"),
     })
 }
 

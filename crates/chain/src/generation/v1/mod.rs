@@ -58,6 +58,11 @@ impl GameGeneration for GameAddresses {
         action: &Action,
         before: Option<&Adventurer>,
     ) -> Result<Vec<Call>, ChainError> {
+        if let Action::Batch(_) = action {
+            return super::batch_calls(action, before, |part, at| {
+                self.action_calls(ctx, id, part, at)
+            });
+        }
         let call = self.action_call(id, action)?;
         if !self.needs_state_to_act(ctx, action) {
             return Ok(vec![call]);

@@ -7,7 +7,8 @@ use super::V2Contracts;
 use crate::bindings::v2::{self as b2, game_core, game_token};
 use game::engine::Action;
 
-/// A GameCore call: the adventurer id is the whole felt252 token id.
+/// A GameCore call: the adventurer id is the whole felt252 token id (a batch is several calls,
+/// refused before this).
 pub(super) fn action_call(core: Felt, id: AdventurerId, action: &Action) -> Call {
     let id = id.felt();
     match action {
@@ -40,6 +41,7 @@ pub(super) fn action_call(core: Felt, id: AdventurerId, action: &Action) -> Call
             game_core::select_stat_upgrades(core, &id, &stats)
         }
         Action::Surrender => game_core::surrender(core, &id),
+        Action::Batch(_) => unreachable!("a batch is refused by V2Contracts::action_call"),
     }
 }
 

@@ -41,6 +41,11 @@ impl GameGeneration for V2Contracts {
     }
 
     fn action_call(&self, id: AdventurerId, action: &Action) -> Result<Call, ChainError> {
+        if let Action::Batch(parts) = action {
+            return Err(ChainError::Invalid(crate::Unservable::Batch(
+                game::engine::BatchError::Size(parts.len()),
+            )));
+        }
         Ok(calls::action_call(self.game_core, id, action))
     }
 
@@ -63,8 +68,10 @@ impl GameGeneration for V2Contracts {
         action: &Action,
         before: Option<&Adventurer>,
     ) -> Result<Vec<Call>, ChainError> {
-        let call = calls::action_call(self.game_core, id, action);
-        act::action_calls(self, ctx.account, id, action, before, call)
+        super::batch_calls(action, before, |part, at| {
+            let call = self.action_call(id, part)?;
+            act::action_calls(self, ctx.account, id, part, at, call)
+        })
     }
 
     async fn check_generation(&self, reader: &dyn ChainReads) -> Result<(), ChainError> {

@@ -67,7 +67,7 @@ fn random_game(seed: u64, settings: EngineSettings) -> Vec<GameState> {
                     GameEventDetails::Adventurer(w.state(id).adventurer),
                     "the last event is the new adventurer"
                 );
-                let derived = crate::after::state_after_events(Some(&known), &events, false)
+                let derived = crate::after::state_after_events(Some(&known), &events, &action)
                     .expect("the events and the state before determine the state after");
                 assert_eq!(
                     crate::view::adventurer_view(crate::AdventurerId::from(id), &derived),
