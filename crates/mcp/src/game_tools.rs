@@ -25,7 +25,7 @@ use game::moves::StandingRule;
 #[tool_router(router = game_tool_router, vis = "pub(crate)")]
 impl LsServer {
     #[tool(
-        description = "Start a game with a starting weapon. Without adventurer_id it first obtains a new adventurer for this wallet (see entry). Keep the adventurer_id it returns: you start at 90 HP facing a weak starter beast that you must attack.",
+        description = "Start a game with a starting weapon; without adventurer_id it first obtains a new adventurer (see entry). Keep the adventurer_id: you start at 90 HP facing a weak starter beast to attack.",
         annotations(
             title = "New game",
             read_only_hint = false,
@@ -57,7 +57,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Explore (only with no beast in front of you and no stat points pending): each step meets a beast, an obstacle or a discovery (gold, health or loot).",
+        description = "Explore (no beast in front, no stat points pending): each step meets a beast, an obstacle or a discovery.",
         annotations(
             title = "Explore",
             read_only_hint = false,
@@ -93,7 +93,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "End this game for good: your adventurer dies (second-generation deployments only). Needs confirm_surrender: true.",
+        description = "End this game for good: your adventurer dies (second-generation deployments only; confirm_surrender: true).",
         annotations(
             title = "Surrender",
             read_only_hint = false,
@@ -123,7 +123,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Attack the beast you are fighting (only in battle); it strikes back unless it dies.",
+        description = "Attack the beast (in battle); it strikes back unless it dies.",
         annotations(
             title = "Attack",
             read_only_hint = false,
@@ -149,7 +149,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Try to flee the beast you are fighting (only in battle, not at level 1, needs dexterity); on failure it attacks.",
+        description = "Flee the beast (in battle, not at level 1, needs dexterity); on failure it attacks.",
         annotations(
             title = "Flee",
             read_only_hint = false,
@@ -175,7 +175,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Spend stat points (phase stat_upgrade): points per stat (strength, dexterity, vitality, intelligence, wisdom, charisma) adding up to exactly the pending stat_points.",
+        description = "Spend stat points (phase stat_upgrade), exactly stat_points: strength (damage), dexterity (flee), vitality (+15 max and current health), intelligence (obstacles), wisdom (ambushes), charisma (prices); then buy and explore on, one transaction.",
         annotations(
             title = "Upgrade stats",
             read_only_hint = false,
@@ -238,7 +238,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Buy market items and/or health potions (only out of battle with no stat points pending). items: ids, names or {item, equip} objects. The ls_buy_item line of actions gives the potion price and how many potions fit.",
+        description = "Buy market items and/or potions (out of battle, no stat points pending); the ls_buy_item line of actions gives the potion price and how many fit.",
         annotations(
             title = "Buy",
             read_only_hint = false,
@@ -266,7 +266,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Equip items from the bag; each replaces the item in its slot, which goes to the bag. In battle the beast gets a free attack.",
+        description = "Equip items from the bag (the replaced ones go to the bag); in battle the beast gets a free attack.",
         annotations(
             title = "Equip",
             read_only_hint = false,
@@ -314,7 +314,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "An adventurer's whole state: phase, stats, equipment, bag, the beast in battle, the tools you may call now with odds, the planner's advice, the open market; detail \"full\" adds boosted stats, item details and each market item's effect.",
+        description = "An adventurer's whole state: phase, stats, gear, bag, beast, the tools you may call now with odds, the advice, the open market; detail \"full\" adds boosted stats, item details and market effects.",
         annotations(
             title = "Get adventurer",
             read_only_hint = true,

@@ -16,7 +16,7 @@ pub(crate) struct LeaderboardArgs {
     /// Rows per page (default 50, at most 200).
     #[serde(default)]
     pub limit: Option<u64>,
-    /// The previous page's `next_cursor` (it keeps that page's filters).
+    /// The previous page's `next_cursor` (with its filters).
     #[serde(default)]
     pub cursor: Option<String>,
     /// Only games not over.
@@ -25,8 +25,8 @@ pub(crate) struct LeaderboardArgs {
     /// Only this wallet's games.
     #[serde(default)]
     pub mine: Option<bool>,
-    /// `dungeon`: the games of the profile's dungeon, as the official leaderboard (default where
-    /// the profile names a dungeon); `all`: every game.
+    /// `dungeon`: the profile's dungeon, as the official leaderboard (default where it names
+    /// one); `all`: every game.
     #[serde(default)]
     pub scope: Option<Scope>,
 }

@@ -98,11 +98,11 @@ pub(crate) struct NewGameArgs {
     /// An adventurer you own but have not started; omit to obtain a new one.
     #[serde(default)]
     pub adventurer_id: Option<AdventurerId>,
-    /// Name of a new adventurer (ASCII, at most 31 characters).
+    /// Name of a new adventurer (ASCII, ≤ 31 characters).
     #[serde(default)]
     pub player_name: Option<String>,
-    /// `mint` (default; a practice game the official leaderboard ignores), or bought at the
-    /// profile's dungeon: `ticket`, `golden_pass` (with golden_pass_id) or `free` (if offered).
+    /// `mint` (default; off the official leaderboard), or bought at the profile's dungeon:
+    /// `ticket`, `golden_pass` (with golden_pass_id) or `free` (if offered).
     #[serde(default)]
     pub entry: EntryArg,
     /// Your golden pass's token id.
@@ -176,12 +176,12 @@ pub(crate) struct AdventurerArgs {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct ExploreArgs {
     pub adventurer_id: AdventurerId,
-    /// Keep exploring until a beast appears, a level is gained or you die.
+    /// Until a beast, a level-up or death.
     #[serde(default)]
     pub till_beast: bool,
-    /// Explore step by step, first buying potions to full health whenever health is below
-    /// this % of max.
+    /// Step by step, potions to full first when health is below this % of max.
     #[serde(default)]
+    #[schemars(range(max = 100))]
     pub heal_below: Option<u8>,
     /// The shared write options.
     #[serde(flatten)]
@@ -192,11 +192,12 @@ pub(crate) struct ExploreArgs {
 /// stat points, death), each step a transaction of its own.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub(crate) struct GoOn {
-    /// Then explore on.
+    /// Then explore on, until a new beast, stat points or death.
     #[serde(default)]
     pub explore: bool,
-    /// Exploring on, buy potions to full first whenever health is below this % of max.
+    /// Exploring on step by step, potions to full first when health is below this % of max.
     #[serde(default)]
+    #[schemars(range(max = 100))]
     pub heal_below: Option<u8>,
 }
 
@@ -204,11 +205,12 @@ pub(crate) struct GoOn {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct BattleArgs {
     pub adventurer_id: AdventurerId,
-    /// Repeat until the fight is decided (beast dead or escaped, or you dead), in one transaction.
+    /// Until the fight is decided, in one transaction.
     #[serde(default)]
     pub to_the_death: bool,
-    /// Fight on round by round: attack while the win chance is at least this %, else flee.
+    /// Fight on, round by round: attack while the win chance is at least this %, else flee.
     #[serde(default)]
+    #[schemars(range(max = 100))]
     pub flee_below: Option<u8>,
     /// After the fight.
     #[serde(flatten)]
@@ -222,28 +224,22 @@ pub(crate) struct BattleArgs {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct UpgradeArgs {
     pub adventurer_id: AdventurerId,
-    /// Strength points (more damage).
     #[serde(default)]
     pub strength: u8,
-    /// Dexterity points (fleeing).
     #[serde(default)]
     pub dexterity: u8,
-    /// Vitality points (+15 max health and health each).
     #[serde(default)]
     pub vitality: u8,
-    /// Intelligence points (dodging obstacles).
     #[serde(default)]
     pub intelligence: u8,
-    /// Wisdom points (avoiding ambushes).
     #[serde(default)]
     pub wisdom: u8,
-    /// Charisma points (cheaper items and potions).
     #[serde(default)]
     pub charisma: u8,
-    /// Then buy, in the same transaction: as ls_buy_item's.
+    /// Then buy (as ls_buy_item).
     #[serde(default)]
     pub items: Vec<Purchase>,
-    /// Then buy potions, in the same transaction.
+    /// Then buy potions.
     #[serde(default)]
     pub potions: u8,
     /// After it (the first step in the same transaction).
@@ -273,12 +269,11 @@ enum PurchaseArg {
     Full(PurchaseFields),
 }
 
-/// A purchase as an object.
+/// A purchase as an object (`equip`: at once).
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 struct PurchaseFields {
     /// Id or name.
     item: ItemRef,
-    /// Equip it at once.
     #[serde(default)]
     equip: bool,
 }
@@ -309,7 +304,7 @@ impl JsonSchema for Purchase {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct BuyArgs {
     pub adventurer_id: AdventurerId,
-    /// Market items: ids, names, or `{item, equip}` objects.
+    /// Ids, names or `{item, equip}` objects.
     #[serde(default)]
     pub items: Vec<Purchase>,
     /// Health potions (10 HP each).

@@ -23,6 +23,10 @@ const OUTPUT_DEPTH: usize = 1;
 pub(crate) const SHARED_OPTIONS: [&str; 4] =
     ["expected_action_count", "confirm", "timeout_ms", "detail"];
 
+/// The options of a move that goes on, which the server instructions also describe once (their
+/// bounds stay: a percentage's maximum is not the parser's byte range).
+const GO_ON_OPTIONS: [&str; 3] = ["explore", "heal_below", "flee_below"];
+
 /// What a host puts in the model's context for one tool: its name, description and input
 /// schema, as JSON (what the definitions' size budget and the token benchmark measure).
 pub fn tool_definition(tool: &Tool) -> Value {
@@ -240,6 +244,11 @@ fn drop_repeated_descriptions(v: &mut Value) {
                 }
             }
         }
+        for name in GO_ON_OPTIONS {
+            if let Some(Value::Object(p)) = props.get_mut(name) {
+                p.remove("description");
+            }
+        }
     }
     strip_nested(v);
 }
@@ -247,12 +256,36 @@ fn drop_repeated_descriptions(v: &mut Value) {
 fn strip_nested(v: &mut Value) {
     match v {
         Value::Object(o) => {
+            // Defaults that are the type's zero say nothing, and the parser enforces a byte's
+            // range (a number out of it is refused with the field named).
+            if matches!(o.get("default"), Some(d) if is_zero(d)) {
+                o.remove("default");
+            }
+            if o.get("minimum") == Some(&json!(0)) {
+                o.remove("minimum");
+                if o.get("maximum") == Some(&json!(u8::MAX)) {
+                    o.remove("maximum");
+                }
+            }
             if o.contains_key("description")
                 && let Some(Value::Object(items)) = o.get_mut("items")
             {
                 items.remove("description");
             }
             if let Some(Value::Array(alts)) = o.get_mut("anyOf") {
+                // A union inside a union is the same union, spelled once.
+                let flat: Vec<Value> = alts
+                    .iter()
+                    .flat_map(|a| match a.get("anyOf") {
+                        Some(Value::Array(inner))
+                            if a.as_object().is_some_and(|m| m.len() <= 2 && !m.contains_key("type")) =>
+                        {
+                            inner.clone()
+                        }
+                        _ => vec![a.clone()],
+                    })
+                    .collect();
+                *alts = flat;
                 for a in alts.iter_mut() {
                     if let Some(a) = a.as_object_mut() {
                         a.remove("description");
@@ -263,6 +296,16 @@ fn strip_nested(v: &mut Value) {
         }
         Value::Array(a) => a.iter_mut().for_each(strip_nested),
         _ => {}
+    }
+}
+
+/// False, zero or an empty array.
+fn is_zero(v: &Value) -> bool {
+    match v {
+        Value::Bool(b) => !b,
+        Value::Number(n) => n.as_f64() == Some(0.0),
+        Value::Array(a) => a.is_empty(),
+        _ => false,
     }
 }
 

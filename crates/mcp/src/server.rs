@@ -25,7 +25,13 @@ const SERVER_NAME: &str = "loot-survivor-mcp";
 const INSTRUCTIONS: &str = "Play Loot Survivor 2 (Death Mountain) on Starknet with this \
 server's wallet. Loop: ls_new_game (keep the adventurer_id) → ls_attack the starter beast → \
 ls_upgrade your stat points → ls_buy_item (optional) → ls_explore → fight (ls_attack / ls_flee), \
-upgrading after level-ups, until you die.
+upgrading after level-ups, until you die. One call can carry a whole decision: ls_upgrade takes \
+items and potions too (one transaction), and ls_upgrade, ls_buy_item, ls_attack and ls_flee take \
+explore: true (then explore on until a new beast, stat points or death; the first step in the same \
+transaction) with heal_below (explore step by step, buying potions to full first when health is \
+below that % of max; ls_explore takes it too); ls_attack and ls_flee take flee_below (fight on \
+round by round: attack while the win chance is at least that %, else flee). Each later step is a \
+transaction of its own; the result lists every step's events.
 Write results are compact: events (what happened, one line each); state (phase, health, \
 max_health, gold, xp, level, action_count, stat_points when > 0, the beast in battle; stats, \
 equipment and bag only when changed); actions (the tools you may call now, with odds); advice \

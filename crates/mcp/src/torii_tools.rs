@@ -83,7 +83,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "An owner's games, newest first, in pages: from Torii or the Denshokan API, or from the chain for games this server knows when Torii is down.",
+        description = "An owner's games, newest first, in pages: from Torii or the Denshokan API, else the chain's games this server knows.",
         annotations(
             title = "List adventurers",
             read_only_hint = true,

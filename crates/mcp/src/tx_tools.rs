@@ -15,7 +15,7 @@ use chain::TxStatus;
 #[tool_router(router = tx_tool_router, vis = "pub(crate)")]
 impl LsServer {
     #[tool(
-        description = "A transaction by hash: status, execution (SUCCEEDED, or REVERTED with the game's reason), fee and game events. Use it after a TX_TIMEOUT or a cancelled call instead of resending.",
+        description = "A transaction by hash: status, execution (SUCCEEDED, or REVERTED with the game's reason), fee, game events; after a TX_TIMEOUT, use it instead of resending.",
         annotations(
             title = "Get transaction",
             read_only_hint = true,
@@ -60,7 +60,7 @@ impl LsServer {
         }))
     }
     #[tool(
-        description = "The signing wallet: address, balances, policy (fee caps and budgets, rate), what was spent and signed, and a Controller session's expiry and, when it cannot sign, how to renew it. No key is shown.",
+        description = "The signing wallet: address, balances, policy (fee caps, budgets, rate), what was spent and signed, a Controller session's expiry and how to renew it. No key is shown.",
         annotations(title = "Wallet", read_only_hint = true, open_world_hint = true)
     )]
     async fn ls_wallet(

@@ -39,8 +39,8 @@ pub enum TierArg {
 /// `ls_lookup` arguments.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct LookupArgs {
-    /// An id, a name ("short sword"), a `*` pattern ("*sword") or a name with specials
-    /// ("demon-grasp-dragon", "Katana of Power"); omit to list by the filters alone.
+    /// An id, a name, a `*` pattern ("*sword") or a name with specials ("Katana of Power");
+    /// omit to list by the filters.
     #[serde(default)]
     pub query: Option<String>,
     /// Only this kind.
@@ -96,7 +96,7 @@ pub(crate) enum BeastRef {
 /// A hypothetical opponent.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct BeastArgs {
-    /// Id (1–75) or name, optionally with specials ("demon-grasp-dragon").
+    /// Id or name, with specials if any ("demon-grasp-dragon").
     pub beast: BeastRef,
     /// Its level (1–1023).
     pub level: u64,
@@ -108,7 +108,7 @@ pub(crate) struct BeastArgs {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct PreviewArgs {
     pub adventurer_id: AdventurerId,
-    /// Items to imagine equipped (ids or names, at most 8), bagged or not owned (greatness 1).
+    /// Items to imagine equipped (at most 8; not owned: greatness 1).
     #[serde(default)]
     pub equip: Vec<ItemRef>,
     /// A beast to fight instead of the current one.
@@ -389,7 +389,7 @@ pub fn preview_result(
 #[tool_router(router = advisor_tool_router, vis = "pub(crate)")]
 impl LsServer {
     #[tool(
-        description = "Search the catalogue (101 items, 75 beasts, 75 obstacles, special names): each entry's tier, type, slot, price, strengths and weaknesses, and the best armor against a beast. A miss suggests close names.",
+        description = "Search the catalogue (items, beasts, obstacles, special names): tier, type, slot, price, strengths, weaknesses, the best armor against a beast; a miss suggests names.",
         annotations(
             title = "Look up items, beasts, obstacles",
             read_only_hint = true,
@@ -405,7 +405,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Preview the fight with your beast (or a hypothetical one, or with other items equipped): damage both ways, crit, flee, ambush and dodge odds, rounds to kill and to die, win chance; on a deterministic world (exactness exact) each action's exact outcome. Changes nothing.",
+        description = "Preview your fight (or with another beast or items): damage both ways, crit, flee, ambush and dodge odds, rounds to kill and die, win chance; exact on a deterministic world. Changes nothing.",
         annotations(
             title = "Battle preview",
             read_only_hint = true,
@@ -448,7 +448,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "Advice as odds. about=market: each item's value (health saved over the next 20 explore steps, per gold; compare with potion_health_per_gold), downgrades, best_buys (ids for ls_buy_item with equip true, for your gold minus keep_gold) and market weapons that will outhit yours later. about=stats: what one more point in each stat does, best first. about=weapons (in battle): your win chance with each bagged weapon after the swap's free hit. Changes nothing.",
+        description = "Advice as odds; changes nothing. market: each item's health saved per gold over 20 explore steps (vs potion_health_per_gold), downgrades, best_buys for your gold less keep_gold, weapons that will outhit yours later. stats: each stat's next point, best first. weapons (in battle): your win chance with each bagged weapon after the swap's free hit.",
         annotations(
             title = "Advise: item values, best buys, stat points, weapon swaps",
             read_only_hint = true,

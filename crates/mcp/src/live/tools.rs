@@ -40,7 +40,7 @@ pub(crate) struct UnsubscribeArgs {
 /// `ls_subscriptions` arguments.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub(crate) struct SubscriptionsArgs {
-    /// Wait up to this many seconds (at most 10) for a change when none is pending.
+    /// Seconds (≤ 10) to wait for a change when none is pending.
     #[serde(default)]
     pub wait_seconds: u64,
 }
@@ -111,7 +111,7 @@ impl LsServer {
     }
 
     #[tool(
-        description = "This session's subscriptions and which followed URIs changed since the last call; wait_seconds (up to 10) waits for a first change.",
+        description = "This session's subscriptions and the followed URIs changed since the last call.",
         annotations(
             title = "Subscriptions",
             read_only_hint = true,
