@@ -2,8 +2,8 @@
 //! of server A, subscribed to a game of its own and to one of server B's (another devnet
 //! account, on the same world), is told of each write of either within 2 s, once, and
 //! `resources/read` then equals `ls_get_adventurer`. B's writes reach A through the chain's change
-//! feed (one `starknet_subscribeEvents` socket); A's own are told by the write, the feed's copy
-//! dropped.
+//! feed (one `starknet_subscribeEvents` socket, or `starknet_getEvents` by block when A polls);
+//! A's own are told by the write, the feed's copy dropped.
 // `resources/subscribe` is the 2025 revisions' way, deprecated in rmcp for 2026-07-28 clients.
 #![allow(deprecated)]
 
@@ -78,10 +78,16 @@ async fn told(
 }
 
 /// Plays `ROUNDS` rounds on the world at `url` (the deployment `file`, with `env` naming its
-/// generation): B writes, A's client is told; A writes, A's client is told once.
-async fn told_of_every_servers_writes(url: &url::Url, file: &Path, env: &[(&str, &str)]) {
+/// generation; A's own settings `a_env` beside it): B writes, A's client is told; A writes, A's
+/// client is told once.
+async fn told_of_every_servers_writes(
+    url: &url::Url,
+    file: &Path,
+    env: &[(&str, &str)],
+    a_env: &[(&str, &str)],
+) {
     let (tx, mut rx) = unbounded_channel();
-    let a = common::serve_profile("devnet", url, file, Updates(tx), env).await;
+    let a = common::serve_profile("devnet", url, file, Updates(tx), &[env, a_env].concat()).await;
     let mut b_env = env.to_vec();
     b_env.extend([("LS_PRIVATE_KEY", KEY_1), ("LS_ACCOUNT_ADDRESS", ACCOUNT_1)]);
     let b = common::serve_profile("devnet", url, file, (), &b_env).await;
@@ -118,11 +124,19 @@ async fn a_v2_subscriber_is_told_of_every_servers_writes_within_2_s() {
         ("LS_GENERATION", "v2"),
         ("LS_DEPLOYMENT__DEPLOYMENT_FILE", file_env.as_str()),
     ];
-    told_of_every_servers_writes(&devnet.url, &file, &env).await;
+    told_of_every_servers_writes(&devnet.url, &file, &env, &[]).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_v1_subscriber_is_told_of_every_servers_writes_within_2_s() {
     let world = common::world().await;
-    told_of_every_servers_writes(&world.devnet.url, &world.manifest, &[]).await;
+    told_of_every_servers_writes(&world.devnet.url, &world.manifest, &[], &[]).await;
+}
+
+/// Without a socket (`tx.follow = "poll"`), A's feed reads the chain's events by block.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_polling_subscriber_is_told_of_every_servers_writes_within_2_s() {
+    let world = common::world().await;
+    let poll = [("LS_TX__FOLLOW", "poll")];
+    told_of_every_servers_writes(&world.devnet.url, &world.manifest, &[], &poll).await;
 }
