@@ -6,7 +6,7 @@ use starknet::core::types::Felt;
 
 use chain::WriteOptions;
 use chain::entry::Entry;
-use chain::{ChainClient, ChainError, MintedGame, TxLookup, TxReport, WalletReport};
+use chain::{ChainClient, ChainError, Change, MintedGame, TxLookup, TxReport, WalletReport};
 use game::engine::{Action, EngineSettings};
 use game::model::{Adventurer, GameState};
 use indexer::GameIndex;
@@ -110,8 +110,9 @@ pub trait GameBackend: Send + Sync {
     fn game_index(&self) -> Option<&dyn GameIndex> {
         None
     }
-    /// Whether [`GameBackend::changed_since`] names every writer's changes (this server's own
-    /// included), so followers are told from it alone.
+    /// Whether followers are told of this server's own writes from
+    /// [`GameBackend::changed_since`] alone (the sim world's feed); else each write tells them
+    /// itself, and the feed's changes of an already told transaction are dropped.
     fn has_change_feed(&self) -> bool {
         false
     }
@@ -120,9 +121,11 @@ pub trait GameBackend: Send + Sync {
     async fn changed_since(
         &self,
         _cursor: Option<u64>,
-    ) -> Result<Option<(u64, Vec<AdventurerId>)>, ChainError> {
+    ) -> Result<Option<(u64, Vec<Change>)>, ChainError> {
         Ok(None)
     }
+    /// Stops the change feed while nothing is followed (the node is no longer asked).
+    async fn stop_changes(&self) {}
 }
 
 #[async_trait::async_trait]
@@ -187,15 +190,16 @@ impl GameBackend for SimChain {
     async fn changed_since(
         &self,
         cursor: Option<u64>,
-    ) -> Result<Option<(u64, Vec<AdventurerId>)>, ChainError> {
+    ) -> Result<Option<(u64, Vec<Change>)>, ChainError> {
         if !self.has_change_feed() {
             return Ok(None);
         }
         let (next, ids) = SimChain::changed_since(self, cursor)?;
-        Ok(Some((
-            next,
-            ids.into_iter().map(AdventurerId::from).collect(),
-        )))
+        let changes = ids.into_iter().map(|id| Change {
+            adventurer_id: AdventurerId::from(id),
+            tx_hash: None,
+        });
+        Ok(Some((next, changes.collect())))
     }
 }
 
@@ -276,5 +280,16 @@ impl GameBackend for ChainClient {
 
     async fn wallet(&self) -> Result<Option<WalletReport>, ChainError> {
         self.wallet_report().await.map(Some)
+    }
+
+    async fn changed_since(
+        &self,
+        cursor: Option<u64>,
+    ) -> Result<Option<(u64, Vec<Change>)>, ChainError> {
+        self.changes_since(cursor).await.map(Some)
+    }
+
+    async fn stop_changes(&self) {
+        ChainClient::stop_changes(self).await;
     }
 }

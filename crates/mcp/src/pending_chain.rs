@@ -15,7 +15,9 @@ use tokio::sync::OnceCell;
 
 use crate::backend::GameBackend;
 use chain::entry::Entry;
-use chain::{ChainClient, ChainError, MintedGame, TxLookup, TxReport, WalletReport, WriteOptions};
+use chain::{
+    ChainClient, ChainError, Change, MintedGame, TxLookup, TxReport, WalletReport, WriteOptions,
+};
 
 /// A connection attempt: the chain client, set up as the server uses it.
 pub type Connect = Box<
@@ -157,6 +159,23 @@ impl GameBackend for PendingChain {
 
     async fn wallet(&self) -> Result<Option<WalletReport>, ChainError> {
         GameBackend::wallet(&**self.client().await?).await
+    }
+
+    /// Before a connection the feed waits (no attempt per poll): it starts once a call connects.
+    async fn changed_since(
+        &self,
+        cursor: Option<u64>,
+    ) -> Result<Option<(u64, Vec<Change>)>, ChainError> {
+        match self.client.get() {
+            Some(c) => GameBackend::changed_since(&**c, cursor).await,
+            None => Ok(Some((cursor.unwrap_or(0), Vec::new()))),
+        }
+    }
+
+    async fn stop_changes(&self) {
+        if let Some(c) = self.client.get() {
+            GameBackend::stop_changes(&**c).await;
+        }
     }
 }
 

@@ -105,6 +105,8 @@ pub struct ChainClient {
     /// Set when the game said the settings new games are minted with do not exist: new games
     /// are refused before signing.
     missing_settings: Option<u32>,
+    /// Every writer's changes, made at the first ask (on the subscriber's endpoint, if any).
+    feed: std::sync::OnceLock<crate::ChangeFeed>,
 }
 
 impl ConnectOptions {
@@ -256,6 +258,7 @@ impl ChainClient {
             chain_identity,
             archive: None,
             missing_settings: None,
+            feed: std::sync::OnceLock::new(),
         })
     }
 
@@ -406,6 +409,26 @@ impl ChainClient {
             tracing::info!(endpoint = %base::redact::shown_url(s.url()), "sent transactions are watched by subscription");
         }
         self
+    }
+
+    /// The adventurers any writer changed since `cursor` (the change feed: a subscription on the
+    /// endpoint transactions are followed on, else polling by block).
+    pub async fn changes_since(
+        &self,
+        cursor: Option<u64>,
+    ) -> Result<(u64, Vec<crate::Change>), ChainError> {
+        let feed = self.feed.get_or_init(|| {
+            let endpoint = self.submitter.subscriber.as_ref().map(|s| s.url().clone());
+            crate::ChangeFeed::new(self.provider.clone(), self.deployment().clone(), endpoint)
+        });
+        feed.changed_since(cursor).await
+    }
+
+    /// Stops the change feed until it is asked again.
+    pub async fn stop_changes(&self) {
+        if let Some(feed) = self.feed.get() {
+            feed.stop().await;
+        }
     }
 
     /// Reads the next token id from the game token's storage variable `var` (the profile's

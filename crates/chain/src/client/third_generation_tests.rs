@@ -173,6 +173,14 @@ impl GameGeneration for OneAddress {
         Ok(Vec::new())
     }
 
+    fn event_source(&self) -> crate::generation::EventSource {
+        self.ask("event_source");
+        crate::generation::EventSource {
+            address: Self::at(),
+            keys: vec![],
+        }
+    }
+
     fn receipts_count_actions(&self) -> bool {
         self.ask("receipts_count_actions");
         false

@@ -107,6 +107,16 @@ pub struct CheckTarget {
     pub suffix: Option<&'static str>,
 }
 
+/// Where a generation's game events come from: the contract that emits them and the keys that
+/// pick them out (the change feed's filter; a node may also match events with fewer keys).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventSource {
+    /// The emitting contract.
+    pub address: Felt,
+    /// The keys filter, one list of accepted values per key position.
+    pub keys: Vec<Vec<Felt>>,
+}
+
 /// What the chain client knows when it turns an action into calls.
 #[derive(Debug, Clone, Copy)]
 pub struct ActContext {
@@ -184,6 +194,9 @@ pub trait GameGeneration: Send + Sync + std::fmt::Debug {
 
     /// The game events among a receipt's events, in order.
     fn receipt_events(&self, raw: &[Event]) -> Result<Vec<GameEvent>, ChainError>;
+
+    /// Where its game events come from, for following every writer's changes.
+    fn event_source(&self) -> EventSource;
 
     /// Whether a receipt's events carry the adventurer's action count (else it is read).
     fn receipts_count_actions(&self) -> bool;

@@ -8,6 +8,7 @@ mod handler;
 mod poller;
 mod registry;
 mod target;
+mod told;
 mod tools;
 
 pub use registry::{Live, MAX_PER_SESSION, SubscribeError, SubscriptionInfo, Via, Watcher};

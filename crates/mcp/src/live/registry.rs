@@ -103,6 +103,8 @@ pub struct Live {
     changes: tokio::sync::broadcast::Sender<Target>,
     /// How many such watchers there are (they keep the change feed polled).
     watchers: Arc<AtomicUsize>,
+    /// The transactions already told of.
+    pub(super) told: super::told::Told,
 }
 
 impl Default for Live {
@@ -114,6 +116,7 @@ impl Default for Live {
             polling: AtomicBool::default(),
             changes: tokio::sync::broadcast::channel(256).0,
             watchers: Arc::default(),
+            told: Default::default(),
         }
     }
 }

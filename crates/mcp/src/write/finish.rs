@@ -58,9 +58,9 @@ impl LsServer {
         };
         self.remember(id, &state);
         if !self.backend.has_change_feed() {
-            // A backend with a feed tells followers of every write, this one's too, once.
-            self.live.publish(crate::live::Target::Adventurer(id));
-            self.live.publish(crate::live::Target::Leaderboard);
+            // The write tells its followers at once; the chain's feed, naming the same
+            // transaction later, is then dropped (a backend with a feed tells of every write).
+            self.live.publish_tx(Some(report.tx_hash), &[id]);
         }
         Ok((self.action_result(id, report, &state), state))
     }

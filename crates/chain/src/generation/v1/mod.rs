@@ -6,14 +6,15 @@ use starknet::core::types::{Call, Event, Felt};
 
 use super::reads::{ChainReads, view};
 use super::{
-    ActContext, CheckTarget, GameGeneration, Generation, IndexSource, NewGamePlan, VrfRule,
+    ActContext, CheckTarget, EventSource, GameGeneration, Generation, IndexSource, NewGamePlan,
+    VrfRule,
 };
 use crate::bindings::{self, Entrypoint, adventurer_systems, game_systems, game_token_systems};
 use crate::entry::{EntryAddresses, Player};
 use crate::{BadAnswer, ChainError, GameAddresses, Unservable, convert, vrf};
 use game::AdventurerId;
 use game::engine::Action;
-use game::events::{GameEvent, decode_game_event};
+use game::events::{EVENT_EMITTED_SELECTOR, GAME_EVENT_SELECTOR, GameEvent, decode_game_event};
 use game::model::{Adventurer, GameState};
 
 mod calls;
@@ -162,6 +163,14 @@ impl GameGeneration for GameAddresses {
             }
         }
         Ok(events)
+    }
+
+    /// The world's `EventEmitted` for `ls_0_0_9-GameEvent` (the practice world is its own world).
+    fn event_source(&self) -> EventSource {
+        EventSource {
+            address: self.world.unwrap_or(self.game_systems),
+            keys: vec![vec![EVENT_EMITTED_SELECTOR], vec![GAME_EVENT_SELECTOR]],
+        }
     }
 
     fn receipts_count_actions(&self) -> bool {

@@ -6,7 +6,8 @@ use starknet::core::types::{Call, Event, Felt};
 
 use super::reads::ChainReads;
 use super::{
-    ActContext, CheckTarget, GameGeneration, Generation, IndexSource, NewGamePlan, VrfRule,
+    ActContext, CheckTarget, EventSource, GameGeneration, Generation, IndexSource, NewGamePlan,
+    VrfRule,
 };
 use crate::bindings::{self, Entrypoint};
 use crate::entry::{EntryAddresses, Player};
@@ -135,6 +136,14 @@ impl GameGeneration for V2Contracts {
 
     fn receipt_events(&self, raw: &[Event]) -> Result<Vec<GameEvent>, ChainError> {
         history::receipt_events(self, raw)
+    }
+
+    /// GameCore's `GameEvent`s, of either envelope.
+    fn event_source(&self) -> EventSource {
+        EventSource {
+            address: self.game_core,
+            keys: vec![vec![game::v2::GAME_CORE_EVENT_SELECTOR]],
+        }
     }
 
     fn receipts_count_actions(&self) -> bool {
