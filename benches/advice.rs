@@ -57,6 +57,11 @@ fn main() {
                 .follow_advice(weapon(i), MAX_ACTIONS)
                 .await
                 .expect("a followed game");
+            assert!(
+                g.error.is_none(),
+                "game {i} stopped on an error: {:?}",
+                g.error
+            );
             levels.push(g.level as f64);
         }
         let wall = clock.elapsed();

@@ -65,6 +65,8 @@ pub struct LsServer {
     pub(super) drain: Arc<super::drain::Drain>,
     pub(super) shown: Arc<ShownMemory>,
     advice: bool,
+    /// Whether the advice line names combined moves (one call per decision).
+    combined_moves: bool,
     pub(super) known: Arc<super::write::KnownStates>,
     pub(super) detail: Detail,
     /// Every session's subscriptions (shared by the sessions of one server).
@@ -108,6 +110,7 @@ impl LsServer {
             client_log: Default::default(),
             shown: Arc::default(),
             advice: true,
+            combined_moves: true,
             known: Arc::default(),
             detail: Detail::default(),
             indexer: Default::default(),
@@ -153,6 +156,13 @@ impl LsServer {
     /// a model's own play).
     pub fn with_advice(mut self, advice: bool) -> Self {
         self.advice = advice;
+        self
+    }
+
+    /// Whether the advice line names combined moves, one call per decision (on by default), or
+    /// today's single steps.
+    pub fn with_combined_moves(mut self, on: bool) -> Self {
+        self.combined_moves = on;
         self
     }
 
