@@ -58,6 +58,11 @@ fn main() {
                 .follow_advice(weapon(i), MAX_ACTIONS)
                 .await
                 .expect("a followed game");
+            assert!(
+                g.error.is_none(),
+                "game {i} stopped on an error: {:?}",
+                g.error
+            );
             levels.push(g.level as f64);
             calls.push(f64::from(g.actions));
         }

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use rmcp::RoleClient;
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
 use rmcp::service::RunningService;
 use serde_json::{Map, Value};
 
@@ -50,8 +50,16 @@ pub enum AgentError {
 /// An MCP client connected in-process to a server.
 pub struct Agent {
     client: RunningService<RoleClient, ()>,
+    /// The tools as `tools/list` gave them.
+    tools: Vec<Tool>,
     /// Tools whose input schema has a `detail` argument.
     takes_detail: Vec<String>,
+}
+
+/// A tool result as a host hands it to the model: its text content, and whether it is an error.
+pub(crate) struct TextResult {
+    pub(crate) text: String,
+    pub(crate) is_error: bool,
 }
 
 pub(crate) fn protocol(tool: &str, e: impl std::fmt::Display) -> AgentError {
@@ -83,8 +91,14 @@ impl Agent {
             .collect();
         Ok(Self {
             client,
+            tools,
             takes_detail,
         })
+    }
+
+    /// The tools as `tools/list` gave them at connection, what a host would offer its model.
+    pub fn tools(&self) -> &[Tool] {
+        &self.tools
     }
 
     /// Calls a tool (with `"detail": "full"` where the tool takes it); returns its structured
@@ -96,40 +110,30 @@ impl Agent {
         if self.takes_detail.iter().any(|t| t == tool) {
             map.entry("detail").or_insert_with(|| "full".into());
         }
-        self.exchange(tool, map, true).await
+        self.exchange(tool, map).await
     }
 
-    /// Calls a tool as a model would: the arguments as given (no `detail` added), the result's
-    /// text content parsed as JSON; an error result is an error.
-    pub async fn call_text(&self, tool: &str, args: Value) -> Result<Value, AgentError> {
-        let Value::Object(map) = args else {
-            return Err(protocol(tool, "arguments must be an object"));
-        };
-        self.exchange(tool, map, false).await
-    }
-
-    /// One tool call: the structured content when `structured` and present, else the text.
-    async fn exchange(
+    /// Calls a tool as a model would: the arguments as given (no `detail` added); returns the
+    /// result's text content, error or not.
+    pub(crate) async fn call_text(
         &self,
         tool: &str,
         args: Map<String, Value>,
-        structured: bool,
-    ) -> Result<Value, AgentError> {
-        let r = self
-            .client
-            .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args))
-            .await
-            .map_err(|e| protocol(tool, e))?;
-        let value = match r.structured_content.filter(|_| structured) {
+    ) -> Result<TextResult, AgentError> {
+        let r = self.raw_call(tool, args).await?;
+        Ok(TextResult {
+            text: text_of(&r),
+            is_error: r.is_error == Some(true),
+        })
+    }
+
+    /// One tool call: the structured content when present, else the text parsed as JSON; an
+    /// error result is an error.
+    async fn exchange(&self, tool: &str, args: Map<String, Value>) -> Result<Value, AgentError> {
+        let mut r = self.raw_call(tool, args).await?;
+        let value = match r.structured_content.take() {
             Some(v) => v,
-            None => {
-                let text: String = r
-                    .content
-                    .iter()
-                    .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-                    .collect();
-                serde_json::from_str(&text).map_err(|e| protocol(tool, e))?
-            }
+            None => serde_json::from_str(&text_of(&r)).map_err(|e| protocol(tool, e))?,
         };
         if r.is_error == Some(true) {
             return Err(AgentError::Tool {
@@ -140,9 +144,29 @@ impl Agent {
         Ok(value)
     }
 
+    /// One tool call, its result as it came.
+    async fn raw_call(
+        &self,
+        tool: &str,
+        args: Map<String, Value>,
+    ) -> Result<CallToolResult, AgentError> {
+        self.client
+            .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args))
+            .await
+            .map_err(|e| protocol(tool, e))
+    }
+
     /// Closes the connection.
     pub async fn close(self) {
         let client = self.client;
         let _ = tokio::time::timeout(Duration::from_secs(5), client.cancel()).await;
     }
+}
+
+/// A result's text content, its text parts joined.
+fn text_of(r: &CallToolResult) -> String {
+    r.content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
+        .collect()
 }

@@ -155,6 +155,7 @@ fn connected_server(
     let mut server = LsServer::new(client, server_options(settings))
         .with_detail(settings.server.detail)
         .with_advice(settings.server.advice)
+        .with_combined_moves(settings.server.combined_moves)
         .with_wallet(account)
         .with_journal(journal.clone());
     if let Some(torii) = torii {
@@ -194,6 +195,7 @@ fn unreachable_server(
     let mut server = LsServer::new(pending.clone(), server_options(settings))
         .with_detail(settings.server.detail)
         .with_advice(settings.server.advice)
+        .with_combined_moves(settings.server.combined_moves)
         .with_wallet(account)
         .with_journal(journal.clone());
     if let IndexSource::Torii(addresses) = deployment.game().index_source()

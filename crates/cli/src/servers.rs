@@ -48,5 +48,6 @@ pub(crate) fn server_over(sim: Arc<SimChain>, settings: &Settings) -> LsServer {
     LsServer::new(sim, server_options(settings))
         .with_detail(settings.server.detail)
         .with_advice(settings.server.advice)
+        .with_combined_moves(settings.server.combined_moves)
         .with_wallet(account)
 }

@@ -71,6 +71,7 @@ pub struct LsServer {
     pub(super) drain: Arc<super::drain::Drain>,
     pub(super) shown: Arc<ShownMemory>,
     advice: bool,
+    /// Whether the advice line names combined moves (one call per decision).
     combined_moves: bool,
     pub(super) known: Arc<super::write::KnownStates>,
     pub(super) detail: Detail,

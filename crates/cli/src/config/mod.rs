@@ -218,6 +218,9 @@ pub struct ServerSettings {
     /// model's own play.
     #[serde(default = "default_advice")]
     pub advice: bool,
+    /// Whether the advice names combined moves, one call per decision (else single steps).
+    #[serde(default = "default_advice")]
+    pub combined_moves: bool,
 }
 
 fn default_advice() -> bool {
