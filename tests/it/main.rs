@@ -32,6 +32,7 @@ mod big_ids;
 mod check_devnet;
 mod check_variant_devnet;
 mod check_vrf_devnet;
+mod combined_devnet;
 mod compact_results;
 mod dead_move_devnet;
 mod denshokan_hostile;

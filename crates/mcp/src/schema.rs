@@ -278,7 +278,8 @@ fn strip_nested(v: &mut Value) {
                     .iter()
                     .flat_map(|a| match a.get("anyOf") {
                         Some(Value::Array(inner))
-                            if a.as_object().is_some_and(|m| m.len() <= 2 && !m.contains_key("type")) =>
+                            if a.as_object()
+                                .is_some_and(|m| m.len() <= 2 && !m.contains_key("type")) =>
                         {
                             inner.clone()
                         }

@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod accounts;
+pub mod advice_game;
 pub mod check_run;
 pub mod controller;
 pub mod hostile_abi;

@@ -251,10 +251,12 @@ pub trait GameGeneration: Send + Sync + std::fmt::Debug {
 }
 
 /// The calls of a transaction carrying `action`: a single action's by `one`; a batch's parts'
-/// calls in order, each built by `one` from the state before it (every action counts first, so
-/// its action count is one more per part before it), with the one VRF request, the last part's,
-/// first. A part before the last that would need a request is refused.
+/// calls in order, each built by `one` from the state before it (the parts before it played on
+/// the engine: a stat point or a potion changes the health a VRF salt may read, and every
+/// action counts), with the one VRF request, the last part's, first. A part before the last that
+/// would need a request is refused.
 pub(crate) fn batch_calls(
+    id: AdventurerId,
     action: &Action,
     before: Option<&Adventurer>,
     one: impl Fn(&Action, Option<&Adventurer>) -> Result<Vec<Call>, ChainError>,
@@ -268,29 +270,53 @@ pub(crate) fn batch_calls(
             entrypoint: part.entrypoint(),
         }))
     };
+    let mut at = before.copied();
     let mut calls = Vec::with_capacity(parts.len() + 1);
     for (i, part) in parts.iter().enumerate() {
         if matches!(part, Action::Batch(_)) {
             return Err(refused(i, part));
         }
-        let at = before.map(|b| Adventurer {
-            action_count: b.action_count.wrapping_add(i as u16),
-            ..*b
-        });
         let mut part_calls = one(part, at.as_ref())?;
-        if i + 1 < parts.len() {
-            if part_calls.len() != 1 {
-                return Err(refused(i, part));
-            }
-            calls.append(&mut part_calls);
-        } else {
+        if i + 1 == parts.len() {
             let last = part_calls.pop().ok_or_else(|| refused(i, part))?;
-            let requests = part_calls;
-            calls.splice(0..0, requests);
+            calls.splice(0..0, part_calls);
             calls.push(last);
+            break;
+        }
+        if part_calls.len() != 1 {
+            return Err(refused(i, part));
+        }
+        calls.append(&mut part_calls);
+        if let Some(a) = &mut at {
+            *a = after_part(id, a, part).ok_or_else(|| refused(i, part))?;
         }
     }
     Ok(calls)
+}
+
+/// The (boosted) adventurer after a part that draws nothing, played on the engine from
+/// `before`; the items bought stand in for the market they are bought from. `None`: refused.
+fn after_part(id: AdventurerId, before: &Adventurer, part: &Action) -> Option<Adventurer> {
+    use game::engine::{Collection, EngineSettings, Game};
+    let bag = game::model::Bag::default();
+    let market: Vec<u8> = match part {
+        Action::BuyItems { items, .. } => items.iter().map(|p| p.item_id).collect(),
+        _ => Vec::new(),
+    };
+    let mut game = Game {
+        adventurer: game::boosts::unboosted(before, &bag),
+        ..Game::default()
+    };
+    let settings = EngineSettings::default();
+    game.apply_in(
+        id.low_u64(),
+        part,
+        Some(&market),
+        &settings,
+        &Collection::new(),
+    )
+    .ok()?;
+    Some(game::boosts::boosted(&game.adventurer, &bag))
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ mod go_on;
 mod known;
 mod new_game;
 mod options;
+mod parts;
 mod render;
 mod resume;
 
@@ -170,7 +171,8 @@ impl LsServer {
             refuse_if_dead(id, &known)?;
         }
         let mut before = None;
-        if expected_action_count.is_some() || check.is_some() {
+        let batch = matches!(action, Action::Batch(_));
+        if expected_action_count.is_some() || check.is_some() || batch {
             let state = self.state_before(id).await?;
             refuse_if_dead(id, &state)?;
             let actual = state.adventurer.action_count;
@@ -193,6 +195,8 @@ impl LsServer {
                 }
                 check(&state)?;
             }
+            let settings = self.backend.deterministic_rules().unwrap_or_default();
+            parts::check_parts(id, &action, &state, &settings)?;
             before = Some(state);
         }
         if before.is_none() && self.backend.needs_state_to_act(&action) {

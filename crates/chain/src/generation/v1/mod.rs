@@ -60,7 +60,7 @@ impl GameGeneration for GameAddresses {
         before: Option<&Adventurer>,
     ) -> Result<Vec<Call>, ChainError> {
         if let Action::Batch(_) = action {
-            return super::batch_calls(action, before, |part, at| {
+            return super::batch_calls(id, action, before, |part, at| {
                 self.action_calls(ctx, id, part, at)
             });
         }

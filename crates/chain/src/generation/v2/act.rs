@@ -112,4 +112,69 @@ mod tests {
             plain.game_core
         );
     }
+
+    #[test]
+    fn a_batch_asks_first_for_the_salt_of_the_state_its_last_part_starts_from() {
+        use crate::generation::{ActContext, GameGeneration};
+        use game::model::{Item, Stats};
+        use starknet::macros::selector;
+        let c = V2Contracts::numbered(Some(VrfSource::Salt(SaltRecipe::AdventurerState)));
+        let id = AdventurerId::from(7u64);
+        let mut before = Adventurer {
+            health: 50,
+            xp: 30,
+            gold: 100,
+            stat_upgrades_available: 1,
+            action_count: 9,
+            ..Adventurer::default()
+        };
+        before.equipment.weapon = Item { id: 12, xp: 0 };
+        let batch = Action::Batch(vec![
+            Action::Upgrade {
+                stats: Stats {
+                    vitality: 1,
+                    ..Stats::default()
+                },
+            },
+            Action::BuyItems {
+                potions: 2,
+                items: Vec::new(),
+            },
+            Action::Explore { till_beast: false },
+        ]);
+        let ctx = ActContext {
+            account: Felt::from(0xacc_u16),
+            chain_vrf: false,
+        };
+        let calls = c.action_calls(ctx, id, &batch, Some(&before)).unwrap();
+        let selectors: Vec<Felt> = calls.iter().map(|c| c.selector).collect();
+        assert_eq!(
+            selectors,
+            [
+                selector!("request_random"),
+                selector!("select_stat_upgrades"),
+                selector!("buy_items"),
+                selector!("explore"),
+            ]
+        );
+        // A vitality point heals 15 and two potions 20: the explore step starts at 85.
+        let at_explore = Adventurer {
+            health: 85,
+            ..before
+        };
+        let salt = SaltRecipe::AdventurerState.salt(id, &at_explore);
+        assert_eq!(calls[0].calldata.last(), Some(&salt));
+        let e = c
+            .action_calls(
+                ctx,
+                id,
+                &Action::Batch(vec![
+                    Action::Explore { till_beast: false },
+                    Action::Explore { till_beast: false },
+                ]),
+                Some(&before),
+            )
+            .unwrap_err();
+        assert!(e.to_string().contains("part 0 (explore)"), "{e}");
+    }
 }

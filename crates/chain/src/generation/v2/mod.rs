@@ -69,7 +69,7 @@ impl GameGeneration for V2Contracts {
         action: &Action,
         before: Option<&Adventurer>,
     ) -> Result<Vec<Call>, ChainError> {
-        super::batch_calls(action, before, |part, at| {
+        super::batch_calls(id, action, before, |part, at| {
             let call = self.action_call(id, part)?;
             act::action_calls(self, ctx.account, id, part, at, call)
         })
