@@ -6,7 +6,8 @@
 //! server: it is reported as approved for the v1 world at start, by `ls_wallet`, by a write
 //! (`SESSION_INVALID`, `other_deployment`, nothing signed) and by `session status`, never as "not
 //! registered". Then a session whose policies are built from the v2 deployment is approved while
-//! the server runs, and a whole v2 game is played through MCP signed only by that session key:
+//! the server runs, and a whole v2 game is played through MCP by the advice line's combined moves (a
+//! level-up's points, purchases and first step in one execution), signed only by that session key:
 //! the mint as a session-signed `__execute__` (the paymaster stand-in declines it), every other
 //! write, VRF request included, as a session-signed outside execution the stand-in relays.
 //!
@@ -16,6 +17,7 @@ use crate::common;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use common::advice_game::follow;
 use common::controller::{DeployedController, class_dir, deploy_controller};
 use common::paymaster::{self, Relayer};
 use loot_survivor_mcp::chain::controller::policies::{deployment_uses_vrf, session_policy_pairs};
@@ -164,7 +166,12 @@ async fn a_whole_v2_game_signed_only_by_a_session_built_from_the_v2_deployment()
     // The mint goes from the Controller itself (declined by the stand-in), the rest relayed.
     stand_in.refuse(d.token, selector!("mint_game"));
     let before = nonce(&devnet.url, &controller).await;
-    let started = client.ok("ls_new_game", json!({"weapon": "Wand"})).await;
+    let started = client
+        .ok(
+            "ls_new_game",
+            json!({"weapon": "Wand", "detail": "compact"}),
+        )
+        .await;
     let id = started["adventurer_id"].clone();
     assert!(id.is_string(), "a v2 id is a decimal string: {started}");
     assert_eq!(
@@ -180,31 +187,10 @@ async fn a_whole_v2_game_signed_only_by_a_session_built_from_the_v2_deployment()
         assert!(allowed.iter().any(|a| a == name), "{name}: {wallet}");
     }
 
-    let mut actions = 0;
-    let mut dead = false;
-    while actions < MAX_ACTIONS {
-        let adv = client
-            .ok("ls_get_adventurer", json!({"adventurer_id": id}))
-            .await["adventurer"]
-            .clone();
-        let (tool, args) = match adv["phase"].as_str().unwrap() {
-            "dead" => {
-                dead = true;
-                break;
-            }
-            "in_battle" => ("ls_attack", json!({"adventurer_id": id})),
-            "stat_upgrade" => {
-                let points = adv["stat_upgrades_available"].as_u64().unwrap();
-                (
-                    "ls_upgrade",
-                    json!({"adventurer_id": id, "strength": points}),
-                )
-            }
-            _ => ("ls_explore", json!({"adventurer_id": id})),
-        };
-        client.ok(tool, args).await;
-        actions += 1;
-    }
+    // The game by the advice line's combined moves: a level-up is one outside execution.
+    let game = follow(&client, started, MAX_ACTIONS).await;
+    let actions = game.calls - 1;
+    let dead = game.died;
     if !dead {
         client
             .ok(
@@ -214,7 +200,8 @@ async fn a_whole_v2_game_signed_only_by_a_session_built_from_the_v2_deployment()
             .await;
     }
     eprintln!(
-        "played {actions} actions, then {}",
+        "{}, then {}",
+        game.summary("combined moves through the v2 session"),
         if dead { "died" } else { "surrendered" }
     );
     let end = client
@@ -230,12 +217,14 @@ async fn a_whole_v2_game_signed_only_by_a_session_built_from_the_v2_deployment()
     );
     let relayed = stand_in.requests();
     assert!(
-        relayed.len() > actions + 1,
-        "the mint, the start, {actions} actions{} offered: {}",
-        if dead { "" } else { " and the surrender" },
+        relayed.len() >= game.txs.len(),
+        "the mint offered, the start and {} transactions of {actions} calls{}: {}",
+        game.txs.len() - 2,
+        if dead { "" } else { ", the surrender" },
         relayed.len()
     );
     let mut vrf_bundles = 0;
+    let mut level_ups = 0;
     let mut declined_mints = 0;
     for body in &relayed {
         let (account, exec, signature) =
@@ -255,6 +244,11 @@ async fn a_whole_v2_game_signed_only_by_a_session_built_from_the_v2_deployment()
             assert_eq!(first.selector, selector!("request_random"));
             assert_eq!(first.calldata[..2], [d.game, Felt::ONE], "Source::Salt");
             vrf_bundles += 1;
+            let sels: Vec<Felt> = exec.calls.iter().map(|c| c.selector).collect();
+            if sels.contains(&selector!("select_stat_upgrades")) {
+                assert_eq!(sels.last(), Some(&selector!("explore")), "{sels:?}");
+                level_ups += 1;
+            }
         } else {
             assert_eq!(first.to, d.game, "{body}");
         }
@@ -264,6 +258,10 @@ async fn a_whole_v2_game_signed_only_by_a_session_built_from_the_v2_deployment()
         "the mint was offered to the paymaster once"
     );
     assert!(vrf_bundles > 0, "the actions that draw asked the VRF first");
+    assert!(
+        level_ups > 0,
+        "a level-up's points and first step went as one session-signed execution"
+    );
     let log = client.shutdown().await;
     assert!(
         log.contains("this Controller session was approved for the v1 world's contracts"),

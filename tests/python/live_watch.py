@@ -1,11 +1,16 @@
-"""Follows an adventurer on the sim chain through the real binary with the official Python MCP SDK
-(PyPI `mcp`), in one protocol era: `legacy` (the initialize handshake, `resources/subscribe`, the
-updates through the message handler) or `modern` (`server/discover`, 2026-07-28,
-`subscriptions/listen`). Plays `moves` writes, timing each update after its write; checks that
-`resources/read` then equals `ls_get_adventurer`; stops following and plays once more; prints one
-JSON line: the negotiated version, the update delays in ms, and the updates after stopping.
+"""Follows adventurers through the real binary with the official Python MCP SDK (PyPI `mcp`), in
+one protocol era: `legacy` (the initialize handshake, `resources/subscribe`, the updates through
+the message handler) or `modern` (`server/discover`, 2026-07-28, `subscriptions/listen`). First its
+own game: `moves` writes of this session, timing each update after its write. Then another
+process's game: a second server (the same data directory on sim; another account on a chain,
+`LIVE_WATCH_WRITER_ENV`) plays `moves` writes, and each update must reach this session too. After
+each, `resources/read` equals `ls_get_adventurer`; after stopping, one more write of each tells
+nothing. Prints one JSON line: the negotiated version, the delays in ms of this session's writes
+and of the other process's, and the updates after stopping.
 
-    python live_watch.py /path/to/loot-survivor-mcp legacy|modern [moves]
+    python live_watch.py /path/to/loot-survivor-mcp legacy|modern [moves] [server args...]
+
+`LIVE_WATCH_WRITER_ENV`: a JSON object of environment variables for the other process.
 """
 
 import asyncio
@@ -43,7 +48,7 @@ async def resource(client: Client, uri: str) -> dict:
     return json.loads(r.contents[0].text)
 
 
-async def main(server_bin: str, era: str, moves: int) -> dict:
+async def main(server_bin: str, era: str, moves: int, server_args: list[str]) -> dict:
     updates: asyncio.Queue[str] = asyncio.Queue()
 
     async def on_message(message) -> None:
@@ -51,32 +56,38 @@ async def main(server_bin: str, era: str, moves: int) -> dict:
         if isinstance(root, types.ResourceUpdatedNotification):
             updates.put_nowait(root.params.uri)
 
-    # The server's environment is the test's (its data directory above all), not the SDK's default.
-    params = StdioServerParameters(command=server_bin, args=[], env=dict(os.environ))
+    # The servers' environment is the test's (its data directory above all), not the SDK's default.
+    params = StdioServerParameters(command=server_bin, args=server_args, env=dict(os.environ))
+    writer_env = dict(os.environ) | json.loads(os.environ.get("LIVE_WATCH_WRITER_ENV", "{}"))
+    writer_params = StdioServerParameters(command=server_bin, args=server_args, env=writer_env)
     mode = "legacy" if era == "legacy" else "auto"
-    delays: list[float] = []
-    after_stop = 0
-    async with Client(params, mode=mode, message_handler=on_message) as client:
-        aid = (await call(client, "ls_new_game", {"weapon": "Wand"}))["adventurer_id"]
-        uri = f"ls://adventurer/{aid}"
+    delays: dict[str, list[float]] = {"own": [], "other": []}
+    async with Client(params, mode=mode, message_handler=on_message) as client, Client(
+        writer_params, mode="legacy"
+    ) as writer:
+        own = (await call(client, "ls_new_game", {"weapon": "Wand"}))["adventurer_id"]
+        other = (await call(writer, "ls_new_game", {"weapon": "Book"}))["adventurer_id"]
 
-        async def play_and_wait(next_update) -> None:
-            tool, args = next_move(aid, await adventurer(client, aid))
+        async def play_and_wait(who: str, player: Client, aid, next_update) -> None:
+            uri = f"ls://adventurer/{aid}"
+            tool, args = next_move(aid, await adventurer(player, aid))
             started = time.monotonic()
-            await call(client, tool, args)
-            got = await asyncio.wait_for(next_update(), timeout=1.0)
+            await call(player, tool, args)
+            got = await asyncio.wait_for(next_update(), timeout=10.0)
             if got != uri:
                 raise SystemExit(f"update for {got}, expected {uri}")
-            delays.append((time.monotonic() - started) * 1000)
+            delays[who].append((time.monotonic() - started) * 1000)
             if await resource(client, uri) != await adventurer(client, aid):
                 raise SystemExit("resources/read differs from ls_get_adventurer")
 
-        if era == "legacy":
-            await client.session.subscribe_resource(uri)
-            for _ in range(moves):
-                await play_and_wait(updates.get)
-            await client.session.unsubscribe_resource(uri)
-        else:
+        async def follow(who: str, player: Client, aid) -> None:
+            uri = f"ls://adventurer/{aid}"
+            if era == "legacy":
+                await client.session.subscribe_resource(uri)
+                for _ in range(moves):
+                    await play_and_wait(who, player, aid, updates.get)
+                await client.session.unsubscribe_resource(uri)
+                return
             async with client.listen(resource_subscriptions=[uri]) as sub:
                 if list(sub.honored.resource_subscriptions or []) != [uri]:
                     raise SystemExit(f"honored {sub.honored}")
@@ -87,7 +98,10 @@ async def main(server_bin: str, era: str, moves: int) -> dict:
                     return getattr(event, "uri", None) or event.params.uri
 
                 for _ in range(moves):
-                    await play_and_wait(next_event)
+                    await play_and_wait(who, player, aid, next_event)
+
+        await follow("own", client, own)
+        await follow("other", writer, other)
         # Released once the server has read the unsubscription or the cancellation.
         for _ in range(20):
             listed = (await call(client, "ls_subscriptions", {}))["subscriptions"]
@@ -96,14 +110,22 @@ async def main(server_bin: str, era: str, moves: int) -> dict:
             await asyncio.sleep(0.1)
         while not updates.empty():
             updates.get_nowait()
-        tool, args = next_move(aid, await adventurer(client, aid))
-        await call(client, tool, args)
-        await asyncio.sleep(0.8)
+        for player, aid in ((client, own), (writer, other)):
+            tool, args = next_move(aid, await adventurer(player, aid))
+            await call(player, tool, args)
+        await asyncio.sleep(1.5)
         after_stop = updates.qsize()
         version = client.protocol_version
-    return {"era": era, "protocol_version": version, "delays_ms": delays, "after_stop": after_stop, "left": len(listed)}
+    return {
+        "era": era,
+        "protocol_version": version,
+        "delays_ms": delays["own"],
+        "other_delays_ms": delays["other"],
+        "after_stop": after_stop,
+        "left": len(listed),
+    }
 
 
 if __name__ == "__main__":
     moves = int(sys.argv[3]) if len(sys.argv) > 3 else 4
-    print(json.dumps(asyncio.run(main(sys.argv[1], sys.argv[2], moves))))
+    print(json.dumps(asyncio.run(main(sys.argv[1], sys.argv[2], moves, sys.argv[4:]))))

@@ -48,12 +48,22 @@ pub async fn play_by_advice<H: ClientHandler>(
     weapon: &str,
     max_calls: usize,
 ) -> AdviceGame {
-    let mut result = client
+    let started = client
         .ok(
             "ls_new_game",
             json!({"weapon": weapon, "detail": "compact"}),
         )
         .await;
+    follow(client, started, max_calls).await
+}
+
+/// Goes on from `started`, the compact result of `ls_new_game`, by the advice line.
+pub async fn follow<H: ClientHandler>(
+    client: &Client<H>,
+    started: Value,
+    max_calls: usize,
+) -> AdviceGame {
+    let mut result = started;
     let id = result["adventurer_id"].clone();
     let mut game = AdviceGame {
         id: id.clone(),
