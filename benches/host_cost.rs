@@ -5,7 +5,8 @@
 //! then per variant the tool definitions the client got (name, description and input schema of
 //! each tool, what a host sends its model on every turn), each call
 //! `{variant, game, tool, args, text, error}` (the request and the result's text content, what
-//! the host hands the model) and each game `{variant, game, level, calls, died, stopped}`.
+//! the host hands the model) and each game `{variant, game, level, calls, txs, died, stopped}`
+//! (`txs`: the transactions the game sent, counted by the sim chain).
 //! `scripts/bench-host-cost.sh` runs both:
 //!
 //!     cargo bench --bench host_cost | python scripts/bench_host_cost.py
@@ -14,14 +15,79 @@
 //! tuning has used).
 
 use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use loot_survivor_mcp::agent::Agent;
-use loot_survivor_mcp::mcp::{LsServer, tool_definition};
+use loot_survivor_mcp::chain::{ChainError, TxLookup, TxReport, WriteOptions};
+use loot_survivor_mcp::game::AdventurerId;
+use loot_survivor_mcp::game::engine::{Action, EngineSettings};
+use loot_survivor_mcp::game::model::{Adventurer, GameState};
+use loot_survivor_mcp::mcp::{GameBackend, LsServer, ServerOptions, tool_definition};
+use loot_survivor_mcp::sim::SimChain;
 use serde_json::{Value, json};
+use starknet_types_core::felt::Felt;
 
 mod support;
 
 use support::{env, options, sim};
+
+/// The sim chain, counting the transactions sent to it (mints and actions that landed).
+struct Counted {
+    sim: SimChain,
+    txs: AtomicU64,
+}
+
+impl Counted {
+    fn landed<T>(&self, r: Result<T, ChainError>) -> Result<T, ChainError> {
+        if r.is_ok() {
+            self.txs.fetch_add(1, Ordering::Relaxed);
+        }
+        r
+    }
+}
+
+#[async_trait::async_trait]
+impl GameBackend for Counted {
+    async fn state(&self, id: AdventurerId) -> Result<GameState, ChainError> {
+        self.sim.state(id).await
+    }
+    async fn owner(&self, id: AdventurerId) -> Result<Option<Felt>, ChainError> {
+        self.sim.owner(id).await
+    }
+    async fn mint(
+        &self,
+        name: Option<Felt>,
+        opts: WriteOptions,
+    ) -> Result<(AdventurerId, TxReport), ChainError> {
+        self.landed(self.sim.mint(name, opts).await)
+    }
+    async fn act(
+        &self,
+        id: AdventurerId,
+        action: &Action,
+        before: Option<&Adventurer>,
+        opts: WriteOptions,
+    ) -> Result<TxReport, ChainError> {
+        self.landed(self.sim.act(id, action, before, opts).await)
+    }
+    async fn tx(&self, hash: Felt) -> Result<TxLookup, ChainError> {
+        self.sim.tx(hash).await
+    }
+    async fn world(&self) -> Result<String, ChainError> {
+        self.sim.world().await
+    }
+    fn reads_are_local(&self) -> bool {
+        self.sim.reads_are_local()
+    }
+    fn simulated(&self) -> bool {
+        self.sim.simulated()
+    }
+    fn deterministic_rules(&self) -> Option<EngineSettings> {
+        self.sim.deterministic_rules()
+    }
+}
 
 /// The server variants, by name: whether the advice names combined moves.
 const VARIANTS: [(&str, bool); 2] = [("single-step", false), ("combined", true)];
@@ -40,7 +106,16 @@ fn main() {
         .expect("a runtime");
     rt.block_on(async {
         for (variant, combined) in VARIANTS {
-            let server = LsServer::on_sim(sim(seed), true).with_combined_moves(combined);
+            let chain = Arc::new(Counted {
+                sim: sim(seed),
+                txs: AtomicU64::new(0),
+            });
+            let opts = ServerOptions {
+                chain: "sim".into(),
+                strict: true,
+                default_timeout: Duration::from_secs(5),
+            };
+            let server = LsServer::new(chain.clone(), opts).with_combined_moves(combined);
             let agent = Agent::connect(server).await.expect("connect");
             let definitions: Vec<String> = agent
                 .tools()
@@ -50,6 +125,7 @@ fn main() {
             line(json!({"variant": variant, "tool_definitions": definitions}));
             for game in 0..games {
                 let (opts, mut calls) = (options(game), Vec::new());
+                let sent = chain.txs.load(Ordering::Relaxed);
                 let played = agent
                     .follow_advice_recorded(&opts.weapon, opts.max_actions, &mut |c| {
                         calls.push(json!({
@@ -59,15 +135,16 @@ fn main() {
                     })
                     .await;
                 let n = calls.len();
+                let txs = chain.txs.load(Ordering::Relaxed) - sent;
                 calls.into_iter().for_each(&mut line);
                 line(match played {
                     Ok(g) => json!({
                         "variant": variant, "game": game, "level": g.level, "calls": n,
-                        "died": g.died, "stopped": g.error,
+                        "txs": txs, "died": g.died, "stopped": g.error,
                     }),
                     Err(e) => json!({
                         "variant": variant, "game": game, "level": 0, "calls": n,
-                        "died": false, "stopped": e.to_string(),
+                        "txs": txs, "died": false, "stopped": e.to_string(),
                     }),
                 });
             }

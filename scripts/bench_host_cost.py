@@ -77,6 +77,7 @@ def main() -> None:
             if g["calls"] != len(exchanges[(v, g["game"])]):
                 sys.exit(f"{v} game {g['game']}: {g['calls']} calls but {len(exchanges[(v, g['game'])])} recorded")
         calls = [g["calls"] for g in rows]
+        txs = [g["txs"] for g in rows]
         result = [results[(v, g["game"])] for g in rows]
         host = [host_input_tokens(definitions[v], exchanges[(v, g["game"])]) for g in rows]
         levels = [g["level"] for g in rows]
@@ -85,6 +86,7 @@ def main() -> None:
             "games": f"{len(calls)}",
             "tool definitions, tokens": f"{definitions[v]:,}",
             "calls per game, median / p90": f"{statistics.median(calls):,.0f} / {pct(calls, 0.9):,}",
+            "transactions per game, median / p90": f"{statistics.median(txs):,.0f} / {pct(txs, 0.9):,}",
             "result tokens per game, median / p90": f"{statistics.median(result):,.0f} / {pct(result, 0.9):,}",
             "host input tokens per game, median / p90": f"{statistics.median(host):,.0f} / {pct(host, 0.9):,}",
             "level, median / p10 / p90": f"{statistics.median(levels):g} / {pct(levels, 0.1)} / {pct(levels, 0.9)}",

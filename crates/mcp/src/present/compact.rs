@@ -413,6 +413,22 @@ mod tests {
     }
 
     #[test]
+    fn rounds_fought_over_several_transactions_fold_into_one_line() {
+        let round = |dealt, taken| {
+            [
+                ev(GameEventDetails::Attack(blow(dealt, false, Slot::Weapon))),
+                ev(GameEventDetails::BeastAttack(blow(taken, false, Slot::Hand))),
+                ev(GameEventDetails::Adventurer(Default::default())),
+            ]
+        };
+        let events: Vec<_> = [round(4, 19), round(4, 2), round(4, 11)].concat();
+        assert_eq!(
+            compact_events(&events),
+            vec!["you hit 12 in 3 hits; beast hit 32 in 3 hits"]
+        );
+    }
+
+    #[test]
     fn detail_parses_snake_case() {
         let d: Detail = serde_json::from_value(serde_json::json!("full")).unwrap();
         assert_eq!(d, Detail::Full);

@@ -14,9 +14,11 @@ pub fn compact_events(events: &[GameEvent]) -> Vec<String> {
             GameEventDetails::Attack(a) => blows.dealt.add(a),
             GameEventDetails::BeastAttack(a) => blows.taken.add(a),
             GameEventDetails::Flee { success: false } => blows.failed_flees += 1,
+            // A state event between blows (each round of a fight fought over several
+            // transactions ends with one) does not split them.
             d => {
-                blows.flush(&mut out);
                 if let Some(line) = event_line(d) {
+                    blows.flush(&mut out);
                     out.push(line);
                 }
             }
