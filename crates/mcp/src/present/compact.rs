@@ -417,7 +417,11 @@ mod tests {
         let round = |dealt, taken| {
             [
                 ev(GameEventDetails::Attack(blow(dealt, false, Slot::Weapon))),
-                ev(GameEventDetails::BeastAttack(blow(taken, false, Slot::Hand))),
+                ev(GameEventDetails::BeastAttack(blow(
+                    taken,
+                    false,
+                    Slot::Hand,
+                ))),
                 ev(GameEventDetails::Adventurer(Default::default())),
             ]
         };

@@ -105,22 +105,13 @@ fn short_form(tool: &str, args: &Value) -> String {
         .as_object()
         .into_iter()
         .flatten()
-        .filter(|(k, v)| k.as_str() != "adventurer_id" && !is_default(v))
+        .filter(|(k, v)| k.as_str() != "adventurer_id" && !crate::schema::is_zero(v))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     if args.is_empty() {
         tool.to_string()
     } else {
         format!("{tool} {}", Value::Object(args))
-    }
-}
-
-fn is_default(v: &Value) -> bool {
-    match v {
-        Value::Bool(b) => !b,
-        Value::Number(n) => n.as_u64() == Some(0),
-        Value::Array(a) => a.is_empty(),
-        _ => false,
     }
 }
 
