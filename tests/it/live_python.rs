@@ -4,7 +4,8 @@
 //! follows its own game and then a game another process plays: on sim a second server on the same
 //! data directory, on starknet-devnet (v1 and v2) a second server signing with another account.
 //! Each write's update arrives within 1 s (sim) or 2 s (devnet), `resources/read` then equals
-//! `ls_get_adventurer`, nothing arrives after stopping, and nothing is left subscribed.
+//! `ls_get_adventurer`, nothing arrives after stopping, and nothing is left subscribed; on sim a
+//! session following 100 things is refused a 101st in each era.
 
 use std::process::Stdio;
 
@@ -69,8 +70,14 @@ const ERAS: [(&str, &str); 2] = [("legacy", "2025-11-25"), ("modern", "2026-07-2
 async fn the_python_sdk_follows_a_game_in_each_era() {
     for (era, version) in ERAS {
         let home = tempfile::tempdir().unwrap();
-        let env = [("LS_HOME", home.path().display().to_string())];
-        check(&watch(era, &[], &env).await, version, 1000.0);
+        let env = [
+            ("LS_HOME", home.path().display().to_string()),
+            ("LIVE_WATCH_LIMIT", "1".into()),
+        ];
+        let s = watch(era, &[], &env).await;
+        check(&s, version, 1000.0);
+        let refused = s["limit"].as_str().unwrap_or_default();
+        assert!(refused.contains("100"), "the 101st is refused: {s}");
     }
 }
 

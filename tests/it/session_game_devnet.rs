@@ -3,10 +3,12 @@
 //! session (no browser), the server finds it in its data directory, and every write is either an
 //! outside execution v3 relayed by a local stand-in of Cartridge's paymaster or, where the
 //! stand-in answers that it does not sponsor the calls, a session-signed `__execute__` of the
-//! Controller itself. Then: a call outside the session's policies is `POLICY_DENIED` before
-//! signing; the owner revokes the session and the next write is `SESSION_INVALID` (revoked) with
-//! the renew command; a new session approved while the server runs is picked up; once it expires
-//! the write is `SESSION_INVALID` (expired). The session key appears in no output or log.
+//! Controller itself. A few calls by the advice line's combined moves follow through the same
+//! session (a level-up's points and first step as one relayed execution). Then: a call outside the
+//! session's policies is `POLICY_DENIED` before signing; the owner revokes the session and the
+//! next write is `SESSION_INVALID` (revoked) with the renew command; a new session approved while
+//! the server runs is picked up; once it expires the write is `SESSION_INVALID` (expired). The
+//! session key appears in no output or log.
 //!
 //! Skipped, with a message, without the Controller class fixture. Needs starknet-devnet.
 
@@ -14,6 +16,7 @@ use crate::common;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use common::advice_game::follow;
 use common::controller::{class_dir, deploy_controller, stored_session_key};
 use common::paymaster::{self, Relayer};
 use loot_survivor_mcp::chain::Deployment;
@@ -185,6 +188,32 @@ async fn a_whole_game_signed_only_by_a_controller_session() {
         controller_nonce(&world.devnet.url, &address).await,
         nonce_before + 1,
         "only the new game was sent directly"
+    );
+
+    // A few calls by the advice line's combined moves through the same session: a level-up's
+    // points and first explore step go as one relayed execution.
+    let relayed_before = stand_in.requests().len();
+    let started = client
+        .ok(
+            "ls_new_game",
+            json!({"weapon": "Wand", "detail": "compact"}),
+        )
+        .await;
+    let combined = follow(&client, started, 6).await;
+    seen.push_str(&combined.last.to_string());
+    let level_ups = stand_in.requests()[relayed_before..]
+        .iter()
+        .filter_map(|r| paymaster::execution_v3(&r["params"]))
+        .filter(|(_, exec, _)| {
+            let sels: Vec<Felt> = exec.calls.iter().map(|c| c.selector).collect();
+            sels.contains(&selector!("select_stat_upgrades"))
+                && sels.last() == Some(&selector!("explore"))
+        })
+        .count();
+    assert!(level_ups > 0, "{}", combined.summary("combined moves"));
+    eprintln!(
+        "{}",
+        combined.summary("combined moves through the v1 session")
     );
 
     // The owner revokes the session: the next write is refused, typed, with the renew command.

@@ -3,7 +3,8 @@
 //! a key the tool does not have, `id` for `item`, quoted numbers and booleans, a move in the wrong
 //! phase, more potions than fit, a move after death. After an error it does only what the error's
 //! text says (the tool its hint names, or the keys its message names) and fails when that next
-//! call fails too. Between traps it follows the advice line.
+//! call fails too. Between traps it follows the advice line (the single steps': a combined move
+//! explores on past the phases some traps need).
 
 use crate::common;
 
@@ -253,14 +254,15 @@ async fn play(player: &mut Player<'_>, weapon: &str, game: usize) {
                 let id = json!({"adventurer_id": player.id});
                 player.spring(Trap::WrongPhase, "ls_attack", id).await;
             }
-            "exploring" if tool == "ls_buy_item" && args.contains_key("items") => {
+            // Purchases go with a level-up's points (ls_upgrade) or on their own (ls_buy_item).
+            "exploring" | "stat_upgrade" if args.contains_key("items") => {
                 let mut bad = args.clone();
                 for item in bad["items"].as_array_mut().into_iter().flatten() {
                     let id = item.as_object_mut().unwrap().remove("item").unwrap();
                     item["id"] = id;
                 }
                 player
-                    .spring(Trap::IdForItem, "ls_buy_item", Value::Object(bad))
+                    .spring(Trap::IdForItem, &tool, Value::Object(bad))
                     .await;
             }
             "exploring" if turn == 4 && potion_cap(&player.last).is_some_and(|n| n > 0) => {
@@ -297,7 +299,9 @@ impl Player<'_> {
 #[tokio::test]
 async fn whole_games_from_text_recover_from_every_trap_in_one_step() {
     let sim = SimChain::with_randomness(EngineSettings::default(), 1, SimRandomness::Master(28));
-    let server = LsServer::on_sim(sim, true);
+    // The single steps' advice: its exploring phases and potion line are where the potion trap
+    // lives (a combined move explores on past them).
+    let server = LsServer::on_sim(sim, true).with_combined_moves(false);
     let client = connect_in_memory(server, ()).await.expect("connect");
     let mut player = Player {
         peer: &client,

@@ -20,6 +20,7 @@ import sys
 import time
 
 from mcp import Client, StdioServerParameters, types
+from mcp.shared.exceptions import MCPError
 
 
 def next_move(aid: int, adv: dict) -> tuple[str, dict]:
@@ -46,6 +47,32 @@ async def resource(client: Client, uri: str) -> dict:
     # The SDK may cache a read (2026-07-28 ttl hints); ask the server each time.
     r = await client.read_resource(uri, cache_mode="refresh")
     return json.loads(r.contents[0].text)
+
+
+async def limit(client: Client, writer: Client) -> str:
+    """Follows 100 things (the leaderboard and 99 games the writer starts) and asks for a 101st:
+    the refusal's text. Everything is released before it returns."""
+    ids = [(await call(writer, "ls_new_game", {"weapon": "Wand"}))["adventurer_id"] for _ in range(100)]
+    uris = ["ls://leaderboard"] + [f"ls://adventurer/{i}" for i in ids[:99]]
+    extra = f"ls://adventurer/{ids[99]}"
+    if client.protocol_version == "2025-11-25":
+        for uri in uris:
+            await client.session.subscribe_resource(uri)
+        try:
+            await client.session.subscribe_resource(extra)
+            raise SystemExit("the 101st subscription was accepted")
+        except MCPError as e:
+            refused = str(e)
+        for uri in uris:
+            await client.session.unsubscribe_resource(uri)
+        return refused
+    async with client.listen(resource_subscriptions=uris) as sub:
+        if len(sub.honored.resource_subscriptions or []) != 100:
+            raise SystemExit(f"honored {sub.honored}")
+        r = await client.call_tool("ls_subscribe", {"adventurer_id": ids[99]})
+        if not r.is_error:
+            raise SystemExit("the 101st subscription was accepted")
+        return r.content[0].text
 
 
 async def main(server_bin: str, era: str, moves: int, server_args: list[str]) -> dict:
@@ -102,6 +129,7 @@ async def main(server_bin: str, era: str, moves: int, server_args: list[str]) ->
 
         await follow("own", client, own)
         await follow("other", writer, other)
+        refused = await limit(client, writer) if os.environ.get("LIVE_WATCH_LIMIT") else None
         # Released once the server has read the unsubscription or the cancellation.
         for _ in range(20):
             listed = (await call(client, "ls_subscriptions", {}))["subscriptions"]
@@ -123,6 +151,7 @@ async def main(server_bin: str, era: str, moves: int, server_args: list[str]) ->
         "other_delays_ms": delays["other"],
         "after_stop": after_stop,
         "left": len(listed),
+        "limit": refused,
     }
 
 

@@ -156,10 +156,11 @@ pub fn market_ids(state: &GameState) -> Vec<u8> {
 }
 
 /// The open market without the items the adventurer owns, downgrades summarized by id; `None`
-/// when the market is closed.
+/// when the market is closed. It is shown while stat points wait too: a level-up's purchases go
+/// with its points (`ls_upgrade` takes `items`).
 pub fn compact_market(state: &GameState) -> Option<CompactMarket> {
     let adv = &state.adventurer;
-    if !phase::market_open(adv) {
+    if !phase::market_open(adv) && phase::phase(adv) != phase::Phase::StatUpgrade {
         return None;
     }
     let mut items = Vec::new();
