@@ -3,7 +3,7 @@
 //! tests/it/denshokan_support): five sessions following `ls://leaderboard` are each told within
 //! 1 s of a push, over ONE WebSocket the server opens only while something is followed and
 //! closes once nothing is; a malformed and an oversized message are skipped and the next good one
-//! is told. An API without the WebSocket route is tried once, said once, and the server serves on.
+//! is told; a socket the API drops is connected again and its pushes told. An API without the WebSocket route is tried once, said once, and the server serves on.
 //! Every push below is written out as Provable-Games/denshokan at `aa8eb22` sends it:
 //! `api/src/ws/subscriptions.ts` (`broadcast`: `{channel, data, _timing: {serverTs}}`, the
 //! `tokens` channel) over the `token_updates` payload of
@@ -189,6 +189,40 @@ async fn sessions_following_the_leaderboard_share_one_socket_to_the_api() {
             "the bad messages were logged ({said}): {log}"
         );
     }
+}
+
+#[tokio::test]
+async fn a_socket_the_api_drops_is_connected_again() {
+    let denshokan = FakeDenshokan::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let server = serve(home.path(), &denshokan).await;
+    let (_s, rx) = follower(&server.url).await;
+    let mut updates = [rx];
+    let subscribed =
+        |n: usize| move |s: crate::denshokan_support::Sockets| s.opened == n && s.subscribed == 1;
+    assert!(
+        denshokan
+            .sockets_until(Duration::from_secs(5), subscribed(1))
+            .await
+    );
+    denshokan.drop_sockets();
+    assert!(
+        denshokan
+            .sockets_until(Duration::from_secs(3), subscribed(2))
+            .await,
+        "connected again after the first backoff: {:?}",
+        denshokan.sockets()
+    );
+    drain(&mut updates);
+    denshokan.push(SCORE_77);
+    all_told(
+        &mut updates,
+        Duration::from_secs(1),
+        "a push after reconnecting",
+    )
+    .await;
+    let log = server.stop().await;
+    assert_eq!(log.matches("connecting again in").count(), 1, "{log}");
 }
 
 #[tokio::test]

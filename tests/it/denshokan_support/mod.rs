@@ -146,6 +146,8 @@ pub(crate) struct State {
     socket_received: Mutex<Vec<String>>,
     /// What the test pushes, sent as is to every subscribed connection.
     pushes: Pushes,
+    /// Told to drop every open connection (a restart of the API).
+    kick: tokio::sync::Notify,
 }
 
 /// The channel of the test's pushes.
@@ -243,6 +245,11 @@ impl FakeDenshokan {
     /// Sends `text` as is to every subscribed WebSocket connection.
     pub fn push(&self, text: &str) {
         let _ = self.state.pushes.0.send(text.to_string());
+    }
+
+    /// Drops every open WebSocket connection without a close frame, as a restarted API would.
+    pub fn drop_sockets(&self) {
+        self.state.kick.notify_waiters();
     }
 
     /// The WebSocket connections so far.

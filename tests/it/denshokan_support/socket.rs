@@ -5,7 +5,8 @@
 //! `{"type":"unsubscribed","channels":[…]}`, and text that is not JSON with
 //! `{"type":"error","message":"Invalid message format"}`. What it pushes is written out by the
 //! test itself ([`super::FakeDenshokan::push`]) and sent as is to every subscribed connection.
-//! Each connection is counted, what it sent is kept, and its close is seen.
+//! Each connection is counted, what it sent is kept, and its close is seen; the test may drop
+//! every connection at once.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -86,6 +87,7 @@ async fn connection(mut socket: WebSocket, s: Arc<State>) {
                     break;
                 }
             }
+            () = s.kick.notified() => break,
             push = pushes.recv() => {
                 let Ok(text) = push else { continue };
                 if !subscribed.is_empty() && socket.send(Message::text(text)).await.is_err() {
