@@ -54,6 +54,7 @@ mod katana_devnet;
 mod keystore_devnet;
 mod late_connect_devnet;
 mod layers;
+mod live_denshokan;
 mod live_devnet;
 mod live_python;
 mod live_sim;

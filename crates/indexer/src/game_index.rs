@@ -94,6 +94,10 @@ pub trait GameIndex: Send + Sync {
     fn pages_by_offset(&self) -> bool {
         false
     }
+    /// The index's own stream of changes, when it pushes them (the Denshokan API's WebSocket).
+    fn change_stream(&self) -> Option<std::sync::Arc<dyn crate::ChangeStream>> {
+        None
+    }
     /// A page of the games ranked by score (xp), ties by id.
     async fn leaderboard(&self, q: &LeaderboardQuery) -> Result<LeaderboardFetch, IndexError>;
     /// The leaderboard page `offset` rows into the filtered rows (a `next_offset` this index gave);

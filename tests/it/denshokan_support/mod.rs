@@ -13,14 +13,18 @@
 //! `api/src/middleware/apiKey.ts` (at `2527bda`) checks them: one sent as `X-API-Key` or
 //! `Authorization: Bearer`, none the anonymous tier, and one it does not hold (any, while it holds
 //! none) answered 401 `{"error": "Invalid API key"}` before any route. Faults can be queued, every request is logged with the key it carried,
-//! and the server can be stopped.
+//! and the server can be stopped. `GET /ws` is the API's WebSocket (`socket.rs`): the test writes
+//! each push's JSON out itself, and the connections are counted.
 
 #![allow(dead_code)]
 
 mod routes;
+mod socket;
 
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// Minter registry id of the official dungeon.
 pub const DUNGEON_MINTER: u64 = 19;
@@ -132,6 +136,38 @@ pub(crate) struct State {
     every_row: std::sync::atomic::AtomicBool,
     /// The API keys it accepts (`API_KEYS`); a request without a key is anonymous and served.
     keys: Mutex<Vec<String>>,
+    /// Play an API without the WebSocket route (`GET /ws` is a 404).
+    no_socket: AtomicBool,
+    /// WebSocket connections ever opened, open now, and open and subscribed now.
+    sockets_opened: AtomicUsize,
+    sockets_open: AtomicUsize,
+    sockets_subscribed: AtomicUsize,
+    /// Every text message the connections sent, oldest first.
+    socket_received: Mutex<Vec<String>>,
+    /// What the test pushes, sent as is to every subscribed connection.
+    pushes: Pushes,
+    /// Told to drop every open connection (a restart of the API).
+    kick: tokio::sync::Notify,
+}
+
+/// The channel of the test's pushes.
+pub(crate) struct Pushes(tokio::sync::broadcast::Sender<String>);
+
+impl Default for Pushes {
+    fn default() -> Self {
+        Self(tokio::sync::broadcast::channel(64).0)
+    }
+}
+
+/// The stand-in's WebSocket connections, as counted so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sockets {
+    /// Connections ever opened.
+    pub opened: usize,
+    /// Connections open now.
+    pub open: usize,
+    /// Connections open now that subscribed.
+    pub subscribed: usize,
 }
 
 /// The running stand-in.
@@ -199,6 +235,47 @@ impl FakeDenshokan {
     /// Every request so far, oldest first.
     pub fn log(&self) -> Vec<Logged> {
         self.state.log.lock().unwrap().clone()
+    }
+
+    /// Answers `GET /ws` with a 404, as an API without the WebSocket would.
+    pub fn without_socket(&self) {
+        self.state.no_socket.store(true, Ordering::SeqCst);
+    }
+
+    /// Sends `text` as is to every subscribed WebSocket connection.
+    pub fn push(&self, text: &str) {
+        let _ = self.state.pushes.0.send(text.to_string());
+    }
+
+    /// Drops every open WebSocket connection without a close frame, as a restarted API would.
+    pub fn drop_sockets(&self) {
+        self.state.kick.notify_waiters();
+    }
+
+    /// The WebSocket connections so far.
+    pub fn sockets(&self) -> Sockets {
+        Sockets {
+            opened: self.state.sockets_opened.load(Ordering::SeqCst),
+            open: self.state.sockets_open.load(Ordering::SeqCst),
+            subscribed: self.state.sockets_subscribed.load(Ordering::SeqCst),
+        }
+    }
+
+    /// Every text message the WebSocket connections sent, oldest first.
+    pub fn socket_received(&self) -> Vec<String> {
+        self.state.socket_received.lock().unwrap().clone()
+    }
+
+    /// Waits up to `within` for `done` to hold of the connections; whether it did.
+    pub async fn sockets_until(&self, within: Duration, done: impl Fn(Sockets) -> bool) -> bool {
+        let deadline = tokio::time::Instant::now() + within;
+        while !done(self.sockets()) {
+            if tokio::time::Instant::now() >= deadline {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        true
     }
 
     /// Stops answering: the port is closed.

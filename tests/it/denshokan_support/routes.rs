@@ -17,7 +17,10 @@ use super::{Fault, Logged, Row, State};
 /// Every request goes to one handler, which logs it, applies a queued fault (the rate limiter
 /// is middleware on `*` in `api/src/index.ts`, so it answers before any route) and routes it.
 pub(crate) fn router(state: Arc<State>) -> Router {
-    Router::new().fallback(handle).with_state(state)
+    Router::new()
+        .route("/ws", axum::routing::get(super::socket::route))
+        .fallback(handle)
+        .with_state(state)
 }
 
 async fn handle(Shared(s): Shared<Arc<State>>, headers: HeaderMap, uri: Uri) -> Response {
@@ -381,7 +384,7 @@ fn json_answer(status: u16, v: Value) -> Response {
     answer(status, "application/json", v.to_string())
 }
 
-fn text(status: u16, body: &str) -> Response {
+pub(super) fn text(status: u16, body: &str) -> Response {
     answer(status, "text/plain; charset=UTF-8", body.to_string())
 }
 

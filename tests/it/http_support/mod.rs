@@ -218,6 +218,56 @@ impl Session {
         parse_json_result(call, result)
     }
 
+    /// A request other than a tool call (`resources/subscribe`, …); its JSON-RPC answer.
+    pub async fn request(&mut self, method: &str, params: Value) -> Value {
+        let msg = self.message(method, params);
+        let r = self.post(&msg).await;
+        assert!(r.status().is_success(), "{method}: HTTP {}", r.status());
+        let body = r.text().await.unwrap();
+        response_of(&body, &msg["id"]).unwrap_or_else(|| panic!("{method}: no answer in {body}"))
+    }
+
+    /// The URIs of the `notifications/resources/updated` this session's GET stream carries, as
+    /// they arrive (the stream is open when this returns).
+    pub async fn updates(&self) -> tokio::sync::mpsc::UnboundedReceiver<String> {
+        let mut req = self
+            .http
+            .get(&self.url)
+            .header("accept", "text/event-stream")
+            .header("mcp-protocol-version", "2025-06-18");
+        if let Some(t) = &self.token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(sid) = &self.session {
+            req = req.header("mcp-session-id", sid);
+        }
+        let mut r = req.send().await.expect("GET /mcp");
+        assert!(r.status().is_success(), "GET /mcp: HTTP {}", r.status());
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            let mut buf = String::new();
+            while let Ok(Some(chunk)) = r.chunk().await {
+                buf.push_str(&String::from_utf8_lossy(&chunk));
+                while let Some(end) = buf.find('\n') {
+                    let line: String = buf.drain(..=end).collect();
+                    let Some(data) = line.trim_end().strip_prefix("data:") else {
+                        continue;
+                    };
+                    let Ok(v) = serde_json::from_str::<Value>(data.trim()) else {
+                        continue;
+                    };
+                    if v["method"] == "notifications/resources/updated"
+                        && let Some(uri) = v["params"]["uri"].as_str()
+                        && tx.send(uri.to_string()).is_err()
+                    {
+                        return;
+                    }
+                }
+            }
+        });
+        rx
+    }
+
     /// `tools/call` that must succeed; its result.
     pub async fn ok(&mut self, tool: &str, args: Value) -> Value {
         self.call(tool, args).await.into_ok()

@@ -183,6 +183,12 @@ impl DenshokanClient {
         Ok(at_most(page, q.paging.limit, MAX_PLAYER_TOKENS_LIMIT))
     }
 
+    /// The API's change stream of game `game_id` (its WebSocket below the same URL, with the
+    /// same key).
+    pub fn stream(&self, game_id: u32) -> super::DenshokanStream {
+        super::DenshokanStream::new(&self.url, game_id, self.api_key.clone())
+    }
+
     /// `GET /health`, tried once: the API and its database (200 with `status: "ok"`, or 503 with
     /// `"degraded"` when the database does not answer; Provable-Games/denshokan
     /// `api/src/index.ts` at `1396b99`, `api/src/db/client.ts` at `f7f3b3f`).

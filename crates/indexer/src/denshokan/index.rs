@@ -171,6 +171,12 @@ impl GameIndex for DenshokanIndex {
         true
     }
 
+    /// The API's WebSocket, filtered to this game, when an API is configured.
+    fn change_stream(&self) -> Option<Arc<dyn crate::ChangeStream>> {
+        let api = self.client.as_ref()?;
+        Some(Arc::new(api.stream(self.game_id)))
+    }
+
     /// The first page, or (unfiltered) the page after a rank: there a rank is an offset.
     async fn leaderboard(&self, q: &LeaderboardQuery) -> Result<LeaderboardFetch, IndexError> {
         match (filtered(q), q.after_rank) {

@@ -8,12 +8,15 @@
 //! and the mint time into 251 bits).
 //! Scores and game-over flags may lag the chain by up to ~30 s ([`LAG_NOTE`]): every list and
 //! rank says so, and live state is read from the chain. [`DenshokanIndex`] answers the indexer
-//! tools' leaderboard and owner's games from it.
+//! tools' leaderboard and owner's games from it, and [`DenshokanStream`] (its WebSocket) tells the
+//! followers of the leaderboard when the API's tokens change.
 
 mod client;
 mod error;
 mod index;
+mod messages;
 mod query;
+mod socket;
 mod token;
 
 pub use client::{API_KEY_HEADER, DEFAULT_BASE_URL, DenshokanClient, DenshokanOptions, Health};
@@ -23,4 +26,5 @@ pub use query::{
     MAX_PLAYER_TOKENS_LIMIT, MAX_TOKENS_LIMIT, Paging, PlayerTokensQuery, RankScope, SortBy,
     SortOrder, TokensQuery,
 };
+pub use socket::{DenshokanStream, StreamError};
 pub use token::{LAG_NOTE, MAX_LAG, Token, TokenPage, TokenRank};

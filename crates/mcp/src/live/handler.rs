@@ -11,14 +11,15 @@ use crate::error::ToolError;
 use crate::server::LsServer;
 
 impl LsServer {
-    /// Starts following other writers' changes (once per server), for a first subscription.
+    /// Starts following other writers' changes (once per server), for a first subscription:
+    /// the chain's feed, and the index's own stream when it has one.
     pub fn watch_feed(&self) {
         if let Some(wake) = self.live.start_polling() {
-            super::poller::spawn(
-                self.backend.clone(),
-                std::sync::Arc::downgrade(&self.live),
-                wake,
-            );
+            let live = std::sync::Arc::downgrade(&self.live);
+            super::poller::spawn(self.backend.clone(), live.clone(), wake);
+            if let Some(stream) = self.indexer.index.as_ref().and_then(|i| i.change_stream()) {
+                super::index_feed::spawn(stream, live);
+            }
         }
     }
 

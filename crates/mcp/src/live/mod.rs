@@ -5,6 +5,7 @@
 //! when the session's transport closes.
 
 mod handler;
+mod index_feed;
 mod poller;
 mod registry;
 mod target;
