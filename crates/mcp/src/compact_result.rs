@@ -11,7 +11,8 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
 
 use super::present::compact::{
-    CompactMarket, CompactState, compact_actions, compact_market, compact_state, market_ids,
+    CompactMarket, CompactState, MARKET_LINES, compact_actions, compact_market, compact_state,
+    market_ids,
 };
 use super::present::event_lines::compact_events;
 use super::present::legal::{LegalAction, battle_odds, legal_actions};
@@ -178,7 +179,7 @@ pub(crate) fn compact_action(
         }
     };
     let mut shown = compact_state(state);
-    let mut market = compact_market(state);
+    let mut market = compact_market(state, Some(MARKET_LINES));
     let policy = r.memory.with(w.adventurer_id, |recall| {
         recall.leave_out_shown(&mut shown, &mut market, market_ids(state));
         recall.policy.take()
@@ -206,7 +207,7 @@ pub(crate) fn compact_adventurer(
     r: &Rendering<'_>,
 ) -> CompactAdventurerResult {
     let shown = compact_state(state);
-    let market = compact_market(state);
+    let market = compact_market(state, None);
     let ids = market.as_ref().map(|_| market_ids(state));
     let policy = r.memory.with(adventurer_id, |recall| {
         recall.shown_all(&shown, ids);

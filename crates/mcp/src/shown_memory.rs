@@ -117,6 +117,7 @@ mod tests {
         let mut state = compact_state(&GameState::default());
         let mut market = Some(CompactMarket {
             items: vec![],
+            more: None,
             downgrades: None,
         });
         m.with(id, |r| {

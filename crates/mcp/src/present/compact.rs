@@ -85,12 +85,18 @@ fn is_zero(n: &u8) -> bool {
 /// The open market: one line per item not owned that is not a downgrade; the downgrades by id.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct CompactMarket {
-    /// "id Name, Slot Tier, price g: effect if equipped, verdict", sorted by id.
+    /// "id Name, Slot Tier, price g: effect if equipped, verdict", the biggest gains first.
     pub items: Vec<String>,
+    /// The items past the lines a write's result lists, by id ("5 more: 8, 15, …").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub more: Option<String>,
     /// The downgrades left out, by id ("3 downgrades: 8, 15, 22").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub downgrades: Option<String>,
 }
+
+/// Most market lines a write's result lists (the rest by id; `ls_get_adventurer` lists all).
+pub const MARKET_LINES: usize = 5;
 
 /// The compact state of `state`.
 pub fn compact_state(state: &GameState) -> CompactState {
@@ -155,15 +161,16 @@ pub fn market_ids(state: &GameState) -> Vec<u8> {
     ids
 }
 
-/// The open market without the items the adventurer owns, downgrades summarized by id; `None`
-/// when the market is closed. It is shown while stat points wait too: a level-up's purchases go
-/// with its points (`ls_upgrade` takes `items`).
-pub fn compact_market(state: &GameState) -> Option<CompactMarket> {
+/// The open market without the items the adventurer owns, downgrades summarized by id, the
+/// biggest gains first and at most `lines` of them (the rest by id); `None` when the market is
+/// closed. It is shown while stat points wait too: a level-up's purchases go with its points
+/// (`ls_upgrade` takes `items`).
+pub fn compact_market(state: &GameState, lines: Option<usize>) -> Option<CompactMarket> {
     let adv = &state.adventurer;
     if !phase::market_open(adv) && phase::phase(adv) != phase::Phase::StatUpgrade {
         return None;
     }
-    let mut items = Vec::new();
+    let mut ranked = Vec::new();
     let mut downgrades = Vec::new();
     for id in market_ids(state).into_iter().filter(|&id| !state.owns(id)) {
         let Some(info) = catalogue::item(id) else {
@@ -185,14 +192,35 @@ pub fn compact_market(state: &GameState) -> Option<CompactMarket> {
             Slot::Weapon => format!("attack {} (now {})", e.power, e.current_power),
             _ => format!("armor {} (now {})", e.power, e.current_power),
         };
-        items.push(format!(
+        let gain = match info.slot {
+            Slot::Neck | Slot::Ring => i32::from(e.luck_change),
+            _ => i32::from(e.power) - i32::from(e.current_power),
+        };
+        let line = format!(
             "{id} {}, {:?} {:?}, {price}g: {effect}, {verdict}",
             info.name, info.slot, info.tier
-        ));
+        );
+        ranked.push(((verdict == "same", -gain, price, id), line));
     }
+    ranked.sort_by_key(|(key, _)| *key);
+    let shown = lines.unwrap_or(usize::MAX).min(ranked.len());
+    let rest: Vec<String> = ranked[shown..]
+        .iter()
+        .map(|(k, _)| k.3.to_string())
+        .collect();
+    let more = (!rest.is_empty()).then(|| format!("{} more: {}", rest.len(), rest.join(", ")));
+    let items = ranked
+        .into_iter()
+        .take(shown)
+        .map(|(_, line)| line)
+        .collect();
     let downgrades = (!downgrades.is_empty())
         .then(|| format!("{} downgrades: {}", downgrades.len(), downgrades.join(", ")));
-    Some(CompactMarket { items, downgrades })
+    Some(CompactMarket {
+        items,
+        more,
+        downgrades,
+    })
 }
 
 /// The legal tools of `state` (`legal`, described with `odds`: [`super::legal`]), one line each
@@ -295,7 +323,7 @@ mod tests {
         assert_eq!(c.stat_points, 0);
         let json = serde_json::to_value(compact_state(&s)).unwrap();
         assert!(json.get("stat_points").is_none(), "no points, no field");
-        let m = compact_market(&s).expect("open");
+        let m = compact_market(&s, None).expect("open");
         assert!(s.owns(42), "the sample owns item 42, which is on sale");
         assert!(
             m.items.iter().all(|l| !l.starts_with("42 ")),
@@ -307,8 +335,25 @@ mod tests {
             .filter(|&id| !s.owns(id))
             .partition(|&id| game::verdict::verdict(&s, id) == Verdict::Downgrade);
         assert_eq!(m.items.len(), listed.len(), "{:?}", m.items);
-        assert!(m.items[0].starts_with("4 Silver Ring, Ring T2, 14g: luck +1"));
-        for (line, id) in m.items.iter().zip(listed) {
+        assert!(
+            m.items
+                .iter()
+                .any(|l| l.starts_with("4 Silver Ring, Ring T2, 14g: luck +1")),
+            "{:?}",
+            m.items
+        );
+        assert!(listed.len() >= 2, "{:?}", m.items);
+        let capped = compact_market(&s, Some(1)).expect("open");
+        assert_eq!(capped.items, m.items[..1], "the biggest gain first");
+        let more = capped.more.expect("the rest by id");
+        assert!(
+            more.starts_with(&format!("{} more: ", listed.len() - 1)),
+            "{more}"
+        );
+        for (line, id) in listed.iter().map(|id| {
+            let line = m.items.iter().find(|l| l.starts_with(&format!("{id} ")));
+            (line.expect("each listed id has its line"), *id)
+        }) {
             let expected = match game::verdict::verdict(&s, id) {
                 Verdict::Upgrade => ", upgrade",
                 Verdict::Same => ", same",
@@ -354,7 +399,7 @@ mod tests {
         unknown.beast.id = 0;
         let b = compact_state(&unknown).beast.expect("beast in battle");
         assert_eq!(b.name, "Demon Grasp Unknown beast #0");
-        assert!(compact_market(&s).is_none());
+        assert!(compact_market(&s, None).is_none());
         let actions = actions_of(&s);
         assert!(actions[0].starts_with("ls_attack: win "), "{actions:?}");
         assert!(actions[0].contains("vs 17 hp"), "{actions:?}");
