@@ -98,15 +98,7 @@ async fn main() {
         .expect("start the server");
     let pid = server.id().unwrap();
     let url = format!("http://{addr}/mcp");
-    for _ in 0..300 {
-        if reqwest::get(format!("http://{addr}/readyz"))
-            .await
-            .is_ok_and(|r| r.status().is_success())
-        {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    http_session::wait_ready(&addr).await;
     let mut player = Session::open(&url).await;
     let mut id =
         player.tool("ls_new_game", json!({"weapon": "Wand"})).await["adventurer_id"].clone();

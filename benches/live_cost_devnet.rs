@@ -77,15 +77,7 @@ async fn serve_http(
         cmd.env(k, v);
     }
     let server = cmd.spawn().expect("start server A");
-    for _ in 0..300 {
-        if reqwest::get(format!("http://{addr}/readyz"))
-            .await
-            .is_ok_and(|r| r.status().is_success())
-        {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    http_session::wait_ready(&addr).await;
     (server, format!("http://{addr}/mcp"))
 }
 

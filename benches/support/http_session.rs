@@ -92,3 +92,16 @@ async fn post(
     }
     req.send().await.expect("post")
 }
+
+/// Waits until the server at `addr` answers `/readyz` (at most 30 s).
+pub async fn wait_ready(addr: &str) {
+    for _ in 0..300 {
+        if reqwest::get(format!("http://{addr}/readyz"))
+            .await
+            .is_ok_and(|r| r.status().is_success())
+        {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}

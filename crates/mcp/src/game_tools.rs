@@ -378,15 +378,8 @@ fn purchase(items: &[Purchase], potions: u8) -> Result<Option<Action>, ToolError
 /// The explore a move ends its first transaction with, and the rule it goes on with: one step
 /// then more when it heals between steps, else the game's own loop until a beast.
 fn go_on(then: &GoOn) -> Result<(Option<Action>, Option<StandingRule>), ToolError> {
-    let heal_below = percent("heal_below", then.heal_below)?;
+    let heal_below = heal_below(then)?;
     if !then.explore {
-        if heal_below.is_some() {
-            return Err(
-                ToolError::validation("heal_below applies when exploring on")
-                    .with_detail("field", "heal_below")
-                    .with_hint("add explore: true, or leave heal_below out"),
-            );
-        }
         return Ok((None, None));
     }
     let rule = StandingRule {
@@ -401,17 +394,23 @@ fn go_on(then: &GoOn) -> Result<(Option<Action>, Option<StandingRule>), ToolErro
     ))
 }
 
-/// A fight move: the first round as asked, then its rule (fight on, explore on).
-fn fight(first: Action, a: &BattleArgs) -> Result<Asked, ToolError> {
-    let flee_below = percent("flee_below", a.flee_below)?;
-    let heal_below = percent("heal_below", a.then.heal_below)?;
-    if heal_below.is_some() && !a.then.explore {
+/// `heal_below` as a fraction, refused without `explore` (it is a rule for exploring on).
+fn heal_below(then: &GoOn) -> Result<Option<f64>, ToolError> {
+    let heal_below = percent("heal_below", then.heal_below)?;
+    if heal_below.is_some() && !then.explore {
         return Err(
             ToolError::validation("heal_below applies when exploring on")
                 .with_detail("field", "heal_below")
                 .with_hint("add explore: true, or leave heal_below out"),
         );
     }
+    Ok(heal_below)
+}
+
+/// A fight move: the first round as asked, then its rule (fight on, explore on).
+fn fight(first: Action, a: &BattleArgs) -> Result<Asked, ToolError> {
+    let flee_below = percent("flee_below", a.flee_below)?;
+    let heal_below = heal_below(&a.then)?;
     let rule = StandingRule {
         flee_below,
         explore: a.then.explore,

@@ -23,6 +23,24 @@ pub(crate) fn router(state: Arc<State>) -> Router {
         .with_state(state)
 }
 
+/// A header's value as text, if it has one.
+fn header_value(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+}
+
+/// A request as the stand-in logs it: where it went and the credentials it carried.
+pub(crate) fn logged(path: String, query: Vec<(String, String)>, headers: &HeaderMap) -> Logged {
+    Logged {
+        path,
+        query,
+        api_key: header_value(headers, "x-api-key"),
+        authorization: header_value(headers, "authorization"),
+    }
+}
+
 async fn handle(Shared(s): Shared<Arc<State>>, headers: HeaderMap, uri: Uri) -> Response {
     let query: Vec<(String, String)> = uri
         .query()
@@ -33,18 +51,11 @@ async fn handle(Shared(s): Shared<Arc<State>>, headers: HeaderMap, uri: Uri) -> 
         })
         .unwrap_or_default();
     let path = uri.path().to_string();
-    let header = |name: &str| {
-        headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string)
-    };
-    s.log.lock().unwrap().push(Logged {
-        path: path.clone(),
-        query: query.clone(),
-        api_key: header("x-api-key"),
-        authorization: header("authorization"),
-    });
+    s.log
+        .lock()
+        .unwrap()
+        .push(logged(path.clone(), query.clone(), &headers));
+    let header = |name: &str| header_value(&headers, name);
     if let Some(f) = s.faults.lock().unwrap().pop_front() {
         return fault(f);
     }

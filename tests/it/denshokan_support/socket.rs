@@ -17,7 +17,7 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
-use super::{Logged, State};
+use super::State;
 
 /// `CHANNEL_MAP` of `api/src/ws/subscriptions.ts`: the friendly names clients send, and the
 /// Postgres channels the server's answers name.
@@ -39,18 +39,10 @@ pub(crate) async fn route(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let header = |name: &str| {
-        headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string)
-    };
-    s.log.lock().unwrap().push(Logged {
-        path: "/ws".into(),
-        query: Vec::new(),
-        api_key: header("x-api-key"),
-        authorization: header("authorization"),
-    });
+    s.log
+        .lock()
+        .unwrap()
+        .push(super::routes::logged("/ws".into(), Vec::new(), &headers));
     if s.no_socket.load(Ordering::SeqCst) {
         return super::routes::text(404, "404 Not Found");
     }

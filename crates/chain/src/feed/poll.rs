@@ -86,19 +86,7 @@ pub(super) fn resume_at(events: &[Emitted], floor: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use starknet::core::types::{Event, Felt};
-
-    fn at(block: Option<u64>) -> Emitted {
-        Emitted {
-            block,
-            tx_hash: Felt::ONE,
-            event: Event {
-                from_address: Felt::ONE,
-                keys: vec![],
-                data: vec![],
-            },
-        }
-    }
+    use crate::feed::tests::at;
 
     #[test]
     fn a_poll_cut_short_resumes_at_its_last_block() {

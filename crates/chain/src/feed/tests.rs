@@ -237,9 +237,9 @@ async fn v2_events_of_either_envelope_name_their_adventurer_and_others_are_skipp
     assert_eq!(changes, vec![want(1), want(3)]);
 }
 
-#[test]
-fn the_socket_keeps_events_from_the_floor_and_raises_it() {
-    let at = |block: Option<u64>| Emitted {
+/// An empty event of transaction 0x1 in `block` (`None`: pre-confirmed).
+pub(super) fn at(block: Option<u64>) -> Emitted {
+    Emitted {
         block,
         tx_hash: Felt::ONE,
         event: Event {
@@ -247,7 +247,11 @@ fn the_socket_keeps_events_from_the_floor_and_raises_it() {
             keys: vec![],
             data: vec![],
         },
-    };
+    }
+}
+
+#[test]
+fn the_socket_keeps_events_from_the_floor_and_raises_it() {
     let mut floor = 5;
     let kept = accept(
         &mut floor,
